@@ -1,0 +1,2 @@
+/* Umbrella header for the NVML bindings (CUDA 13.0). */
+#include <nvml.h>

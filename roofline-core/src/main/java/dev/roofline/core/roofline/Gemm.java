@@ -1,0 +1,88 @@
+package dev.roofline.core.roofline;
+
+import dev.roofline.core.internal.Checks;
+import dev.roofline.core.precision.Precision;
+
+/**
+ * {@code C[M×N] = A[M×K] · B[N×K]ᵀ}, {@code batch} times with independent operands. A holds activations, B weights
+ * (stored N×K, blocks along K), C the output. M = 1 is a GEMV (decode).
+ *
+ * <pre>{@code
+ * Gemm gemv = Gemm.gemv(4096, 4096).withWeights(Precision.NVFP4);   // M=1, N=K=4096, FP16 activations
+ * Gemm g = Gemm.of(8192, 8192, 8192).in(Precision.FP8_E4M3);        // W8A8, FP16 output
+ * }</pre>
+ */
+public record Gemm(String name, long batch, long m, long n, long k,
+                   Precision weights, Precision activations, Precision output) implements Operator {
+
+    public Gemm {
+        Checks.notBlank("name", name);
+        Checks.positive("batch", batch);
+        Checks.positive("M", m);
+        Checks.positive("N", n);
+        Checks.positive("K", k);
+        Checks.notNull("weights", weights);
+        Checks.notNull("activations", activations);
+        Checks.notNull("output", output);
+        // validate once that FLOPs and bytes fit, so the accessors never fail later
+        flops(batch, m, n, k);
+        bytes(batch, m, n, k, weights, activations, output);
+    }
+
+    /** An FP16 GEMM of the given shape. */
+    public static Gemm of(long m, long n, long k) {
+        return new Gemm("gemm " + m + "x" + n + "x" + k, 1, m, n, k, Precision.FP16, Precision.FP16, Precision.FP16);
+    }
+
+    /** An FP16 matrix-vector product (M = 1): N outputs, K inputs. */
+    public static Gemm gemv(long n, long k) {
+        return new Gemm("gemv " + n + "x" + k, 1, 1, n, k, Precision.FP16, Precision.FP16, Precision.FP16);
+    }
+
+    /** {@code batch} independent FP16 GEMMs of one shape (e.g. attention heads). */
+    public static Gemm batched(long batch, long m, long n, long k) {
+        return new Gemm(batch + "x gemm " + m + "x" + n + "x" + k, batch, m, n, k, Precision.FP16, Precision.FP16, Precision.FP16);
+    }
+
+    public Gemm named(String newName) {
+        return new Gemm(newName, batch, m, n, k, weights, activations, output);
+    }
+
+    public Gemm withWeights(Precision p) {
+        return new Gemm(name, batch, m, n, k, p, activations, output);
+    }
+
+    public Gemm withActivations(Precision p) {
+        return new Gemm(name, batch, m, n, k, weights, p, output);
+    }
+
+    public Gemm withOutput(Precision p) {
+        return new Gemm(name, batch, m, n, k, weights, activations, p);
+    }
+
+    /** Weights and activations both in {@code p}; the output keeps its precision. */
+    public Gemm in(Precision p) {
+        return new Gemm(name, batch, m, n, k, p, p, output);
+    }
+
+    @Override
+    public long flops() {
+        return flops(batch, m, n, k);
+    }
+
+    @Override
+    public long bytes() {
+        return bytes(batch, m, n, k, weights, activations, output);
+    }
+
+    private static long flops(long batch, long m, long n, long k) {
+        String what = "FLOPs of GEMM batch=" + batch + " M=" + m + " N=" + n + " K=" + k;
+        return Checks.multiply(what, Checks.multiply(what, Checks.multiply(what, 2 * batch, m), n), k);
+    }
+
+    private static long bytes(long batch, long m, long n, long k, Precision w, Precision a, Precision c) {
+        String what = "bytes of GEMM batch=" + batch + " M=" + m + " N=" + n + " K=" + k;
+        long one = Checks.add(what, Checks.add(what, a.storageBytes(m, k), w.storageBytes(n, k)), c.storageBytes(m, n));
+        return Checks.multiply(what, batch, one);
+    }
+}

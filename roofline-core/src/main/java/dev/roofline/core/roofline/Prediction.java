@@ -1,0 +1,62 @@
+package dev.roofline.core.roofline;
+
+import dev.roofline.core.hardware.ComputePath;
+import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.internal.Checks;
+
+/**
+ * The roofline's answer for one operator on one GPU: {@code time = max(bytes / bandwidth, flops / peak)}, with
+ * bandwidth and peak already multiplied by the efficiency factors.
+ *
+ * @param operator                 what was priced
+ * @param hardware                 where
+ * @param computePath              which arithmetic ceiling applies and why (native or a costed fallback)
+ * @param bytesPerSecond           effective bandwidth used
+ * @param peakFlopsPerSecond       effective arithmetic ceiling used
+ * @param memorySeconds            bytes / bandwidth
+ * @param computeSeconds           flops / peak
+ */
+public record Prediction(Operator operator, Hardware hardware, ComputePath computePath, double bytesPerSecond,
+                         double peakFlopsPerSecond, double memorySeconds, double computeSeconds) {
+
+    public long flops() {
+        return operator.flops();
+    }
+
+    public long bytes() {
+        return operator.bytes();
+    }
+
+    /** FLOPs per DRAM byte. */
+    public double flopsPerByte() {
+        return (double) operator.flops() / operator.bytes();
+    }
+
+    /** The intensity where the bandwidth slope meets the arithmetic ceiling. */
+    public double ridgeFlopsPerByte() {
+        return peakFlopsPerSecond / bytesPerSecond;
+    }
+
+    public Bound bound() {
+        return memorySeconds >= computeSeconds ? Bound.MEMORY : Bound.COMPUTE;
+    }
+
+    /** min(peak, intensity × bandwidth). */
+    public double attainableFlopsPerSecond() {
+        return Math.min(peakFlopsPerSecond, flopsPerByte() * bytesPerSecond);
+    }
+
+    public double timeSeconds() {
+        return Math.max(memorySeconds, computeSeconds);
+    }
+
+    public double timeMicros() {
+        return timeSeconds() * 1e6;
+    }
+
+    /** How many times faster this is than {@code baseline} (baseline time / this time). */
+    public double speedupOver(Prediction baseline) {
+        Checks.notNull("baseline", baseline);
+        return baseline.timeSeconds() / timeSeconds();
+    }
+}

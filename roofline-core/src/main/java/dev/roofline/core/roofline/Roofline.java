@@ -1,0 +1,67 @@
+package dev.roofline.core.roofline;
+
+import dev.roofline.core.hardware.Ceiling;
+import dev.roofline.core.hardware.ComputePath;
+import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.internal.Checks;
+import dev.roofline.core.precision.Precision;
+
+/**
+ * Prices operators on one GPU.
+ *
+ * <pre>{@code
+ * Prediction p = Roofline.on(Hardware.GB10).predict(Gemm.gemv(4096, 4096));
+ * p.timeMicros();   // (4096*4096 + 4096 + 4096) * 2 B / 273 GB/s = 122.97 µs
+ * p.bound();        // MEMORY
+ * }</pre>
+ *
+ * @param hardware              the GPU
+ * @param bandwidthEfficiency   fraction of the peak bandwidth reached, in (0, 1]
+ * @param computeEfficiency     fraction of the arithmetic peak reached, in (0, 1]
+ * @param sparse                use 2:4-sparsity ceilings where the GPU has them (off by default)
+ */
+public record Roofline(Hardware hardware, double bandwidthEfficiency, double computeEfficiency, boolean sparse) {
+
+    public Roofline {
+        Checks.notNull("hardware", hardware);
+        Checks.fraction("bandwidthEfficiency", bandwidthEfficiency);
+        Checks.fraction("computeEfficiency", computeEfficiency);
+    }
+
+    /** Datasheet ceilings, no efficiency discount, dense peaks. */
+    public static Roofline on(Hardware hardware) {
+        return new Roofline(hardware, 1.0, 1.0, false);
+    }
+
+    public Roofline withEfficiency(double bandwidth, double compute) {
+        return new Roofline(hardware, bandwidth, compute, sparse);
+    }
+
+    /** Prices tensor-core work at the 2:4 structured-sparsity peak (only valid for 2:4-pruned weights). */
+    public Roofline withSparsity() {
+        return new Roofline(hardware, bandwidthEfficiency, computeEfficiency, true);
+    }
+
+    public Prediction predict(Operator op) {
+        Checks.notNull("operator", op);
+        ComputePath path = switch (op) {
+            case Gemm g -> hardware.computePath(g.weights(), g.activations());
+            case Elementwise e -> {
+                Ceiling c = hardware.vectorCeiling();
+                yield new ComputePath(Precision.FP32, Precision.FP32, c, true, "elementwise on CUDA cores (FP32)");
+            }
+        };
+        Ceiling ceiling = path.ceiling();
+        if (sparse && ceiling.unit() == Ceiling.Unit.TENSOR_CORE) {
+            Ceiling s = hardware.sparse().get(ceiling.precision());
+            if (s != null) {
+                ceiling = s;
+                path = new ComputePath(path.weights(), path.activations(), s, path.nativePath(),
+                        path.method() + ", 2:4 sparse peak");
+            }
+        }
+        double bw = hardware.memoryBytesPerSecond() * bandwidthEfficiency;
+        double peak = ceiling.flopsPerSecond() * computeEfficiency;
+        return new Prediction(op, hardware, path, bw, peak, op.bytes() / bw, op.flops() / peak);
+    }
+}

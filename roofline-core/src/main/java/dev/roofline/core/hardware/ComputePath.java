@@ -11,9 +11,29 @@ import dev.roofline.core.precision.Precision;
  * @param activations stored precision of the activations (A operand)
  * @param ceiling     the ceiling the arithmetic runs at
  * @param nativePath  true when the hardware multiplies the stored precision directly
- * @param method      short description, e.g. "native FP8 E4M3 tensor cores" or "W4A16: dequantize INT4 to FP16"
+ * @param wanted      the precision the multiply needed (the wider operand), which {@code ceiling} stands in for when
+ *                    the path is not native
+ * @param note        extra words appended to {@link #method()}, empty for none
  */
-public record ComputePath(Precision weights, Precision activations, Ceiling ceiling, boolean nativePath, String method) {
+public record ComputePath(Precision weights, Precision activations, Ceiling ceiling, boolean nativePath,
+                          Precision wanted, String note, String hardwareName) {
+
+    /** Short description, e.g. "FP8 E4M3 on tensor cores" or "no INT4 path on H100 SXM: INT4 converted to FP16, FP16 ceiling". */
+    public String method() {
+        String operands = weights == activations ? weights.displayName()
+                : "W " + weights.displayName() + " x A " + activations.displayName();
+        Precision p = ceiling.precision();
+        String m = nativePath
+                ? operands + " on " + (ceiling.unit() == Ceiling.Unit.TENSOR_CORE ? "tensor cores" : "CUDA cores")
+                : "no " + wanted.displayName() + " path on " + hardwareName + ": " + operands + " converted to "
+                        + p.displayName() + ", " + p.displayName() + " ceiling";
+        return note.isEmpty() ? m : m + ", " + note;
+    }
+
+    /** The same path priced at another ceiling (e.g. the 2:4-sparse one), with a note saying so. */
+    public ComputePath at(Ceiling other, String why) {
+        return new ComputePath(weights, activations, other, nativePath, wanted, note.isEmpty() ? why : note + ", " + why, hardwareName);
+    }
 
     /** The precision the multiply-adds actually run in. */
     public Precision executedAs() {

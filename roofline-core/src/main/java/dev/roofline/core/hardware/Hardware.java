@@ -138,22 +138,17 @@ public record Hardware(String name, List<String> aliases, double memoryBytesPerS
         Checks.notNull("activations", activations);
         Precision wanted = Fallbacks.wider(weights, activations);
         Ceiling direct = dense.get(wanted);
-        String operands = weights == activations ? weights.displayName()
-                : "W " + weights.displayName() + " x A " + activations.displayName();
         if (direct != null) {
-            String unit = direct.unit() == Ceiling.Unit.TENSOR_CORE ? "tensor cores" : "CUDA cores";
-            return new ComputePath(weights, activations, direct, true, operands + " on " + unit);
+            return new ComputePath(weights, activations, direct, true, wanted, "", name);
         }
         for (Precision p : Fallbacks.of(wanted)) {
             Ceiling c = dense.get(p);
             if (c != null) {
-                String method = "no " + wanted.displayName() + " path on " + name + ": " + operands
-                        + " converted to " + p.displayName() + ", " + p.displayName() + " ceiling";
-                return new ComputePath(weights, activations, c, false, method);
+                return new ComputePath(weights, activations, c, false, wanted, "", name);
             }
         }
-        throw new IllegalStateException("hardware '" + name + "' has no ceiling that can run " + operands
-                + "; it has " + dense.keySet());
+        throw new IllegalStateException("hardware '" + name + "' has no ceiling that can run W " + weights
+                + " x A " + activations + "; it has " + dense.keySet());
     }
 
     /** A copy whose ceiling for {@code c.precision()} is {@code c} (e.g. a measured peak replacing the datasheet's). */

@@ -1,5 +1,7 @@
 package dev.roofline.core.internal;
 
+import java.util.function.Supplier;
+
 /** Argument checks whose messages name the argument and the value that was refused. */
 public final class Checks {
     private Checks() {}
@@ -48,20 +50,21 @@ public final class Checks {
         return value;
     }
 
-    /** {@code a * b}, or an error naming what was being computed when it does not fit in a long. */
-    public static long multiply(String what, long a, long b) {
-        try {
-            return Math.multiplyExact(a, b);
-        } catch (ArithmeticException e) {
-            throw new IllegalArgumentException(what + " overflows a long (" + a + " * " + b + ")", e);
+    /** {@code a * b}; the description of what overflowed is only built when it does. */
+    public static long multiply(long a, long b, Supplier<String> what) {
+        long r = a * b;
+        if (Math.multiplyHigh(a, b) != (r >> 63)) {
+            throw new IllegalArgumentException(what.get() + " overflows a long (" + a + " * " + b + ")");
         }
+        return r;
     }
 
-    public static long add(String what, long a, long b) {
-        try {
-            return Math.addExact(a, b);
-        } catch (ArithmeticException e) {
-            throw new IllegalArgumentException(what + " overflows a long (" + a + " + " + b + ")", e);
+    /** {@code a + b}; the description of what overflowed is only built when it does. */
+    public static long add(long a, long b, Supplier<String> what) {
+        long r = a + b;
+        if (((a ^ r) & (b ^ r)) < 0) {
+            throw new IllegalArgumentException(what.get() + " overflows a long (" + a + " + " + b + ")");
         }
+        return r;
     }
 }

@@ -29,15 +29,15 @@ public record BlockScaling(int blockSize, ScaleFormat scale, Layout layout, Scal
     /** Number of block scales stored for a tensor with {@code elements} elements whose last dimension is {@code rowLength}. */
     public long blockCount(long elements, long rowLength) {
         return switch (layout) {
-            case ROWS -> Checks.multiply("block count", elements / rowLength, ceilDiv(rowLength, blockSize));
+            case ROWS -> Checks.multiply(elements / rowLength, ceilDiv(rowLength, blockSize), () -> "block count");
             case FLAT -> ceilDiv(elements, blockSize);
         };
     }
 
     /** Bytes of every scale (block scales plus the tensor scale) for such a tensor. */
     public long scaleBytes(long elements, long rowLength) {
-        long blockScaleBytes = Checks.multiply("scale bytes", blockCount(elements, rowLength), scale.bytes());
-        return tensorScale == null ? blockScaleBytes : Checks.add("scale bytes", blockScaleBytes, tensorScale.bytes());
+        long blockScaleBytes = Checks.multiply(blockCount(elements, rowLength), scale.bytes(), () -> "scale bytes");
+        return tensorScale == null ? blockScaleBytes : Checks.add(blockScaleBytes, tensorScale.bytes(), () -> "scale bytes");
     }
 
     private static long ceilDiv(long a, long b) {

@@ -201,21 +201,19 @@ public enum Precision {
         }
         long elements = 1;
         for (int i = 0; i < shape.length; i++) {
-            Checks.positive("shape[" + i + "]", shape[i]);
-            elements = Checks.multiply("element count of shape " + Arrays.toString(shape), elements, shape[i]);
+            if (shape[i] <= 0) {
+                throw new IllegalArgumentException("shape[" + i + "] must be > 0, got " + shape[i] + " in " + Arrays.toString(shape));
+            }
+            elements = Checks.multiply(elements, shape[i], () -> "element count of shape " + Arrays.toString(shape));
         }
-        long elementBytes = packedBytes(elements, bits, shape);
+        // ceil(elements * bits / 8) without overflowing on the intermediate product
+        long elementBytes = Checks.add(Checks.multiply(elements / 8, bits, () -> "bytes of shape " + Arrays.toString(shape)),
+                Math.ceilDiv((elements % 8) * bits, 8), () -> "bytes of shape " + Arrays.toString(shape));
         if (blockScaling == null) {
             return elementBytes;
         }
-        return Checks.add("bytes of shape " + Arrays.toString(shape), elementBytes,
-                blockScaling.scaleBytes(elements, shape[shape.length - 1]));
-    }
-
-    private static long packedBytes(long elements, int bits, long[] shape) {
-        // ceil(elements * bits / 8) without overflowing on the intermediate product
-        long whole = Checks.multiply("bytes of shape " + Arrays.toString(shape), elements / 8, bits);
-        return Checks.add("bytes of shape " + Arrays.toString(shape), whole, Math.ceilDiv((elements % 8) * bits, 8));
+        return Checks.add(elementBytes, blockScaling.scaleBytes(elements, shape[shape.length - 1]),
+                () -> "bytes of shape " + Arrays.toString(shape));
     }
 
     private double computeMaxFinite() {

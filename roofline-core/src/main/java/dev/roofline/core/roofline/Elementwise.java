@@ -52,7 +52,7 @@ public record Elementwise(String name, long flops, long bytes) implements Operat
             throw new IllegalArgumentException("reads and writes must be >= 0 and not both 0, got " + reads + " and " + writes);
         }
         long perTensor = p.storageBytes(elements);
-        long bytes = Checks.multiply("bytes of '" + name + "'", perTensor, reads + writes);
+        long bytes = Checks.multiply(perTensor, reads + writes, () -> "bytes of '" + name + "'");
         return new Elementwise(name, flopsOf(name, elements, flopsPerElement), bytes);
     }
 
@@ -63,7 +63,7 @@ public record Elementwise(String name, long flops, long bytes) implements Operat
         if (outputs > elements) {
             throw new IllegalArgumentException("outputs must be <= elements, got " + outputs + " > " + elements);
         }
-        long bytes = Checks.add("bytes of '" + name + "'", p.storageBytes(elements), p.storageBytes(outputs));
+        long bytes = Checks.add(p.storageBytes(elements), p.storageBytes(outputs), () -> "bytes of '" + name + "'");
         return new Elementwise(name, elements, bytes);
     }
 }

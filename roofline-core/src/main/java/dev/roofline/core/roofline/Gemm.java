@@ -3,6 +3,8 @@ package dev.roofline.core.roofline;
 import dev.roofline.core.internal.Checks;
 import dev.roofline.core.precision.Precision;
 
+import java.util.function.Supplier;
+
 /**
  * {@code C[M×N] = A[M×K] · B[N×K]ᵀ}, {@code batch} times with independent operands. A holds activations, B weights
  * (stored N×K, blocks along K), C the output. M = 1 is a GEMV (decode).
@@ -76,13 +78,13 @@ public record Gemm(String name, long batch, long m, long n, long k,
     }
 
     private static long flops(long batch, long m, long n, long k) {
-        String what = "FLOPs of GEMM batch=" + batch + " M=" + m + " N=" + n + " K=" + k;
-        return Checks.multiply(what, Checks.multiply(what, Checks.multiply(what, 2 * batch, m), n), k);
+        Supplier<String> what = () -> "FLOPs of GEMM batch=" + batch + " M=" + m + " N=" + n + " K=" + k;
+        return Checks.multiply(Checks.multiply(Checks.multiply(2 * batch, m, what), n, what), k, what);
     }
 
     private static long bytes(long batch, long m, long n, long k, Precision w, Precision a, Precision c) {
-        String what = "bytes of GEMM batch=" + batch + " M=" + m + " N=" + n + " K=" + k;
-        long one = Checks.add(what, Checks.add(what, a.storageBytes(m, k), w.storageBytes(n, k)), c.storageBytes(m, n));
-        return Checks.multiply(what, batch, one);
+        Supplier<String> what = () -> "bytes of GEMM batch=" + batch + " M=" + m + " N=" + n + " K=" + k;
+        long one = Checks.add(Checks.add(a.storageBytes(m, k), w.storageBytes(n, k), what), c.storageBytes(m, n), what);
+        return Checks.multiply(batch, one, what);
     }
 }

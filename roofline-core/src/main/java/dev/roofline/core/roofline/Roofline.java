@@ -48,7 +48,7 @@ public record Roofline(Hardware hardware, double bandwidthEfficiency, double com
             case Gemm g -> hardware.computePath(g.weights(), g.activations());
             case Elementwise e -> {
                 Ceiling c = hardware.vectorCeiling();
-                yield new ComputePath(Precision.FP32, Precision.FP32, c, true, "elementwise on CUDA cores (FP32)");
+                yield new ComputePath(Precision.FP32, Precision.FP32, c, true, Precision.FP32, "elementwise", hardware.name());
             }
         };
         Ceiling ceiling = path.ceiling();
@@ -56,8 +56,7 @@ public record Roofline(Hardware hardware, double bandwidthEfficiency, double com
             Ceiling s = hardware.sparse().get(ceiling.precision());
             if (s != null) {
                 ceiling = s;
-                path = new ComputePath(path.weights(), path.activations(), s, path.nativePath(),
-                        path.method() + ", 2:4 sparse peak");
+                path = path.at(s, "2:4 sparse peak");
             }
         }
         double bw = hardware.memoryBytesPerSecond() * bandwidthEfficiency;

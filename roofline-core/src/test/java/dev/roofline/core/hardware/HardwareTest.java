@@ -1,0 +1,166 @@
+package dev.roofline.core.hardware;
+
+import dev.roofline.core.precision.Precision;
+import org.junit.jupiter.api.Test;
+
+import java.time.LocalDate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+class HardwareTest {
+
+    @Test
+    void gb10UsesThePublished273GBsNot287() {
+        assertThat(Hardware.GB10.memoryBytesPerSecond()).isEqualTo(273e9);
+        assertThat(Hardware.GB10.source(Hardware.Figure.MEMORY_BANDWIDTH).kind()).isEqualTo(Source.Kind.DATASHEET);
+    }
+
+    @Test
+    void gb10OnePetaflopFp4IsTheSparseFigure() {
+        assertThat(Hardware.GB10.sparse().get(Precision.NVFP4).flopsPerSecond()).isEqualTo(1000e12);
+        assertThat(Hardware.GB10.ceiling(Precision.NVFP4).orElseThrow().flopsPerSecond()).isEqualTo(500e12);
+        assertThat(Hardware.GB10.ceiling(Precision.NVFP4).orElseThrow().source().kind()).isEqualTo(Source.Kind.DERIVED);
+    }
+
+    @Test
+    void registryNamesAndAliasesResolve() {
+        assertThat(Hardware.byName("b10")).isSameAs(Hardware.GB10);
+        assertThat(Hardware.byName("DGX-Spark")).isSameAs(Hardware.GB10);
+        assertThat(Hardware.byName("h100_sxm")).isSameAs(Hardware.H100_SXM);
+        assertThat(Hardware.byName("H100 PCIe")).isSameAs(Hardware.H100_PCIE);
+        assertThat(Hardware.byName("a100")).isSameAs(Hardware.A100_SXM_80GB);
+        assertThat(Hardware.registry()).first().isSameAs(Hardware.GB10);
+        assertThat(Hardware.registry()).hasSize(7);
+    }
+
+    @Test
+    void unknownHardwareListsTheRegistry() {
+        assertThatThrownBy(() -> Hardware.byName("rtx9090"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unknown hardware 'rtx9090'")
+                .hasMessageContaining("GB10").hasMessageContaining("H200").hasMessageContaining("b10");
+    }
+
+    @Test
+    void everyFigureAndCeilingCarriesASource() {
+        for (Hardware h : Hardware.registry()) {
+            for (Hardware.Figure f : Hardware.Figure.values()) {
+                assertThat(h.sources()).as(h.name() + " " + f).containsKey(f);
+            }
+            h.dense().values().forEach(c -> assertThat(c.source().citation()).as(h + " " + c.precision()).isNotBlank());
+            h.sparse().values().forEach(c -> assertThat(c.source().citation()).isNotBlank());
+        }
+    }
+
+    @Test
+    void denseIsHalfOfTheWithSparsityDatasheetFigure() {
+        // H100 SXM datasheet: FP16 1,979 TFLOPS and FP8 3,958 TFLOPS "with sparsity"
+        assertThat(Hardware.H100_SXM.ceiling(Precision.FP16).orElseThrow().flopsPerSecond()).isEqualTo(989.5e12);
+        assertThat(Hardware.H100_SXM.ceiling(Precision.FP8_E4M3).orElseThrow().flopsPerSecond()).isEqualTo(1979e12);
+        assertThat(Hardware.H200.ceiling(Precision.BF16).orElseThrow().flopsPerSecond()).isEqualTo(989.5e12);
+        // B200: FP4 18 PFLOPS sparse -> 9 dense
+        assertThat(Hardware.B200.ceiling(Precision.NVFP4).orElseThrow().flopsPerSecond()).isEqualTo(9000e12);
+        assertThat(Hardware.GB200.ceiling(Precision.FP8_E4M3).orElseThrow().flopsPerSecond()).isEqualTo(5000e12);
+    }
+
+    @Test
+    void hopperAndBlackwellHaveNoInt4TensorCores() {
+        for (Hardware h : new Hardware[] {Hardware.GB10, Hardware.H100_SXM, Hardware.H100_PCIE, Hardware.H200,
+                Hardware.B200, Hardware.GB200}) {
+            assertThat(h.runsNatively(Precision.INT4)).as(h.name()).isFalse();
+        }
+        assertThat(Hardware.A100_SXM_80GB.runsNatively(Precision.INT4)).isTrue();
+        assertThat(Hardware.A100_SXM_80GB.runsNatively(Precision.FP8_E4M3)).isFalse();
+    }
+
+    @Test
+    void int4WeightsOnHopperRunOnTheFp16Path() {
+        ComputePath path = Hardware.H100_SXM.computePath(Precision.INT4, Precision.FP16);
+        assertThat(path.nativePath()).isTrue(); // W4A16: the wider operand (FP16) decides and H100 runs FP16
+        assertThat(path.executedAs()).isEqualTo(Precision.FP16);
+
+        ComputePath w4a4 = Hardware.H100_SXM.computePath(Precision.INT4, Precision.INT4);
+        assertThat(w4a4.nativePath()).isFalse();
+        assertThat(w4a4.executedAs()).isEqualTo(Precision.FP16);
+        assertThat(w4a4.method()).contains("no INT4 path on H100 SXM");
+    }
+
+    @Test
+    void nvfp4IsNativeOnBlackwellOnly() {
+        assertThat(Hardware.B200.computePath(Precision.NVFP4, Precision.NVFP4).nativePath()).isTrue();
+        assertThat(Hardware.GB10.computePath(Precision.NVFP4, Precision.NVFP4).executedAs()).isEqualTo(Precision.NVFP4);
+        ComputePath hopper = Hardware.H200.computePath(Precision.NVFP4, Precision.NVFP4);
+        assertThat(hopper.nativePath()).isFalse();
+        assertThat(hopper.executedAs()).isEqualTo(Precision.FP16);
+        // MXFP8 on Hopper: FP8 tensor cores with software block scales
+        assertThat(Hardware.H200.computePath(Precision.MXFP8_E4M3, Precision.MXFP8_E4M3).executedAs())
+                .isEqualTo(Precision.FP8_E4M3);
+    }
+
+    @Test
+    void fp8WeightsOnA100AreDequantizedTo16Bits() {
+        ComputePath p = Hardware.A100_SXM_80GB.computePath(Precision.FP8_E4M3, Precision.FP8_E4M3);
+        assertThat(p.nativePath()).isFalse();
+        assertThat(p.executedAs()).isEqualTo(Precision.FP16);
+    }
+
+    @Test
+    void ridgePointIsPeakOverBandwidth() {
+        // 989.5 TFLOPS / 3.35 TB/s
+        assertThat(Hardware.H100_SXM.ridgePoint(Precision.FP16)).isCloseTo(989.5 / 3.35, within(1e-9));
+        assertThatThrownBy(() -> Hardware.H100_SXM.ridgePoint(Precision.NVFP4)).hasMessageContaining("no NVFP4 ceiling");
+    }
+
+    @Test
+    void customHardwareIsBuiltFromUserFigures() {
+        Hardware mine = Hardware.newBuilder("lab-gpu")
+                .memoryBandwidth(1.5e12, Source.user("vendor sheet"))
+                .ceiling(Precision.FP32, 40e12, Ceiling.Unit.CUDA_CORE, Source.user("vendor sheet"))
+                .ceiling(Precision.FP16, 300e12, Ceiling.Unit.TENSOR_CORE, Source.user("vendor sheet"))
+                .build();
+        assertThat(mine.memoryBytesPerSecond()).isEqualTo(1.5e12);
+        assertThat(mine.computePath(Precision.BF16, Precision.BF16).executedAs()).isEqualTo(Precision.FP32);
+        assertThat(mine.computeCapability()).isEmpty();
+    }
+
+    @Test
+    void builderRejectsBadFigures() {
+        assertThatThrownBy(() -> Hardware.newBuilder("x").memoryBandwidth(Double.NaN, Source.user("s")))
+                .hasMessageContaining("memoryBandwidth").hasMessageContaining("NaN");
+        assertThatThrownBy(() -> Hardware.newBuilder("x").memoryBandwidth(-1, Source.user("s")))
+                .hasMessageContaining("-1.0");
+        assertThatThrownBy(() -> Hardware.newBuilder(" "))
+                .hasMessageContaining("name must not be blank");
+        assertThatThrownBy(() -> Hardware.newBuilder("x").ceiling(Precision.FP16, 0, Ceiling.Unit.TENSOR_CORE, Source.user("s")))
+                .hasMessageContaining("flopsPerSecond").hasMessageContaining("0.0");
+        assertThatThrownBy(() -> Hardware.newBuilder("x").ceiling(Precision.FP16, 1e12, Ceiling.Unit.TENSOR_CORE, Source.user("s")).build())
+                .hasMessageContaining("needs memoryBandwidth");
+        assertThatThrownBy(() -> Hardware.newBuilder("x").memoryBandwidth(1e12, Source.user("s")).build())
+                .hasMessageContaining("at least one dense ceiling");
+        assertThatThrownBy(() -> Hardware.newBuilder("x").computeCapability("nine", Source.user("s")))
+                .hasMessageContaining("'nine'");
+    }
+
+    @Test
+    void measuredCeilingsReplaceDatasheetOnes() {
+        Source measured = Source.measured("NVIDIA H200", LocalDate.of(2026, 11, 22), "cuBLASLt 8192^3");
+        Hardware h = Hardware.H200.withCeiling(new Ceiling(Precision.FP16, 700e12, Ceiling.Unit.TENSOR_CORE, measured))
+                .withMemoryBandwidth(4.26e12, measured);
+        assertThat(h.ceiling(Precision.FP16).orElseThrow().flopsPerSecond()).isEqualTo(700e12);
+        assertThat(h.ceiling(Precision.FP16).orElseThrow().source().kind()).isEqualTo(Source.Kind.MEASURED);
+        assertThat(h.memoryBytesPerSecond()).isEqualTo(4.26e12);
+        assertThat(h.source(Hardware.Figure.MEMORY_BANDWIDTH).citation()).contains("measured on NVIDIA H200, 2026-11-22");
+        // the registry entry itself is unchanged
+        assertThat(Hardware.H200.ceiling(Precision.FP16).orElseThrow().flopsPerSecond()).isEqualTo(989.5e12);
+    }
+
+    @Test
+    void computeCapabilityParsesBothSpellings() {
+        assertThat(ComputeCapability.parse("sm_121a")).isEqualTo(new ComputeCapability(12, 1));
+        assertThat(ComputeCapability.parse("9.0")).isEqualTo(new ComputeCapability(9, 0));
+        assertThat(ComputeCapability.parse("sm_90").atLeast(10, 0)).isFalse();
+        assertThat(Hardware.GB10.computeCapability()).contains(new ComputeCapability(12, 1));
+    }
+}

@@ -20,14 +20,26 @@ public record ComputePath(Precision weights, Precision activations, Ceiling ceil
 
     /** Short description, e.g. "FP8 E4M3 on tensor cores" or "no INT4 path on H100 SXM: INT4 converted to FP16, FP16 ceiling". */
     public String method() {
-        String operands = weights == activations ? weights.displayName()
-                : "W " + weights.displayName() + " x A " + activations.displayName();
         Precision p = ceiling.precision();
-        String m = nativePath
-                ? operands + " on " + (ceiling.unit() == Ceiling.Unit.TENSOR_CORE ? "tensor cores" : "CUDA cores")
-                : "no " + wanted.displayName() + " path on " + hardwareName + ": " + operands + " converted to "
-                        + p.displayName() + ", " + p.displayName() + " ceiling";
+        String unit = ceiling.unit() == Ceiling.Unit.TENSOR_CORE ? " tensor cores" : " on CUDA cores";
+        String m;
+        if (!nativePath) {
+            m = "no " + wanted.displayName() + " path on " + hardwareName + ": " + operands() + " converted to "
+                    + p.displayName() + ", " + p.displayName() + " ceiling";
+        } else if (weights == activations || (weights == p && activations == p)) {
+            m = operands() + unit;
+        } else {
+            Precision converted = weights == p ? activations : weights;
+            String which = weights == p ? "activations" : "weights";
+            m = operands() + ": " + converted.displayName() + " " + which + " converted to " + p.displayName() + ", "
+                    + p.displayName() + unit;
+        }
         return note.isEmpty() ? m : m + ", " + note;
+    }
+
+    private String operands() {
+        return weights == activations ? weights.displayName()
+                : "W " + weights.displayName() + " x A " + activations.displayName();
     }
 
     /** The same path priced at another ceiling (e.g. the 2:4-sparse one), with a note saying so. */

@@ -80,6 +80,7 @@ class HardwareTest {
         ComputePath path = Hardware.H100_SXM.computePath(Precision.INT4, Precision.FP16);
         assertThat(path.nativePath()).isTrue(); // W4A16: the wider operand (FP16) decides and H100 runs FP16
         assertThat(path.executedAs()).isEqualTo(Precision.FP16);
+        assertThat(path.method()).isEqualTo("W INT4 x A FP16: INT4 weights converted to FP16, FP16 tensor cores");
 
         ComputePath w4a4 = Hardware.H100_SXM.computePath(Precision.INT4, Precision.INT4);
         assertThat(w4a4.nativePath()).isFalse();

@@ -2,4 +2,5 @@
 module dev.roofline.quant {
     requires transitive dev.roofline.core;
     exports dev.roofline.quant.format;
+    exports dev.roofline.quant.block;
 }

@@ -1,0 +1,32 @@
+package dev.roofline.quant.block;
+
+/** Checks shared by the quantizers. */
+final class Shape {
+    private Shape() {}
+
+    static void check(float[] values, int rows, int cols) {
+        if (values == null) {
+            throw new IllegalArgumentException("values must not be null");
+        }
+        if (rows <= 0 || cols <= 0) {
+            throw new IllegalArgumentException("rows and cols must be > 0, got " + rows + " x " + cols);
+        }
+        if ((long) rows * cols != values.length) {
+            throw new IllegalArgumentException("values has " + values.length + " elements, expected rows x cols = "
+                    + rows + " x " + cols + " = " + (long) rows * cols);
+        }
+        for (int i = 0; i < values.length; i++) {
+            if (!Float.isFinite(values[i])) {
+                throw new IllegalArgumentException("values[" + i + "] is " + values[i] + ": only finite values can be quantized");
+            }
+        }
+    }
+
+    static float absMax(float[] v, int from, int to) {
+        float m = 0;
+        for (int i = from; i < to; i++) {
+            m = Math.max(m, Math.abs(v[i]));
+        }
+        return m;
+    }
+}

@@ -1,0 +1,100 @@
+package dev.roofline.quant.block;
+
+import dev.roofline.core.precision.Precision;
+import dev.roofline.quant.format.MiniFloat;
+import dev.roofline.quant.format.Overflow;
+import org.junit.jupiter.api.Test;
+
+import java.util.Random;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class Nvfp4QuantizerTest {
+
+    /** Row 0: 448 x (every E2M1 magnitude and every tie); row 1: one value that forces an inexact block scale. */
+    static float[] handExample() {
+        float[] v = {6, 4, 3, 2, 1.5f, 1, 0.5f, 0, -0.25f, 0.75f, 1.25f, 1.75f, 2.5f, 3.5f, 5, -6};
+        float[] w = new float[32];
+        for (int i = 0; i < 16; i++) {
+            w[i] = 448 * v[i];
+        }
+        w[16] = 224;
+        return w;
+    }
+
+    @Test
+    void matchesAHandQuantizedModelOptTensor() {
+        Nvfp4Tensor t = Nvfp4Quantizer.modelOpt().quantize(handExample(), 2, 16);
+        // amax = 448 * 6 = 2688, so the global scale is 2688 / (6 * 448) = 1 exactly
+        assertThat(t.globalScale()).isEqualTo(1f);
+        // block 0: 2688 / (6 * 1) = 448 -> E4M3 0x7E; block 1: 224 / 6 = 37.33 -> nearest E4M3 is 36 = 0x61
+        assertThat(t.blockScales()).containsExactly((byte) 0x7E, (byte) 0x61);
+        // codes 7 6 5 4 3 2 1 0 | -0.25 -> -0 (8), ties 0.75->1.0 (2), 1.25->1.0 (2), 1.75->2 (4), 2.5->2 (4),
+        // 3.5->4 (6), 5->4 (6), -6 (15); two per byte, element 2i in the low nibble
+        assertThat(t.packed()).startsWith((byte) 0x67, (byte) 0x45, (byte) 0x23, (byte) 0x01,
+                (byte) 0x28, (byte) 0x42, (byte) 0x64, (byte) 0xF6);
+        // row 1: 224 / 36 = 6.2 saturates to 6 (code 7); the rest are 0
+        assertThat(t.packed()[8]).isEqualTo((byte) 0x07);
+        float[] back = t.dequantize();
+        assertThat(back[16]).isEqualTo(6 * 36f);
+        assertThat(back[9]).isEqualTo(448f); // 0.75 * 448 came back as 1.0 * 448
+        assertThat(t.storageBytes()).isEqualTo(Precision.NVFP4.storageBytes(2, 16));
+    }
+
+    @Test
+    void fourOverSixKeepsTheLowerErrorScale() {
+        float[] w = new float[32];
+        w[0] = 2688; // block 0 pins the global scale at 1
+        w[16] = 1.0f;
+        for (int i = 17; i < 32; i++) {
+            w[i] = 0.85f;
+        }
+        Nvfp4Tensor plain = Nvfp4Quantizer.modelOpt().quantize(w, 1, 32);
+        Nvfp4Tensor chosen = Nvfp4Quantizer.fourOverSix().quantize(w, 1, 32);
+        // scale to 6: 1/6 -> E4M3 0.171875 and 0.85 lands at 4.95 -> 4 (0.6875); scale to 4: 0.25 and 0.85 -> 3 (0.75)
+        assertThat(MiniFloat.of(Precision.FP8_E4M3).decode(plain.blockScales()[1] & 0xFF)).isEqualTo(0.171875);
+        assertThat(MiniFloat.of(Precision.FP8_E4M3).decode(chosen.blockScales()[1] & 0xFF)).isEqualTo(0.25);
+        assertThat(chosen.dequantize()[20]).isEqualTo(0.75f);
+        double plainErr = ErrorMetrics.of(w, plain.dequantize()).mse();
+        double chosenErr = ErrorMetrics.of(w, chosen.dequantize()).mse();
+        assertThat(chosenErr).isLessThan(plainErr);
+    }
+
+    @Test
+    void fourOverSixIsNeverWorse() {
+        Random r = new Random(11);
+        float[] w = new float[64 * 256];
+        for (int i = 0; i < w.length; i++) {
+            w[i] = (float) (r.nextGaussian() * (r.nextInt(100) == 0 ? 20 : 1));
+        }
+        double plain = ErrorMetrics.of(w, Nvfp4Quantizer.modelOpt().quantize(w, 64, 256).dequantize()).mse();
+        double chosen = ErrorMetrics.of(w, Nvfp4Quantizer.fourOverSix().quantize(w, 64, 256).dequantize()).mse();
+        assertThat(chosen).isLessThanOrEqualTo(plain);
+    }
+
+    @Test
+    void fastE2m1AgreesWithTheGeneralCodec() {
+        MiniFloat fp4 = MiniFloat.of(Precision.NVFP4);
+        Random r = new Random(3);
+        float[] special = {0, -0f, 0.25f, 0.75f, 1.25f, 1.75f, 2.5f, 3.5f, 5, 6, 7, 1e9f, -0.25f, -5, Math.nextUp(0.25f), Math.nextDown(0.75f)};
+        for (float x : special) {
+            assertThat(fp4.decode(E2M1.encode(x))).as("x=%s", x).isEqualTo(fp4.decode(fp4.encode(x, Overflow.SATURATE)));
+        }
+        for (int i = 0; i < 200_000; i++) {
+            float x = (float) ((r.nextDouble() - 0.5) * 16);
+            assertThat(E2M1.encode(x)).as("x=%s", x).isEqualTo(fp4.encode(x, Overflow.SATURATE) | (x < 0 ? 8 : 0));
+        }
+    }
+
+    @Test
+    void rejectsShapesModelOptCannotStore() {
+        assertThatThrownBy(() -> Nvfp4Quantizer.modelOpt().quantize(new float[24], 2, 12))
+                .hasMessageContaining("multiple of 16, got 12");
+        assertThatThrownBy(() -> Nvfp4Quantizer.modelOpt().quantize(new float[16], 2, 16))
+                .hasMessageContaining("values has 16 elements, expected rows x cols = 2 x 16 = 32");
+        float[] bad = new float[16];
+        bad[3] = Float.NaN;
+        assertThatThrownBy(() -> Nvfp4Quantizer.modelOpt().quantize(bad, 1, 16)).hasMessageContaining("values[3] is NaN");
+    }
+}

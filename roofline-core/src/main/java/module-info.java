@@ -1,10 +1,16 @@
 /**
  * The roofline model: number formats ({@link dev.roofline.core.precision}), GPU specifications
- * ({@link dev.roofline.core.hardware}) and predictions for operators ({@link dev.roofline.core.roofline}).
+ * ({@link dev.roofline.core.hardware}), predictions for operators ({@link dev.roofline.core.roofline}), transformer
+ * models ({@link dev.roofline.core.model}) and their whole-model predictions ({@link dev.roofline.core.transformer}).
  * No runtime dependencies.
  */
 module dev.roofline.core {
     exports dev.roofline.core.precision;
     exports dev.roofline.core.hardware;
     exports dev.roofline.core.roofline;
+    exports dev.roofline.core.model;
+    exports dev.roofline.core.transformer;
+    exports dev.roofline.core.recommend;
+    exports dev.roofline.core.tiling;
+    exports dev.roofline.core.report;
 }

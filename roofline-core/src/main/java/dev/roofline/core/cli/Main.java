@@ -29,6 +29,7 @@ public final class Main {
               --list-hardware         print the hardware registry with sources
               --list-precisions       print the precision catalog
               --help                  print this text
+            roofline model|recommend|plot <preset|config.json> --help   transformer models (see that help)
             """;
 
     private Main() {}
@@ -39,6 +40,9 @@ public final class Main {
 
     /** Runs the CLI; returns the process exit status (0 ok, 2 bad arguments). */
     public static int run(String[] args, PrintStream out, PrintStream err) {
+        if (args.length > 0 && SUBCOMMANDS.contains(args[0])) {
+            return runSubcommand(args, out, err);
+        }
         Options o;
         try {
             o = Options.parse(args);
@@ -61,6 +65,23 @@ public final class Main {
             }
         }
         return 0;
+    }
+
+    private static final List<String> SUBCOMMANDS = List.of("model", "recommend", "plot");
+
+    private static int runSubcommand(String[] args, PrintStream out, PrintStream err) {
+        if (args.length > 1 && (args[1].equals("--help") || args[1].equals("-h"))) {
+            out.print(ModelCommand.USAGE);
+            return 0;
+        }
+        try {
+            out.print(ModelCommand.run(args[0], ModelOptions.parse(args)));
+            return 0;
+        } catch (IllegalArgumentException | IllegalStateException | java.io.UncheckedIOException e) {
+            err.println("roofline: " + e.getMessage());
+            err.print(ModelCommand.USAGE);
+            return 2;
+        }
     }
 
     static String predictTable(Options o) {

@@ -1,7 +1,7 @@
 package dev.roofline.core.roofline;
 
 /** Work the roofline model can price: FLOPs to do and bytes to move through DRAM. */
-public sealed interface Operator permits Gemm, Elementwise {
+public sealed interface Operator permits Gemm, GroupedGemm, Attention, Elementwise {
 
     /** Short label for tables and plots. */
     String name();

@@ -46,6 +46,9 @@ public record Roofline(Hardware hardware, double bandwidthEfficiency, double com
         Checks.notNull("operator", op);
         ComputePath path = switch (op) {
             case Gemm g -> hardware.computePath(g.weights(), g.activations());
+            case GroupedGemm g -> hardware.computePath(g.weights(), g.activations());
+            // Q·Kᵀ and score·V run on tensor cores with K and V as the stored operand
+            case Attention a -> hardware.computePath(a.kvCache(), a.activations());
             case Elementwise e -> {
                 Ceiling c = hardware.vectorCeiling();
                 yield new ComputePath(Precision.FP32, Precision.FP32, c, true, Precision.FP32, "elementwise", hardware.name());

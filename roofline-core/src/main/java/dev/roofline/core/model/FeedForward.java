@@ -1,0 +1,16 @@
+package dev.roofline.core.model;
+
+import java.util.List;
+
+/** The MLP of a decoder layer: one SwiGLU block, or a mixture of SwiGLU experts. */
+public sealed interface FeedForward permits SwiGlu, MixtureOfExperts {
+
+    /** Every MLP matrix of a model with {@code layers} decoder layers. */
+    List<WeightMatrix> matrices(long hiddenSize, long layers);
+
+    /** The matrices one token reads (top-k routed experts instead of all of them). */
+    List<WeightMatrix> activeMatrices(long hiddenSize, long layers);
+
+    /** MLP parameters outside matrices, all layers (router biases). */
+    long vectorParameters(long layers);
+}

@@ -1,0 +1,254 @@
+package dev.roofline.core.model;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A strict RFC 8259 reader, enough for {@code config.json}: objects become {@code Map}, arrays {@code List}, numbers
+ * {@code Long} (integers) or {@code Double}, plus {@code String}, {@code Boolean} and {@code null}. Errors name the
+ * line and column; duplicate keys and trailing content are refused.
+ */
+final class Json {
+    private final String text;
+    private int pos;
+
+    private Json(String text) {
+        this.text = text;
+    }
+
+    static Object parse(String text) {
+        if (text == null) {
+            throw new IllegalArgumentException("JSON text must not be null");
+        }
+        Json j = new Json(text);
+        j.skipSpace();
+        Object v = j.value();
+        j.skipSpace();
+        if (j.pos != text.length()) {
+            throw j.error("unexpected '" + text.charAt(j.pos) + "' after the JSON value");
+        }
+        return v;
+    }
+
+    private Object value() {
+        if (pos >= text.length()) {
+            throw error("unexpected end of input, expected a value");
+        }
+        char c = text.charAt(pos);
+        return switch (c) {
+            case '{' -> object();
+            case '[' -> array();
+            case '"' -> string();
+            case 't' -> literal("true", Boolean.TRUE);
+            case 'f' -> literal("false", Boolean.FALSE);
+            case 'n' -> literal("null", null);
+            default -> {
+                if (c == '-' || (c >= '0' && c <= '9')) {
+                    yield number();
+                }
+                throw error("unexpected '" + c + "', expected a value");
+            }
+        };
+    }
+
+    private Map<String, Object> object() {
+        pos++;
+        Map<String, Object> m = new LinkedHashMap<>();
+        skipSpace();
+        if (peek() == '}') {
+            pos++;
+            return m;
+        }
+        while (true) {
+            skipSpace();
+            if (peek() != '"') {
+                throw error("expected a string key");
+            }
+            int keyAt = pos;
+            String key = string();
+            skipSpace();
+            expect(':');
+            skipSpace();
+            Object v = value();
+            if (m.containsKey(key)) {
+                pos = keyAt;
+                throw error("duplicate key \"" + key + "\"");
+            }
+            m.put(key, v);
+            skipSpace();
+            char c = next("',' or '}'");
+            if (c == '}') {
+                return m;
+            }
+            if (c != ',') {
+                pos--;
+                throw error("expected ',' or '}', got '" + c + "'");
+            }
+        }
+    }
+
+    private List<Object> array() {
+        pos++;
+        List<Object> l = new ArrayList<>();
+        skipSpace();
+        if (peek() == ']') {
+            pos++;
+            return l;
+        }
+        while (true) {
+            skipSpace();
+            l.add(value());
+            skipSpace();
+            char c = next("',' or ']'");
+            if (c == ']') {
+                return l;
+            }
+            if (c != ',') {
+                pos--;
+                throw error("expected ',' or ']', got '" + c + "'");
+            }
+        }
+    }
+
+    private String string() {
+        pos++;
+        StringBuilder sb = new StringBuilder();
+        while (true) {
+            char c = next("closing '\"'");
+            if (c == '"') {
+                return sb.toString();
+            }
+            if (c < 0x20) {
+                pos--;
+                throw error("control character in string");
+            }
+            if (c != '\\') {
+                sb.append(c);
+                continue;
+            }
+            char e = next("escape");
+            switch (e) {
+                case '"', '\\', '/' -> sb.append(e);
+                case 'b' -> sb.append('\b');
+                case 'f' -> sb.append('\f');
+                case 'n' -> sb.append('\n');
+                case 'r' -> sb.append('\r');
+                case 't' -> sb.append('\t');
+                case 'u' -> {
+                    if (pos + 4 > text.length()) {
+                        throw error("truncated \\u escape");
+                    }
+                    try {
+                        sb.append((char) Integer.parseInt(text.substring(pos, pos + 4), 16));
+                    } catch (NumberFormatException ex) {
+                        throw error("bad \\u escape");
+                    }
+                    pos += 4;
+                }
+                default -> {
+                    pos--;
+                    throw error("bad escape '\\" + e + "'");
+                }
+            }
+        }
+    }
+
+    private Object number() {
+        int start = pos;
+        if (peek() == '-') {
+            pos++;
+        }
+        if (peek() == '0') {
+            pos++;
+        } else if (!digits()) {
+            throw error("expected a digit");
+        }
+        boolean integer = true;
+        if (peek() == '.') {
+            pos++;
+            integer = false;
+            if (!digits()) {
+                throw error("expected a digit after '.'");
+            }
+        }
+        if (peek() == 'e' || peek() == 'E') {
+            pos++;
+            integer = false;
+            if (peek() == '+' || peek() == '-') {
+                pos++;
+            }
+            if (!digits()) {
+                throw error("expected a digit in the exponent");
+            }
+        }
+        String s = text.substring(start, pos);
+        if (integer) {
+            try {
+                return Long.parseLong(s);
+            } catch (NumberFormatException e) {
+                return Double.parseDouble(s);
+            }
+        }
+        return Double.parseDouble(s);
+    }
+
+    private boolean digits() {
+        int start = pos;
+        while (pos < text.length() && text.charAt(pos) >= '0' && text.charAt(pos) <= '9') {
+            pos++;
+        }
+        return pos > start;
+    }
+
+    private Object literal(String word, Object v) {
+        if (!text.startsWith(word, pos)) {
+            throw error("unexpected token, expected " + word);
+        }
+        pos += word.length();
+        return v;
+    }
+
+    private char peek() {
+        return pos < text.length() ? text.charAt(pos) : '\0';
+    }
+
+    private char next(String expected) {
+        if (pos >= text.length()) {
+            throw error("unexpected end of input, expected " + expected);
+        }
+        return text.charAt(pos++);
+    }
+
+    private void expect(char c) {
+        if (peek() != c) {
+            throw error("expected '" + c + "'");
+        }
+        pos++;
+    }
+
+    private void skipSpace() {
+        while (pos < text.length()) {
+            char c = text.charAt(pos);
+            if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+                return;
+            }
+            pos++;
+        }
+    }
+
+    private IllegalArgumentException error(String what) {
+        int line = 1;
+        int col = 1;
+        for (int i = 0; i < Math.min(pos, text.length()); i++) {
+            if (text.charAt(i) == '\n') {
+                line++;
+                col = 1;
+            } else {
+                col++;
+            }
+        }
+        return new IllegalArgumentException("JSON line " + line + " column " + col + ": " + what);
+    }
+}

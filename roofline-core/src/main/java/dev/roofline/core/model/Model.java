@@ -1,0 +1,208 @@
+package dev.roofline.core.model;
+
+import dev.roofline.core.internal.Checks;
+import dev.roofline.core.precision.Precision;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * A decoder-only transformer as its Hugging Face {@code config.json} describes it: token embedding, {@code layers}
+ * identical pre-norm decoder layers (RMSNorm, attention, residual, RMSNorm, MLP, residual), a final RMSNorm and the
+ * LM head (absent when tied to the embedding).
+ *
+ * <pre>{@code
+ * Model m = Model.newBuilder("tiny").hiddenSize(1024).layers(4).vocabSize(32000)
+ *         .attention(16, 4).swiGlu(2816).build();
+ * long params = m.parameterCount();
+ * }</pre>
+ */
+public record Model(String name, int hiddenSize, int layers, int vocabSize, boolean tiedEmbeddings,
+                    AttentionShape attention, FeedForward feedForward) {
+
+    /** Norm weights and biases are kept in 16 bits whatever the matrices are quantized to. */
+    public static final Precision VECTOR_PRECISION = Precision.BF16;
+
+    public Model {
+        Checks.notBlank("name", name);
+        Checks.positive("hiddenSize", hiddenSize);
+        Checks.positive("layers", layers);
+        Checks.positive("vocabSize", vocabSize);
+        Checks.notNull("attention", attention);
+        Checks.notNull("feedForward", feedForward);
+        if (feedForward instanceof MixtureOfExperts moe) {
+            moe.moeLayers(layers);
+        }
+    }
+
+    public static Builder newBuilder(String name) {
+        return new Builder(name);
+    }
+
+    /** Every weight matrix: embedding, per-layer attention and MLP matrices, and the LM head unless tied. */
+    public List<WeightMatrix> matrices() {
+        return matrices(feedForward.matrices(hiddenSize, layers));
+    }
+
+    private List<WeightMatrix> matrices(List<WeightMatrix> mlp) {
+        List<WeightMatrix> m = new ArrayList<>();
+        m.add(new WeightMatrix("embed_tokens", vocabSize, hiddenSize, 1, WeightMatrix.Role.EMBEDDING));
+        m.addAll(attention.matrices(hiddenSize, layers));
+        m.addAll(mlp);
+        if (!tiedEmbeddings) {
+            m.add(new WeightMatrix("lm_head", vocabSize, hiddenSize, 1));
+        }
+        return List.copyOf(m);
+    }
+
+    /** Parameters outside matrices: two RMSNorms per layer, attention biases and inner norms, router biases, final norm. */
+    public long vectorParameters() {
+        Supplier<String> what = () -> "vector parameters of " + name;
+        long perLayer = Checks.add(2L * hiddenSize, attention.vectorParameters(), what);
+        return Checks.add(Checks.add(Checks.multiply(layers, perLayer, what), feedForward.vectorParameters(layers), what),
+                hiddenSize, what);
+    }
+
+    /** Every parameter, embeddings and LM head included (a tied head counted once), as Hugging Face counts them. */
+    public long parameterCount() {
+        return sum(matrices()) + vectorParameters();
+    }
+
+    /** Parameters one token uses: as {@link #parameterCount()}, with only top-k routed experts per MoE layer. */
+    public long activeParameterCount() {
+        return sum(matrices(feedForward.activeMatrices(hiddenSize, layers))) + vectorParameters();
+    }
+
+    private long sum(List<WeightMatrix> ms) {
+        long total = 0;
+        for (WeightMatrix w : ms) {
+            total = Checks.add(total, w.parameters(), () -> "parameters of " + name);
+        }
+        return total;
+    }
+
+    /** Bytes of all weights: matrices in {@code weights} (block scales included), vectors in {@link #VECTOR_PRECISION}. */
+    public long weightBytes(Precision weights) {
+        Checks.notNull("weights", weights);
+        long total = VECTOR_PRECISION.storageBytes(vectorParameters());
+        for (WeightMatrix w : matrices()) {
+            total = Checks.add(total, w.bytes(weights), () -> "weight bytes of " + name);
+        }
+        return total;
+    }
+
+    /** KV-cache bytes one token adds across all layers, stored in {@code kv}. */
+    public long kvCacheBytesPerToken(Precision kv) {
+        Checks.notNull("kv", kv);
+        long rows = attention.kvCacheElementsPerToken() / attention.kvCacheRowElements();
+        return Checks.multiply(kv.storageBytes(rows, attention.kvCacheRowElements()), layers, () -> "KV bytes of " + name);
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    /** Builds a custom model; hidden size, layers, vocabulary, attention and MLP are required. */
+    public static final class Builder {
+        private final String name;
+        private int hiddenSize;
+        private int layers;
+        private int vocabSize;
+        private boolean tied;
+        private int heads;
+        private int kvHeads;
+        private int headDim;
+        private boolean qkvBias;
+        private LatentAttention latent;
+        private FeedForward feedForward;
+
+        private Builder(String name) {
+            this.name = Checks.notBlank("name", name);
+        }
+
+        public Builder hiddenSize(int h) {
+            this.hiddenSize = Checks.positive("hiddenSize", h);
+            return this;
+        }
+
+        public Builder layers(int n) {
+            this.layers = Checks.positive("layers", n);
+            return this;
+        }
+
+        public Builder vocabSize(int v) {
+            this.vocabSize = Checks.positive("vocabSize", v);
+            return this;
+        }
+
+        public Builder tiedEmbeddings(boolean tied) {
+            this.tied = tied;
+            return this;
+        }
+
+        /** Multi-head attention with {@code kvHeads} KV heads (= heads for MHA, fewer for GQA). */
+        public Builder attention(int heads, int kvHeads) {
+            this.heads = Checks.positive("heads", heads);
+            this.kvHeads = Checks.positive("kvHeads", kvHeads);
+            this.latent = null;
+            return this;
+        }
+
+        /** Head width; defaults to hiddenSize / heads. */
+        public Builder headDim(int d) {
+            this.headDim = Checks.positive("headDim", d);
+            return this;
+        }
+
+        public Builder qkvBias(boolean bias) {
+            this.qkvBias = bias;
+            return this;
+        }
+
+        public Builder latentAttention(LatentAttention mla) {
+            this.latent = Checks.notNull("latentAttention", mla);
+            this.heads = 0;
+            return this;
+        }
+
+        public Builder swiGlu(int intermediateSize) {
+            this.feedForward = new SwiGlu(intermediateSize);
+            return this;
+        }
+
+        public Builder mixtureOfExperts(MixtureOfExperts moe) {
+            this.feedForward = Checks.notNull("mixtureOfExperts", moe);
+            return this;
+        }
+
+        public Model build() {
+            require(hiddenSize, "hiddenSize");
+            require(layers, "layers");
+            require(vocabSize, "vocabSize");
+            if (feedForward == null) {
+                throw new IllegalStateException("model '" + name + "' needs swiGlu(...) or mixtureOfExperts(...)");
+            }
+            AttentionShape a;
+            if (latent != null) {
+                a = latent;
+            } else if (heads > 0) {
+                int d = headDim > 0 ? headDim : hiddenSize / heads;
+                if (d == 0) {
+                    throw new IllegalStateException("model '" + name + "': hiddenSize " + hiddenSize + " < heads " + heads + "; set headDim");
+                }
+                a = new MultiHeadAttention(heads, kvHeads, d, qkvBias);
+            } else {
+                throw new IllegalStateException("model '" + name + "' needs attention(heads, kvHeads) or latentAttention(...)");
+            }
+            return new Model(name, hiddenSize, layers, vocabSize, tied, a, feedForward);
+        }
+
+        private void require(int v, String what) {
+            if (v <= 0) {
+                throw new IllegalStateException("model '" + name + "' needs " + what + "(...)");
+            }
+        }
+    }
+}

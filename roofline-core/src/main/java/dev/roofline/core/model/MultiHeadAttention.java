@@ -1,0 +1,53 @@
+package dev.roofline.core.model;
+
+import dev.roofline.core.internal.Checks;
+
+import java.util.List;
+
+/**
+ * Multi-head attention with {@code kvHeads} key/value heads shared by groups of query heads: MHA when
+ * {@code kvHeads == heads}, GQA when fewer, MQA when 1. Q is {@code heads·headDim × H}, K and V are
+ * {@code kvHeads·headDim × H}, O is {@code H × heads·headDim}.
+ *
+ * @param qkvBias Q, K and V projections carry a bias (Qwen2)
+ */
+public record MultiHeadAttention(int heads, int kvHeads, int headDim, boolean qkvBias) implements AttentionShape {
+
+    public MultiHeadAttention {
+        Checks.positive("heads", heads);
+        Checks.positive("kvHeads", kvHeads);
+        Checks.positive("headDim", headDim);
+        if (heads % kvHeads != 0) {
+            throw new IllegalArgumentException("heads must be a multiple of kvHeads, got " + heads + " and " + kvHeads);
+        }
+    }
+
+    /** Query heads per KV head. */
+    public int groupSize() {
+        return heads / kvHeads;
+    }
+
+    @Override
+    public List<WeightMatrix> matrices(long hiddenSize, long layers) {
+        long q = (long) heads * headDim;
+        long kv = (long) kvHeads * headDim;
+        return List.of(new WeightMatrix("q_proj", q, hiddenSize, layers), new WeightMatrix("k_proj", kv, hiddenSize, layers),
+                new WeightMatrix("v_proj", kv, hiddenSize, layers), new WeightMatrix("o_proj", hiddenSize, q, layers));
+    }
+
+    @Override
+    public long vectorParameters() {
+        return qkvBias ? (long) (heads + 2 * kvHeads) * headDim : 0;
+    }
+
+    /** K and V: {@code 2 · kvHeads · headDim}. */
+    @Override
+    public long kvCacheElementsPerToken() {
+        return 2L * kvHeads * headDim;
+    }
+
+    @Override
+    public long kvCacheRowElements() {
+        return headDim;
+    }
+}

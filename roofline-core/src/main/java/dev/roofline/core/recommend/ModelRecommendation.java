@@ -1,0 +1,27 @@
+package dev.roofline.core.recommend;
+
+import dev.roofline.core.transformer.ModelPrediction;
+
+import java.util.List;
+
+/**
+ * The recommendation for a model, the candidates it was chosen from (fastest first) and the choice for each operator
+ * taken alone.
+ *
+ * @param model      the choice for the whole model
+ * @param ranked     every allowed candidate with its whole-model speedup over FP16, fastest first
+ * @param operators  one recommendation per operator of the forward pass, in the order of {@code fp16.operators()}
+ * @param fp16       the FP16 baseline prediction
+ * @param chosen     the prediction with the recommended precisions
+ */
+public record ModelRecommendation(Recommendation model, List<Ranked> ranked, List<Recommendation> operators,
+                                  ModelPrediction fp16, ModelPrediction chosen) {
+
+    /** A candidate and its whole-model speedup over FP16. */
+    public record Ranked(Choice choice, double speedupVsFp16) {}
+
+    public ModelRecommendation {
+        ranked = List.copyOf(ranked);
+        operators = List.copyOf(operators);
+    }
+}

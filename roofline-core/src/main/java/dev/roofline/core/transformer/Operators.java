@@ -1,0 +1,53 @@
+package dev.roofline.core.transformer;
+
+import dev.roofline.core.internal.Checks;
+import dev.roofline.core.model.LatentAttention;
+import dev.roofline.core.model.MixtureOfExperts;
+import dev.roofline.core.model.Model;
+import dev.roofline.core.model.MultiHeadAttention;
+import dev.roofline.core.model.SwiGlu;
+import dev.roofline.core.roofline.Elementwise;
+
+import java.util.List;
+
+/**
+ * The operators of one forward pass of a model, each with how many times it runs. Per layer:
+ * input RMSNorm, attention block, residual add, RMSNorm, MLP block, residual add (the two norms and the two adds are
+ * one step each, counted twice per layer). Around the layers: embedding lookup, final RMSNorm, LM head.
+ *
+ * <pre>{@code
+ * List<Step> steps = Operators.of(Models.LLAMA_3_8B, Workload.decode(1, 4096));
+ * }</pre>
+ */
+public final class Operators {
+    private Operators() {}
+
+    public static List<Step> of(Model model, Workload w) {
+        Checks.notNull("model", model);
+        Checks.notNull("workload", w);
+        StepList s = new StepList(model, w);
+        long layers = model.layers();
+        long h = model.hiddenSize();
+        // gather n rows of the table, write them as activations
+        s.add(new Elementwise("embedding", 0, w.weights().storageBytes(s.n, h) + w.activations().storageBytes(s.n, h)), 1, false);
+        s.rmsNorm("rmsnorm", s.n, h, w.activations(), 2 * layers);
+        switch (model.attention()) {
+            case MultiHeadAttention a -> AttentionSteps.multiHead(s, a, layers);
+            case LatentAttention a -> AttentionSteps.latent(s, a, layers);
+        }
+        s.residual("residual add", StepList.mul(s.n, h), 2 * layers);
+        switch (model.feedForward()) {
+            case SwiGlu f -> MlpSteps.swiGlu(s, "", f.intermediateSize(), layers);
+            case MixtureOfExperts moe -> {
+                if (moe.denseLayers() > 0) {
+                    MlpSteps.swiGlu(s, "dense ", moe.denseIntermediateSize(), moe.denseLayers());
+                }
+                MlpSteps.mixture(s, moe, moe.moeLayers(layers));
+            }
+        }
+        s.rmsNorm("final norm", s.n, h, w.activations(), 1);
+        // logits for the last position of each sequence only
+        s.linear("lm_head", w.batch(), model.vocabSize(), h, w.activations(), 1);
+        return s.steps();
+    }
+}

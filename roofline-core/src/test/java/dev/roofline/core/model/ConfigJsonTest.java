@@ -1,0 +1,103 @@
+package dev.roofline.core.model;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** config.json texts as published on Hugging Face (fields abridged where they do not shape the arithmetic). */
+class ConfigJsonTest {
+
+    static final String LLAMA_3_8B = """
+            {
+              "architectures": ["LlamaForCausalLM"],
+              "attention_bias": false,
+              "bos_token_id": 128000,
+              "hidden_act": "silu",
+              "hidden_size": 4096,
+              "intermediate_size": 14336,
+              "max_position_embeddings": 8192,
+              "model_type": "llama",
+              "num_attention_heads": 32,
+              "num_hidden_layers": 32,
+              "num_key_value_heads": 8,
+              "rms_norm_eps": 1e-05,
+              "rope_theta": 500000.0,
+              "tie_word_embeddings": false,
+              "torch_dtype": "bfloat16",
+              "vocab_size": 128256
+            }
+            """;
+
+    @Test
+    void llama3ConfigGivesThePresetShape() {
+        Model m = ConfigJson.parse("Meta-Llama-3-8B", LLAMA_3_8B);
+        assertThat(m.attention()).isEqualTo(Models.LLAMA_3_8B.attention());
+        assertThat(m.feedForward()).isEqualTo(Models.LLAMA_3_8B.feedForward());
+        assertThat(m.parameterCount()).isEqualTo(8_030_261_248L);
+    }
+
+    @Test
+    void qwen2HasQkvBiasesWithoutSayingSo() {
+        String qwen = """
+                {"model_type": "qwen2", "hidden_size": 3584, "intermediate_size": 18944, "num_attention_heads": 28,
+                 "num_hidden_layers": 28, "num_key_value_heads": 4, "tie_word_embeddings": false, "vocab_size": 152064,
+                 "rope_scaling": null, "sliding_window": 131072}
+                """;
+        assertThat(ConfigJson.parse("Qwen2.5-7B", qwen).parameterCount()).isEqualTo(7_615_616_512L);
+    }
+
+    @Test
+    void mixtralAndDeepSeekConfigs() {
+        String mixtral = """
+                {"model_type": "mixtral", "hidden_size": 4096, "intermediate_size": 14336, "num_attention_heads": 32,
+                 "num_hidden_layers": 32, "num_key_value_heads": 8, "num_local_experts": 8, "num_experts_per_tok": 2,
+                 "vocab_size": 32000, "tie_word_embeddings": false, "router_aux_loss_coef": 0.02}
+                """;
+        assertThat(ConfigJson.parse("Mixtral", mixtral).parameterCount()).isEqualTo(46_702_792_704L);
+        String deepseek = """
+                {"model_type": "deepseek_v3", "hidden_size": 7168, "intermediate_size": 18432, "moe_intermediate_size": 2048,
+                 "num_hidden_layers": 61, "num_attention_heads": 128, "num_key_value_heads": 128, "n_shared_experts": 1,
+                 "n_routed_experts": 256, "num_experts_per_tok": 8, "first_k_dense_replace": 3, "moe_layer_freq": 1,
+                 "q_lora_rank": 1536, "kv_lora_rank": 512, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
+                 "v_head_dim": 128, "topk_method": "noaux_tc", "vocab_size": 129280, "tie_word_embeddings": false,
+                 "quantization_config": {"activation_scheme": "dynamic", "fmt": "e4m3", "weight_block_size": [128, 128]}}
+                """;
+        Model ds = ConfigJson.parse("DeepSeek-V3", deepseek);
+        assertThat(ds.attention()).isEqualTo(Models.DEEPSEEK_V3.attention());
+        assertThat(ds.feedForward()).isEqualTo(Models.DEEPSEEK_V3.feedForward());
+        assertThat(ds.parameterCount()).isEqualTo(671_026_419_200L);
+    }
+
+    @Test
+    void missingOrMistypedKeysAreNamed() {
+        assertThatThrownBy(() -> ConfigJson.parse("x", "{\"hidden_size\": 4096}"))
+                .hasMessageContaining("config.json needs \"num_attention_heads\"");
+        assertThatThrownBy(() -> ConfigJson.parse("x", LLAMA_3_8B.replace("\"hidden_size\": 4096", "\"hidden_size\": \"4096\"")))
+                .hasMessageContaining("\"hidden_size\" must be a positive integer, got 4096");
+        assertThatThrownBy(() -> ConfigJson.parse("x", "[1, 2]")).hasMessageContaining("must be a JSON object");
+    }
+
+    @Test
+    void malformedJsonIsReportedWithLineAndColumn() {
+        assertThatThrownBy(() -> ConfigJson.parse("x", "{\n  \"a\": 1,\n  \"b\": }"))
+                .hasMessageContaining("JSON line 3 column 8").hasMessageContaining("expected a value");
+        assertThatThrownBy(() -> ConfigJson.parse("x", "{\"a\": 1, \"a\": 2}")).hasMessageContaining("duplicate key \"a\"");
+        assertThatThrownBy(() -> ConfigJson.parse("x", "{\"a\": 1} x")).hasMessageContaining("after the JSON value");
+        assertThatThrownBy(() -> ConfigJson.parse("x", "{\"a\": 01}")).hasMessageContaining("expected ',' or '}'");
+        assertThatThrownBy(() -> ConfigJson.parse("x", "{\"a\": \"x")).hasMessageContaining("unexpected end of input");
+    }
+
+    @Test
+    void jsonValuesOfEveryKind() {
+        Object v = Json.parse("{\"s\": \"a\\u0041\\n\", \"n\": -1.5e2, \"i\": 7, \"t\": true, \"z\": null, \"l\": [1, [], {}]}");
+        assertThat(v).isInstanceOf(java.util.Map.class);
+        java.util.Map<?, ?> m = (java.util.Map<?, ?>) v;
+        assertThat(m.get("s")).isEqualTo("aA\n");
+        assertThat(m.get("n")).isEqualTo(-150.0);
+        assertThat(m.get("i")).isEqualTo(7L);
+        assertThat(m.get("t")).isEqualTo(true);
+        assertThat(m.containsKey("z")).isTrue();
+        assertThat((java.util.List<?>) m.get("l")).hasSize(3);
+    }
+}

@@ -1,0 +1,124 @@
+package dev.roofline.core.transformer;
+
+import dev.roofline.core.model.Models;
+import dev.roofline.core.precision.Precision;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Llama-3-8B (H 4096, 32 heads, 8 KV heads, d_head 128, d_ff 14336, vocab 128256), FLOPs and bytes by hand. */
+class DenseOperatorsTest {
+
+    static final long H = 4096, HEADS = 32, KV_HEADS = 8, D = 128, FF = 14336, VOCAB = 128256, LAYERS = 32;
+    /** q, k, v, o, gate, up, down. */
+    static final long LAYER_MATRIX_PARAMS = 2 * H * H + 2 * H * KV_HEADS * D + 3 * H * FF;
+
+    static Map<String, Step> steps(Workload w) {
+        return Operators.of(Models.LLAMA_3_8B, w).stream().collect(Collectors.toMap(Step::name, Function.identity()));
+    }
+
+    @Test
+    void decodeProjectionsAndAttentionAtBatch1Context4096() {
+        long s = 4096;
+        Map<String, Step> st = steps(Workload.decode(1, s));
+        assertThat(st.get("q_proj").operator().flops()).isEqualTo(2 * H * H);
+        assertThat(st.get("q_proj").operator().bytes()).isEqualTo((H * H + H + H) * 2);
+        assertThat(st.get("k_proj").operator().bytes()).isEqualTo((1024 * H + H + 1024) * 2);
+        assertThat(st.get("gate_proj").operator().bytes()).isEqualTo((FF * H + H + FF) * 2);
+        assertThat(st.get("down_proj").operator().flops()).isEqualTo(2 * H * FF);
+        // Flash attention: per KV head, 4 query rows against 4096 keys; K and V read once per KV head
+        assertThat(st.get("attention").operator().flops())
+                .isEqualTo(2 * KV_HEADS * 4 * s * (D + D) + 5 * KV_HEADS * 4 * s);
+        assertThat(st.get("attention").operator().bytes())
+                .isEqualTo(KV_HEADS * (4 * D * 2 + 4 * D * 2 + s * D * 2 * 2));
+        assertThat(st.get("attention").count()).isEqualTo(LAYERS);
+        assertThat(st.get("rmsnorm").count()).isEqualTo(2 * LAYERS);
+        assertThat(st.get("rmsnorm").operator().flops()).isEqualTo(4 * H);
+        assertThat(st.get("rmsnorm").operator().bytes()).isEqualTo(3 * H * 2);
+        assertThat(st.get("rope").operator().flops()).isEqualTo(3 * (HEADS + KV_HEADS) * D);
+        assertThat(st.get("rope").operator().bytes()).isEqualTo(2 * (HEADS + KV_HEADS) * D * 2);
+        assertThat(st.get("residual add").operator().bytes()).isEqualTo(3 * H * 2);
+        assertThat(st.get("silu*up").operator().flops()).isEqualTo(4 * FF);
+        assertThat(st.get("embedding").operator().bytes()).isEqualTo(2 * H * 2);
+        assertThat(st.get("lm_head").operator().flops()).isEqualTo(2 * VOCAB * H);
+        assertThat(st.get("lm_head").operator().bytes()).isEqualTo((VOCAB * H + H + VOCAB) * 2);
+    }
+
+    @Test
+    void decodeMatmulFlopsPerLayerAreTwiceTheWeightsPlusFourSHd() {
+        for (long s : new long[] {1, 4096, 131072}) {
+            long matmul = layerMatmulFlops(Operators.of(Models.LLAMA_3_8B, Workload.decode(1, s)));
+            assertThat(matmul).as("S=" + s).isEqualTo(2 * LAYER_MATRIX_PARAMS + 4 * s * HEADS * D);
+        }
+    }
+
+    @Test
+    void prefillMatmulFlopsPerLayerCarryTheS2Term() {
+        long s = 2048;
+        long matmul = layerMatmulFlops(Operators.of(Models.LLAMA_3_8B, Workload.prefill(1, s)));
+        assertThat(matmul).isEqualTo(2 * s * LAYER_MATRIX_PARAMS + 4 * s * s * HEADS * D);
+    }
+
+    @Test
+    void wholeLayerFlopsAddTheVectorWorkCountedByHand() {
+        long s = 4096;
+        List<Step> steps = Operators.of(Models.LLAMA_3_8B, Workload.decode(1, s));
+        long perLayer = steps.stream().filter(x -> x.count() >= LAYERS).mapToLong(Step::flops).sum() / LAYERS;
+        long vector = 2 * 4 * H          // two RMSNorms, 4 FLOPs per element
+                + 3 * (HEADS + KV_HEADS) * D // RoPE on q and k
+                + 5 * HEADS * s              // softmax, 5 per score
+                + 2 * H                      // two residual adds
+                + 4 * FF;                    // silu(gate) * up
+        assertThat(perLayer).isEqualTo(2 * LAYER_MATRIX_PARAMS + 4 * s * HEADS * D + vector);
+    }
+
+    @Test
+    void withoutFlashTheScoresGoThroughDram() {
+        long s = 4096;
+        Map<String, Step> st = steps(Workload.prefill(1, s).withFlashAttention(false));
+        // scores: 32 heads x S x S in FP16, written by QK^T, read and written by softmax, read by score*V
+        long scoreBytes = HEADS * s * s * 2;
+        assertThat(st.get("attention softmax").operator().bytes()).isEqualTo(2 * scoreBytes);
+        assertThat(st.get("attention QK^T").operator().bytes())
+                .isEqualTo(KV_HEADS * (4 * s * D * 2 + s * D * 2) + scoreBytes);
+        assertThat(st.get("attention score*V").operator().bytes())
+                .isEqualTo(scoreBytes + KV_HEADS * (D * s * 2 + 4 * s * D * 2));
+        assertThat(st).doesNotContainKey("attention");
+    }
+
+    @Test
+    void separatePrecisionsForWeightsActivationsAndKv() {
+        Workload w = Workload.decode(1, 1024).withWeights(Precision.NVFP4).withActivations(Precision.FP8_E4M3)
+                .withKvCache(Precision.FP8_E4M3);
+        Map<String, Step> st = steps(w);
+        long nvfp4 = H * H / 2 + H * H / 16 + 4;
+        assertThat(st.get("q_proj").operator().bytes()).isEqualTo(nvfp4 + H + H);
+        // K projection writes FP8 into the cache
+        assertThat(st.get("k_proj").operator().bytes()).isEqualTo(1024 * H / 2 + 1024 * H / 16 + 4 + H + 1024);
+        assertThat(st.get("attention").operator().bytes()).isEqualTo(KV_HEADS * (4 * D + 4 * D + 1024 * D * 2));
+    }
+
+    @Test
+    void qwenAddsOneBiasStepReadingTheBiasVector() {
+        Map<String, Step> st = Operators.of(Models.QWEN2_5_7B, Workload.decode(1, 16)).stream()
+                .collect(Collectors.toMap(Step::name, Function.identity()));
+        long out = 3584 + 2 * 512;
+        assertThat(st.get("qkv bias").operator().flops()).isEqualTo(out);
+        assertThat(st.get("qkv bias").operator().bytes()).isEqualTo(out * 2);
+    }
+
+    static long layerMatmulFlops(List<Step> steps) {
+        long total = 0;
+        for (Step s : steps) {
+            if (s.matmul() && s.count() == LAYERS) {
+                total += s.operator() instanceof dev.roofline.core.roofline.Attention a ? a.matmulFlops() : s.operator().flops();
+            }
+        }
+        return total;
+    }
+}

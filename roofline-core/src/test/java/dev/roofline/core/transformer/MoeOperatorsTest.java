@@ -1,0 +1,101 @@
+package dev.roofline.core.transformer;
+
+import dev.roofline.core.model.Models;
+import dev.roofline.core.roofline.Attention;
+import dev.roofline.core.roofline.GroupedGemm;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/** Mixtral-8x7B (8 experts, top 2, d_ff 14336) and DeepSeek-V3 (MLA, 256 experts top 8, 1 shared), by hand. */
+class MoeOperatorsTest {
+
+    static final long H = 4096, FF = 14336;
+
+    static Map<String, Step> steps(List<Step> steps) {
+        return steps.stream().collect(Collectors.toMap(s -> s.name() + "@" + s.count(), Function.identity(), (a, b) -> a));
+    }
+
+    @Test
+    void mixtralDecodeAtBatch1ReadsExactlyTwoExperts() {
+        Map<String, Step> st = steps(Operators.of(Models.MIXTRAL_8X7B, Workload.decode(1, 1024)));
+        assertThat(st.get("router@32").operator().flops()).isEqualTo(2 * 8 * H);
+        assertThat(st.get("router@32").operator().bytes()).isEqualTo((8 * H + H + 8) * 2);
+        assertThat(st.get("top-k@32").operator().flops()).isEqualTo(8 * (5 + 2));
+        assertThat(st.get("top-k@32").operator().bytes()).isEqualTo(8 * 2 + 2 * (4 + 4));
+        GroupedGemm gate = (GroupedGemm) st.get("experts gate_proj@32").operator();
+        assertThat(gate.expertsTouched()).isCloseTo(2, within(1e-12));
+        assertThat(gate.flops()).isEqualTo(2 * 2 * FF * H);
+        assertThat(gate.bytes()).isEqualTo(2 * FF * H * 2 + 2 * H * 2 + 2 * FF * 2);
+        assertThat(st.get("experts down_proj@32").operator().bytes()).isEqualTo(2 * H * FF * 2 + 2 * FF * 2 + 2 * H * 2);
+        assertThat(st.get("experts silu*up@32").operator().flops()).isEqualTo(2 * FF * 4);
+        assertThat(st.get("expert combine@32").operator().flops()).isEqualTo(H * 2 * 2);
+        assertThat(st.get("expert combine@32").operator().bytes()).isEqualTo((2 * H + H) * 2);
+    }
+
+    @Test
+    void mixtralDecodeMatmulFlopsAreTwiceTheActiveLayerWeightsPlusFourSHd() {
+        long s = 1024;
+        long active = 2 * H * H + 2 * H * 1024 + 8 * H + 2 * 3 * H * FF;
+        long matmul = 0;
+        for (Step x : Operators.of(Models.MIXTRAL_8X7B, Workload.decode(1, s))) {
+            if (x.matmul() && x.count() == 32) {
+                matmul += x.operator() instanceof Attention a ? a.matmulFlops() : x.operator().flops();
+            }
+        }
+        assertThat(matmul).isEqualTo(2 * active + 4 * s * 32 * 128);
+    }
+
+    @Test
+    void mixtralBatch16ReadsTheExpectedDistinctExperts() {
+        Map<String, Step> st = steps(Operators.of(Models.MIXTRAL_8X7B, Workload.decode(16, 1024)));
+        double touched = 8 * (1 - Math.pow(0.75, 16));
+        GroupedGemm gate = (GroupedGemm) st.get("experts gate_proj@32").operator();
+        assertThat(gate.expertsTouched()).isCloseTo(touched, within(1e-9));
+        assertThat(gate.bytes()).isEqualTo((long) Math.ceil(touched * FF * H * 2) + 32 * H * 2 + 32 * FF * 2);
+        assertThat(gate.flops()).isEqualTo(2 * 32 * FF * H);
+    }
+
+    @Test
+    void deepSeekAbsorbedDecodeReadsTheCompressedCacheOnce() {
+        long s = 4096, h = 7168;
+        Map<String, Step> st = steps(Operators.of(Models.DEEPSEEK_V3, Workload.decode(1, s)));
+        Attention a = (Attention) st.get("latent attention@61").operator();
+        // 128 heads attend over one shared latent of 512 + 64 per token; V is the latent itself
+        assertThat(a.matmulFlops()).isEqualTo(2 * 128 * s * (576 + 512));
+        assertThat(a.bytes()).isEqualTo(128 * 576 * 2 + 128 * 512 * 2 + s * 576 * 2);
+        assertThat(st.get("q absorb (W_UK)@61").operator().flops()).isEqualTo(2 * 128 * 512 * 128);
+        assertThat(st.get("dense gate_proj@3").operator().flops()).isEqualTo(2 * 18432 * h);
+        assertThat(st.get("shared gate_proj@58").operator().flops()).isEqualTo(2 * 2048 * h);
+        assertThat(((GroupedGemm) st.get("experts gate_proj@58").operator()).expertsTouched()).isCloseTo(8, within(1e-9));
+    }
+
+    @Test
+    void deepSeekDecodeMatmulFlopsPerMoeLayer() {
+        long s = 4096, h = 7168;
+        long mla = h * 1536 + 1536L * 128 * 192 + h * 576 + 512L * 128 * 256 + 128L * 128 * h;
+        long moeActive = 256 * h + 8 * 3 * h * 2048 + 3 * h * 2048;
+        long matmul = 0;
+        for (Step x : Operators.of(Models.DEEPSEEK_V3, Workload.decode(1, s))) {
+            if (x.matmul() && (x.count() == 61 || x.count() == 58)) {
+                matmul += x.operator() instanceof Attention a ? a.matmulFlops() : x.operator().flops();
+            }
+        }
+        assertThat(matmul).isEqualTo(2 * (mla + moeActive) + 2 * 128 * s * (576 + 512));
+    }
+
+    @Test
+    void deepSeekPrefillExpandsTheLatentPerHead() {
+        long s = 1024;
+        Map<String, Step> st = steps(Operators.of(Models.DEEPSEEK_V3, Workload.prefill(1, s)));
+        assertThat(st.get("kv_b_proj@61").operator().flops()).isEqualTo(2 * s * 128 * 256 * 512);
+        Attention a = (Attention) st.get("attention@61").operator();
+        assertThat(a.matmulFlops()).isEqualTo(2 * 128 * s * s * (192 + 128));
+    }
+}

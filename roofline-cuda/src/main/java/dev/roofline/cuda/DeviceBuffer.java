@@ -1,0 +1,163 @@
+package dev.roofline.cuda;
+
+import dev.roofline.bindings.cudart.cudart_h;
+import dev.roofline.cuda.resource.OwnedHandle;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Device memory from {@code cudaMalloc}, freed by {@link #close()} (idempotent). Copies are size-checked; any use after
+ * close is a {@link ClosedResourceException} ("buffer already closed").
+ *
+ * <pre>{@code
+ * try (DeviceBuffer x = DeviceBuffer.allocate(4L * n)) {
+ *     x.copyFrom(values);              // float[] -> device
+ *     float[] back = x.toFloatArray();
+ * }
+ * }</pre>
+ */
+public final class DeviceBuffer implements AutoCloseable {
+    private final OwnedHandle memory;
+    private final long byteSize;
+
+    private DeviceBuffer(OwnedHandle memory, long byteSize) {
+        this.memory = memory;
+        this.byteSize = byteSize;
+    }
+
+    /** {@code bytes} of uninitialised device memory on the current device. */
+    public static DeviceBuffer allocate(long bytes) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("bytes must be > 0, got " + bytes);
+        }
+        Cuda.requireAvailable();
+        MemorySegment p = Cudart.malloc(bytes);
+        return new DeviceBuffer(OwnedHandle.own(p, bytes, "buffer", Cudart::free), bytes);
+    }
+
+    public long byteSize() {
+        return byteSize;
+    }
+
+    /** The device pointer, for calls into CUDA libraries; its size is {@link #byteSize()}; never dereference it. */
+    public MemorySegment pointer() {
+        return memory.get();
+    }
+
+    /** Copies all of {@code host} to the start of this buffer. */
+    public void copyFrom(MemorySegment host) {
+        checkFits("host data", host.byteSize());
+        withNative(host, h -> Cudart.memcpy(pointer(), h, h.byteSize(), cudart_h.cudaMemcpyHostToDevice()));
+    }
+
+    /** Copies the first {@code host.byteSize()} bytes of this buffer into {@code host}. */
+    public void copyTo(MemorySegment host) {
+        checkFits("host destination", host.byteSize());
+        if (host.isNative()) {
+            Cudart.memcpy(host, pointer(), host.byteSize(), cudart_h.cudaMemcpyDeviceToHost());
+            return;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment tmp = arena.allocate(host.byteSize(), 16);
+            Cudart.memcpy(tmp, pointer(), host.byteSize(), cudart_h.cudaMemcpyDeviceToHost());
+            host.copyFrom(tmp);
+        }
+    }
+
+    public void copyFrom(byte[] host) {
+        copyFrom(MemorySegment.ofArray(host));
+    }
+
+    public void copyFrom(short[] host) {
+        copyFrom(MemorySegment.ofArray(host));
+    }
+
+    public void copyFrom(int[] host) {
+        copyFrom(MemorySegment.ofArray(host));
+    }
+
+    public void copyFrom(float[] host) {
+        copyFrom(MemorySegment.ofArray(host));
+    }
+
+    /** The whole buffer as bytes; the buffer must be at most 2 GiB. */
+    public byte[] toByteArray() {
+        byte[] out = new byte[Math.toIntExact(byteSize)];
+        copyTo(MemorySegment.ofArray(out));
+        return out;
+    }
+
+    public short[] toShortArray() {
+        short[] out = new short[Math.toIntExact(byteSize / Short.BYTES)];
+        copyTo(MemorySegment.ofArray(out));
+        return out;
+    }
+
+    public int[] toIntArray() {
+        int[] out = new int[Math.toIntExact(byteSize / Integer.BYTES)];
+        copyTo(MemorySegment.ofArray(out));
+        return out;
+    }
+
+    public float[] toFloatArray() {
+        float[] out = new float[Math.toIntExact(byteSize / Float.BYTES)];
+        copyTo(MemorySegment.ofArray(out));
+        return out;
+    }
+
+    /** Device-to-device copy of all of {@code source} into the start of this buffer (synchronous). */
+    public void copyFrom(DeviceBuffer source) {
+        checkFits("source buffer", source.byteSize);
+        Cudart.memcpy(pointer(), source.pointer(), source.byteSize, cudart_h.cudaMemcpyDeviceToDevice());
+    }
+
+    /** Enqueues a device-to-device copy of {@code bytes} from {@code source} on {@code stream}. */
+    public void copyFromAsync(DeviceBuffer source, long bytes, Stream stream) {
+        checkFits("copy", bytes);
+        source.checkFits("copy", bytes);
+        Cudart.memcpyAsync(pointer(), source.pointer(), bytes, cudart_h.cudaMemcpyDeviceToDevice(), stream.handle());
+    }
+
+    /** Sets every byte to {@code value} (low 8 bits). */
+    public void fill(int value) {
+        Cudart.memset(pointer(), value, byteSize);
+    }
+
+    public boolean isClosed() {
+        return memory.isClosed();
+    }
+
+    @Override
+    public void close() {
+        memory.close();
+    }
+
+    @Override
+    public String toString() {
+        return "DeviceBuffer[" + byteSize + " B, " + memory + "]";
+    }
+
+    private void checkFits(String what, long bytes) {
+        if (memory.isClosed()) {
+            throw new ClosedResourceException("buffer");
+        }
+        if (bytes <= 0 || bytes > byteSize) {
+            throw new IllegalArgumentException(what + " of " + bytes + " bytes does not fit a device buffer of "
+                    + byteSize + " bytes");
+        }
+    }
+
+    /** Downcalls take native segments only: stage a heap segment through a confined arena. */
+    private static void withNative(MemorySegment host, java.util.function.Consumer<MemorySegment> use) {
+        if (host.isNative()) {
+            use.accept(host);
+            return;
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment tmp = arena.allocate(host.byteSize(), 16);
+            tmp.copyFrom(host);
+            use.accept(tmp);
+        }
+    }
+}

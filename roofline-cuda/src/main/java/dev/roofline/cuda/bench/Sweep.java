@@ -1,0 +1,53 @@
+package dev.roofline.cuda.bench;
+
+import dev.roofline.core.precision.Precision;
+import dev.roofline.core.roofline.Gemm;
+import dev.roofline.core.roofline.Roofline;
+import dev.roofline.cuda.Device;
+import dev.roofline.cuda.Stream;
+import dev.roofline.cuda.blas.CublasLt;
+import dev.roofline.cuda.blas.MatmulOptions;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Shapes x precisions: each product timed and predicted; a shape a precision cannot run becomes a failure row. */
+public final class Sweep {
+    private Sweep() {}
+
+    /** One row: the measurement, or why there is none. */
+    public record Row(Gemm gemm, Measurement measurement, String failure) {}
+
+    /**
+     * The product of {@code shape}'s dimensions in precision {@code p} with the output cuBLASLt gives it: FP16 and BF16
+     * write their own type, FP8 writes FP16, INT8 INT32 (stated as FP32, the same 4 bytes), TF32 and FP32 FP32.
+     */
+    public static Gemm gemmFor(Gemm shape, Precision p) {
+        Precision out = switch (p) {
+            case FP16, BF16 -> p;
+            case FP8_E4M3, FP8_E5M2 -> Precision.FP16;
+            case INT8, FP32, TF32 -> Precision.FP32;
+            default -> throw new IllegalArgumentException("no cuBLASLt benchmark for " + p.displayName());
+        };
+        return shape.in(p).withOutput(out).named(shape.name() + " " + p.shortName());
+    }
+
+    /** Uses CUDA-graph replay for products with M <= 16, whose launches are short. */
+    public static List<Row> run(CublasLt lt, Device device, Stream stream, List<Gemm> shapes, List<Precision> precisions,
+                                Roofline roofline, BenchmarkOptions o) {
+        List<Row> rows = new ArrayList<>();
+        for (Gemm shape : shapes) {
+            for (Precision p : precisions) {
+                Gemm g = gemmFor(shape, p);
+                BenchmarkOptions opts = g.m() <= 16 ? o.withGraph(20) : o;
+                try {
+                    rows.add(new Row(g, GemmBenchmark.measure(lt, device, stream, g, roofline, opts,
+                            MatmulOptions.defaults().withAlgorithms(4)), ""));
+                } catch (RuntimeException e) {
+                    rows.add(new Row(g, null, e.getClass().getSimpleName() + ": " + e.getMessage()));
+                }
+            }
+        }
+        return rows;
+    }
+}

@@ -1,0 +1,119 @@
+package dev.roofline.cuda.cli;
+
+import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.precision.Precision;
+import dev.roofline.core.roofline.Gemm;
+import dev.roofline.core.roofline.Prediction;
+import dev.roofline.core.roofline.Roofline;
+import dev.roofline.cuda.Cuda;
+import dev.roofline.cuda.Device;
+import dev.roofline.cuda.Stream;
+import dev.roofline.cuda.bench.BenchmarkOptions;
+import dev.roofline.cuda.bench.DeviceCeilings;
+import dev.roofline.cuda.bench.Report;
+import dev.roofline.cuda.bench.Sweep;
+import dev.roofline.cuda.blas.CublasLt;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code roofline-cuda [--hw NAME] [--csv FILE] [--quick]}: with a GPU, measures its ceilings and times FP16, BF16,
+ * FP8 and INT8 GEMMs and GEMVs beside their roofline predictions; without one, says why and prints the predictions
+ * for {@code --hw} (default h200).
+ */
+public final class Main {
+    static final List<Precision> PRECISIONS = List.of(Precision.FP16, Precision.BF16, Precision.FP8_E4M3, Precision.INT8);
+    static final List<Gemm> SHAPES = List.of(Gemm.gemv(8192, 8192), Gemm.of(16, 8192, 8192), Gemm.of(128, 8192, 8192),
+            Gemm.of(1024, 8192, 8192), Gemm.of(8192, 8192, 8192));
+
+    private Main() {}
+
+    public static void main(String[] args) {
+        System.exit(run(args, System.out, System.err));
+    }
+
+    public static int run(String[] args, PrintStream out, PrintStream err) {
+        String hwName = "h200";
+        Path csv = null;
+        boolean quick = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--hw" -> hwName = value(args, ++i);
+                case "--csv" -> csv = Path.of(value(args, ++i));
+                case "--quick" -> quick = true;
+                default -> {
+                    err.println("roofline-cuda: unknown option " + args[i] + "\nusage: roofline-cuda [--hw NAME] [--csv FILE] [--quick]");
+                    return 2;
+                }
+            }
+        }
+        if (!Cuda.isAvailable()) {
+            out.println(Cuda.unavailableReason().orElseThrow());
+            Hardware hw = Hardware.byName(hwName);
+            out.println("Predictions only, for " + hw.name() + " (datasheet ceilings):");
+            out.print(predictions(hw));
+            return 0;
+        }
+        try {
+            return measure(out, csv, quick);
+        } catch (IOException e) {
+            err.println("roofline-cuda: cannot write " + csv + ": " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private static int measure(PrintStream out, Path csv, boolean quick) throws IOException {
+        Device device = Cuda.device(0);
+        out.println(device);
+        out.printf(Locale.ROOT, "CUDA runtime %d, driver %d, cuBLASLt %d%n", Cuda.runtimeVersion(), Cuda.driverVersion(),
+                CublasLt.version());
+        Hardware sheet = device.hardware();
+        out.println("hardware: " + sheet.name() + ", datasheet bandwidth " + Math.round(sheet.memoryBytesPerSecond() / 1e9) + " GB/s");
+        out.print(predictions(sheet));
+        BenchmarkOptions o = quick ? BenchmarkOptions.defaults().withRepetitions(10) : BenchmarkOptions.defaults();
+        try (CublasLt lt = CublasLt.create(); Stream stream = Stream.create()) {
+            DeviceCeilings c = DeviceCeilings.measure(lt, device, stream, 1L << 30, 8192, PRECISIONS, o);
+            out.printf(Locale.ROOT, "measured copy bandwidth: %.0f GB/s (%s)%n", c.copyBytesPerSecond() / 1e9, c.copyHow());
+            c.peakFlopsPerSecond().forEach((p, f) -> out.printf(Locale.ROOT, "measured peak %-9s %7.1f TFLOPS at 8192^3%n",
+                    p.displayName(), f / 1e12));
+            c.failures().forEach((p, why) -> out.println("peak " + p.displayName() + " not measured: " + why));
+            Hardware measured = c.applyTo(sheet);
+            List<Sweep.Row> rows = Sweep.run(lt, device, stream, quick ? SHAPES.subList(0, 2) : SHAPES, PRECISIONS,
+                    Roofline.on(sheet), o);
+            out.print(Report.table(rows, measured));
+            if (csv != null) {
+                Files.writeString(csv, Report.csv(rows, measured));
+                out.println("CSV: " + csv);
+            }
+        }
+        return 0;
+    }
+
+    static String predictions(Hardware hw) {
+        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-22s %-16s %12s %10s %-7s%n", "product", "shape MxNxK",
+                "predicted us", "TFLOPS", "bound"));
+        Roofline r = Roofline.on(hw);
+        for (Gemm shape : SHAPES) {
+            for (Precision p : PRECISIONS) {
+                Gemm g = Sweep.gemmFor(shape, p);
+                Prediction pr = r.predict(g);
+                sb.append(String.format(Locale.ROOT, "%-22s %-16s %12.2f %10.1f %-7s%n", p.displayName() + " -> "
+                        + g.output().displayName(), g.m() + "x" + g.n() + "x" + g.k(), pr.timeMicros(),
+                        pr.attainableFlopsPerSecond() / 1e12, pr.bound().name().toLowerCase(Locale.ROOT)));
+            }
+        }
+        return sb.toString();
+    }
+
+    private static String value(String[] args, int i) {
+        if (i >= args.length) {
+            throw new IllegalArgumentException(args[i - 1] + " needs a value");
+        }
+        return args[i];
+    }
+}

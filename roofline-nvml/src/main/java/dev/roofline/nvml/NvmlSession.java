@@ -1,0 +1,115 @@
+package dev.roofline.nvml;
+
+import dev.roofline.bindings.nvml.nvml_h;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * An open NVML library. Sessions are reference-counted: the first {@code open()} in the JVM calls {@code nvmlInit},
+ * the last {@code close()} calls {@code nvmlShutdown}, so several users can share NVML.
+ *
+ * <pre>{@code
+ * try (NvmlSession nvml = NvmlSession.open()) {
+ *     NvmlDevice gpu = nvml.device(0);
+ *     double watts = gpu.powerWatts().orElseThrow();
+ * }
+ * }</pre>
+ */
+public final class NvmlSession implements AutoCloseable {
+    private static final Object LOCK = new Object();
+    private static int openSessions;
+
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private NvmlSession() {}
+
+    /**
+     * Loads libnvidia-ml if needed and initializes NVML.
+     *
+     * @throws NvmlUnavailableException when the library is missing, the driver is not loaded, NVML refuses
+     *                                  permission or native access is denied
+     */
+    public static NvmlSession open() {
+        synchronized (LOCK) {
+            if (openSessions == 0) {
+                Nvml.load();
+                int rc = nvml_h.nvmlInit_v2();
+                if (rc != Nvml.SUCCESS) {
+                    throw new NvmlUnavailableException("NVML could not start: " + Nvml.error("nvmlInit_v2", rc).getMessage(), null);
+                }
+            }
+            openSessions++;
+            return new NvmlSession();
+        }
+    }
+
+    /** Why NVML cannot be used here, or empty when a session opens. */
+    public static Optional<String> unavailableReason() {
+        try (NvmlSession ignored = open()) {
+            return Optional.empty();
+        } catch (NvmlUnavailableException e) {
+            return Optional.of(e.getMessage());
+        }
+    }
+
+    public int deviceCount() {
+        ensureOpen();
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment count = arena.allocate(ValueLayout.JAVA_INT);
+            Nvml.check("nvmlDeviceGetCount_v2", nvml_h.nvmlDeviceGetCount_v2(count));
+            return count.get(ValueLayout.JAVA_INT, 0);
+        }
+    }
+
+    /** The device NVML numbers {@code index} (NVML order can differ from CUDA's; match by UUID when it matters). */
+    public NvmlDevice device(int index) {
+        ensureOpen();
+        int n = deviceCount();
+        if (index < 0 || index >= n) {
+            throw new IllegalArgumentException("device index must be in [0, " + n + "), got " + index);
+        }
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment handle = arena.allocate(nvml_h.nvmlDevice_t);
+            Nvml.check("nvmlDeviceGetHandleByIndex_v2", nvml_h.nvmlDeviceGetHandleByIndex_v2(index, handle));
+            return new NvmlDevice(this, index, handle.get(nvml_h.nvmlDevice_t, 0));
+        }
+    }
+
+    public String driverVersion() {
+        ensureOpen();
+        try (Arena arena = Arena.ofConfined()) {
+            int size = nvml_h.NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE();
+            MemorySegment buf = arena.allocate(size);
+            Nvml.check("nvmlSystemGetDriverVersion", nvml_h.nvmlSystemGetDriverVersion(buf, size));
+            return buf.getString(0);
+        }
+    }
+
+    public boolean isOpen() {
+        return !closed.get();
+    }
+
+    void ensureOpen() {
+        if (closed.get()) {
+            throw new IllegalStateException("NVML session already closed");
+        }
+    }
+
+    /** Releases this session; the last one open shuts NVML down. Calling it again does nothing. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        synchronized (LOCK) {
+            openSessions--;
+            if (openSessions == 0) {
+                Nvml.check("nvmlShutdown", nvml_h.nvmlShutdown());
+            }
+        }
+    }
+}

@@ -1,0 +1,135 @@
+package dev.roofline.nvml;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.OptionalLong;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+class PowerTrackerTest {
+
+    /** A GPU drawing a constant power, with or without an energy counter; counts how often each is read. */
+    static final class FakeGpu implements PowerSource {
+        final double watts;
+        final boolean counter;
+        final int failAfter;
+        final AtomicInteger samples = new AtomicInteger();
+        final AtomicInteger energyReads = new AtomicInteger();
+        final AtomicLong energyMj = new AtomicLong(5_000_000);
+
+        FakeGpu(double watts, boolean counter, int failAfter) {
+            this.watts = watts;
+            this.counter = counter;
+            this.failAfter = failAfter;
+        }
+
+        @Override
+        public PowerSample sample(long nowNanos) {
+            if (samples.incrementAndGet() > failAfter) {
+                throw new IllegalStateException("GPU fell off the bus");
+            }
+            return new PowerSample(nowNanos, watts, 1980, 0);
+        }
+
+        @Override
+        public OptionalLong totalEnergyMillijoules() {
+            energyReads.incrementAndGet();
+            return counter ? OptionalLong.of(energyMj.getAndAdd(1234)) : OptionalLong.empty();
+        }
+    }
+
+    private static void waitForSamples(PowerTracker t, int n) throws InterruptedException {
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (t.sampleCount() < n && System.nanoTime() < deadline) {
+            Thread.sleep(2);
+        }
+    }
+
+    @Test
+    void constantPowerIntegratesToPowerTimesDuration() throws InterruptedException {
+        FakeGpu gpu = new FakeGpu(250, false, Integer.MAX_VALUE);
+        PowerTracker t = PowerTracker.start(gpu, Duration.ofMillis(2));
+        waitForSamples(t, 5);
+        PowerSummary s = t.stop();
+        assertThat(s.sampleCount()).isGreaterThanOrEqualTo(5);
+        assertThat(s.energySource()).isEqualTo(PowerSummary.EnergySource.INTEGRATED);
+        // a constant 250 W integrates to exactly 250 W x duration, whatever the sample times were
+        assertThat(s.energyJoules()).isCloseTo(250 * s.durationSeconds(), within(1e-9));
+        assertThat(s.averageWatts()).isCloseTo(250, within(1e-9));
+        assertThat(s.error()).isEmpty();
+        assertThat(t.isRunning()).isFalse();
+    }
+
+    @Test
+    void theEnergyCounterIsReadOnlyAtStartAndStop() throws InterruptedException {
+        FakeGpu gpu = new FakeGpu(300, true, Integer.MAX_VALUE);
+        PowerTracker t = PowerTracker.start(gpu, Duration.ofMillis(1));
+        waitForSamples(t, 20);
+        PowerSummary s = t.stop();
+        assertThat(gpu.energyReads.get()).isEqualTo(2);
+        assertThat(s.energySource()).isEqualTo(PowerSummary.EnergySource.COUNTER);
+        assertThat(s.energyJoules()).isEqualTo(1.234); // the fake counter advances 1234 mJ per read
+    }
+
+    @Test
+    void stopAndCloseAreIdempotent() {
+        PowerTracker t = PowerTracker.start(new FakeGpu(100, false, Integer.MAX_VALUE));
+        PowerSummary first = t.stop();
+        t.close();
+        t.close();
+        assertThat(t.stop()).isSameAs(first);
+        assertThat(t.snapshot()).isSameAs(first);
+    }
+
+    @Test
+    void aFailingSourceStopsSamplingAndIsReported() throws InterruptedException {
+        FakeGpu gpu = new FakeGpu(100, false, 3);
+        PowerTracker t = PowerTracker.start(gpu, Duration.ofMillis(1));
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (t.isRunning() && System.nanoTime() < deadline) {
+            Thread.sleep(2);
+        }
+        PowerSummary s = t.stop();
+        assertThat(s.sampleCount()).isEqualTo(3);
+        assertThat(s.error()).hasValueSatisfying(e -> assertThat(e).contains("after 3 samples").contains("GPU fell off the bus"));
+    }
+
+    @Test
+    void snapshotsCanBeTakenFromOtherThreadsWhileSampling() throws Exception {
+        PowerTracker t = PowerTracker.start(new FakeGpu(200, false, Integer.MAX_VALUE), Duration.ofMillis(1));
+        Thread[] readers = new Thread[4];
+        AtomicInteger failures = new AtomicInteger();
+        for (int i = 0; i < readers.length; i++) {
+            readers[i] = Thread.ofPlatform().start(() -> {
+                for (int j = 0; j < 200; j++) {
+                    try {
+                        PowerSummary s = t.snapshot();
+                        if (s.sampleCount() > 0 && Math.abs(s.averageWatts() - 200) > 1e-9) {
+                            failures.incrementAndGet();
+                        }
+                    } catch (RuntimeException e) {
+                        failures.incrementAndGet();
+                    }
+                }
+            });
+        }
+        for (Thread r : readers) {
+            r.join();
+        }
+        t.close();
+        assertThat(failures.get()).isZero();
+    }
+
+    @Test
+    void rejectsBadArguments() {
+        assertThatThrownBy(() -> PowerTracker.start(null)).hasMessageContaining("source must not be null");
+        FakeGpu gpu = new FakeGpu(1, false, 1);
+        assertThatThrownBy(() -> PowerTracker.start(gpu, Duration.ZERO)).hasMessageContaining("interval must be between 1 ms and 10 s, got PT0S");
+        assertThatThrownBy(() -> PowerTracker.start(gpu, Duration.ofMinutes(1))).hasMessageContaining("PT1M");
+    }
+}

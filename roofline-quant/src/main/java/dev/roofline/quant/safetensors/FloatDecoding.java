@@ -1,0 +1,70 @@
+package dev.roofline.quant.safetensors;
+
+import dev.roofline.core.precision.Precision;
+import dev.roofline.quant.format.MiniFloat;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+
+/** Little-endian floating-point tensor bytes → {@code float}: exact for F32/F16/BF16/F8, rounded for F64. */
+final class FloatDecoding {
+    private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final int CHUNK = 4096;
+    private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final float[] E4M3 = table(Precision.FP8_E4M3);
+    private static final float[] E5M2 = table(Precision.FP8_E5M2);
+
+    private FloatDecoding() {
+    }
+
+    private static float[] table(Precision precision) {
+        MiniFloat codec = MiniFloat.of(precision);
+        float[] values = new float[256];
+        for (int code = 0; code < values.length; code++) {
+            values[code] = (float) codec.decode(code);
+        }
+        return values;
+    }
+
+    /** Decodes {@code count} elements of {@code tensor}, whose bytes are {@code src}, from byte {@code offset}. */
+    static void decode(TensorInfo tensor, MemorySegment src, long offset, float[] dst, int dstIndex, int count) {
+        switch (tensor.dtype()) {
+            case F32 -> MemorySegment.copy(src, F32, offset, dst, dstIndex, count);
+            case F64 -> {
+                for (int i = 0; i < count; i++) {
+                    dst[dstIndex + i] = (float) src.get(F64, offset + 8L * i);
+                }
+            }
+            case F16 -> {
+                for (int i = 0; i < count; i++) {
+                    dst[dstIndex + i] = Float.float16ToFloat(src.get(I16, offset + 2L * i));
+                }
+            }
+            case BF16 -> bf16(src, offset, dst, dstIndex, count);
+            case F8_E4M3 -> lookUp(E4M3, src, offset, dst, dstIndex, count);
+            case F8_E5M2 -> lookUp(E5M2, src, offset, dst, dstIndex, count);
+            case I64, I32, I16, I8, U8, BOOL -> throw new UnsupportedOperationException("tensor '" + tensor.name()
+                    + "' has dtype " + tensor.dtype() + ", not a floating-point format; read its bytes through segment(...)");
+        }
+    }
+
+    /** Bulk-copies BF16 codes into a small short[] (an intrinsic copy), then widens in a loop C2 can vectorize. */
+    private static void bf16(MemorySegment src, long offset, float[] dst, int dstIndex, int count) {
+        short[] codes = new short[Math.min(count, CHUNK)];
+        for (int done = 0; done < count; done += codes.length) {
+            int n = Math.min(codes.length, count - done);
+            MemorySegment.copy(src, I16, offset + 2L * done, codes, 0, n);
+            for (int i = 0; i < n; i++) {
+                dst[dstIndex + done + i] = Float.intBitsToFloat(codes[i] << 16);
+            }
+        }
+    }
+
+    private static void lookUp(float[] table, MemorySegment src, long offset, float[] dst, int dstIndex, int count) {
+        for (int i = 0; i < count; i++) {
+            dst[dstIndex + i] = table[src.get(ValueLayout.JAVA_BYTE, offset + i) & 0xFF];
+        }
+    }
+}

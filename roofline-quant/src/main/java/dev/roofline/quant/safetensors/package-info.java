@@ -1,0 +1,10 @@
+/**
+ * safetensors checkpoints: a memory-mapped, validating reader ({@link dev.roofline.quant.safetensors.SafetensorsFile}),
+ * an atomic writer ({@link dev.roofline.quant.safetensors.SafetensorsWriter}) and sharded Hugging Face checkpoints
+ * ({@link dev.roofline.quant.safetensors.ShardedCheckpoint}, {@code model.safetensors.index.json}).
+ *
+ * <p>The format: an 8-byte little-endian header length N, N bytes of UTF-8 JSON mapping tensor names to
+ * {@code {"dtype", "shape", "data_offsets": [begin, end]}} (plus an optional {@code "__metadata__"} string map), then
+ * the data section, all tensors little-endian, offsets relative to its start.
+ */
+package dev.roofline.quant.safetensors;

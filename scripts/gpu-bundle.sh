@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Builds roofline-cuda and assembles dist/gpu/: a jlinked JDK 25 runtime, the module jars, the test classes, the JUnit
+# console launcher and AssertJ, plus run-gpu-tests.sh and run-benchmarks.sh, so the GPU suite and the benchmarks run
+# on a machine with a CUDA driver but no Java or Maven. The bundle must stay under 60 MiB.
+#
+#   JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 scripts/gpu-bundle.sh
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+DIST=$ROOT/dist/gpu
+JAVA_HOME=${JAVA_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
+export JAVA_HOME PATH=$JAVA_HOME/bin:$PATH
+CONSOLE_VERSION=${CONSOLE_VERSION:-1.14.1}   # JUnit Platform matching junit.version 5.14.1 in the parent POM
+ASSERTJ_VERSION=${ASSERTJ_VERSION:-3.27.6}
+MAX_MIB=60
+
+"$JAVA_HOME/bin/java" -version 2>&1 | grep -q 'version "2[5-9]' \
+  || { echo "gpu-bundle: JAVA_HOME must be a JDK 25+, got $JAVA_HOME" >&2; exit 2; }
+
+cd "$ROOT"
+MVN=(./mvnw -q -B ${MVN_OFFLINE:+-o})
+"${MVN[@]}" -pl roofline-core,bindings install -Dmaven.test.skip=true
+"${MVN[@]}" -pl roofline-cuda package -DskipTests
+
+rm -rf "$DIST"
+mkdir -p "$DIST/lib" "$DIST/bench-c"
+# a module's library jar, whatever its finalName: not the tests, sources or benchmarks jar
+main_jar() {
+  local j
+  j=$(ls "$1"/target/"$2"*.jar | grep -v -e '-tests\.jar$' -e '-sources\.jar$' -e 'benchmarks\.jar$' | head -1)
+  [ -n "$j" ] || { echo "gpu-bundle: no jar for $2 under $1/target" >&2; exit 1; }
+  echo "$j"
+}
+cp "$(main_jar roofline-core roofline-core)" "$DIST/lib/roofline-core.jar"
+cp "$(main_jar bindings roofline-bindings)" "$DIST/lib/roofline-bindings.jar"
+cp "$(main_jar roofline-cuda roofline-cuda)" "$DIST/lib/roofline-cuda.jar"
+cp roofline-cuda/target/roofline-cuda-*-tests.jar "$DIST/lib/roofline-cuda-tests.jar"
+cp roofline-cuda/src/bench/c/*.c "$DIST/bench-c/"
+
+for gav in org.junit.platform:junit-platform-console-standalone:$CONSOLE_VERSION org.assertj:assertj-core:$ASSERTJ_VERSION; do
+  "${MVN[@]}" dependency:copy -Dartifact="$gav" -DoutputDirectory="$DIST/lib" -Dmdep.stripVersion=true
+done
+
+# java.xml: the console launcher writes its XML reports with it; jdk.zipfs: it scans the test jar as a file system
+jlink --add-modules java.base,jdk.unsupported,java.logging,java.management,java.xml,jdk.zipfs \
+  --strip-debug --no-man-pages --no-header-files --compress=zip-9 --output "$DIST/jre"
+
+cat > "$DIST/run-gpu-tests.sh" <<'RUN'
+#!/usr/bin/env bash
+# Runs every *IT and *Test class of roofline-cuda; reports (XML) go to $1 (default ./reports).
+D=$(cd "$(dirname "$0")" && pwd)
+REPORTS=${1:-$D/reports}
+CP=$(ls "$D"/lib/*.jar | tr '\n' ':')
+exec "$D/jre/bin/java" --enable-native-access=ALL-UNNAMED -cp "$CP" org.junit.platform.console.ConsoleLauncher execute \
+  --scan-class-path "$D/lib/roofline-cuda-tests.jar" --include-classname '.*(IT|Test)$' \
+  --reports-dir "$REPORTS" --details=testfeed --disable-banner \
+  --config=junit.jupiter.execution.timeout.default=120s \
+  --config=junit.jupiter.execution.timeout.thread.mode.default=SEPARATE_THREAD
+RUN
+
+cat > "$DIST/run-benchmarks.sh" <<'RUN'
+#!/usr/bin/env bash
+# 1. the roofline-cuda CLI on the module path: ceilings, sweep, predicted vs measured (CSV to $1/sweep.csv)
+# 2. the checked layer's overhead over the raw binding for cudaGetDevice (class path)
+# 3. the same call in a C loop, built here with nvcc
+D=$(cd "$(dirname "$0")" && pwd)
+OUT_DIR=${1:-$D/out}
+mkdir -p "$OUT_DIR"
+J="$D/jre/bin/java"
+MP="$D/lib/roofline-core.jar:$D/lib/roofline-bindings.jar:$D/lib/roofline-cuda.jar"
+echo "== roofline-cuda CLI"
+"$J" --enable-native-access=dev.roofline.bindings,dev.roofline.cuda -p "$MP" -m dev.roofline.cuda/dev.roofline.cuda.cli.Main \
+  --csv "$OUT_DIR/sweep.csv" ${ROOFLINE_QUICK:+--quick}
+echo "== cudaGetDevice overhead (Java)"
+"$J" --enable-native-access=ALL-UNNAMED -cp "$MP:$D/lib/roofline-cuda-tests.jar" dev.roofline.cuda.CallOverheadBenchmark
+echo "== cudaGetDevice overhead (C)"
+CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+if command -v nvcc >/dev/null || [ -x "$CUDA_HOME/bin/nvcc" ]; then
+  NVCC=$(command -v nvcc || echo "$CUDA_HOME/bin/nvcc")
+  BIN=${TMPDIR:-/tmp}/get_device_loop
+  "$NVCC" -O2 -o "$BIN" "$D/bench-c/get_device_loop.c" && "$BIN"
+else
+  echo "nvcc not found: C baseline skipped"
+fi
+RUN
+chmod +x "$DIST"/*.sh
+
+SIZE_MIB=$(du -sm "$DIST" | cut -f1)
+echo "dist/gpu: ${SIZE_MIB} MiB"
+if [ "$SIZE_MIB" -ge "$MAX_MIB" ]; then
+  echo "gpu-bundle: bundle is ${SIZE_MIB} MiB, over the ${MAX_MIB} MiB limit" >&2
+  exit 1
+fi

@@ -1,9 +1,15 @@
-/** Number-format codecs and (in later work) block quantizers and safetensors checkpoints. */
+/**
+ * Number formats, block quantizers, safetensors checkpoints, checkpoint quantization and accuracy-aware precision
+ * choices.
+ */
 module dev.roofline.quant {
     requires transitive dev.roofline.core;
     requires com.fasterxml.jackson.databind;
+    // optional: the NVFP4 quantizer vectorizes when the JVM has it (--add-modules jdk.incubator.vector)
+    requires static jdk.incubator.vector;
     exports dev.roofline.quant.format;
     exports dev.roofline.quant.safetensors;
     exports dev.roofline.quant.block;
     exports dev.roofline.quant.recommend;
+    exports dev.roofline.quant.checkpoint;
 }

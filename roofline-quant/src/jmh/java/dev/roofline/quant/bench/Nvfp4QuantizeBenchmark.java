@@ -19,14 +19,15 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * NVFP4 quantization of one BF16 weight matrix, BF16 bits in, ModelOpt layout out (target: at least 1 GB of BF16
- * input per second per core). Throughput in GB/s = 2 · rows · cols / (time per operation).
+ * input per second per core). Throughput in GB/s = 2 · rows · cols / (time per operation). Runs with the Vector API
+ * module, as the quantizer's fast path needs it.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(1)
+@Fork(value = 1, jvmArgsAppend = "--add-modules=jdk.incubator.vector")
 public class Nvfp4QuantizeBenchmark {
     @Param({"4096"})
     public int rows;

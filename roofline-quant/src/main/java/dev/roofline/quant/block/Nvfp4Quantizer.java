@@ -1,7 +1,5 @@
 package dev.roofline.quant.block;
 
-import dev.roofline.quant.format.Overflow;
-
 /**
  * NVFP4 quantization exactly as NVIDIA ModelOpt does it for weights, in float32 arithmetic:
  * <ol>
@@ -18,6 +16,12 @@ public final class Nvfp4Quantizer {
 
     private final boolean fourOverSix;
 
+    /**
+     * Whether the Vector API path runs: the JVM must have the jdk.incubator.vector module (e.g. started with
+     * {@code --add-modules jdk.incubator.vector}); otherwise the scalar loop, which gives identical bytes, runs.
+     */
+    static final boolean VECTOR = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent() && Nvfp4Vector.usable();
+
     private Nvfp4Quantizer(boolean fourOverSix) {
         this.fourOverSix = fourOverSix;
     }
@@ -33,11 +37,20 @@ public final class Nvfp4Quantizer {
     }
 
     public Nvfp4Tensor quantize(float[] w, int rows, int cols) {
-        Shape.check(w, rows, cols);
+        return quantize(w, rows, cols, VECTOR);
+    }
+
+    /** {@code allowVector} false forces the scalar loop (tests compare the two paths). */
+    Nvfp4Tensor quantize(float[] w, int rows, int cols, boolean allowVector) {
+        Shape.checkShape(w, rows, cols);
         if (cols % Nvfp4Tensor.BLOCK != 0) {
             throw new IllegalArgumentException("NVFP4 needs cols (K) to be a multiple of 16, got " + cols);
         }
-        float amax = Shape.absMax(w, 0, w.length);
+        boolean vector = allowVector && VECTOR && !fourOverSix;
+        float amax = vector ? Nvfp4Vector.absMax(w) : Shape.absMax(w, 0, w.length);
+        if (!Float.isFinite(amax)) {
+            Shape.rejectNonFinite(w);
+        }
         float global = amax == 0 ? 1f : amax / (E2M1_MAX * E4M3_MAX);
         byte[] packed = new byte[w.length / 2];
         byte[] scales = new byte[w.length / Nvfp4Tensor.BLOCK];
@@ -45,22 +58,35 @@ public final class Nvfp4Quantizer {
         int[] alt = new int[Nvfp4Tensor.BLOCK];
         for (int b = 0; b < scales.length; b++) {
             int from = b * Nvfp4Tensor.BLOCK;
-            float blockMax = Shape.absMax(w, from, from + Nvfp4Tensor.BLOCK);
+            float blockMax = vector ? Nvfp4Vector.blockMax(w, from) : Shape.absMax(w, from, from + Nvfp4Tensor.BLOCK);
             int scaleCode = blockScale(blockMax, E2M1_MAX, global);
-            float err = encodeBlock(w, from, scaleCode, global, codes);
             if (fourOverSix) {
-                int altScale = blockScale(blockMax, 4f, global);
-                if (altScale != scaleCode && encodeBlock(w, from, altScale, global, alt) < err) {
-                    scaleCode = altScale;
-                    System.arraycopy(alt, 0, codes, 0, codes.length);
-                }
+                scaleCode = chooseFourOverSix(w, from, blockMax, scaleCode, global, alt);
             }
             scales[b] = (byte) scaleCode;
-            for (int j = 0; j < Nvfp4Tensor.BLOCK; j += 2) {
-                packed[(from + j) >>> 1] = (byte) (codes[j] | (codes[j + 1] << 4));
+            float scale = E4M3Scale.decode(scaleCode) * global;
+            if (vector) {
+                Nvfp4Vector.encodeBlock(w, from, scale, packed);
+                continue;
+            }
+            for (int j = 0; j < codes.length; j++) {
+                codes[j] = E2M1.encode(w[from + j] / scale);
+            }
+            int out = from >>> 1;
+            for (int j = 0; j < codes.length; j += 2) {
+                packed[out + (j >>> 1)] = (byte) (codes[j] | (codes[j + 1] << 4));
             }
         }
         return new Nvfp4Tensor(rows, cols, packed, scales, global);
+    }
+
+    /** The block's scale code after trying to scale its maximum to 4 instead of 6; lower squared error wins. */
+    private static int chooseFourOverSix(float[] w, int from, float blockMax, int sixCode, float global, int[] tmp) {
+        int fourCode = blockScale(blockMax, 4f, global);
+        if (fourCode == sixCode) {
+            return sixCode;
+        }
+        return encodeBlock(w, from, fourCode, global, tmp) < encodeBlock(w, from, sixCode, global, tmp) ? fourCode : sixCode;
     }
 
     /** E4M3 code of amax / (target · g), with ModelOpt's 0 → 1 rule. */
@@ -69,18 +95,16 @@ public final class Nvfp4Quantizer {
         if (s == 0) {
             s = 1f;
         }
-        return Nvfp4Tensor.E4M3.encode(s, Overflow.SATURATE);
+        return E4M3Scale.encode(s);
     }
 
-    /** Fills {@code codes} for one block and returns its squared error. */
+    /** Encodes one block into {@code codes} and returns its squared error. */
     private static float encodeBlock(float[] w, int from, int scaleCode, float global, int[] codes) {
-        float scale = (float) Nvfp4Tensor.E4M3.decode(scaleCode) * global;
+        float scale = E4M3Scale.decode(scaleCode) * global;
         float err = 0;
         for (int j = 0; j < codes.length; j++) {
-            float x = w[from + j];
-            int c = E2M1.encode(x / scale);
-            codes[j] = c;
-            float d = x - E2M1.decode(c) * scale;
+            codes[j] = E2M1.encode(w[from + j] / scale);
+            float d = w[from + j] - E2M1.decode(codes[j]) * scale;
             err += d * d;
         }
         return err;

@@ -4,7 +4,8 @@ package dev.roofline.quant.block;
 final class Shape {
     private Shape() {}
 
-    static void check(float[] values, int rows, int cols) {
+    /** Dimensions only; the caller checks finiteness (e.g. through an absolute maximum that is not finite). */
+    static void checkShape(float[] values, int rows, int cols) {
         if (values == null) {
             throw new IllegalArgumentException("values must not be null");
         }
@@ -15,11 +16,20 @@ final class Shape {
             throw new IllegalArgumentException("values has " + values.length + " elements, expected rows x cols = "
                     + rows + " x " + cols + " = " + (long) rows * cols);
         }
+    }
+
+    /** Throws naming the first value that is not finite. */
+    static void rejectNonFinite(float[] values) {
         for (int i = 0; i < values.length; i++) {
             if (!Float.isFinite(values[i])) {
                 throw new IllegalArgumentException("values[" + i + "] is " + values[i] + ": only finite values can be quantized");
             }
         }
+    }
+
+    static void check(float[] values, int rows, int cols) {
+        checkShape(values, rows, cols);
+        rejectNonFinite(values);
     }
 
     static float absMax(float[] v, int from, int to) {

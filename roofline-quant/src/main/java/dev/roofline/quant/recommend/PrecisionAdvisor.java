@@ -8,10 +8,16 @@ import dev.roofline.core.transformer.Workload;
 import dev.roofline.quant.block.ErrorMetrics;
 import dev.roofline.quant.block.Quantizers;
 
+import dev.roofline.quant.checkpoint.LinearSelector;
+import dev.roofline.quant.safetensors.ShardedCheckpoint;
+import dev.roofline.quant.safetensors.TensorInfo;
+
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Consumer;
 
 /**
  * Accuracy-aware precision choice: for each linear layer, quantize its actual weights in every candidate format,
@@ -98,6 +104,26 @@ public final class PrecisionAdvisor {
                         + "predicted %.2fx faster than FP16 on %s.", best.format().displayName(), minimumSqnrDb,
                 best.error().sqnrDb(), fp16 / best.timeMicros(), hardware.name());
         return new LayerChoice(layer, rows, cols, best.format(), best.error().sqnrDb(), best.timeMicros(), fp16, measured, why);
+    }
+
+    /**
+     * Chooses a format for every linear weight of a checkpoint, one tensor at a time (memory bounded by the
+     * largest weight); {@code progress} gets one line per layer.
+     */
+    public List<LayerChoice> choose(ShardedCheckpoint checkpoint, LinearSelector selector, Consumer<String> progress) throws IOException {
+        List<LayerChoice> choices = new ArrayList<>();
+        for (String name : checkpoint.names()) {
+            TensorInfo t = checkpoint.tensor(name);
+            if (!selector.quantizes(t)) {
+                continue;
+            }
+            int rows = Math.toIntExact(t.shape().get(0));
+            int cols = Math.toIntExact(t.shape().get(1));
+            LayerChoice c = choose(name, checkpoint.fileOf(name).floats(name), rows, cols);
+            progress.accept(String.format(Locale.ROOT, "%s [%d, %d]: %s", name, rows, cols, c.reason()));
+            choices.add(c);
+        }
+        return choices;
     }
 
     /** A Markdown table of choices, with the total predicted time of the layers. */

@@ -88,6 +88,47 @@ class Nvfp4QuantizerTest {
     }
 
     @Test
+    void vectorAndScalarPathsGiveIdenticalBytes() {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Nvfp4Quantizer.VECTOR, "jdk.incubator.vector is not in this JVM");
+        Random r = new Random(17);
+        for (int round = 0; round < 20; round++) {
+            int rows = 1 + r.nextInt(40);
+            int cols = 16 * (1 + r.nextInt(40));
+            float[] w = new float[rows * cols];
+            for (int i = 0; i < w.length; i++) {
+                w[i] = switch (r.nextInt(4)) {
+                    case 0 -> (float) (r.nextGaussian() * Math.pow(10, r.nextInt(8) - 5));
+                    case 1 -> 448f * E2M1.VALUES[r.nextInt(16)] / 2;           // ties after scaling
+                    case 2 -> r.nextBoolean() ? -0f : 0f;
+                    default -> (float) (r.nextDouble() - 0.5) * 1e-3f;
+                };
+            }
+            Nvfp4Tensor vector = Nvfp4Quantizer.modelOpt().quantize(w, rows, cols, true);
+            Nvfp4Tensor scalar = Nvfp4Quantizer.modelOpt().quantize(w, rows, cols, false);
+            assertThat(vector.packed()).as("round %d", round).isEqualTo(scalar.packed());
+            assertThat(vector.blockScales()).isEqualTo(scalar.blockScales());
+            assertThat(vector.globalScale()).isEqualTo(scalar.globalScale());
+        }
+    }
+
+    @Test
+    void fastE4m3ScaleAgreesWithTheGeneralCodec() {
+        MiniFloat e4m3 = MiniFloat.of(Precision.FP8_E4M3);
+        Random r = new Random(8);
+        for (int i = 0; i < 200_000; i++) {
+            float s = (float) Math.scalb(1 + r.nextDouble(), r.nextInt(24) - 14);
+            assertThat(E4M3Scale.encode(s)).as("s=%s", s).isEqualTo(e4m3.encode(s, Overflow.SATURATE));
+        }
+        for (int c = 1; c < 127; c++) { // every code, and every midpoint between neighbours (the ties)
+            float v = (float) e4m3.decode(c);
+            assertThat(E4M3Scale.encode(v)).isEqualTo(c);
+            float mid = (float) ((e4m3.decode(c - 1) + e4m3.decode(c)) / 2);
+            assertThat(E4M3Scale.encode(mid)).as("tie %s", mid).isEqualTo(e4m3.encode(mid, Overflow.SATURATE));
+        }
+        assertThat(E4M3Scale.encode(1e6f)).isEqualTo(126);
+    }
+
+    @Test
     void rejectsShapesModelOptCannotStore() {
         assertThatThrownBy(() -> Nvfp4Quantizer.modelOpt().quantize(new float[24], 2, 12))
                 .hasMessageContaining("multiple of 16, got 12");

@@ -1,0 +1,48 @@
+package dev.roofline.quant.block;
+
+import dev.roofline.core.precision.Precision;
+import dev.roofline.quant.format.MiniFloat;
+import dev.roofline.quant.format.Overflow;
+
+/**
+ * FP8 E4M3 for positive scale factors on the hot path: round-to-nearest-even on the float's bits, saturating at
+ * 448; decoding through a table of the 127 finite positive values. Agrees with {@code MiniFloat.of(FP8_E4M3)} (checked in tests).
+ */
+final class E4M3Scale {
+    private E4M3Scale() {}
+
+    private static final MiniFloat CODEC = MiniFloat.of(Precision.FP8_E4M3);
+    /** VALUES[c] = value of code c for c in 0..126 (0x7F is NaN). */
+    private static final float[] VALUES = new float[127];
+
+    static {
+        for (int c = 0; c < VALUES.length; c++) {
+            VALUES[c] = (float) CODEC.decode(c);
+        }
+    }
+
+    /** The code of the positive finite {@code s}, nearest with ties to even, saturating at 448 (0x7E). */
+    static int encode(float s) {
+        if (!(s > 0) || Float.isInfinite(s)) {
+            return s > 0 ? 126 : CODEC.encode(s, Overflow.SATURATE);
+        }
+        if (s < 0x1p-6f) {
+            return (int) Math.rint(s * 512f); // subnormal step 2^-9; rounding up to 8 is the smallest normal
+        }
+        int bits = Float.floatToRawIntBits(s);
+        int exponent = (bits >>> 23) - 127;
+        if (exponent > 8) {
+            return 126;
+        }
+        int mantissa = bits & 0x7FFFFF;
+        int keep = mantissa >>> 20;            // the 3 mantissa bits E4M3 keeps
+        int rest = mantissa & 0xFFFFF;
+        int up = rest > 0x80000 || (rest == 0x80000 && (keep & 1) == 1) ? 1 : 0;
+        int code = ((exponent + 7) << 3) + keep + up; // a carry out of the mantissa moves to the next binade
+        return Math.min(code, 126);
+    }
+
+    static float decode(int code) {
+        return VALUES[code];
+    }
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds roofline-cuda and assembles dist/gpu/: a jlinked JDK 25 runtime, the module jars, the test classes, the JUnit
-# console launcher and AssertJ, plus run-gpu-tests.sh and run-benchmarks.sh, so the GPU suite and the benchmarks run
-# on a machine with a CUDA driver but no Java or Maven. The bundle must stay under 60 MiB.
+# Builds every module and assembles dist/gpu/: a jlinked JDK 25 runtime, the module jars (core, bindings, cuda, nvml,
+# quant) with their runtime dependencies (Jackson), the test jars of roofline-cuda and roofline-nvml, the JUnit console
+# launcher and AssertJ, roofline-nvml's JMH benchmarks.jar, plus run-gpu-tests.sh and run-benchmarks.sh, so the GPU
+# suite and the benchmarks run on a machine with a CUDA driver but no Java or Maven. The bundle must stay under 60 MiB.
 #
 #   JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 scripts/gpu-bundle.sh
 set -euo pipefail
@@ -17,13 +18,19 @@ MAX_MIB=60
 "$JAVA_HOME/bin/java" -version 2>&1 | grep -q 'version "2[5-9]' \
   || { echo "gpu-bundle: JAVA_HOME must be a JDK 25+, got $JAVA_HOME" >&2; exit 2; }
 
-cd "$ROOT"
+# everything is built in a copy of the working tree: the target/ folders that others build into here are left alone,
+# and their builds cannot remove a jar from under this one
+BUILD=$(mktemp -d)
+trap 'rm -rf "$BUILD"' EXIT
+tar -C "$ROOT" --exclude=./dist --exclude='*/target' --exclude=./target --exclude=./.git --exclude=./.gl --exclude=./.whl \
+  -cf - . | tar -C "$BUILD" -xf -
+cd "$BUILD"
 MVN=(./mvnw -q -B ${MVN_OFFLINE:+-o})
-"${MVN[@]}" -pl roofline-core,bindings install -Dmaven.test.skip=true
-"${MVN[@]}" -pl roofline-cuda package -DskipTests
-
 rm -rf "$DIST"
-mkdir -p "$DIST/lib" "$DIST/bench-c"
+mkdir -p "$DIST/lib" "$DIST/bench-c" "$DIST/jmh"
+# one reactor: the library jars and test jars, and the third-party runtime dependencies (Jackson, for roofline-quant)
+"${MVN[@]}" -pl roofline-nvml,roofline-quant -am package dependency:copy-dependencies -DskipTests \
+  -DincludeScope=runtime -DexcludeGroupIds=dev.roofline -DoutputDirectory="$DIST/lib"
 # a module's library jar, whatever its finalName: not the tests, sources or benchmarks jar
 main_jar() {
   local j
@@ -34,25 +41,38 @@ main_jar() {
 cp "$(main_jar roofline-core roofline-core)" "$DIST/lib/roofline-core.jar"
 cp "$(main_jar bindings roofline-bindings)" "$DIST/lib/roofline-bindings.jar"
 cp "$(main_jar roofline-cuda roofline-cuda)" "$DIST/lib/roofline-cuda.jar"
+cp "$(main_jar roofline-nvml roofline-nvml)" "$DIST/lib/roofline-nvml.jar"
+cp "$(main_jar roofline-quant roofline-quant)" "$DIST/lib/roofline-quant.jar"
 cp roofline-cuda/target/roofline-cuda-*-tests.jar "$DIST/lib/roofline-cuda-tests.jar"
+cp roofline-nvml/target/roofline-nvml-*-tests.jar "$DIST/lib/roofline-nvml-tests.jar"
 cp roofline-cuda/src/bench/c/*.c "$DIST/bench-c/"
+
+# JMH needs a clean build (the annotation processor must see every benchmark) with the jmh profile on each module it
+# builds, so it comes after the jars above are copied out
+"${MVN[@]}" -Pjmh -pl roofline-nvml -am clean package -DskipTests
+cp roofline-nvml/target/benchmarks.jar "$DIST/jmh/benchmarks.jar"
 
 for gav in org.junit.platform:junit-platform-console-standalone:$CONSOLE_VERSION org.assertj:assertj-core:$ASSERTJ_VERSION; do
   "${MVN[@]}" dependency:copy -Dartifact="$gav" -DoutputDirectory="$DIST/lib" -Dmdep.stripVersion=true
 done
 
-# java.xml: the console launcher writes its XML reports with it; jdk.zipfs: it scans the test jar as a file system
+# java.xml: the console launcher writes its XML reports with it; jdk.zipfs: it scans the test jars as file systems;
+# java.management: JMH reads the VM's arguments and forks with it
 jlink --add-modules java.base,jdk.unsupported,java.logging,java.management,java.xml,jdk.zipfs \
   --strip-debug --no-man-pages --no-header-files --compress=zip-9 --output "$DIST/jre"
+# the JDK's libjvm.so keeps its symbol table (~5 MiB); only crash reports' native frame names need it
+if command -v strip >/dev/null; then
+  find "$DIST/jre" -name '*.so' -exec strip --strip-unneeded {} +
+fi
 
 cat > "$DIST/run-gpu-tests.sh" <<'RUN'
 #!/usr/bin/env bash
-# Runs every *IT and *Test class of roofline-cuda; reports (XML) go to $1 (default ./reports).
+# Runs every *IT and *Test class of roofline-cuda and roofline-nvml; reports (XML) go to $1 (default ./reports).
 D=$(cd "$(dirname "$0")" && pwd)
 REPORTS=${1:-$D/reports}
 CP=$(ls "$D"/lib/*.jar | tr '\n' ':')
 exec "$D/jre/bin/java" --enable-native-access=ALL-UNNAMED -cp "$CP" org.junit.platform.console.ConsoleLauncher execute \
-  --scan-class-path "$D/lib/roofline-cuda-tests.jar" --include-classname '.*(IT|Test)$' \
+  --scan-class-path "$D/lib/roofline-cuda-tests.jar:$D/lib/roofline-nvml-tests.jar" --include-classname '.*(IT|Test)$' \
   --reports-dir "$REPORTS" --details=testfeed --disable-banner \
   --config=junit.jupiter.execution.timeout.default=120s \
   --config=junit.jupiter.execution.timeout.thread.mode.default=SEPARATE_THREAD
@@ -60,17 +80,17 @@ RUN
 
 cat > "$DIST/run-benchmarks.sh" <<'RUN'
 #!/usr/bin/env bash
-# 1. the roofline-cuda CLI on the module path: ceilings, sweep, predicted vs measured (CSV to $1/sweep.csv)
-# 2. the checked layer's overhead over the raw binding for cudaGetDevice (class path)
-# 3. the same call in a C loop, built here with nvcc
+# Short and bounded first, the long sweep last:
+# 1. the checked layer's overhead over the raw binding for cudaGetDevice (class path), and the same call in a C loop
+# 2. roofline-nvml's JMH benchmark of one sample (short: 2 warm-up and 3 measured iterations of 1 s, one fork)
+# 3. the roofline-cuda CLI on the module path with roofline-nvml beside it, so its PowerMeter fills the energy columns:
+#    ceilings, timing methods, sweep, predicted vs measured (CSV to $1/sweep.csv); nvidia-smi logs clocks, power and
+#    clock-event reasons every 100 ms meanwhile (to $1/smi.csv)
 D=$(cd "$(dirname "$0")" && pwd)
 OUT_DIR=${1:-$D/out}
 mkdir -p "$OUT_DIR"
 J="$D/jre/bin/java"
-MP="$D/lib/roofline-core.jar:$D/lib/roofline-bindings.jar:$D/lib/roofline-cuda.jar"
-echo "== roofline-cuda CLI"
-"$J" --enable-native-access=dev.roofline.bindings,dev.roofline.cuda -p "$MP" -m dev.roofline.cuda/dev.roofline.cuda.cli.Main \
-  --csv "$OUT_DIR/sweep.csv" ${ROOFLINE_QUICK:+--quick}
+MP="$D/lib/roofline-core.jar:$D/lib/roofline-bindings.jar:$D/lib/roofline-cuda.jar:$D/lib/roofline-nvml.jar"
 echo "== cudaGetDevice overhead (Java)"
 "$J" --enable-native-access=ALL-UNNAMED -cp "$MP:$D/lib/roofline-cuda-tests.jar" dev.roofline.cuda.CallOverheadBenchmark
 echo "== cudaGetDevice overhead (C)"
@@ -82,6 +102,21 @@ if command -v nvcc >/dev/null || [ -x "$CUDA_HOME/bin/nvcc" ]; then
 else
   echo "nvcc not found: C baseline skipped"
 fi
+echo "== NVML sample overhead (JMH)"
+"$J" -jar "$D/jmh/benchmarks.jar" NvmlSampleBenchmark -wi 2 -i 3 -w 1 -r 1 -f 1 \
+  -jvmArgsAppend --enable-native-access=ALL-UNNAMED -rff "$OUT_DIR/jmh-nvml.csv" -rf csv
+echo "== roofline-cuda CLI (with roofline-nvml's PowerMeter)"
+SMI_PID=
+if command -v nvidia-smi >/dev/null; then
+  nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,utilization.gpu,clocks_event_reasons.active \
+    --format=csv -lms 100 >"$OUT_DIR/smi.csv" 2>&1 &
+  SMI_PID=$!
+fi
+"$J" --enable-native-access=dev.roofline.bindings,dev.roofline.cuda,dev.roofline.nvml -p "$MP" --add-modules dev.roofline.nvml \
+  -m dev.roofline.cuda/dev.roofline.cuda.cli.Main --csv "$OUT_DIR/sweep.csv" ${ROOFLINE_QUICK:+--quick}
+RC=$?
+[ -n "$SMI_PID" ] && kill "$SMI_PID"
+exit $RC
 RUN
 chmod +x "$DIST"/*.sh
 

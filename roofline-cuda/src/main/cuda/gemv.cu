@@ -12,6 +12,13 @@
 // One warp computes one output row; each lane streams 16-byte chunks of the row. K must be a multiple of
 // 16 bytes' worth of elements (8, 16 or 32) and, for int4, of 128. Kernel names are extern "C" so the Java side
 // can find them with cudaLibraryGetKernel: gemv_<format>_<activation>_m<1|16>.
+//
+// Decoding uses register bit tricks, never a table in shared memory (a 256-entry table costs ~4-way bank conflicts
+// per lookup and caps 4-bit formats near half the memory bandwidth):
+//   int8  : byte ^ 0x80 placed under 0x64 is the half 1024 + 128 + b; subtracting 1152 in half is exact.
+//   int4  : nibble ^ 8 under 0x6400 is the half 1024 + 8 + n; subtracting 1032 is exact.
+//   e2m1  : sign to bit 15, exponent and mantissa to bits 9..11 gives the half value * 2^-14 (subnormal for 0.5);
+//           the 2^14 is folded into the FP32 block scale.
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 #include <cuda_fp8.h>
@@ -21,6 +28,7 @@ namespace {
 
 constexpr int WARPS_PER_BLOCK = 4;
 constexpr int UNROLL = 4;
+constexpr float E2M1_FIXUP = 16384.f; // 2^14, see the header
 
 __device__ __forceinline__ uint4 load_stream(const void* p) {
     uint4 v;
@@ -29,13 +37,21 @@ __device__ __forceinline__ uint4 load_stream(const void* p) {
     return v;
 }
 
-template <typename T> __device__ __forceinline__ float2 to_float2(uint32_t two);
-template <> __device__ __forceinline__ float2 to_float2<__half>(uint32_t two) {
+__device__ __forceinline__ float2 half2_bits_to_float2(uint32_t two) {
     return __half22float2(*reinterpret_cast<__half2*>(&two));
 }
-template <> __device__ __forceinline__ float2 to_float2<__nv_bfloat16>(uint32_t two) {
+__device__ __forceinline__ float2 bf162_bits_to_float2(uint32_t two) {
     return make_float2(__uint_as_float(two << 16), __uint_as_float(two & 0xFFFF0000u));
 }
+// a - b on two halves, as bits
+__device__ __forceinline__ uint32_t hsub2_bits(uint32_t a, uint32_t b) {
+    __half2 r = __hsub2(*reinterpret_cast<__half2*>(&a), *reinterpret_cast<__half2*>(&b));
+    return *reinterpret_cast<uint32_t*>(&r);
+}
+
+template <typename T> __device__ __forceinline__ float2 to_float2(uint32_t two);
+template <> __device__ __forceinline__ float2 to_float2<__half>(uint32_t two) { return half2_bits_to_float2(two); }
+template <> __device__ __forceinline__ float2 to_float2<__nv_bfloat16>(uint32_t two) { return bf162_bits_to_float2(two); }
 template <typename T> __device__ __forceinline__ T from_float(float v);
 template <> __device__ __forceinline__ __half from_float<__half>(float v) { return __float2half_rn(v); }
 template <> __device__ __forceinline__ __nv_bfloat16 from_float<__nv_bfloat16>(float v) { return __float2bfloat16_rn(v); }
@@ -59,40 +75,42 @@ template <> struct Traits<Fmt::INT4>  { static constexpr int EPC = 32; };
 template <> struct Traits<Fmt::NVFP4> { static constexpr int EPC = 32; };
 template <> struct Traits<Fmt::MXFP4> { static constexpr int EPC = 32; };
 
-// One 16-byte chunk of weights as EPC floats, before any per-block/group scale.
+// One 16-byte chunk of weights as EPC floats in element order, before any per-block/group scale
+// (e2m1 values come out multiplied by 2^-14).
 template <Fmt F>
-__device__ __forceinline__ void decode(uint4 w, const float2* lut, float (&wf)[Traits<F>::EPC]) {
+__device__ __forceinline__ void decode(uint4 w, float (&wf)[Traits<F>::EPC]) {
     const uint32_t words[4] = {w.x, w.y, w.z, w.w};
-    if constexpr (F == Fmt::F16 || F == Fmt::BF16) {
-        #pragma unroll
-        for (int i = 0; i < 4; i++) {
-            float2 p = F == Fmt::F16 ? to_float2<__half>(words[i]) : to_float2<__nv_bfloat16>(words[i]);
+    #pragma unroll
+    for (int i = 0; i < 4; i++) {
+        const uint32_t v = words[i];
+        if constexpr (F == Fmt::F16 || F == Fmt::BF16) {
+            float2 p = F == Fmt::F16 ? half2_bits_to_float2(v) : bf162_bits_to_float2(v);
             wf[2 * i] = p.x; wf[2 * i + 1] = p.y;
-        }
-    } else if constexpr (F == Fmt::FP8) {
-        #pragma unroll
-        for (int i = 0; i < 4; i++) {
-            __half2_raw lo = __nv_cvt_fp8x2_to_halfraw2(static_cast<__nv_fp8x2_storage_t>(words[i] & 0xFFFF), __NV_E4M3);
-            __half2_raw hi = __nv_cvt_fp8x2_to_halfraw2(static_cast<__nv_fp8x2_storage_t>(words[i] >> 16), __NV_E4M3);
+        } else if constexpr (F == Fmt::FP8) {
+            __half2_raw lo = __nv_cvt_fp8x2_to_halfraw2(static_cast<__nv_fp8x2_storage_t>(v & 0xFFFF), __NV_E4M3);
+            __half2_raw hi = __nv_cvt_fp8x2_to_halfraw2(static_cast<__nv_fp8x2_storage_t>(v >> 16), __NV_E4M3);
             float2 a = __half22float2(*reinterpret_cast<__half2*>(&lo));
             float2 b = __half22float2(*reinterpret_cast<__half2*>(&hi));
             wf[4 * i] = a.x; wf[4 * i + 1] = a.y; wf[4 * i + 2] = b.x; wf[4 * i + 3] = b.y;
-        }
-    } else if constexpr (F == Fmt::INT8) {
-        #pragma unroll
-        for (int i = 0; i < 4; i++) {
+        } else if constexpr (F == Fmt::INT8) {
+            const uint32_t t = v ^ 0x80808080u;
+            float2 a = half2_bits_to_float2(hsub2_bits(__byte_perm(t, 0x64646464u, 0x4140), 0x64806480u));
+            float2 b = half2_bits_to_float2(hsub2_bits(__byte_perm(t, 0x64646464u, 0x4342), 0x64806480u));
+            wf[4 * i] = a.x; wf[4 * i + 1] = a.y; wf[4 * i + 2] = b.x; wf[4 * i + 3] = b.y;
+        } else if constexpr (F == Fmt::INT4) {
             #pragma unroll
-            for (int j = 0; j < 4; j++) {
-                wf[4 * i + j] = static_cast<float>(static_cast<int8_t>((words[i] >> (8 * j)) & 0xFF));
+            for (int s = 0; s < 4; s++) { // elements s and s + 4 of this word
+                const uint32_t h = ((v >> (4 * s)) & 0x000F000Fu) ^ 0x64086408u;
+                float2 p = half2_bits_to_float2(hsub2_bits(h, 0x64086408u));
+                wf[8 * i + s] = p.x; wf[8 * i + s + 4] = p.y;
             }
-        }
-    } else { // 4-bit formats: a 256-entry table maps one byte to its two elements (low nibble first)
-        #pragma unroll
-        for (int i = 0; i < 4; i++) {
+        } else { // NVFP4, MXFP4: E2M1
             #pragma unroll
-            for (int j = 0; j < 4; j++) {
-                float2 p = lut[(words[i] >> (8 * j)) & 0xFF];
-                wf[8 * i + 2 * j] = p.x; wf[8 * i + 2 * j + 1] = p.y;
+            for (int s = 0; s < 4; s++) { // elements s and s + 4: nibbles moved to bits 12..15 and 28..31
+                const uint32_t t = v << (12 - 4 * s);
+                const uint32_t h = (t & 0x80008000u) | ((t & 0x70007000u) >> 3);
+                float2 p = half2_bits_to_float2(h);
+                wf[8 * i + s] = p.x; wf[8 * i + s + 4] = p.y;
             }
         }
     }
@@ -104,6 +122,7 @@ __device__ __forceinline__ float e4m3_to_float(uint32_t code) {
 }
 
 __device__ __forceinline__ float e8m0_to_float(uint32_t code) {
+    if (code == 0xFF) return __uint_as_float(0x7FC00000u);                    // NaN
     return code == 0 ? __uint_as_float(0x00400000u) : __uint_as_float(code << 23); // 2^(code - 127)
 }
 
@@ -111,25 +130,12 @@ template <Fmt F, typename T, int MAXM>
 __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __restrict__ scales,
                                      const T* __restrict__ x, T* __restrict__ y, int M, int N, int K, float global) {
     constexpr int EPC = Traits<F>::EPC;
-    __shared__ float2 lut[256];
-    if constexpr (F == Fmt::INT4 || F == Fmt::NVFP4 || F == Fmt::MXFP4) {
-        const float e2m1[16] = {0.f, 0.5f, 1.f, 1.5f, 2.f, 3.f, 4.f, 6.f, -0.f, -0.5f, -1.f, -1.5f, -2.f, -3.f, -4.f, -6.f};
-        for (int b = threadIdx.x; b < 256; b += blockDim.x) {
-            if constexpr (F == Fmt::INT4) {
-                lut[b] = make_float2(static_cast<float>((b << 28) >> 28), static_cast<float>(((b >> 4) << 28) >> 28));
-            } else {
-                lut[b] = make_float2(e2m1[b & 0xF], e2m1[b >> 4]);
-            }
-        }
-        __syncthreads();
-    }
     const int lane = threadIdx.x & 31;
     const int n = blockIdx.x * WARPS_PER_BLOCK + (threadIdx.x >> 5);
     if (n >= N) return;
     const int m_count = MAXM == 1 ? 1 : M;
-    const size_t row_bytes = static_cast<size_t>(K / EPC) * 16; // 16 bytes per EPC elements
-    const uint8_t* row = static_cast<const uint8_t*>(Wv) + static_cast<size_t>(n) * row_bytes;
     const int chunks = K / EPC;
+    const uint8_t* row = static_cast<const uint8_t*>(Wv) + static_cast<size_t>(n) * chunks * 16;
 
     float acc[MAXM];
     #pragma unroll
@@ -147,18 +153,20 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
             int c = c0 + 32 * u;
             if (c >= chunks) break;
             float wf[EPC];
-            decode<F>(w[u], lut, wf);
+            decode<F>(w[u], wf);
             const int k0 = c * EPC;
-            // block / group scales inside this chunk
+            // block / group scales inside this chunk: s0 for its first half, s1 for its second
             float s0 = 1.f, s1 = 1.f;
             if constexpr (F == Fmt::NVFP4) {
                 const uint8_t* sc = static_cast<const uint8_t*>(scales) + static_cast<size_t>(n) * (K / 16) + k0 / 16;
-                s0 = e4m3_to_float(sc[0]) * global;
-                s1 = e4m3_to_float(sc[1]) * global;
+                const uint32_t two = __ldg(reinterpret_cast<const unsigned short*>(sc)); // k0 / 16 is even
+                s0 = e4m3_to_float(two & 0xFF) * (global * E2M1_FIXUP);
+                s1 = e4m3_to_float(two >> 8) * (global * E2M1_FIXUP);
             } else if constexpr (F == Fmt::MXFP4) {
-                s0 = s1 = e8m0_to_float(static_cast<const uint8_t*>(scales)[static_cast<size_t>(n) * (K / 32) + k0 / 32]);
+                s0 = s1 = e8m0_to_float(__ldg(static_cast<const uint8_t*>(scales) + static_cast<size_t>(n) * (K / 32) + k0 / 32))
+                        * E2M1_FIXUP;
             } else if constexpr (F == Fmt::INT4) {
-                s0 = s1 = static_cast<const float*>(scales)[static_cast<size_t>(n) * (K / 128) + k0 / 128];
+                s0 = s1 = __ldg(static_cast<const float*>(scales) + static_cast<size_t>(n) * (K / 128) + k0 / 128);
             }
             #pragma unroll
             for (int m = 0; m < MAXM; m++) {
@@ -175,7 +183,7 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
                         else part1 = fmaf(wf[e + j], xf[j], part1);
                     }
                 }
-                acc[m] += part0 * s0 + part1 * s1;
+                acc[m] = fmaf(part0, s0, fmaf(part1, s1, acc[m]));
             }
         }
     }

@@ -15,4 +15,7 @@ module dev.roofline.cuda {
     exports dev.roofline.cuda.library;
     exports dev.roofline.cuda.blas;
     exports dev.roofline.cuda.bench;
+    exports dev.roofline.cuda.kernels;
+
+    uses dev.roofline.cuda.bench.PowerMeter;
 }

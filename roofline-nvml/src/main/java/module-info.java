@@ -9,4 +9,5 @@ module dev.roofline.nvml {
     requires dev.roofline.bindings;
     requires dev.roofline.cuda;
     exports dev.roofline.nvml;
+    provides dev.roofline.cuda.bench.PowerMeter with dev.roofline.nvml.NvmlPowerMeter;
 }

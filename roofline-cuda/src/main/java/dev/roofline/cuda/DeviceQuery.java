@@ -6,6 +6,7 @@ import dev.roofline.core.hardware.ComputeCapability;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /** Reads a {@link Device} from cudaGetDeviceProperties and cudaDeviceGetAttribute (CUDA 13 dropped the clocks from the struct). */
 final class DeviceQuery {
@@ -23,7 +24,8 @@ final class DeviceQuery {
                     cudaDeviceProp.l2CacheSize(prop),
                     Cudart.attribute(cudart_h.cudaDevAttrClockRate(), ordinal),
                     Cudart.attribute(cudart_h.cudaDevAttrMemoryClockRate(), ordinal),
-                    cudaDeviceProp.memoryBusWidth(prop));
+                    cudaDeviceProp.memoryBusWidth(prop),
+                    Device.nvmlUuid(cudaDeviceProp.uuid(prop).toArray(ValueLayout.JAVA_BYTE)));
         }
     }
 }

@@ -36,6 +36,23 @@ class CudaIT {
     }
 
     @Test
+    void uuidIsTheOneNvidiaSmiShows() throws Exception {
+        Device d = Cuda.device(0);
+        assertThat(d.uuid()).matches("GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}").isNotEqualTo(Device.NIL_UUID);
+        Process p;
+        try {
+            p = new ProcessBuilder("nvidia-smi", "--query-gpu=uuid", "--format=csv,noheader").redirectErrorStream(true).start();
+        } catch (java.io.IOException e) {
+            org.junit.jupiter.api.Assumptions.abort("nvidia-smi not runnable here: " + e.getMessage());
+            return;
+        }
+        String smi = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+        assertThat(p.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        System.out.println("CudaIT uuid: ours " + d.uuid() + " | nvidia-smi " + smi.replace('\n', ' '));
+        assertThat(smi.lines().map(String::strip)).contains(d.uuid());
+    }
+
+    @Test
     void bufferRoundTripsRandomData() {
         float[] v = randomFloats(1 << 20);
         try (DeviceBuffer b = DeviceBuffer.allocate(4L << 20)) {

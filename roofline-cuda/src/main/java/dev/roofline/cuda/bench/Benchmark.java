@@ -4,48 +4,132 @@ import dev.roofline.cuda.CudaGraph;
 import dev.roofline.cuda.Event;
 import dev.roofline.cuda.Stream;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.IntConsumer;
 
 /**
- * Times GPU work with CUDA events: warm-up launches, then one sample per repetition (or per graph replay, divided by
- * the launches it holds). {@code launch} receives the input-set index to use, rotating over {@code sets}.
+ * Times GPU work with CUDA events (see {@link BenchmarkOptions}) and, given a {@link PowerMeter}, measures the energy
+ * of running it back to back. {@code launch} receives the input-set index to use, rotating over {@code sets}.
  */
 public final class Benchmark {
+    /** GPU time the energy phase runs at least: several of the meter's samples and counter updates. */
+    public static final double ENERGY_PHASE_SECONDS = 1.0; // NVML's energy counter steps are coarse against shorter windows
+
     private Benchmark() {}
 
     public static TimingStats time(Stream stream, BenchmarkOptions o, int sets, IntConsumer launch) {
-        int[] next = {0};
-        Runnable one = () -> launch.accept(next[0]++ % sets);
+        Runnable one = rotating(sets, launch);
         for (int i = 0; i < o.warmup(); i++) {
             one.run();
         }
         stream.synchronize();
-        double[] micros = new double[o.repetitions()];
-        try (Event start = Event.create(); Event end = Event.create()) {
-            if (o.graph()) {
-                try (CudaGraph g = stream.capture(() -> {
-                    for (int i = 0; i < o.launchesPerGraph(); i++) {
-                        one.run();
-                    }
-                })) {
-                    g.launch(stream); // upload and warm the graph
-                    stream.synchronize();
-                    for (int r = 0; r < o.repetitions(); r++) {
-                        start.record(stream);
-                        g.launch(stream);
-                        end.record(stream);
-                        micros[r] = end.elapsedMillisSince(start) * 1e3 / o.launchesPerGraph();
-                    }
-                }
-            } else {
-                for (int r = 0; r < o.repetitions(); r++) {
-                    start.record(stream);
-                    one.run();
-                    end.record(stream);
-                    micros[r] = end.elapsedMillisSince(start) * 1e3;
-                }
+        int n = o.launchesPerSample();
+        double[] micros;
+        if (o.graph()) {
+            try (CudaGraph g = stream.capture(() -> repeat(n, one))) {
+                g.launch(stream); // upload and warm the graph
+                stream.synchronize();
+                micros = samples(stream, o.repetitions(), o.backToBack(), () -> g.launch(stream));
             }
+        } else {
+            micros = samples(stream, o.repetitions(), o.backToBack(), () -> repeat(n, one));
+        }
+        for (int i = 0; i < micros.length; i++) {
+            micros[i] /= n;
         }
         return TimingStats.of(micros);
+    }
+
+    /**
+     * Runs the work back to back (as {@code o} launches it, graphs included) for at least {@link #ENERGY_PHASE_SECONDS}
+     * of GPU time inside one {@link PowerMeter.Session}, after a warm chunk outside it.
+     *
+     * @param secondsPerLaunch the timed median, to size the phase
+     */
+    public static OperationEnergy energy(Stream stream, BenchmarkOptions o, int sets, IntConsumer launch,
+                                         PowerMeter meter, String gpuUuid, double secondsPerLaunch) {
+        Runnable one = rotating(sets, launch);
+        int n = o.launchesPerSample();
+        CudaGraph g = o.graph() ? stream.capture(() -> repeat(n, one)) : null;
+        try (Event start = Event.create(); Event end = Event.create()) {
+            Runnable chunk = g != null ? () -> g.launch(stream) : () -> repeat(n, one);
+            chunk.run();
+            stream.synchronize();
+            long launches = 0;
+            double gpuSeconds = 0;
+            EnergyReading reading;
+            try (PowerMeter.Session session = meter.start(gpuUuid)) {
+                start.record(stream);
+                while (gpuSeconds < ENERGY_PHASE_SECONDS) {
+                    long chunks = chunksFor(ENERGY_PHASE_SECONDS - gpuSeconds, secondsPerLaunch, n);
+                    for (long c = 0; c < chunks; c++) {
+                        chunk.run();
+                    }
+                    launches += chunks * n;
+                    end.record(stream);
+                    gpuSeconds = end.elapsedMillisSince(start) / 1e3;
+                }
+                reading = session.stop();
+            }
+            return new OperationEnergy(meter.name(), reading, launches, gpuSeconds);
+        } finally {
+            if (g != null) {
+                g.close();
+            }
+        }
+    }
+
+    /** Chunks of {@code launchesPerChunk} covering {@code seconds} at {@code secondsPerLaunch}, 10% over, at least 1. */
+    static long chunksFor(double seconds, double secondsPerLaunch, int launchesPerChunk) {
+        if (!(secondsPerLaunch > 0) || launchesPerChunk < 1) {
+            throw new IllegalArgumentException("need secondsPerLaunch > 0 and launchesPerChunk >= 1, got "
+                    + secondsPerLaunch + ", " + launchesPerChunk);
+        }
+        return Math.max(1, (long) Math.ceil(1.1 * seconds / secondsPerLaunch / launchesPerChunk));
+    }
+
+    /** Microseconds of each of {@code reps} samples. */
+    private static double[] samples(Stream stream, int reps, boolean backToBack, Runnable sample) {
+        double[] micros = new double[reps];
+        List<Event> events = new ArrayList<>();
+        try {
+            if (backToBack) {
+                for (int r = 0; r <= reps; r++) {
+                    events.add(Event.create());
+                }
+                events.get(0).record(stream);
+                for (int r = 0; r < reps; r++) {
+                    sample.run();
+                    events.get(r + 1).record(stream);
+                }
+                for (int r = 0; r < reps; r++) {
+                    micros[r] = events.get(r + 1).elapsedMillisSince(events.get(r)) * 1e3;
+                }
+            } else {
+                events.add(Event.create());
+                events.add(Event.create());
+                for (int r = 0; r < reps; r++) {
+                    events.get(0).record(stream);
+                    sample.run();
+                    events.get(1).record(stream);
+                    micros[r] = events.get(1).elapsedMillisSince(events.get(0)) * 1e3;
+                }
+            }
+        } finally {
+            events.forEach(Event::close);
+        }
+        return micros;
+    }
+
+    private static Runnable rotating(int sets, IntConsumer launch) {
+        int[] next = {0};
+        return () -> launch.accept(next[0]++ % sets);
+    }
+
+    private static void repeat(int n, Runnable r) {
+        for (int i = 0; i < n; i++) {
+            r.run();
+        }
     }
 }

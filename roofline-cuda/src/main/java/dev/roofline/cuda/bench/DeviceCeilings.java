@@ -46,7 +46,7 @@ public record DeviceCeilings(String gpu, LocalDate date, double copyBytesPerSeco
         double copy;
         try (DeviceBuffer src = DeviceBuffer.allocate(copyBytes); DeviceBuffer dst = DeviceBuffer.allocate(copyBytes)) {
             src.fill(0x5A);
-            TimingStats t = Benchmark.time(stream, new BenchmarkOptions(o.warmup(), o.repetitions(), false, false, 1), 1,
+            TimingStats t = Benchmark.time(stream, o.withL2Cold(false), 1,
                     i -> dst.copyFromAsync(src, copyBytes, stream));
             copy = 2.0 * copyBytes / t.medianSeconds();
         }
@@ -56,15 +56,17 @@ public record DeviceCeilings(String gpu, LocalDate date, double copyBytesPerSeco
         for (Precision p : precisions) {
             Gemm g = Sweep.gemmFor(Gemm.of(n, n, n), p);
             try {
-                Measurement m = GemmBenchmark.measure(lt, device, stream, g, datasheet, o, MatmulOptions.defaults().withAlgorithms(4));
+                Measurement m = GemmBenchmark.measure(lt, device, stream, g, datasheet, o, MatmulOptions.defaults().withAlgorithms(GemmBenchmark.CANDIDATES));
                 peaks.put(p, g.flops() / m.time().medianSeconds());
             } catch (RuntimeException e) {
                 failures.put(p, e.getClass().getSimpleName() + ": " + e.getMessage());
             }
         }
         return new DeviceCeilings(device.name(), LocalDate.now(), copy,
-                "cudaMemcpyAsync device-to-device of " + (copyBytes >> 20) + " MiB, bytes read + written, median of " + o.repetitions(),
-                peaks, "cuBLASLt " + n + "^3 on random data, fastest of 4 heuristic algorithms, median of " + o.repetitions(), failures);
+                "cudaMemcpyAsync device-to-device of " + (copyBytes >> 20) + " MiB, bytes read + written, " + how(o),
+                peaks, "cuBLASLt " + n + "^3 on random data, fastest of " + GemmBenchmark.CANDIDATES + " heuristic algorithms (brief screen, "
+                        + GemmBenchmark.FINALISTS + " timed in full), "
+                        + how(o), failures);
     }
 
     /** {@code hw} with the measured bandwidth and, for each measured precision, the measured peak. */
@@ -74,5 +76,10 @@ public record DeviceCeilings(String gpu, LocalDate date, double copyBytesPerSeco
             h = h.withCeiling(new Ceiling(e.getKey(), e.getValue(), Ceiling.Unit.TENSOR_CORE, Source.measured(gpu, date, peakHow)));
         }
         return h;
+    }
+
+    private static String how(BenchmarkOptions o) {
+        return "median of " + o.repetitions() + " samples of " + o.launchesPerSample() + " launches"
+                + (o.backToBack() ? ", back to back" : ", each waiting for the last");
     }
 }

@@ -4,16 +4,29 @@ import dev.roofline.core.precision.Precision;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.blas.ElementCodec;
 
-/** Device buffers filled with fresh random elements (never zeros: zeros run faster than real data). */
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Device buffers filled with random elements (never zeros: zeros run faster than real data). The encoded host
+ * elements are kept for reuse (up to {@link #HOST_CACHE_BYTES}): a sweep asks for the same 8192x8192 weights dozens of
+ * times, and encoding one FP8 matrix on the host takes seconds.
+ */
 public final class DeviceInputs {
     /** FP8 values spread over [-4, 4) so they use more than the exponents near 1. */
     public static final float FP8_RANGE = 4f;
+    static final long HOST_CACHE_BYTES = 1L << 30;
+
+    private record Key(Precision precision, long elements, long seed) {}
+
+    private static final Map<Key, byte[]> HOST = new LinkedHashMap<>(16, 0.75f, true);
+    private static long hostBytes;
 
     private DeviceInputs() {}
 
     /** {@code elements} random values of {@code p}, in a buffer of at least {@code minBytes}. */
     public static DeviceBuffer random(Precision p, long elements, long minBytes, long seed) {
-        byte[] host = ElementCodec.encode(p, ElementCodec.random(p, Math.toIntExact(elements), seed, FP8_RANGE));
+        byte[] host = encoded(p, elements, seed);
         DeviceBuffer b = DeviceBuffer.allocate(Math.max(minBytes, host.length));
         try {
             b.copyFrom(host);
@@ -22,6 +35,25 @@ public final class DeviceInputs {
             b.close();
             throw e;
         }
+    }
+
+    private static synchronized byte[] encoded(Precision p, long elements, long seed) {
+        Key k = new Key(p, elements, seed);
+        byte[] b = HOST.get(k);
+        if (b == null) {
+            b = ElementCodec.encode(p, ElementCodec.random(p, Math.toIntExact(elements), seed, FP8_RANGE));
+            HOST.put(k, b);
+            hostBytes += b.length;
+            for (var it = HOST.entrySet().iterator(); hostBytes > HOST_CACHE_BYTES && it.hasNext(); ) {
+                var e = it.next();
+                if (e.getKey().equals(k)) {
+                    continue;
+                }
+                hostBytes -= e.getValue().length;
+                it.remove();
+            }
+        }
+        return b;
     }
 
     /** A 4-byte device buffer holding one FP32 value (an FP8 per-tensor scale). */

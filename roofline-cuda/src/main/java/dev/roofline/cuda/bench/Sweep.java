@@ -6,17 +6,18 @@ import dev.roofline.core.roofline.Roofline;
 import dev.roofline.cuda.Device;
 import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.blas.CublasLt;
-import dev.roofline.cuda.blas.MatmulOptions;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
 
 /** Shapes x precisions: each product timed and predicted; a shape a precision cannot run becomes a failure row. */
 public final class Sweep {
     private Sweep() {}
 
     /** One row: the measurement, or why there is none. */
-    public record Row(Gemm gemm, Measurement measurement, String failure) {}
+    public record Row(Gemm gemm, String label, Measurement measurement, String failure) {}
 
     /**
      * The product of {@code shape}'s dimensions in precision {@code p} with the output cuBLASLt gives it: FP16 and BF16
@@ -32,20 +33,31 @@ public final class Sweep {
         return shape.in(p).withOutput(out).named(shape.name() + " " + p.shortName());
     }
 
-    /** Uses CUDA-graph replay for products with M <= 16, whose launches are short. */
+    /** Uses CUDA-graph replay for products with M <= 16, whose launches are short; no energy phase. */
     public static List<Row> run(CublasLt lt, Device device, Stream stream, List<Gemm> shapes, List<Precision> precisions,
                                 Roofline roofline, BenchmarkOptions o) {
+        return run(lt, device, stream, shapes, GemmVariant.of(precisions), roofline, o, Optional.empty(), r -> {});
+    }
+
+    /**
+     * Each shape in each variant, the fastest of {@link GemmBenchmark#CANDIDATES} heuristic algorithms; graph replay
+     * of 20 launches per sample for M <= 16, whose launches are short; an energy phase per product given a meter.
+     * {@code done} sees each row as it is finished (progress, and output that outlives a run stopped half-way).
+     */
+    public static List<Row> run(CublasLt lt, Device device, Stream stream, List<Gemm> shapes, List<GemmVariant> variants,
+                                Roofline roofline, BenchmarkOptions o, Optional<PowerMeter> meter, Consumer<Row> done) {
         List<Row> rows = new ArrayList<>();
         for (Gemm shape : shapes) {
-            for (Precision p : precisions) {
-                Gemm g = gemmFor(shape, p);
+            for (GemmVariant v : variants) {
+                Gemm g = gemmFor(shape, v.precision());
                 BenchmarkOptions opts = g.m() <= 16 ? o.withGraph(20) : o;
                 try {
-                    rows.add(new Row(g, GemmBenchmark.measure(lt, device, stream, g, roofline, opts,
-                            MatmulOptions.defaults().withAlgorithms(4)), ""));
+                    rows.add(new Row(g, v.label(g), GemmBenchmark.measure(lt, device, stream, g, roofline, opts,
+                            v.options(GemmBenchmark.CANDIDATES), meter), ""));
                 } catch (RuntimeException e) {
-                    rows.add(new Row(g, null, e.getClass().getSimpleName() + ": " + e.getMessage()));
+                    rows.add(new Row(g, v.label(g), null, e.getClass().getSimpleName() + ": " + e.getMessage()));
                 }
+                done.accept(rows.getLast());
             }
         }
         return rows;

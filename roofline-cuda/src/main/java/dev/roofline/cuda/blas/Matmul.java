@@ -55,7 +55,7 @@ public final class Matmul implements AutoCloseable {
             setDesc(cublaslt_h.CUBLASLT_MATMUL_DESC_TRANSA(), cublaslt_h.CUBLAS_OP_T());
             setDesc(cublaslt_h.CUBLASLT_MATMUL_DESC_TRANSB(), cublaslt_h.CUBLAS_OP_N());
             if (recipe.perTensorScales() && options.fastAccumulation()) {
-                setDesc(cublaslt_h.CUBLASLT_MATMUL_DESC_FAST_ACCUM(), 1);
+                setDescByte(cublaslt_h.CUBLASLT_MATMUL_DESC_FAST_ACCUM(), (byte) 1); // declared int8_t in cublasLt.h
             }
             if (recipe.blockScaleMode() >= 0) {
                 setDesc(cublaslt_h.CUBLASLT_MATMUL_DESC_A_SCALE_MODE(), recipe.blockScaleMode());
@@ -185,6 +185,14 @@ public final class Matmul implements AutoCloseable {
         try (Arena a = Arena.ofConfined()) {
             CublasStatus.check("cublasLtMatmulDescSetAttribute", cublaslt_h.cublasLtMatmulDescSetAttribute(desc.get(),
                     attribute, a.allocateFrom(ValueLayout.JAVA_INT, value), Integer.BYTES));
+        }
+    }
+
+    /** For the attributes cublasLt.h declares {@code int8_t}: the size passed must be 1. */
+    private void setDescByte(int attribute, byte value) {
+        try (Arena a = Arena.ofConfined()) {
+            CublasStatus.check("cublasLtMatmulDescSetAttribute", cublaslt_h.cublasLtMatmulDescSetAttribute(desc.get(),
+                    attribute, a.allocateFrom(ValueLayout.JAVA_BYTE, value), Byte.BYTES));
         }
     }
 

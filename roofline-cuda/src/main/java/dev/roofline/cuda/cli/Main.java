@@ -10,6 +10,9 @@ import dev.roofline.cuda.Device;
 import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.bench.BenchmarkOptions;
 import dev.roofline.cuda.bench.DeviceCeilings;
+import dev.roofline.cuda.bench.GemmVariant;
+import dev.roofline.cuda.bench.PowerMeter;
+import dev.roofline.cuda.bench.PowerMeters;
 import dev.roofline.cuda.bench.Report;
 import dev.roofline.cuda.bench.Sweep;
 import dev.roofline.cuda.blas.CublasLt;
@@ -18,16 +21,22 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
- * {@code roofline-cuda [--hw NAME] [--csv FILE] [--quick]}: with a GPU, measures its ceilings and times FP16, BF16,
- * FP8 and INT8 GEMMs and GEMVs beside their roofline predictions; without one, says why and prints the predictions
- * for {@code --hw} (default h200).
+ * {@code roofline-cuda [--hw NAME] [--csv FILE] [--quick]}: with a GPU, measures its ceilings, compares timing methods
+ * on 8192^3 products, and times FP16, BF16, FP8 (also with fast accumulation) and INT8 GEMMs and GEMVs beside their
+ * roofline predictions, with joules per product when a {@link PowerMeter} (roofline-nvml) is on the module or class
+ * path; without a GPU, says why and prints the predictions for {@code --hw} (default h200).
  */
 public final class Main {
     static final List<Precision> PRECISIONS = List.of(Precision.FP16, Precision.BF16, Precision.FP8_E4M3, Precision.INT8);
+    /** The sweep's products: each precision, and FP8 again with fast accumulation, labelled apart. */
+    static final List<GemmVariant> VARIANTS = List.of(GemmVariant.of(Precision.FP16), GemmVariant.of(Precision.BF16),
+            GemmVariant.of(Precision.FP8_E4M3), new GemmVariant(Precision.FP8_E4M3, true), GemmVariant.of(Precision.INT8));
     static final List<Gemm> SHAPES = List.of(Gemm.gemv(8192, 8192), Gemm.of(16, 8192, 8192), Gemm.of(128, 8192, 8192),
             Gemm.of(1024, 8192, 8192), Gemm.of(8192, 8192, 8192));
 
@@ -76,15 +85,26 @@ public final class Main {
         out.println("hardware: " + sheet.name() + ", datasheet bandwidth " + Math.round(sheet.memoryBytesPerSecond() / 1e9) + " GB/s");
         out.print(predictions(sheet));
         BenchmarkOptions o = quick ? BenchmarkOptions.defaults().withRepetitions(10) : BenchmarkOptions.defaults();
+        Optional<PowerMeter> meter = PowerMeters.installed();
+        out.println(meter.map(m -> "energy: " + m.name() + " PowerMeter, " + device.uuid())
+                .orElse("energy: no PowerMeter found (put roofline-nvml on the module or class path for joules per product)"));
         try (CublasLt lt = CublasLt.create(); Stream stream = Stream.create()) {
+            stamp(out, "ceilings");
             DeviceCeilings c = DeviceCeilings.measure(lt, device, stream, 1L << 30, 8192, PRECISIONS, o);
             out.printf(Locale.ROOT, "measured copy bandwidth: %.0f GB/s (%s)%n", c.copyBytesPerSecond() / 1e9, c.copyHow());
             c.peakFlopsPerSecond().forEach((p, f) -> out.printf(Locale.ROOT, "measured peak %-9s %7.1f TFLOPS at 8192^3%n",
                     p.displayName(), f / 1e12));
+            out.println("(" + c.peakHow() + ")");
             c.failures().forEach((p, why) -> out.println("peak " + p.displayName() + " not measured: " + why));
+            if (!quick) {
+                stamp(out, "timing methods");
+                TimingComparison.print(out, lt, device, stream, 8192, TimingComparison.defaultVariants());
+            }
             Hardware measured = c.applyTo(sheet);
-            List<Sweep.Row> rows = Sweep.run(lt, device, stream, quick ? SHAPES.subList(0, 2) : SHAPES, PRECISIONS,
-                    Roofline.on(sheet), o);
+            stamp(out, "sweep");
+            List<Sweep.Row> rows = Sweep.run(lt, device, stream, quick ? SHAPES.subList(0, 2) : SHAPES, VARIANTS,
+                    Roofline.on(sheet), o, meter, r -> out.println("  " + Report.line(r)));
+            stamp(out, "done");
             out.print(Report.table(rows, measured));
             if (csv != null) {
                 Files.writeString(csv, Report.csv(rows, measured));
@@ -108,6 +128,11 @@ public final class Main {
             }
         }
         return sb.toString();
+    }
+
+    /** A wall-clock mark, to line the output up with a clock and power log taken beside it. */
+    private static void stamp(PrintStream out, String phase) {
+        out.println("[" + Instant.now() + "] " + phase);
     }
 
     private static String value(String[] args, int i) {

@@ -1,0 +1,177 @@
+package dev.roofline.cuda.kernels;
+
+import dev.roofline.bindings.cudart.cudart_h;
+import dev.roofline.bindings.cudart.dim3;
+import dev.roofline.cuda.Cuda;
+import dev.roofline.cuda.CudaException;
+import dev.roofline.cuda.DeviceBuffer;
+import dev.roofline.cuda.Stream;
+import dev.roofline.cuda.resource.OwnedHandle;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.EnumMap;
+import java.util.Map;
+
+/**
+ * roofline's weight-only GEMV kernels {@code y[M×N] = x[M×K] · W[N×K]ᵀ} (FP32 accumulation, M = 1…16), loaded from
+ * the fatbin embedded in this jar ({@code gemv.fatbin}: sm_90a, sm_100a, sm_120a, sm_121a and compute_90 PTX) with
+ * the runtime's library API, so no nvcc is needed at run time.
+ *
+ * <pre>{@code
+ * try (GemvKernels gemv = GemvKernels.load(); DeviceWeights w = DeviceWeights.upload(WeightFormat.INT8, n, k, q, s, 1f)) {
+ *     gemv.gemv(w, x, y, 1, Activation.BF16, stream);
+ * }
+ * }</pre>
+ */
+public final class GemvKernels implements AutoCloseable {
+    static final String FATBIN = "gemv.fatbin";
+    private static final int THREADS = 128; // 4 warps, one output row each (WARPS_PER_BLOCK in gemv.cu)
+    private static final int ROWS_PER_BLOCK = THREADS / 32;
+    private static final int MAX_M = 16;
+
+    private final Arena image;
+    private final OwnedHandle library;
+    private final Map<WeightFormat, Map<Activation, MemorySegment[]>> kernels = new EnumMap<>(WeightFormat.class);
+
+    private GemvKernels(Arena image, OwnedHandle library) {
+        this.image = image;
+        this.library = library;
+    }
+
+    /** Loads the embedded fatbin into the current device's context and looks up every kernel. */
+    public static GemvKernels load() {
+        Cuda.requireAvailable();
+        byte[] fatbin = embeddedFatbin();
+        Arena image = Arena.ofShared();
+        try {
+            MemorySegment code = image.allocate(fatbin.length, 16).copyFrom(MemorySegment.ofArray(fatbin));
+            MemorySegment lib;
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment p = arena.allocate(ValueLayout.ADDRESS);
+                check("cudaLibraryLoadData", cudart_h.cudaLibraryLoadData(p, code, MemorySegment.NULL, MemorySegment.NULL, 0,
+                        MemorySegment.NULL, MemorySegment.NULL, 0));
+                lib = p.get(ValueLayout.ADDRESS, 0);
+            }
+            GemvKernels g = new GemvKernels(image, OwnedHandle.own(lib, 0, "GEMV kernel library",
+                    h -> check("cudaLibraryUnload", cudart_h.cudaLibraryUnload(h))));
+            try {
+                g.lookUpAll();
+                return g;
+            } catch (RuntimeException e) {
+                g.close();
+                throw e;
+            }
+        } catch (RuntimeException e) {
+            image.close();
+            throw e;
+        }
+    }
+
+    /** {@code y = x · Wᵀ} for {@code m} activation rows, enqueued on {@code stream}. */
+    public void gemv(DeviceWeights w, DeviceBuffer x, DeviceBuffer y, int m, Activation activation, Stream stream) {
+        gemv(w.format(), w.weights(), w.scales(), w.globalScale(), x, y, m, w.rows(), w.cols(), activation, stream);
+    }
+
+    /**
+     * {@code y[m×n] = x[m×k] · W[n×k]ᵀ} with W in {@code format} (see {@link WeightFormat} for the byte layouts).
+     *
+     * @param scales      the format's scales, or {@code null} for FP16/BF16
+     * @param globalScale NVFP4's second-level scale ({@code weight_scale_2}); ignored by the other formats
+     * @throws IllegalArgumentException for m outside 1…16, k not a multiple of {@link WeightFormat#kMultiple()}, or a
+     *                                  buffer smaller than the shape needs
+     */
+    public void gemv(WeightFormat format, DeviceBuffer weights, DeviceBuffer scales, float globalScale, DeviceBuffer x,
+                     DeviceBuffer y, int m, int n, int k, Activation activation, Stream stream) {
+        GemvShape.check(format, m, n, k, weights.byteSize(), scales == null ? 0 : scales.byteSize(), x.byteSize(),
+                y.byteSize(), activation.bytes());
+        if (format.usesGlobalScale() && !(Float.isFinite(globalScale) && globalScale != 0)) {
+            throw new IllegalArgumentException("NVFP4 needs a finite, nonzero global scale, got " + globalScale);
+        }
+        MemorySegment kernel = kernel(format, activation, m);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment grid = dim3.allocate(arena);
+            dim3.x(grid, Math.ceilDiv(n, ROWS_PER_BLOCK));
+            dim3.y(grid, 1);
+            dim3.z(grid, 1);
+            MemorySegment block = dim3.allocate(arena);
+            dim3.x(block, THREADS);
+            dim3.y(block, 1);
+            dim3.z(block, 1);
+            MemorySegment[] values = {
+                    arena.allocateFrom(ValueLayout.ADDRESS, weights.pointer()),
+                    arena.allocateFrom(ValueLayout.ADDRESS, scales == null ? MemorySegment.NULL : scales.pointer()),
+                    arena.allocateFrom(ValueLayout.ADDRESS, x.pointer()),
+                    arena.allocateFrom(ValueLayout.ADDRESS, y.pointer()),
+                    arena.allocateFrom(ValueLayout.JAVA_INT, m),
+                    arena.allocateFrom(ValueLayout.JAVA_INT, n),
+                    arena.allocateFrom(ValueLayout.JAVA_INT, k),
+                    arena.allocateFrom(ValueLayout.JAVA_FLOAT, globalScale)};
+            MemorySegment args = arena.allocate(ValueLayout.ADDRESS, values.length);
+            for (int i = 0; i < values.length; i++) {
+                args.setAtIndex(ValueLayout.ADDRESS, i, values[i]);
+            }
+            check("cudaLaunchKernel", cudart_h.cudaLaunchKernel(kernel, grid, block, args, 0, stream.handle()));
+        }
+    }
+
+    /** The kernel's name in the fatbin, e.g. {@code gemv_nvfp4_bf16_m1}. */
+    static String kernelName(WeightFormat format, Activation activation, boolean singleRow) {
+        return "gemv_" + format.kernelName() + "_" + activation.kernelName() + (singleRow ? "_m1" : "_m16");
+    }
+
+    private MemorySegment kernel(WeightFormat format, Activation activation, int m) {
+        library.get(); // throws "GEMV kernel library already closed"
+        return kernels.get(format).get(activation)[m == 1 ? 0 : 1];
+    }
+
+    private void lookUpAll() {
+        for (WeightFormat f : WeightFormat.values()) {
+            Map<Activation, MemorySegment[]> byActivation = new EnumMap<>(Activation.class);
+            for (Activation a : Activation.values()) {
+                byActivation.put(a, new MemorySegment[] {lookUp(kernelName(f, a, true)), lookUp(kernelName(f, a, false))});
+            }
+            kernels.put(f, byActivation);
+        }
+    }
+
+    private MemorySegment lookUp(String name) {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment p = arena.allocate(ValueLayout.ADDRESS);
+            check("cudaLibraryGetKernel(" + name + ")",
+                    cudart_h.cudaLibraryGetKernel(p, library.get(), arena.allocateFrom(name)));
+            return p.get(ValueLayout.ADDRESS, 0);
+        }
+    }
+
+    static byte[] embeddedFatbin() {
+        try (InputStream in = GemvKernels.class.getResourceAsStream(FATBIN)) {
+            if (in == null) {
+                throw new IllegalStateException(FATBIN + " is missing from the roofline-cuda jar (dev/roofline/cuda/kernels/); "
+                        + "rebuild it with ./mvnw -pl roofline-cuda -Pkernels generate-resources");
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + FATBIN, e);
+        }
+    }
+
+    // the same construction as the package-private checked layer in dev.roofline.cuda (Cudart.check)
+    private static void check(String function, int status) {
+        if (status != cudart_h.cudaSuccess()) {
+            throw new CudaException(function, status, cudart_h.cudaGetErrorName(status).reinterpret(256).getString(0),
+                    cudart_h.cudaGetErrorString(status).reinterpret(1024).getString(0));
+        }
+    }
+
+    /** Unloads the library (idempotent); launches already enqueued still run. */
+    @Override
+    public void close() {
+        library.close();
+        image.close();
+    }
+}

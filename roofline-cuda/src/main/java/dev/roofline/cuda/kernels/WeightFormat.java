@@ -1,0 +1,82 @@
+package dev.roofline.cuda.kernels;
+
+import dev.roofline.core.precision.Precision;
+
+/**
+ * How a GEMV weight matrix W[N×K] is stored on the device, byte for byte as roofline-quant writes it (row n holds
+ * the K inputs of output n, two 4-bit elements per byte with element 2i in the low nibble).
+ */
+public enum WeightFormat {
+    /** FP16 elements, no scales. */
+    FP16("fp16", Precision.FP16, 16, 8, 0, ScaleKind.NONE),
+    /** BF16 elements, no scales. */
+    BF16("bf16", Precision.BF16, 16, 8, 0, ScaleKind.NONE),
+    /** FP8 E4M3 elements, one FP32 scale per output channel. */
+    FP8_E4M3("fp8", Precision.FP8_E4M3, 8, 16, 0, ScaleKind.FLOAT_PER_ROW),
+    /** INT8 two's complement, one FP32 scale per output channel. */
+    INT8("int8", Precision.INT8, 8, 16, 0, ScaleKind.FLOAT_PER_ROW),
+    /** INT4 two's complement (symmetric), one FP32 scale per group of 128 along K. */
+    INT4("int4", Precision.INT4, 4, 128, 128, ScaleKind.FLOAT_PER_GROUP),
+    /** NVFP4 as ModelOpt stores it: E2M1 elements, one E4M3 byte per 16 along K, one FP32 global scale. */
+    NVFP4("nvfp4", Precision.NVFP4, 4, 32, 16, ScaleKind.BYTE_PER_BLOCK),
+    /** OCP MXFP4: E2M1 elements, one E8M0 byte per 32 along K. */
+    MXFP4("mxfp4", Precision.MXFP4, 4, 32, 32, ScaleKind.BYTE_PER_BLOCK);
+
+    enum ScaleKind { NONE, FLOAT_PER_ROW, FLOAT_PER_GROUP, BYTE_PER_BLOCK }
+
+    private final String kernelName;
+    private final Precision precision;
+    private final int elementBits;
+    private final int kMultiple;
+    private final int scaleBlock;
+    private final ScaleKind scaleKind;
+
+    WeightFormat(String kernelName, Precision precision, int elementBits, int kMultiple, int scaleBlock, ScaleKind scaleKind) {
+        this.kernelName = kernelName;
+        this.precision = precision;
+        this.elementBits = elementBits;
+        this.kMultiple = kMultiple;
+        this.scaleBlock = scaleBlock;
+        this.scaleKind = scaleKind;
+    }
+
+    /** The format part of the kernel names in gemv.cu ({@code gemv_<this>_<activation>_m<1|16>}). */
+    String kernelName() {
+        return kernelName;
+    }
+
+    /** roofline-core's precision for the same weights (for predictions). */
+    public Precision precision() {
+        return precision;
+    }
+
+    /** K must be a multiple of this: a whole 16-byte chunk per load and, for INT4, whole groups of 128. */
+    public int kMultiple() {
+        return kMultiple;
+    }
+
+    /** Bytes of W for {@code n} rows of {@code k} elements. */
+    public long weightBytes(long n, long k) {
+        return n * k * elementBits / 8;
+    }
+
+    /** Bytes of the scales buffer for W[n×k] (0 when the format has none). */
+    public long scaleBytes(long n, long k) {
+        return switch (scaleKind) {
+            case NONE -> 0;
+            case FLOAT_PER_ROW -> 4 * n;
+            case FLOAT_PER_GROUP -> 4 * n * (k / scaleBlock);
+            case BYTE_PER_BLOCK -> n * (k / scaleBlock);
+        };
+    }
+
+    /** Weight plus scale bytes: what one GEMV must read from memory besides the activations. */
+    public long storedBytes(long n, long k) {
+        return weightBytes(n, k) + scaleBytes(n, k);
+    }
+
+    /** Whether the kernel reads the {@code global} argument (NVFP4's second-level scale). */
+    public boolean usesGlobalScale() {
+        return this == NVFP4;
+    }
+}

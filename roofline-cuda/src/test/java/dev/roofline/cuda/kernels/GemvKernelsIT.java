@@ -1,0 +1,136 @@
+package dev.roofline.cuda.kernels;
+
+import dev.roofline.cuda.DeviceBuffer;
+import dev.roofline.cuda.RequiresGpu;
+import dev.roofline.cuda.Stream;
+import dev.roofline.cuda.blas.ElementCodec;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.Arrays;
+import java.util.Random;
+import java.util.stream.Stream.Builder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Every GEMV kernel against a CPU reference: weights with outliers quantized by roofline-quant, decoded back
+ * ({@code dequantize()}) and multiplied in double with the same (rounded) activations. The kernels accumulate the same
+ * products in FP32, so what remains is the output's rounding (FP16 2^-11, BF16 2^-8 relative) and FP32 summation
+ * order; the bounds are on ||y - ref|| / ||ref|| and on the worst element relative to the largest output.
+ */
+@RequiresGpu
+class GemvKernelsIT {
+    private static final int N = 70;   // not a multiple of the 4 rows a block computes
+    private static final int K = 1024;
+    private static GemvKernels gemv;
+    private static Stream stream;
+
+    @BeforeAll
+    static void open() {
+        gemv = GemvKernels.load();
+        stream = Stream.create();
+    }
+
+    @AfterAll
+    static void close() {
+        stream.close();
+        gemv.close();
+    }
+
+    static java.util.stream.Stream<Arguments> cases() {
+        Builder<Arguments> b = java.util.stream.Stream.builder();
+        for (WeightFormat f : WeightFormat.values()) {
+            for (Activation a : Activation.values()) {
+                for (int m : new int[] {1, 3, 16}) {
+                    b.add(Arguments.of(f, a, m));
+                }
+            }
+        }
+        return b.build();
+    }
+
+    @ParameterizedTest(name = "{0} weights, {1} activations, M={2}")
+    @MethodSource("cases")
+    void matchesDequantizeThenMultiply(WeightFormat format, Activation activation, int m) {
+        long seed = System.nanoTime();
+        Random rnd = new Random(seed);
+        QuantizedWeights q = QuantizedWeights.quantize(format, weightsWithOutliers(rnd, N * K), N, K);
+        float[] xValues = new float[m * K];
+        for (int i = 0; i < xValues.length; i++) {
+            xValues[i] = (float) rnd.nextGaussian();
+        }
+        byte[] xBytes = ElementCodec.encode(activation.precision(), xValues);
+        double[] x = ElementCodec.decode(activation.precision(), xBytes);
+        double[] ref = reference(q.values(), x, m);
+
+        try (DeviceWeights w = q.upload(); DeviceBuffer xd = DeviceBuffer.allocate(xBytes.length);
+             DeviceBuffer yd = DeviceBuffer.allocate(2L * m * N)) {
+            xd.copyFrom(xBytes);
+            yd.fill(0xFF); // NaN in FP16 and BF16: an element the kernel does not write fails
+            gemv.gemv(w, xd, yd, m, activation, stream);
+            stream.synchronize();
+            double[] y = ElementCodec.decode(activation.precision(), yd.toByteArray());
+
+            double tolerance = activation == Activation.F16 ? 2e-3 : 1e-2;
+            String context = format + "/" + activation + " M=" + m + " seed=" + seed;
+            assertThat(Arrays.stream(y).allMatch(Double::isFinite)).as("every output written and finite, " + context).isTrue();
+            assertThat(relativeError(y, ref)).as("||y - ref|| / ||ref||, " + context).isLessThan(tolerance);
+            assertThat(worstElementError(y, ref)).as("max |y - ref| / max |ref|, " + context).isLessThan(4 * tolerance);
+        }
+    }
+
+    @Test
+    void rejectsBatchOver16() {
+        try (DeviceBuffer b = DeviceBuffer.allocate(1 << 20)) {
+            assertThatThrownBy(() -> gemv.gemv(WeightFormat.FP16, b, null, 1f, b, b, 17, 64, 64, Activation.F16, stream))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("M (activation rows) must be 1..16");
+        }
+    }
+
+    /** Gaussian weights with one in 64 scaled by 10-50x: the outliers that block scales exist for. */
+    static float[] weightsWithOutliers(Random rnd, int count) {
+        float[] w = new float[count];
+        for (int i = 0; i < count; i++) {
+            w[i] = (float) (0.02 * rnd.nextGaussian() * (rnd.nextInt(64) == 0 ? 10 + 40 * rnd.nextDouble() : 1));
+        }
+        return w;
+    }
+
+    static double[] reference(float[] w, double[] x, int m) {
+        double[] y = new double[m * N];
+        for (int r = 0; r < m; r++) {
+            for (int n = 0; n < N; n++) {
+                double s = 0;
+                for (int k = 0; k < K; k++) {
+                    s += (double) w[n * K + k] * x[r * K + k];
+                }
+                y[r * N + n] = s;
+            }
+        }
+        return y;
+    }
+
+    static double relativeError(double[] y, double[] ref) {
+        double num = 0, den = 0;
+        for (int i = 0; i < y.length; i++) {
+            num += (y[i] - ref[i]) * (y[i] - ref[i]);
+            den += ref[i] * ref[i];
+        }
+        return Math.sqrt(num / den);
+    }
+
+    static double worstElementError(double[] y, double[] ref) {
+        double worst = 0, scale = 0;
+        for (int i = 0; i < y.length; i++) {
+            worst = Math.max(worst, Math.abs(y[i] - ref[i]));
+            scale = Math.max(scale, Math.abs(ref[i]));
+        }
+        return worst / scale;
+    }
+}

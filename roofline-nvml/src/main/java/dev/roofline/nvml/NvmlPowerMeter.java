@@ -1,0 +1,75 @@
+package dev.roofline.nvml;
+
+import dev.roofline.cuda.bench.EnergyReading;
+import dev.roofline.cuda.bench.PowerMeter;
+
+import java.util.stream.Collectors;
+
+/**
+ * Energy for roofline-cuda's benchmarks: a {@link PowerTracker} on the NVML device whose UUID matches the CUDA
+ * device's. Found by {@link java.util.ServiceLoader} when roofline-nvml is on the module or class path.
+ */
+public final class NvmlPowerMeter implements PowerMeter {
+
+    /** Needed by {@link java.util.ServiceLoader}. */
+    public NvmlPowerMeter() {}
+
+    @Override
+    public String name() {
+        return "NVML";
+    }
+
+    /**
+     * @throws NvmlUnavailableException when NVML cannot be used
+     * @throws IllegalArgumentException when no NVML device has this UUID
+     */
+    @Override
+    public Session start(String gpuUuid) {
+        NvmlSession nvml = NvmlSession.open();
+        try {
+            NvmlDevice device = find(nvml, gpuUuid);
+            PowerTracker tracker = PowerTracker.start(device);
+            return new Session() {
+                private EnergyReading reading;
+
+                @Override
+                public synchronized EnergyReading stop() {
+                    if (reading == null) {
+                        try {
+                            reading = toReading(tracker.stop());
+                        } finally {
+                            nvml.close();
+                        }
+                    }
+                    return reading;
+                }
+            };
+        } catch (RuntimeException e) {
+            nvml.close();
+            throw e;
+        }
+    }
+
+    private static NvmlDevice find(NvmlSession nvml, String uuid) {
+        if (uuid == null || uuid.isBlank()) {
+            throw new IllegalArgumentException("gpuUuid must not be blank");
+        }
+        int n = nvml.deviceCount();
+        StringBuilder seen = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            NvmlDevice d = nvml.device(i);
+            String u = d.uuid();
+            if (u.equalsIgnoreCase(uuid)) {
+                return d;
+            }
+            seen.append(i == 0 ? "" : ", ").append(u);
+        }
+        throw new IllegalArgumentException("no NVML device has UUID " + uuid + "; NVML sees " + seen);
+    }
+
+    static EnergyReading toReading(PowerSummary s) {
+        return new EnergyReading(s.durationSeconds(), s.energyJoules(), s.averageWatts(), s.peakWatts(),
+                s.energySource().name(), s.sampleCount(), s.minSmClockMHz(), s.throttled(),
+                s.reasonsSeen().stream().map(ClockEventReason::name).collect(Collectors.joining("|")));
+    }
+}

@@ -35,7 +35,6 @@ public class Nvfp4QuantizeBenchmark {
     public int cols;
 
     private short[] bf16;
-    private float[] work;
 
     @Setup
     public void setUp() {
@@ -45,14 +44,10 @@ public class Nvfp4QuantizeBenchmark {
             float w = (float) (r.nextGaussian() * 0.02 * (r.nextInt(1000) == 0 ? 50 : 1));
             bf16[i] = (short) (Float.floatToRawIntBits(w) >>> 16);
         }
-        work = new float[bf16.length];
     }
 
     @Benchmark
     public Nvfp4Tensor bf16ToNvfp4() {
-        for (int i = 0; i < bf16.length; i++) {
-            work[i] = Float.intBitsToFloat(bf16[i] << 16);
-        }
-        return Nvfp4Quantizer.modelOpt().quantize(work, rows, cols);
+        return Nvfp4Quantizer.modelOpt().quantizeBf16(bf16, rows, cols);
     }
 }

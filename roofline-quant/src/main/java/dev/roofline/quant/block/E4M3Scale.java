@@ -30,16 +30,10 @@ final class E4M3Scale {
             return (int) Math.rint(s * 512f); // subnormal step 2^-9; rounding up to 8 is the smallest normal
         }
         int bits = Float.floatToRawIntBits(s);
-        int exponent = (bits >>> 23) - 127;
-        if (exponent > 8) {
-            return 126;
-        }
-        int mantissa = bits & 0x7FFFFF;
-        int keep = mantissa >>> 20;            // the 3 mantissa bits E4M3 keeps
-        int rest = mantissa & 0xFFFFF;
-        int up = rest > 0x80000 || (rest == 0x80000 && (keep & 1) == 1) ? 1 : 0;
-        int code = ((exponent + 7) << 3) + keep + up; // a carry out of the mantissa moves to the next binade
-        return Math.min(code, 126);
+        // round the float's exponent and top 3 mantissa bits to nearest, ties to even, without a branch: add just
+        // under half an E4M3 step plus the kept lowest bit, then drop the 20 lower bits (a carry moves to the exponent)
+        int rounded = (bits + 0x7FFFF + ((bits >>> 20) & 1)) >>> 20;
+        return Math.min(rounded - ((127 - 7) << 3), 126); // rebias 127 -> 7; beyond 448 saturates
     }
 
     static float decode(int code) {

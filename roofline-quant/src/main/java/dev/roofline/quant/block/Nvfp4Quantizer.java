@@ -40,44 +40,110 @@ public final class Nvfp4Quantizer {
         return quantize(w, rows, cols, VECTOR);
     }
 
+    /**
+     * Quantizes BF16 weights given as their raw bits (as a safetensors BF16 tensor holds them), without first
+     * widening the whole tensor to float: rows are widened one at a time. Same bytes as {@link #quantize}.
+     */
+    public Nvfp4Tensor quantizeBf16(short[] bf16, int rows, int cols) {
+        if (bf16 == null) {
+            throw new IllegalArgumentException("bf16 must not be null");
+        }
+        checkShape(bf16.length, rows, cols);
+        int maxBits = VECTOR ? Nvfp4Vector.bf16MaxMagnitudeBits(bf16) : 0; // all-ones exponent: infinity or NaN
+        if (!VECTOR) {
+            for (short b : bf16) { // |x| orders like its bits with the sign cleared
+                maxBits = Math.max(maxBits, b & 0x7FFF);
+            }
+        }
+        if (maxBits >= 0x7F80) {
+            for (int i = 0; i < bf16.length; i++) {
+                if ((bf16[i] & 0x7F80) == 0x7F80) {
+                    throw new IllegalArgumentException("bf16[" + i + "] is " + Float.intBitsToFloat(bf16[i] << 16)
+                            + ": only finite values can be quantized");
+                }
+            }
+        }
+        float global = globalScale(Float.intBitsToFloat(maxBits << 16));
+        byte[] packed = new byte[bf16.length / 2];
+        byte[] scales = new byte[bf16.length / Nvfp4Tensor.BLOCK];
+        float[] row = new float[cols];
+        for (int r = 0; r < rows; r++) {
+            int from = r * cols;
+            if (VECTOR) {
+                Nvfp4Vector.widenBf16(bf16, from, row, cols);
+            } else {
+                for (int c = 0; c < cols; c++) {
+                    row[c] = Float.intBitsToFloat(bf16[from + c] << 16);
+                }
+            }
+            quantizeBlocks(row, 0, cols / Nvfp4Tensor.BLOCK, from / Nvfp4Tensor.BLOCK, global, packed, scales, VECTOR);
+        }
+        return new Nvfp4Tensor(rows, cols, packed, scales, global);
+    }
+
     /** {@code allowVector} false forces the scalar loop (tests compare the two paths). */
     Nvfp4Tensor quantize(float[] w, int rows, int cols, boolean allowVector) {
-        Shape.checkShape(w, rows, cols);
-        if (cols % Nvfp4Tensor.BLOCK != 0) {
-            throw new IllegalArgumentException("NVFP4 needs cols (K) to be a multiple of 16, got " + cols);
+        if (w == null) {
+            throw new IllegalArgumentException("values must not be null");
         }
-        boolean vector = allowVector && VECTOR && !fourOverSix;
-        float amax = vector ? Nvfp4Vector.absMax(w) : Shape.absMax(w, 0, w.length);
+        checkShape(w.length, rows, cols);
+        boolean vector = allowVector && VECTOR;
+        float amax = vector && !fourOverSix ? Nvfp4Vector.absMax(w) : Shape.absMax(w, 0, w.length);
         if (!Float.isFinite(amax)) {
             Shape.rejectNonFinite(w);
         }
-        float global = amax == 0 ? 1f : amax / (E2M1_MAX * E4M3_MAX);
+        float global = globalScale(amax);
         byte[] packed = new byte[w.length / 2];
         byte[] scales = new byte[w.length / Nvfp4Tensor.BLOCK];
+        quantizeBlocks(w, 0, scales.length, 0, global, packed, scales, vector);
+        return new Nvfp4Tensor(rows, cols, packed, scales, global);
+    }
+
+    private static void checkShape(int length, int rows, int cols) {
+        if (rows <= 0 || cols <= 0) {
+            throw new IllegalArgumentException("rows and cols must be > 0, got " + rows + " x " + cols);
+        }
+        if ((long) rows * cols != length) {
+            throw new IllegalArgumentException("values has " + length + " elements, expected rows x cols = "
+                    + rows + " x " + cols + " = " + (long) rows * cols);
+        }
+        if (cols % Nvfp4Tensor.BLOCK != 0) {
+            throw new IllegalArgumentException("NVFP4 needs cols (K) to be a multiple of 16, got " + cols);
+        }
+    }
+
+    private static float globalScale(float amax) {
+        return amax == 0 ? 1f : amax / (E2M1_MAX * E4M3_MAX);
+    }
+
+    /** Quantizes {@code blocks} blocks of {@code w} from {@code from} into block {@code outBlock} onwards. */
+    private void quantizeBlocks(float[] w, int from, int blocks, int outBlock, float global, byte[] packed, byte[] scales,
+                                boolean allowVector) {
+        boolean vector = allowVector && !fourOverSix;
         int[] codes = new int[Nvfp4Tensor.BLOCK];
         int[] alt = new int[Nvfp4Tensor.BLOCK];
-        for (int b = 0; b < scales.length; b++) {
-            int from = b * Nvfp4Tensor.BLOCK;
-            float blockMax = vector ? Nvfp4Vector.blockMax(w, from) : Shape.absMax(w, from, from + Nvfp4Tensor.BLOCK);
+        for (int b = 0; b < blocks; b++) {
+            int at = from + b * Nvfp4Tensor.BLOCK;
+            int out = outBlock + b;
+            float blockMax = vector ? Nvfp4Vector.blockMax(w, at) : Shape.absMax(w, at, at + Nvfp4Tensor.BLOCK);
             int scaleCode = blockScale(blockMax, E2M1_MAX, global);
             if (fourOverSix) {
-                scaleCode = chooseFourOverSix(w, from, blockMax, scaleCode, global, alt);
+                scaleCode = chooseFourOverSix(w, at, blockMax, scaleCode, global, alt);
             }
-            scales[b] = (byte) scaleCode;
+            scales[out] = (byte) scaleCode;
             float scale = E4M3Scale.decode(scaleCode) * global;
+            int packedAt = out * (Nvfp4Tensor.BLOCK / 2);
             if (vector) {
-                Nvfp4Vector.encodeBlock(w, from, scale, packed);
+                Nvfp4Vector.encodeBlock(w, at, scale, packed, packedAt);
                 continue;
             }
             for (int j = 0; j < codes.length; j++) {
-                codes[j] = E2M1.encode(w[from + j] / scale);
+                codes[j] = E2M1.encode(w[at + j] / scale);
             }
-            int out = from >>> 1;
             for (int j = 0; j < codes.length; j += 2) {
-                packed[out + (j >>> 1)] = (byte) (codes[j] | (codes[j + 1] << 4));
+                packed[packedAt + (j >>> 1)] = (byte) (codes[j] | (codes[j + 1] << 4));
             }
         }
-        return new Nvfp4Tensor(rows, cols, packed, scales, global);
     }
 
     /** The block's scale code after trying to scale its maximum to 4 instead of 6; lower squared error wins. */

@@ -42,6 +42,32 @@ final class Nvfp4Vector {
         return r;
     }
 
+    private static final VectorSpecies<Short> S = ShortVector.SPECIES_PREFERRED;
+    /** As many shorts as F has floats, to widen BF16 bits lane by lane. */
+    private static final VectorSpecies<Short> S_F = VectorSpecies.of(short.class, VectorShape.forBitSize(Math.max(64, F.length() * 16)));
+
+    /** The largest BF16 magnitude as bits with the sign cleared (magnitudes order like these bits). */
+    static int bf16MaxMagnitudeBits(short[] bits) {
+        ShortVector m = ShortVector.zero(S);
+        int i = 0;
+        for (int up = S.loopBound(bits.length); i < up; i += S.length()) {
+            m = m.max(ShortVector.fromArray(S, bits, i).and((short) 0x7FFF));
+        }
+        int r = m.reduceLanes(VectorOperators.MAX);
+        for (; i < bits.length; i++) {
+            r = Math.max(r, bits[i] & 0x7FFF);
+        }
+        return r;
+    }
+
+    /** dst[0 .. n) = the floats of BF16 bits src[from .. from + n); n a multiple of 16. */
+    static void widenBf16(short[] src, int from, float[] dst, int n) {
+        for (int i = 0; i < n; i += F.length()) {
+            IntVector wide = (IntVector) ShortVector.fromArray(S_F, src, from + i).convertShape(VectorOperators.S2I, I, 0);
+            wide.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().intoArray(dst, i);
+        }
+    }
+
     /** Largest |w| of one block. */
     static float blockMax(float[] w, int from) {
         float m = 0;
@@ -51,8 +77,8 @@ final class Nvfp4Vector {
         return m;
     }
 
-    /** E2M1 codes of w[from .. from+16) / scale, packed two per byte (element 2i low) into packed[from/2 ..). */
-    static void encodeBlock(float[] w, int from, float scale, byte[] packed) {
+    /** E2M1 codes of w[from .. from+16) / scale, packed two per byte (element 2i low) into packed[packedAt ..). */
+    static void encodeBlock(float[] w, int from, float scale, byte[] packed, int packedAt) {
         IntVector one = IntVector.broadcast(I, 1);
         IntVector eight = IntVector.broadcast(I, 8);
         for (int j = 0; j < Nvfp4Tensor.BLOCK; j += F.length()) {
@@ -72,9 +98,9 @@ final class Nvfp4Vector {
             ShortVector nibbles = pairs.and((short) 0x0F).or(pairs.lanewise(VectorOperators.LSHR, 4).and((short) 0xF0));
             ByteVector bytes = (ByteVector) nibbles.convertShape(VectorOperators.S2B, B2, 0);
             if (B2.length() == F.length() / 2) {
-                bytes.intoArray(packed, (from + j) >>> 1);
+                bytes.intoArray(packed, packedAt + (j >>> 1));
             } else { // narrow vectors: the byte vector is wider than the bytes it holds
-                bytes.intoArray(packed, (from + j) >>> 1, B2.indexInRange(0, F.length() / 2));
+                bytes.intoArray(packed, packedAt + (j >>> 1), B2.indexInRange(0, F.length() / 2));
             }
         }
     }

@@ -112,6 +112,27 @@ class Nvfp4QuantizerTest {
     }
 
     @Test
+    void bf16InputGivesTheSameBytesAsItsFloatValues() {
+        Random r = new Random(4);
+        int rows = 24, cols = 96;
+        short[] bf16 = new short[rows * cols];
+        float[] widened = new float[bf16.length];
+        for (int i = 0; i < bf16.length; i++) {
+            bf16[i] = (short) (Float.floatToRawIntBits((float) (r.nextGaussian() * (r.nextInt(50) == 0 ? 30 : 0.5))) >>> 16);
+            widened[i] = Float.intBitsToFloat(bf16[i] << 16);
+        }
+        Nvfp4Tensor fromBits = Nvfp4Quantizer.modelOpt().quantizeBf16(bf16, rows, cols);
+        Nvfp4Tensor fromFloats = Nvfp4Quantizer.modelOpt().quantize(widened, rows, cols);
+        assertThat(fromBits.packed()).isEqualTo(fromFloats.packed());
+        assertThat(fromBits.blockScales()).isEqualTo(fromFloats.blockScales());
+        assertThat(fromBits.globalScale()).isEqualTo(fromFloats.globalScale());
+        bf16[5] = (short) 0x7FC0; // NaN
+        assertThatThrownBy(() -> Nvfp4Quantizer.modelOpt().quantizeBf16(bf16, rows, cols)).hasMessageContaining("bf16[5] is NaN");
+        bf16[5] = (short) 0xFF80; // -infinity
+        assertThatThrownBy(() -> Nvfp4Quantizer.modelOpt().quantizeBf16(bf16, rows, cols)).hasMessageContaining("bf16[5] is -Infinity");
+    }
+
+    @Test
     void fastE4m3ScaleAgreesWithTheGeneralCodec() {
         MiniFloat e4m3 = MiniFloat.of(Precision.FP8_E4M3);
         Random r = new Random(8);

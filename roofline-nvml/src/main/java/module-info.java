@@ -1,6 +1,6 @@
 /**
  * GPU telemetry through NVML: power, energy, clocks, temperature and why clocks were held back
- * ({@link dev.roofline.nvml.NvmlSession}, {@link dev.roofline.nvml.PowerTracker}).
+ * ({@link dev.roofline.nvml.NvmlMonitor}, {@link dev.roofline.nvml.PowerTracker}).
  *
  * <p>Run with {@code --enable-native-access=dev.roofline.bindings,dev.roofline.cuda,dev.roofline.nvml}
  * (or {@code ALL-UNNAMED} on the class path).

@@ -17,11 +17,11 @@ import java.util.Set;
  * {@link NvmlException}; every query after the session closed throws {@link IllegalStateException}.
  */
 public final class NvmlDevice implements PowerSource {
-    private final NvmlSession session;
+    private final NvmlMonitor session;
     private final int index;
     private final MemorySegment handle;
 
-    NvmlDevice(NvmlSession session, int index, MemorySegment handle) {
+    NvmlDevice(NvmlMonitor session, int index, MemorySegment handle) {
         this.session = session;
         this.index = index;
         this.handle = handle;

@@ -25,7 +25,7 @@ public final class NvmlPowerMeter implements PowerMeter {
      */
     @Override
     public Session start(String gpuUuid) {
-        NvmlSession nvml = NvmlSession.open();
+        NvmlMonitor nvml = NvmlMonitor.open();
         try {
             NvmlDevice device = find(nvml, gpuUuid);
             PowerTracker tracker = PowerTracker.start(device);
@@ -50,7 +50,7 @@ public final class NvmlPowerMeter implements PowerMeter {
         }
     }
 
-    private static NvmlDevice find(NvmlSession nvml, String uuid) {
+    private static NvmlDevice find(NvmlMonitor nvml, String uuid) {
         if (uuid == null || uuid.isBlank()) {
             throw new IllegalArgumentException("gpuUuid must not be blank");
         }

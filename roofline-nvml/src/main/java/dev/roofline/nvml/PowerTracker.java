@@ -11,7 +11,7 @@ import java.util.concurrent.locks.LockSupport;
  * Samples a GPU's power in the background while work runs.
  *
  * <pre>{@code
- * try (NvmlSession nvml = NvmlSession.open(); PowerTracker power = PowerTracker.start(nvml.device(0))) {
+ * try (NvmlMonitor nvml = NvmlMonitor.open(); PowerTracker power = PowerTracker.start(nvml.device(0))) {
  *     runTheWork();
  *     PowerSummary s = power.stop();     // average/peak watts, joules, clocks, throttling
  * }

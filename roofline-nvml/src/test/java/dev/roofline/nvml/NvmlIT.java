@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.within;
 class NvmlIT {
 
     static boolean nvmlAvailable() {
-        var reason = NvmlSession.unavailableReason();
+        var reason = NvmlMonitor.unavailableReason();
         reason.ifPresent(r -> System.out.println("NvmlIT skipped: " + r));
         return reason.isEmpty();
     }
@@ -38,7 +38,7 @@ class NvmlIT {
 
     @Test
     void identityAndLimitsMatchNvidiaSmi() throws Exception {
-        try (NvmlSession nvml = NvmlSession.open()) {
+        try (NvmlMonitor nvml = NvmlMonitor.open()) {
             NvmlDevice gpu = nvml.device(0);
             String[] smi = smi(0, "name,uuid,enforced.power.limit,clocks.max.sm,clocks.max.mem,driver_version");
             System.out.printf("NvmlIT identity: ours name=%s uuid=%s limit=%.1f W maxSm=%s maxMem=%s driver=%s | smi %s%n",
@@ -55,7 +55,7 @@ class NvmlIT {
 
     @Test
     void liveReadingsAgreeWithNvidiaSmiTakenAlongside() throws Exception {
-        try (NvmlSession nvml = NvmlSession.open()) {
+        try (NvmlMonitor nvml = NvmlMonitor.open()) {
             NvmlDevice gpu = nvml.device(0);
             double before = gpu.powerWatts().orElseThrow();
             int tempBefore = gpu.temperatureCelsius().orElseThrow();
@@ -75,22 +75,22 @@ class NvmlIT {
 
     @Test
     void sessionsAreReferenceCounted() {
-        NvmlSession a = NvmlSession.open();
-        NvmlSession b = NvmlSession.open();
+        NvmlMonitor a = NvmlMonitor.open();
+        NvmlMonitor b = NvmlMonitor.open();
         NvmlDevice fromA = a.device(0);
         a.close();
         a.close(); // idempotent
         assertThat(b.device(0).powerWatts()).isPresent(); // NVML still initialized for b
         assertThatThrownBy(fromA::powerWatts).isInstanceOf(IllegalStateException.class).hasMessageContaining("already closed");
         b.close();
-        try (NvmlSession c = NvmlSession.open()) { // a fresh init after the last shutdown
+        try (NvmlMonitor c = NvmlMonitor.open()) { // a fresh init after the last shutdown
             assertThat(c.deviceCount()).isPositive();
         }
     }
 
     @Test
     void badDeviceIndexIsRejected() {
-        try (NvmlSession nvml = NvmlSession.open()) {
+        try (NvmlMonitor nvml = NvmlMonitor.open()) {
             int n = nvml.deviceCount();
             assertThatThrownBy(() -> nvml.device(n)).hasMessageContaining("device index must be in [0, " + n + "), got " + n);
         }
@@ -98,7 +98,7 @@ class NvmlIT {
 
     @Test
     void trackingAnIdleGpuUsesTheEnergyCounter() {
-        try (NvmlSession nvml = NvmlSession.open()) {
+        try (NvmlMonitor nvml = NvmlMonitor.open()) {
             NvmlDevice gpu = nvml.device(0);
             PowerTracker t = PowerTracker.start(gpu, Duration.ofMillis(10));
             sleep(500);

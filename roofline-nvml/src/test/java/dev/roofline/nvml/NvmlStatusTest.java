@@ -38,7 +38,7 @@ class NvmlStatusTest {
 
     @Test
     void withoutTheLibraryASessionSaysWhatWasTried() {
-        var reason = NvmlSession.unavailableReason();
+        var reason = NvmlMonitor.unavailableReason();
         org.junit.jupiter.api.Assumptions.assumeTrue(reason.isPresent(), "NVML is available here: nothing to check");
         // either the library is missing (every place tried is listed) or the driver refuses
         assertThat(reason.get()).containsAnyOf("NVML library not found", "NVML could not start", "native access denied");

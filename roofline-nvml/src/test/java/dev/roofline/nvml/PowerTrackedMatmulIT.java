@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.within;
 class PowerTrackedMatmulIT {
 
     static boolean gpuAndNvml() {
-        return Cuda.isAvailable() && NvmlSession.unavailableReason().isEmpty();
+        return Cuda.isAvailable() && NvmlMonitor.unavailableReason().isEmpty();
     }
 
     @Test
@@ -41,7 +41,7 @@ class PowerTrackedMatmulIT {
         for (int i = 0; i < data.length; i++) {
             data[i] = Float.floatToFloat16((float) (r.nextDouble() * 2 - 1));
         }
-        try (NvmlSession nvml = NvmlSession.open(); CublasLt lt = CublasLt.create(); Stream stream = Stream.create();
+        try (NvmlMonitor nvml = NvmlMonitor.open(); CublasLt lt = CublasLt.create(); Stream stream = Stream.create();
              Matmul mm = Matmul.plan(lt, g, device, MatmulOptions.defaults());
              DeviceBuffer a = DeviceBuffer.allocate(2L * n * n); DeviceBuffer b = DeviceBuffer.allocate(2L * n * n);
              DeviceBuffer c = DeviceBuffer.allocate(2L * n * n)) {
@@ -95,7 +95,7 @@ class PowerTrackedMatmulIT {
         return launches;
     }
 
-    static NvmlDevice findByUuid(NvmlSession nvml, String uuid) {
+    static NvmlDevice findByUuid(NvmlMonitor nvml, String uuid) {
         for (int i = 0; i < nvml.deviceCount(); i++) {
             NvmlDevice d = nvml.device(i);
             if (d.uuid().equalsIgnoreCase(uuid)) {

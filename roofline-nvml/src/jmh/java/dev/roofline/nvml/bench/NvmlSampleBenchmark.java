@@ -1,7 +1,7 @@
 package dev.roofline.nvml.bench;
 
 import dev.roofline.nvml.NvmlDevice;
-import dev.roofline.nvml.NvmlSession;
+import dev.roofline.nvml.NvmlMonitor;
 import dev.roofline.nvml.PowerSample;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -29,12 +29,12 @@ import java.util.concurrent.TimeUnit;
 @Measurement(iterations = 3, time = 1)
 @Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
 public class NvmlSampleBenchmark {
-    private NvmlSession session;
+    private NvmlMonitor session;
     private NvmlDevice device;
 
     @Setup
     public void open() {
-        session = NvmlSession.open();
+        session = NvmlMonitor.open();
         device = session.device(0);
     }
 

@@ -9,23 +9,24 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * An open NVML library. Sessions are reference-counted: the first {@code open()} in the JVM calls {@code nvmlInit},
+ * The GPU telemetry session: an open NVML library, its devices and driver version. Reference-counted: the first
+ * {@code open()} in the JVM calls {@code nvmlInit},
  * the last {@code close()} calls {@code nvmlShutdown}, so several users can share NVML.
  *
  * <pre>{@code
- * try (NvmlSession nvml = NvmlSession.open()) {
+ * try (NvmlMonitor nvml = NvmlMonitor.open()) {
  *     NvmlDevice gpu = nvml.device(0);
  *     double watts = gpu.powerWatts().orElseThrow();
  * }
  * }</pre>
  */
-public final class NvmlSession implements AutoCloseable {
+public final class NvmlMonitor implements AutoCloseable {
     private static final Object LOCK = new Object();
     private static int openSessions;
 
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private NvmlSession() {}
+    private NvmlMonitor() {}
 
     /**
      * Loads libnvidia-ml if needed and initializes NVML.
@@ -33,7 +34,7 @@ public final class NvmlSession implements AutoCloseable {
      * @throws NvmlUnavailableException when the library is missing, the driver is not loaded, NVML refuses
      *                                  permission or native access is denied
      */
-    public static NvmlSession open() {
+    public static NvmlMonitor open() {
         synchronized (LOCK) {
             if (openSessions == 0) {
                 Nvml.load();
@@ -43,13 +44,13 @@ public final class NvmlSession implements AutoCloseable {
                 }
             }
             openSessions++;
-            return new NvmlSession();
+            return new NvmlMonitor();
         }
     }
 
     /** Why NVML cannot be used here, or empty when a session opens. */
     public static Optional<String> unavailableReason() {
-        try (NvmlSession ignored = open()) {
+        try (NvmlMonitor ignored = open()) {
             return Optional.empty();
         } catch (NvmlUnavailableException e) {
             return Optional.of(e.getMessage());

@@ -13,4 +13,6 @@ module dev.roofline.core {
     exports dev.roofline.core.recommend;
     exports dev.roofline.core.tiling;
     exports dev.roofline.core.report;
+    // the calculator view, reused by roofline-cuda's command line (which adds measurements)
+    exports dev.roofline.core.cli to dev.roofline.cuda;
 }

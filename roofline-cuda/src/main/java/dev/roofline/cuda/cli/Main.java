@@ -30,7 +30,8 @@ import java.util.Optional;
  * {@code roofline-cuda [--hw NAME] [--csv FILE] [--quick]}: with a GPU, measures its ceilings, compares timing methods
  * on 8192^3 products, and times FP16, BF16, FP8 (also with fast accumulation) and INT8 GEMMs and GEMVs beside their
  * roofline predictions, with joules per product when a {@link PowerMeter} (roofline-nvml) is on the module or class
- * path; without a GPU, says why and prints the predictions for {@code --hw} (default h200).
+ * path; without a GPU, says why and prints the predictions for {@code --hw} (default h200). Either way it starts
+ * with the roofline calculator's default view (a 4096×4096 GEMV on GB10, or on {@code --hw}).
  */
 public final class Main {
     static final List<Precision> PRECISIONS = List.of(Precision.FP16, Precision.BF16, Precision.FP8_E4M3, Precision.INT8);
@@ -48,11 +49,15 @@ public final class Main {
 
     public static int run(String[] args, PrintStream out, PrintStream err) {
         String hwName = "h200";
+        boolean hwGiven = false;
         Path csv = null;
         boolean quick = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
-                case "--hw" -> hwName = value(args, ++i);
+                case "--hw" -> {
+                    hwName = value(args, ++i);
+                    hwGiven = true;
+                }
                 case "--csv" -> csv = Path.of(value(args, ++i));
                 case "--quick" -> quick = true;
                 default -> {
@@ -61,8 +66,14 @@ public final class Main {
                 }
             }
         }
+        // the main job first: the roofline calculator's view (GB10 unless --hw says otherwise), GPU or not
+        int calculator = dev.roofline.core.cli.Main.run(hwGiven ? new String[] {"--hw", hwName} : new String[0], out, err);
+        if (calculator != 0) {
+            return calculator;
+        }
+        out.println();
         if (!Cuda.isAvailable()) {
-            out.println(Cuda.unavailableReason().orElseThrow());
+            out.println(Cuda.unavailableReason().orElseThrow() + " - nothing measured");
             Hardware hw = Hardware.byName(hwName);
             out.println("Predictions only, for " + hw.name() + " (datasheet ceilings):");
             out.print(predictions(hw));

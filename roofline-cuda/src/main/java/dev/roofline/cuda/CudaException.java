@@ -18,6 +18,14 @@ public final class CudaException extends RuntimeException {
         this.libraryMessage = libraryMessage;
     }
 
+    /**
+     * The exception for {@code code} returned by {@code function}, named and described by the runtime when it is
+     * loaded (for code elsewhere in roofline-cuda that makes its own runtime calls, e.g. the kernel launcher).
+     */
+    public static CudaException of(String function, int code) {
+        return CudaErrors.exception(function, code);
+    }
+
     public String function() {
         return function;
     }

@@ -163,8 +163,7 @@ public final class GemvKernels implements AutoCloseable {
     // the same construction as the package-private checked layer in dev.roofline.cuda (Cudart.check)
     private static void check(String function, int status) {
         if (status != cudart_h.cudaSuccess()) {
-            throw new CudaException(function, status, cudart_h.cudaGetErrorName(status).reinterpret(256).getString(0),
-                    cudart_h.cudaGetErrorString(status).reinterpret(1024).getString(0));
+            throw CudaException.of(function, status);
         }
     }
 

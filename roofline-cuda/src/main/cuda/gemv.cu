@@ -9,7 +9,8 @@
 //   mxfp4       : W E2M1 (element 2i low nibble), scales = E8M0 byte[N * K/32]
 // Activations x and outputs y are fp16 or bf16, row-major. Every kernel has the same parameters:
 //   (const void* W, const void* scales, const T* x, T* y, int M, int N, int K, float global)
-// One warp computes one output row; each lane streams 16-byte chunks of the row. K must be a multiple of
+// One warp computes one output row; each lane streams 16-byte chunks of the row (except NVFP4 x FP16, which runs
+// on the tensor cores with 16 rows per block: see gemv_nvfp4_f16_tc). K must be a multiple of
 // 16 bytes' worth of elements (8, 16 or 32) and, for int4, of 128. Kernel names are extern "C" so the Java side
 // can find them with cudaLibraryGetKernel: gemv_<format>_<activation>_m<1|16>.
 //
@@ -199,6 +200,151 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
     }
 }
 
+
+// ---- NVFP4 weights x FP16 activations on the tensor cores (mma.sync m16n8k16, FP32 accumulators) ----
+//
+// A block of TC_WARPS warps owns 16 output rows; the warps split K (iteration it = 128 k goes to warp it % TC_WARPS)
+// and add their partial sums in shared memory at the end. In the mma, A = 16 weight rows x 16 k, B = 16 k x 8 columns
+// of x (column c = activation row m = 8f + c, f = 0 for M <= 8, f = 1 for rows 8..15), D = FP32.
+// Lane t (g = t / 4, q = t % 4) loads, per iteration at kb, 16 bytes (k = kb + 32q .. +31) of rows g and g + 8, so
+// each row segment of 64 bytes is read by 4 consecutive lanes. K is permuted inside the mma: in step (i, s), i = the
+// 32-bit word 0..3 of the lane's 16 bytes and s in {0, 2}, the fragment's k slots {2q, 2q+1, 2q+8, 2q+9} (PTX ISA,
+// "Matrix Fragments for mma.m16n8k16 with floating point type": a0,a1 = row g, cols 2q,2q+1; a2,a3 = row g+8, same
+// cols; a4..a7 = cols + 8; b0,b1 = rows 2q,2q+1, col g; b2,b3 = rows 2q+8,2q+9) hold physical
+// k = kb + 32q + 8i + {s, s+4, s+1, s+5}: the nibble pairs (s, s+4) of a word are 16 bits apart, so one shift and mask
+// make a half2 of them; B takes x[m][k] in the same order (two byte permutes per register).
+// E2M1 -> half bits ((n & 8) << 12) | ((n & 7) << 9) is value x 2^-14 (exact; code 1 is an fp16 subnormal). The 4
+// nibbles of a step lie in one 16-k block, (kb + 32q + 8i) / 16, so A is scaled before the mma in half:
+// A = decoded x fp16(e4m3 x 2^6). Exact: |A| >= 2^-15 x 2^-9 x 2^6 = 2^-18 (a multiple of the fp16 subnormal step
+// 2^-24) with at most 2 + 4 significant bits, and |A| <= 6 x 2^-14 x 448 x 2^6 = 10.5. At the end D x global x 2^8.
+constexpr int TC_WARPS = 4;
+constexpr int TC_ROWS = 16;   // output rows per block (GemvKernels.rowsPerBlock)
+constexpr int TC_UNROLL = 4;  // iterations of loads in flight per warp
+
+__device__ __forceinline__ uint32_t e2m1_pair_to_half2_bits(uint32_t v, int s) { // nibbles s, s + 4 of v
+    const uint32_t t = v << (12 - 4 * s);
+    return (t & 0x80008000u) | ((t & 0x70007000u) >> 3);
+}
+__device__ __forceinline__ uint32_t hmul2_bits(uint32_t a, __half2 b) {
+    __half2 r = __hmul2(*reinterpret_cast<__half2*>(&a), b);
+    return *reinterpret_cast<uint32_t*>(&r);
+}
+__device__ __forceinline__ void mma_16816(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                                          uint32_t b0, uint32_t b1) {
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+__device__ __forceinline__ __half2 e4m3x2_times_64(uint32_t two) { // (scale of low byte, of high byte) x 2^6
+    __half2_raw h = __nv_cvt_fp8x2_to_halfraw2(static_cast<__nv_fp8x2_storage_t>(two), __NV_E4M3);
+    return __hmul2(*reinterpret_cast<__half2*>(&h), __float2half2_rn(64.f));
+}
+
+template <int MAXM>
+__device__ __forceinline__ void gemv_nvfp4_f16_tc(const void* __restrict__ Wv, const void* __restrict__ scales,
+                                                  const __half* __restrict__ x, __half* __restrict__ y,
+                                                  int M, int N, int K, float global) {
+    constexpr int NB = MAXM == 1 ? 1 : 2; // B fragments: activation rows 0..7 and 8..15
+    __shared__ float red[TC_WARPS][NB][4][32];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    const int g = lane >> 2, q = lane & 3;
+    const int n0 = blockIdx.x * TC_ROWS;
+    const bool ok0 = n0 + g < N, ok1 = n0 + g + 8 < N;
+    const int m_count = MAXM == 1 ? 1 : M;
+    const bool two = NB == 2 && M > 8; // warp-uniform
+    const size_t row_bytes = static_cast<size_t>(K) / 2, row_scales = static_cast<size_t>(K) / 16;
+    const uint8_t* w0 = static_cast<const uint8_t*>(Wv) + static_cast<size_t>(ok0 ? n0 + g : 0) * row_bytes + 16 * q;
+    const uint8_t* w1 = static_cast<const uint8_t*>(Wv) + static_cast<size_t>(ok1 ? n0 + g + 8 : 0) * row_bytes + 16 * q;
+    const uint8_t* s0 = static_cast<const uint8_t*>(scales) + static_cast<size_t>(ok0 ? n0 + g : 0) * row_scales + 2 * q;
+    const uint8_t* s1 = static_cast<const uint8_t*>(scales) + static_cast<size_t>(ok1 ? n0 + g + 8 : 0) * row_scales + 2 * q;
+    const bool xok[2] = {g < m_count, g + 8 < m_count};
+    const __half* xr[2] = {x + static_cast<size_t>(xok[0] ? g : 0) * K + 32 * q,
+                           x + static_cast<size_t>(xok[1] ? g + 8 : 0) * K + 32 * q};
+    const int iters = (K + 127) / 128;
+
+    float acc[NB][4];
+    #pragma unroll
+    for (int f = 0; f < NB; f++)
+        #pragma unroll
+        for (int c = 0; c < 4; c++) acc[f][c] = 0.f;
+
+    const uint4 zero4 = make_uint4(0, 0, 0, 0);
+    for (int it0 = warp; it0 < iters; it0 += TC_WARPS * TC_UNROLL) {
+        uint4 wa[TC_UNROLL], wb[TC_UNROLL];
+        uint32_t sa[TC_UNROLL], sb[TC_UNROLL];
+        #pragma unroll
+        for (int u = 0; u < TC_UNROLL; u++) {
+            const int it = it0 + TC_WARPS * u;
+            const int kb = it * 128;
+            const bool in = it < iters && kb + 32 * q < K;
+            wa[u] = zero4; wb[u] = zero4; sa[u] = 0; sb[u] = 0;
+            if (in && ok0) {
+                wa[u] = load_stream(w0 + kb / 2);
+                sa[u] = __ldg(reinterpret_cast<const unsigned short*>(s0 + kb / 16)); // 2q + kb/16 is even
+            }
+            if (in && ok1) {
+                wb[u] = load_stream(w1 + kb / 2);
+                sb[u] = __ldg(reinterpret_cast<const unsigned short*>(s1 + kb / 16));
+            }
+        }
+        #pragma unroll
+        for (int u = 0; u < TC_UNROLL; u++) {
+            const int it = it0 + TC_WARPS * u;
+            if (it >= iters) break; // warp-uniform
+            const int kb = it * 128;
+            const bool in = kb + 32 * q < K;
+            uint4 xv[NB][4];
+            #pragma unroll
+            for (int f = 0; f < NB; f++)
+                #pragma unroll
+                for (int i = 0; i < 4; i++) {
+                    xv[f][i] = zero4;
+                    if (in && xok[f] && (f == 0 || two)) xv[f][i] = __ldg(reinterpret_cast<const uint4*>(xr[f] + kb) + i);
+                }
+            const __half2 sc0 = e4m3x2_times_64(sa[u]), sc1 = e4m3x2_times_64(sb[u]);
+            const __half2 sp0[2] = {__low2half2(sc0), __high2half2(sc0)};
+            const __half2 sp1[2] = {__low2half2(sc1), __high2half2(sc1)};
+            const uint32_t va[4] = {wa[u].x, wa[u].y, wa[u].z, wa[u].w};
+            const uint32_t vb[4] = {wb[u].x, wb[u].y, wb[u].z, wb[u].w};
+            #pragma unroll
+            for (int i = 0; i < 4; i++) {
+                #pragma unroll
+                for (int s = 0; s < 4; s += 2) {
+                    const uint32_t a0 = hmul2_bits(e2m1_pair_to_half2_bits(va[i], s), sp0[i >> 1]);
+                    const uint32_t a1 = hmul2_bits(e2m1_pair_to_half2_bits(vb[i], s), sp1[i >> 1]);
+                    const uint32_t a2 = hmul2_bits(e2m1_pair_to_half2_bits(va[i], s + 1), sp0[i >> 1]);
+                    const uint32_t a3 = hmul2_bits(e2m1_pair_to_half2_bits(vb[i], s + 1), sp1[i >> 1]);
+                    #pragma unroll
+                    for (int f = 0; f < NB; f++) {
+                        if (f == 1 && !two) break;
+                        const uint4 X = xv[f][i]; // halves x[8i + 0..7] of this lane's 32
+                        const uint32_t lo = s == 0 ? X.x : X.y, hi = s == 0 ? X.z : X.w;
+                        mma_16816(acc[f], a0, a1, a2, a3, __byte_perm(lo, hi, 0x5410), __byte_perm(lo, hi, 0x7632));
+                    }
+                }
+            }
+        }
+    }
+    // D: c0, c1 = row g, columns 2q, 2q+1; c2, c3 = row g + 8
+    #pragma unroll
+    for (int f = 0; f < NB; f++)
+        #pragma unroll
+        for (int c = 0; c < 4; c++) red[warp][f][c][lane] = acc[f][c];
+    __syncthreads();
+    const float out_scale = global * 256.f; // 2^-14 (e2m1) x 2^6 (scale) = 2^-8
+    for (int e = threadIdx.x; e < NB * 4 * 32; e += TC_WARPS * 32) {
+        const int f = e / 128, c = (e / 32) & 3, l = e & 31;
+        const int row = n0 + (l >> 2) + 8 * (c >> 1);
+        const int m = 8 * f + 2 * (l & 3) + (c & 1);
+        if (m < m_count && row < N) {
+            float v = 0.f;
+            #pragma unroll
+            for (int w = 0; w < TC_WARPS; w++) v += red[w][f][c][l];
+            y[static_cast<size_t>(m) * N + row] = __float2half_rn(v * out_scale);
+        }
+    }
+}
+
 } // namespace
 
 #define ROOFLINE_GEMV(FMT, fmt, T, act, MAXM)                                                                   \
@@ -218,5 +364,15 @@ ROOFLINE_GEMV_ALL(BF16, bf16)
 ROOFLINE_GEMV_ALL(FP8, fp8)
 ROOFLINE_GEMV_ALL(INT8, int8)
 ROOFLINE_GEMV_ALL(INT4, int4)
-ROOFLINE_GEMV_ALL(NVFP4, nvfp4)
+// NVFP4 x FP16: tensor cores (gemv_nvfp4_f16_tc above), TC_ROWS rows per block of TC_WARPS warps
+#define ROOFLINE_GEMV_NVFP4_F16_TC(MAXM)                                                                         \
+    extern "C" __global__ void __launch_bounds__(TC_WARPS * 32)                                                  \
+    gemv_nvfp4_f16_m##MAXM(const void* W, const void* scales, const __half* x, __half* y, int M, int N, int K,  \
+                           float global) {                                                                      \
+        gemv_nvfp4_f16_tc<MAXM>(W, scales, x, y, M, N, K, global);                                              \
+    }
+ROOFLINE_GEMV_NVFP4_F16_TC(1)
+ROOFLINE_GEMV_NVFP4_F16_TC(16)
+ROOFLINE_GEMV(NVFP4, nvfp4, __nv_bfloat16, bf16, 1)
+ROOFLINE_GEMV(NVFP4, nvfp4, __nv_bfloat16, bf16, 16)
 ROOFLINE_GEMV_ALL(MXFP4, mxfp4)

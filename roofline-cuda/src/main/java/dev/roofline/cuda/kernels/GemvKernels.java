@@ -30,8 +30,9 @@ import java.util.Map;
  */
 public final class GemvKernels implements AutoCloseable {
     static final String FATBIN = "gemv.fatbin";
-    private static final int THREADS = 128; // 4 warps, one output row each (WARPS_PER_BLOCK in gemv.cu)
-    private static final int ROWS_PER_BLOCK = THREADS / 32;
+    private static final int THREADS = 128; // 4 warps (WARPS_PER_BLOCK and TC_WARPS in gemv.cu)
+    private static final int ROWS_PER_BLOCK = THREADS / 32; // CUDA-core kernels: one output row per warp
+    private static final int TC_ROWS_PER_BLOCK = 16;        // tensor-core kernels: 16 rows per block (TC_ROWS)
     private static final int MAX_M = 16;
 
     private final Arena image;
@@ -95,7 +96,7 @@ public final class GemvKernels implements AutoCloseable {
         MemorySegment kernel = kernel(format, activation, m);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment grid = dim3.allocate(arena);
-            dim3.x(grid, Math.ceilDiv(n, ROWS_PER_BLOCK));
+            dim3.x(grid, Math.ceilDiv(n, rowsPerBlock(format, activation)));
             dim3.y(grid, 1);
             dim3.z(grid, 1);
             MemorySegment block = dim3.allocate(arena);
@@ -117,6 +118,11 @@ public final class GemvKernels implements AutoCloseable {
             }
             check("cudaLaunchKernel", cudart_h.cudaLaunchKernel(kernel, grid, block, args, 0, stream.handle()));
         }
+    }
+
+    /** Output rows one block computes: 16 for the tensor-core kernels (NVFP4 with FP16 activations), else 4. */
+    static int rowsPerBlock(WeightFormat format, Activation activation) {
+        return format == WeightFormat.NVFP4 && activation == Activation.F16 ? TC_ROWS_PER_BLOCK : ROWS_PER_BLOCK;
     }
 
     /** The kernel's name in the fatbin, e.g. {@code gemv_nvfp4_bf16_m1}. */

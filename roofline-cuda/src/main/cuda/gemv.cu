@@ -203,27 +203,31 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
 
 // ---- NVFP4 weights x FP16 activations on the tensor cores (mma.sync m16n8k16, FP32 accumulators) ----
 //
-// A block of TC_WARPS warps owns 16 output rows; the warps split K (iteration it = 128 k goes to warp it % TC_WARPS)
+// A block of W = blockDim.x / 32 warps (4, 8 or 16) owns 16 output rows; the warps split K (iteration it = 128 k goes to warp it % W)
 // and add their partial sums in shared memory at the end. In the mma, A = 16 weight rows x 16 k, B = 16 k x 8 columns
 // of x (column c = activation row m = 8f + c, f = 0 for M <= 8, f = 1 for rows 8..15), D = FP32.
 // Lane t (g = t / 4, q = t % 4) loads, per iteration at kb, 16 bytes (k = kb + 32q .. +31) of rows g and g + 8, so
-// each row segment of 64 bytes is read by 4 consecutive lanes. K is permuted inside the mma: in step (i, s), i = the
-// 32-bit word 0..3 of the lane's 16 bytes and s in {0, 2}, the fragment's k slots {2q, 2q+1, 2q+8, 2q+9} (PTX ISA,
+// each row segment of 64 bytes is read by 4 consecutive lanes. K is permuted inside the mma: in step (i, st), i = the
+// 32-bit word 0..3 of the lane's 16 bytes and st in {0, 1}, the fragment's k slots {2q, 2q+1, 2q+8, 2q+9} (PTX ISA,
 // "Matrix Fragments for mma.m16n8k16 with floating point type": a0,a1 = row g, cols 2q,2q+1; a2,a3 = row g+8, same
 // cols; a4..a7 = cols + 8; b0,b1 = rows 2q,2q+1, col g; b2,b3 = rows 2q+8,2q+9) hold physical
-// k = kb + 32q + 8i + {s, s+4, s+1, s+5}: the nibble pairs (s, s+4) of a word are 16 bits apart, so one shift and mask
-// make a half2 of them; B takes x[m][k] in the same order (two byte permutes per register).
+// k = kb + 32q + 8i + 4st + {0, 2, 1, 3}. Decode: the 8 nibbles of a word become fp16 high bytes in two registers
+// (even nibbles, odd nibbles; e2m1_word_to_high_bytes, 7 ALU ops), and one byte permute with zero low bytes makes
+// each half2; B takes x[m][k] in the same order (two byte permutes per register).
 // E2M1 -> half bits ((n & 8) << 12) | ((n & 7) << 9) is value x 2^-14 (exact; code 1 is an fp16 subnormal). The 4
 // nibbles of a step lie in one 16-k block, (kb + 32q + 8i) / 16, so A is scaled before the mma in half:
 // A = decoded x fp16(e4m3 x 2^6). Exact: |A| >= 2^-15 x 2^-9 x 2^6 = 2^-18 (a multiple of the fp16 subnormal step
 // 2^-24) with at most 2 + 4 significant bits, and |A| <= 6 x 2^-14 x 448 x 2^6 = 10.5. At the end D x global x 2^8.
-constexpr int TC_WARPS = 4;
+constexpr int TC_MAX_WARPS = 16; // blockDim.x / 32 is the K split: GemvKernels.threadsPerBlock picks 4, 8 or 16 by N
 constexpr int TC_ROWS = 16;   // output rows per block (GemvKernels.rowsPerBlock)
 constexpr int TC_UNROLL = 4;  // iterations of loads in flight per warp
 
-__device__ __forceinline__ uint32_t e2m1_pair_to_half2_bits(uint32_t v, int s) { // nibbles s, s + 4 of v
-    const uint32_t t = v << (12 - 4 * s);
-    return (t & 0x80008000u) | ((t & 0x70007000u) >> 3);
+// The 8 E2M1 nibbles of a word as fp16 high bytes (sign at bit 7, exponent and mantissa at bits 1..3): even nibbles
+// (0, 2, 4, 6: the low nibble of each byte) in ye, odd nibbles in yo, both in byte order. 7 ALU ops per 8 weights;
+// one byte permute with a zero register then makes a half2 (value x 2^-14) of any two of them.
+__device__ __forceinline__ void e2m1_word_to_high_bytes(uint32_t v, uint32_t& ye, uint32_t& yo) {
+    ye = ((v << 4) & 0x80808080u) | ((v << 1) & 0x0E0E0E0Eu);
+    yo = (v & 0x80808080u) | ((v >> 3) & 0x0E0E0E0Eu);
 }
 __device__ __forceinline__ uint32_t hmul2_bits(uint32_t a, __half2 b) {
     __half2 r = __hmul2(*reinterpret_cast<__half2*>(&a), b);
@@ -245,8 +249,8 @@ __device__ __forceinline__ void gemv_nvfp4_f16_tc(const void* __restrict__ Wv, c
                                                   const __half* __restrict__ x, __half* __restrict__ y,
                                                   int M, int N, int K, float global) {
     constexpr int NB = MAXM == 1 ? 1 : 2; // B fragments: activation rows 0..7 and 8..15
-    __shared__ float red[TC_WARPS][NB][4][32];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    __shared__ float red[TC_MAX_WARPS][NB][4][32];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     const int g = lane >> 2, q = lane & 3;
     const int n0 = blockIdx.x * TC_ROWS;
     const bool ok0 = n0 + g < N, ok1 = n0 + g + 8 < N;
@@ -269,12 +273,12 @@ __device__ __forceinline__ void gemv_nvfp4_f16_tc(const void* __restrict__ Wv, c
         for (int c = 0; c < 4; c++) acc[f][c] = 0.f;
 
     const uint4 zero4 = make_uint4(0, 0, 0, 0);
-    for (int it0 = warp; it0 < iters; it0 += TC_WARPS * TC_UNROLL) {
+    for (int it0 = warp; it0 < iters; it0 += warps * TC_UNROLL) {
         uint4 wa[TC_UNROLL], wb[TC_UNROLL];
         uint32_t sa[TC_UNROLL], sb[TC_UNROLL];
         #pragma unroll
         for (int u = 0; u < TC_UNROLL; u++) {
-            const int it = it0 + TC_WARPS * u;
+            const int it = it0 + warps * u;
             const int kb = it * 128;
             const bool in = it < iters && kb + 32 * q < K;
             wa[u] = zero4; wb[u] = zero4; sa[u] = 0; sb[u] = 0;
@@ -289,7 +293,7 @@ __device__ __forceinline__ void gemv_nvfp4_f16_tc(const void* __restrict__ Wv, c
         }
         #pragma unroll
         for (int u = 0; u < TC_UNROLL; u++) {
-            const int it = it0 + TC_WARPS * u;
+            const int it = it0 + warps * u;
             if (it >= iters) break; // warp-uniform
             const int kb = it * 128;
             const bool in = kb + 32 * q < K;
@@ -308,17 +312,21 @@ __device__ __forceinline__ void gemv_nvfp4_f16_tc(const void* __restrict__ Wv, c
             const uint32_t vb[4] = {wb[u].x, wb[u].y, wb[u].z, wb[u].w};
             #pragma unroll
             for (int i = 0; i < 4; i++) {
+                uint32_t ea, oa, eb, ob;
+                e2m1_word_to_high_bytes(va[i], ea, oa);
+                e2m1_word_to_high_bytes(vb[i], eb, ob);
                 #pragma unroll
-                for (int s = 0; s < 4; s += 2) {
-                    const uint32_t a0 = hmul2_bits(e2m1_pair_to_half2_bits(va[i], s), sp0[i >> 1]);
-                    const uint32_t a1 = hmul2_bits(e2m1_pair_to_half2_bits(vb[i], s), sp1[i >> 1]);
-                    const uint32_t a2 = hmul2_bits(e2m1_pair_to_half2_bits(va[i], s + 1), sp0[i >> 1]);
-                    const uint32_t a3 = hmul2_bits(e2m1_pair_to_half2_bits(vb[i], s + 1), sp1[i >> 1]);
+                for (int st = 0; st < 2; st++) { // nibbles 4st .. 4st + 3 of word i
+                    const uint32_t sel = st == 0 ? 0x1404u : 0x3424u; // bytes 2st, 2st + 1 under zero low bytes
+                    const uint32_t a0 = hmul2_bits(__byte_perm(ea, 0, sel), sp0[i >> 1]); // row g,     k 4st, 4st+2
+                    const uint32_t a1 = hmul2_bits(__byte_perm(eb, 0, sel), sp1[i >> 1]); // row g + 8
+                    const uint32_t a2 = hmul2_bits(__byte_perm(oa, 0, sel), sp0[i >> 1]); // row g,     k 4st+1, 4st+3
+                    const uint32_t a3 = hmul2_bits(__byte_perm(ob, 0, sel), sp1[i >> 1]); // row g + 8
                     #pragma unroll
                     for (int f = 0; f < NB; f++) {
                         if (f == 1 && !two) break;
                         const uint4 X = xv[f][i]; // halves x[8i + 0..7] of this lane's 32
-                        const uint32_t lo = s == 0 ? X.x : X.y, hi = s == 0 ? X.z : X.w;
+                        const uint32_t lo = st == 0 ? X.x : X.z, hi = st == 0 ? X.y : X.w;
                         mma_16816(acc[f], a0, a1, a2, a3, __byte_perm(lo, hi, 0x5410), __byte_perm(lo, hi, 0x7632));
                     }
                 }
@@ -332,14 +340,14 @@ __device__ __forceinline__ void gemv_nvfp4_f16_tc(const void* __restrict__ Wv, c
         for (int c = 0; c < 4; c++) red[warp][f][c][lane] = acc[f][c];
     __syncthreads();
     const float out_scale = global * 256.f; // 2^-14 (e2m1) x 2^6 (scale) = 2^-8
-    for (int e = threadIdx.x; e < NB * 4 * 32; e += TC_WARPS * 32) {
+    for (int e = threadIdx.x; e < NB * 4 * 32; e += blockDim.x) {
         const int f = e / 128, c = (e / 32) & 3, l = e & 31;
         const int row = n0 + (l >> 2) + 8 * (c >> 1);
         const int m = 8 * f + 2 * (l & 3) + (c & 1);
         if (m < m_count && row < N) {
             float v = 0.f;
             #pragma unroll
-            for (int w = 0; w < TC_WARPS; w++) v += red[w][f][c][l];
+            for (int w = 0; w < warps; w++) v += red[w][f][c][l];
             y[static_cast<size_t>(m) * N + row] = __float2half_rn(v * out_scale);
         }
     }
@@ -364,9 +372,9 @@ ROOFLINE_GEMV_ALL(BF16, bf16)
 ROOFLINE_GEMV_ALL(FP8, fp8)
 ROOFLINE_GEMV_ALL(INT8, int8)
 ROOFLINE_GEMV_ALL(INT4, int4)
-// NVFP4 x FP16: tensor cores (gemv_nvfp4_f16_tc above), TC_ROWS rows per block of TC_WARPS warps
+// NVFP4 x FP16: tensor cores (gemv_nvfp4_f16_tc above), TC_ROWS rows per block of 4, 8 or 16 warps
 #define ROOFLINE_GEMV_NVFP4_F16_TC(MAXM)                                                                         \
-    extern "C" __global__ void __launch_bounds__(TC_WARPS * 32)                                                  \
+    extern "C" __global__ void __launch_bounds__(TC_MAX_WARPS * 32)                                              \
     gemv_nvfp4_f16_m##MAXM(const void* W, const void* scales, const __half* x, __half* y, int M, int N, int K,  \
                            float global) {                                                                      \
         gemv_nvfp4_f16_tc<MAXM>(W, scales, x, y, M, N, K, global);                                              \

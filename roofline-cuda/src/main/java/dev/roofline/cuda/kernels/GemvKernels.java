@@ -30,7 +30,7 @@ import java.util.Map;
  */
 public final class GemvKernels implements AutoCloseable {
     static final String FATBIN = "gemv.fatbin";
-    private static final int THREADS = 128; // 4 warps (WARPS_PER_BLOCK and TC_WARPS in gemv.cu)
+    private static final int THREADS = 128; // 4 warps (WARPS_PER_BLOCK in gemv.cu); tensor-core kernels: threadsPerBlock
     private static final int ROWS_PER_BLOCK = THREADS / 32; // CUDA-core kernels: one output row per warp
     private static final int TC_ROWS_PER_BLOCK = 16;        // tensor-core kernels: 16 rows per block (TC_ROWS)
     private static final int MAX_M = 16;
@@ -100,7 +100,7 @@ public final class GemvKernels implements AutoCloseable {
             dim3.y(grid, 1);
             dim3.z(grid, 1);
             MemorySegment block = dim3.allocate(arena);
-            dim3.x(block, THREADS);
+            dim3.x(block, threadsPerBlock(format, activation, n));
             dim3.y(block, 1);
             dim3.z(block, 1);
             MemorySegment[] values = {
@@ -123,6 +123,19 @@ public final class GemvKernels implements AutoCloseable {
     /** Output rows one block computes: 16 for the tensor-core kernels (NVFP4 with FP16 activations), else 4. */
     static int rowsPerBlock(WeightFormat format, Activation activation) {
         return format == WeightFormat.NVFP4 && activation == Activation.F16 ? TC_ROWS_PER_BLOCK : ROWS_PER_BLOCK;
+    }
+
+    /**
+     * Threads per block: 128 for the CUDA-core kernels; for the tensor-core kernels the K split (warps per 16-row
+     * block, TC_MAX_WARPS in gemv.cu) grows when N gives too few blocks to keep every SM busy: 4 warps from 6144 rows
+     * (≥ 384 blocks, ≈ 3 per SM of an H100/H200), 8 warps from 2048 rows, else 16.
+     */
+    static int threadsPerBlock(WeightFormat format, Activation activation, int n) {
+        if (rowsPerBlock(format, activation) != TC_ROWS_PER_BLOCK) {
+            return THREADS;
+        }
+        int blocks = Math.ceilDiv(n, TC_ROWS_PER_BLOCK);
+        return blocks >= 384 ? 128 : blocks >= 128 ? 256 : 512;
     }
 
     /** The kernel's name in the fatbin, e.g. {@code gemv_nvfp4_bf16_m1}. */

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import java.util.Arrays;
@@ -58,6 +59,17 @@ class GemvKernelsIT {
     @ParameterizedTest(name = "{0} weights, {1} activations, M={2}")
     @MethodSource("cases")
     void matchesDequantizeThenMultiply(WeightFormat format, Activation activation, int m) {
+        check(format, activation, m, N);
+    }
+
+    /** The tensor-core kernel's deeper K splits (8 and 4 warps per block; N = 70 above runs 16) at larger N. */
+    @ParameterizedTest(name = "NVFP4 weights, F16 activations, M={0}, N={1}")
+    @CsvSource({"1, 2100", "16, 2100", "1, 6200", "16, 6200"})
+    void tensorCoreKSplits(int m, int n) {
+        check(WeightFormat.NVFP4, Activation.F16, m, n);
+    }
+
+    private static void check(WeightFormat format, Activation activation, int m, int N) {
         long seed = System.nanoTime();
         Random rnd = new Random(seed);
         QuantizedWeights q = QuantizedWeights.quantize(format, weightsWithOutliers(rnd, N * K), N, K);
@@ -67,7 +79,7 @@ class GemvKernelsIT {
         }
         byte[] xBytes = ElementCodec.encode(activation.precision(), xValues);
         double[] x = ElementCodec.decode(activation.precision(), xBytes);
-        double[] ref = reference(q.values(), x, m);
+        double[] ref = reference(q.values(), x, m, N);
 
         try (DeviceWeights w = q.upload(); DeviceBuffer xd = DeviceBuffer.allocate(xBytes.length);
              DeviceBuffer yd = DeviceBuffer.allocate(2L * m * N)) {
@@ -78,7 +90,7 @@ class GemvKernelsIT {
             double[] y = ElementCodec.decode(activation.precision(), yd.toByteArray());
 
             double tolerance = activation == Activation.F16 ? 2e-3 : 1e-2;
-            String context = format + "/" + activation + " M=" + m + " seed=" + seed;
+            String context = format + "/" + activation + " M=" + m + " N=" + N + " seed=" + seed;
             assertThat(Arrays.stream(y).allMatch(Double::isFinite)).as("every output written and finite, " + context).isTrue();
             assertThat(relativeError(y, ref)).as("||y - ref|| / ||ref||, " + context).isLessThan(tolerance);
             assertThat(worstElementError(y, ref)).as("max |y - ref| / max |ref|, " + context).isLessThan(4 * tolerance);
@@ -102,7 +114,7 @@ class GemvKernelsIT {
         return w;
     }
 
-    static double[] reference(float[] w, double[] x, int m) {
+    static double[] reference(float[] w, double[] x, int m, int N) {
         double[] y = new double[m * N];
         for (int r = 0; r < m; r++) {
             for (int n = 0; n < N; n++) {

@@ -9,8 +9,8 @@
 //   mxfp4       : W E2M1 (element 2i low nibble), scales = E8M0 byte[N * K/32]
 // Activations x and outputs y are fp16 or bf16, row-major. Every kernel has the same parameters:
 //   (const void* W, const void* scales, const T* x, T* y, int M, int N, int K, float global)
-// One warp computes one output row; each lane streams 16-byte chunks of the row (except NVFP4 x FP16, which runs
-// on the tensor cores with 16 rows per block: see gemv_nvfp4_f16_tc). K must be a multiple of
+// One warp computes one output row; each lane streams 16-byte chunks of the row (except NVFP4, MXFP4 and INT4 x FP16,
+// which run on the tensor cores with 16 rows per block: see gemv_4bit_f16_tc). K must be a multiple of
 // 16 bytes' worth of elements (8, 16 or 32) and, for int4, of 128. Kernel names are extern "C" so the Java side
 // can find them with cudaLibraryGetKernel: gemv_<format>_<activation>_m<1|16>.
 //
@@ -244,11 +244,42 @@ __device__ __forceinline__ __half2 e4m3x2_times_64(uint32_t two) { // (scale of 
     return __hmul2(*reinterpret_cast<__half2*>(&h), __float2half2_rn(64.f));
 }
 
-template <int MAXM>
-__device__ __forceinline__ void gemv_nvfp4_f16_tc(const void* __restrict__ Wv, const void* __restrict__ scales,
-                                                  const __half* __restrict__ x, __half* __restrict__ y,
-                                                  int M, int N, int K, float global) {
+// INT4 (two's complement) nibbles 4st .. 4st + 3 of word v as two half2 in the same k order as the E2M1 path:
+// even = (nibble 4st, nibble 4st + 2), odd = (4st + 1, 4st + 3). A byte permute puts bytes 2st, 2st + 1 under 0x64;
+// (n ^ 8) | 0x6400 is 1024 + 8 + n, less 1032 exact; the high nibble gives 1024 + 16 (n + 8), times 1/16 less 72
+// (one fused HFMA2, exact). 10 ops per 8 weights.
+__device__ __forceinline__ void int4_pair(uint32_t v, int st, uint32_t& even, uint32_t& odd) {
+    const uint32_t h = __byte_perm(v, 0x64u, st == 0 ? 0x4140u : 0x4342u);
+    const uint32_t lo = (h & 0xFF0FFF0Fu) ^ 0x00080008u, hi = (h & 0xFFF0FFF0u) ^ 0x00800080u;
+    even = hsub2_bits(lo, 0x64086408u);
+    __half2 r = __hfma2(*reinterpret_cast<const __half2*>(&hi), __float2half2_rn(0.0625f), __float2half2_rn(-72.f));
+    odd = *reinterpret_cast<uint32_t*>(&r);
+}
+// 2^(e - emax + 15) in half (e <= emax): exact down to 2^-24 (e - emax >= -39), 0 below
+__device__ __forceinline__ __half2 e8m0_rel_half2(uint32_t e, uint32_t emax) {
+    const int b = static_cast<int>(e) - static_cast<int>(emax) + 142;
+    return __float2half2_rn(b > 0 ? __uint_as_float(static_cast<uint32_t>(b) << 23) : 0.f);
+}
+
+// The 4-bit formats with FP16 activations on the tensor cores. The three formats share loads, K order, B fragments,
+// the mma chain and the reduction; they differ in the decode and where the scale goes:
+//   NVFP4: e4m3 x 2^6 folded into A in half (exact, see above); one FP32 chain over all of K; D x global x 2^8.
+//   INT4 : g128 = one 128-k step, so every row's group is constant over a step: A = the integer (exact), the step's
+//          8 (m16: 16) mmas start from zero and the FP32 partial sums get the row's float scale before joining acc.
+//   MXFP4: a step holds 4 E8M0 blocks per row (lane q: block q). Emax = their max (two quad shuffles); A = e2m1 x
+//          2^-14 x half(2^(E - Emax + 15)), exact when E - Emax >= -24 (the value 0.5 x 2^(E-Emax+1) stays a multiple
+//          of fp16's 2^-24); further down it rounds to that grid, an error under 2^-26 of the step's largest weight
+//          (whose block has |w| >= 4 x 2^(Emax-127) under OCP's scale choice). Partial sums x 2^(Emax - 128) in FP32.
+template <Fmt F, int MAXM>
+__device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, const void* __restrict__ scales,
+                                                 const __half* __restrict__ x, __half* __restrict__ y,
+                                                 int M, int N, int K, float global) {
+    static_assert(F == Fmt::NVFP4 || F == Fmt::MXFP4 || F == Fmt::INT4, "4-bit formats only");
     constexpr int NB = MAXM == 1 ? 1 : 2; // B fragments: activation rows 0..7 and 8..15
+    // per-row scale entries along K, bytes per entry, entries one lane skips (lane q reads k = kb + 32q ..)
+    constexpr int SCALE_K = F == Fmt::NVFP4 ? 16 : F == Fmt::MXFP4 ? 32 : 128;
+    constexpr int SCALE_BYTES = F == Fmt::INT4 ? 4 : 1;
+    constexpr int LANE_SCALES = F == Fmt::INT4 ? 0 : 32 / SCALE_K;
     __shared__ float red[TC_MAX_WARPS][NB][4][32];
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     const int g = lane >> 2, q = lane & 3;
@@ -256,11 +287,13 @@ __device__ __forceinline__ void gemv_nvfp4_f16_tc(const void* __restrict__ Wv, c
     const bool ok0 = n0 + g < N, ok1 = n0 + g + 8 < N;
     const int m_count = MAXM == 1 ? 1 : M;
     const bool two = NB == 2 && M > 8; // warp-uniform
-    const size_t row_bytes = static_cast<size_t>(K) / 2, row_scales = static_cast<size_t>(K) / 16;
+    const size_t row_bytes = static_cast<size_t>(K) / 2, row_scales = static_cast<size_t>(K) / SCALE_K * SCALE_BYTES;
     const uint8_t* w0 = static_cast<const uint8_t*>(Wv) + static_cast<size_t>(ok0 ? n0 + g : 0) * row_bytes + 16 * q;
     const uint8_t* w1 = static_cast<const uint8_t*>(Wv) + static_cast<size_t>(ok1 ? n0 + g + 8 : 0) * row_bytes + 16 * q;
-    const uint8_t* s0 = static_cast<const uint8_t*>(scales) + static_cast<size_t>(ok0 ? n0 + g : 0) * row_scales + 2 * q;
-    const uint8_t* s1 = static_cast<const uint8_t*>(scales) + static_cast<size_t>(ok1 ? n0 + g + 8 : 0) * row_scales + 2 * q;
+    const uint8_t* s0 = static_cast<const uint8_t*>(scales) + static_cast<size_t>(ok0 ? n0 + g : 0) * row_scales
+            + LANE_SCALES * q * SCALE_BYTES;
+    const uint8_t* s1 = static_cast<const uint8_t*>(scales) + static_cast<size_t>(ok1 ? n0 + g + 8 : 0) * row_scales
+            + LANE_SCALES * q * SCALE_BYTES;
     const bool xok[2] = {g < m_count, g + 8 < m_count};
     const __half* xr[2] = {x + static_cast<size_t>(xok[0] ? g : 0) * K + 32 * q,
                            x + static_cast<size_t>(xok[1] ? g + 8 : 0) * K + 32 * q};
@@ -282,13 +315,18 @@ __device__ __forceinline__ void gemv_nvfp4_f16_tc(const void* __restrict__ Wv, c
             const int kb = it * 128;
             const bool in = it < iters && kb + 32 * q < K;
             wa[u] = zero4; wb[u] = zero4; sa[u] = 0; sb[u] = 0;
+            const size_t so = static_cast<size_t>(kb / SCALE_K) * SCALE_BYTES;
             if (in && ok0) {
                 wa[u] = load_stream(w0 + kb / 2);
-                sa[u] = __ldg(reinterpret_cast<const unsigned short*>(s0 + kb / 16)); // 2q + kb/16 is even
+                if constexpr (F == Fmt::NVFP4) sa[u] = __ldg(reinterpret_cast<const unsigned short*>(s0 + so)); // even
+                else if constexpr (F == Fmt::MXFP4) sa[u] = __ldg(s0 + so);
+                else sa[u] = __ldg(reinterpret_cast<const uint32_t*>(s0 + so));
             }
             if (in && ok1) {
                 wb[u] = load_stream(w1 + kb / 2);
-                sb[u] = __ldg(reinterpret_cast<const unsigned short*>(s1 + kb / 16));
+                if constexpr (F == Fmt::NVFP4) sb[u] = __ldg(reinterpret_cast<const unsigned short*>(s1 + so));
+                else if constexpr (F == Fmt::MXFP4) sb[u] = __ldg(s1 + so);
+                else sb[u] = __ldg(reinterpret_cast<const uint32_t*>(s1 + so));
             }
         }
         #pragma unroll
@@ -305,30 +343,71 @@ __device__ __forceinline__ void gemv_nvfp4_f16_tc(const void* __restrict__ Wv, c
                     xv[f][i] = zero4;
                     if (in && xok[f] && (f == 0 || two)) xv[f][i] = __ldg(reinterpret_cast<const uint4*>(xr[f] + kb) + i);
                 }
-            const __half2 sc0 = e4m3x2_times_64(sa[u]), sc1 = e4m3x2_times_64(sb[u]);
-            const __half2 sp0[2] = {__low2half2(sc0), __high2half2(sc0)};
-            const __half2 sp1[2] = {__low2half2(sc1), __high2half2(sc1)};
+            // half multipliers of A for rows g / g + 8 (words 0-1 and 2-3), FP32 factors of the step's partial sums
+            __half2 sp0[2], sp1[2];
+            float fa = 1.f, fb = 1.f;
+            if constexpr (F == Fmt::NVFP4) {
+                const __half2 sc0 = e4m3x2_times_64(sa[u]), sc1 = e4m3x2_times_64(sb[u]);
+                sp0[0] = __low2half2(sc0); sp0[1] = __high2half2(sc0);
+                sp1[0] = __low2half2(sc1); sp1[1] = __high2half2(sc1);
+            } else if constexpr (F == Fmt::MXFP4) {
+                uint32_t e = sa[u] | (sb[u] << 16);
+                e = __vmaxu2(e, __shfl_xor_sync(0xFFFFFFFFu, e, 1));
+                e = __vmaxu2(e, __shfl_xor_sync(0xFFFFFFFFu, e, 2));
+                const uint32_t ea = e & 0xFFFFu, eb = e >> 16;
+                sp0[0] = sp0[1] = e8m0_rel_half2(sa[u], ea);
+                sp1[0] = sp1[1] = e8m0_rel_half2(sb[u], eb);
+                fa = e8m0_to_float(ea) * 0.5f; // 2^(Emax - 128) = 2^(Emax - 127) x 2^14 (e2m1) x 2^-15 (above)
+                fb = e8m0_to_float(eb) * 0.5f;
+            } else {
+                fa = __uint_as_float(sa[u]);
+                fb = __uint_as_float(sb[u]);
+            }
+            constexpr bool CHAIN = F == Fmt::NVFP4; // scale folded into A: accumulate straight into acc
+            float part[NB][4];
+            #pragma unroll
+            for (int f = 0; f < NB; f++)
+                #pragma unroll
+                for (int c = 0; c < 4; c++) part[f][c] = 0.f;
+            float (&d)[NB][4] = CHAIN ? acc : part;
             const uint32_t va[4] = {wa[u].x, wa[u].y, wa[u].z, wa[u].w};
             const uint32_t vb[4] = {wb[u].x, wb[u].y, wb[u].z, wb[u].w};
             #pragma unroll
             for (int i = 0; i < 4; i++) {
                 uint32_t ea, oa, eb, ob;
-                e2m1_word_to_high_bytes(va[i], ea, oa);
-                e2m1_word_to_high_bytes(vb[i], eb, ob);
+                if constexpr (F != Fmt::INT4) {
+                    e2m1_word_to_high_bytes(va[i], ea, oa);
+                    e2m1_word_to_high_bytes(vb[i], eb, ob);
+                }
                 #pragma unroll
                 for (int st = 0; st < 2; st++) { // nibbles 4st .. 4st + 3 of word i
-                    const uint32_t sel = st == 0 ? 0x1404u : 0x3424u; // bytes 2st, 2st + 1 under zero low bytes
-                    const uint32_t a0 = hmul2_bits(__byte_perm(ea, 0, sel), sp0[i >> 1]); // row g,     k 4st, 4st+2
-                    const uint32_t a1 = hmul2_bits(__byte_perm(eb, 0, sel), sp1[i >> 1]); // row g + 8
-                    const uint32_t a2 = hmul2_bits(__byte_perm(oa, 0, sel), sp0[i >> 1]); // row g,     k 4st+1, 4st+3
-                    const uint32_t a3 = hmul2_bits(__byte_perm(ob, 0, sel), sp1[i >> 1]); // row g + 8
+                    uint32_t a0, a1, a2, a3;     // row g k 4st, 4st+2; row g+8; row g k 4st+1, 4st+3; row g+8
+                    if constexpr (F == Fmt::INT4) {
+                        int4_pair(va[i], st, a0, a2);
+                        int4_pair(vb[i], st, a1, a3);
+                    } else {
+                        const uint32_t sel = st == 0 ? 0x1404u : 0x3424u; // bytes 2st, 2st + 1 under zero low bytes
+                        a0 = hmul2_bits(__byte_perm(ea, 0, sel), sp0[i >> 1]);
+                        a1 = hmul2_bits(__byte_perm(eb, 0, sel), sp1[i >> 1]);
+                        a2 = hmul2_bits(__byte_perm(oa, 0, sel), sp0[i >> 1]);
+                        a3 = hmul2_bits(__byte_perm(ob, 0, sel), sp1[i >> 1]);
+                    }
                     #pragma unroll
                     for (int f = 0; f < NB; f++) {
                         if (f == 1 && !two) break;
                         const uint4 X = xv[f][i]; // halves x[8i + 0..7] of this lane's 32
                         const uint32_t lo = st == 0 ? X.x : X.z, hi = st == 0 ? X.y : X.w;
-                        mma_16816(acc[f], a0, a1, a2, a3, __byte_perm(lo, hi, 0x5410), __byte_perm(lo, hi, 0x7632));
+                        mma_16816(d[f], a0, a1, a2, a3, __byte_perm(lo, hi, 0x5410), __byte_perm(lo, hi, 0x7632));
                     }
+                }
+            }
+            if constexpr (!CHAIN) {
+                #pragma unroll
+                for (int f = 0; f < NB; f++) {
+                    acc[f][0] = fmaf(part[f][0], fa, acc[f][0]);
+                    acc[f][1] = fmaf(part[f][1], fa, acc[f][1]);
+                    acc[f][2] = fmaf(part[f][2], fb, acc[f][2]);
+                    acc[f][3] = fmaf(part[f][3], fb, acc[f][3]);
                 }
             }
         }
@@ -339,7 +418,7 @@ __device__ __forceinline__ void gemv_nvfp4_f16_tc(const void* __restrict__ Wv, c
         #pragma unroll
         for (int c = 0; c < 4; c++) red[warp][f][c][lane] = acc[f][c];
     __syncthreads();
-    const float out_scale = global * 256.f; // 2^-14 (e2m1) x 2^6 (scale) = 2^-8
+    const float out_scale = F == Fmt::NVFP4 ? global * 256.f : 1.f; // NVFP4: 2^-14 (e2m1) x 2^6 (scale) = 2^-8
     for (int e = threadIdx.x; e < NB * 4 * 32; e += blockDim.x) {
         const int f = e / 128, c = (e / 32) & 3, l = e & 31;
         const int row = n0 + (l >> 2) + 8 * (c >> 1);
@@ -371,16 +450,19 @@ ROOFLINE_GEMV_ALL(F16, fp16)
 ROOFLINE_GEMV_ALL(BF16, bf16)
 ROOFLINE_GEMV_ALL(FP8, fp8)
 ROOFLINE_GEMV_ALL(INT8, int8)
-ROOFLINE_GEMV_ALL(INT4, int4)
-// NVFP4 x FP16: tensor cores (gemv_nvfp4_f16_tc above), TC_ROWS rows per block of 4, 8 or 16 warps
-#define ROOFLINE_GEMV_NVFP4_F16_TC(MAXM)                                                                         \
+// 4-bit formats x FP16: tensor cores (gemv_4bit_f16_tc above), TC_ROWS rows per block of 4, 8 or 16 warps;
+// x BF16: the CUDA-core kernel
+#define ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, MAXM)                                                                \
     extern "C" __global__ void __launch_bounds__(TC_MAX_WARPS * 32)                                              \
-    gemv_nvfp4_f16_m##MAXM(const void* W, const void* scales, const __half* x, __half* y, int M, int N, int K,  \
-                           float global) {                                                                      \
-        gemv_nvfp4_f16_tc<MAXM>(W, scales, x, y, M, N, K, global);                                              \
+    gemv_##fmt##_f16_m##MAXM(const void* W, const void* scales, const __half* x, __half* y, int M, int N, int K, \
+                             float global) {                                                                    \
+        gemv_4bit_f16_tc<Fmt::FMT, MAXM>(W, scales, x, y, M, N, K, global);                                     \
     }
-ROOFLINE_GEMV_NVFP4_F16_TC(1)
-ROOFLINE_GEMV_NVFP4_F16_TC(16)
-ROOFLINE_GEMV(NVFP4, nvfp4, __nv_bfloat16, bf16, 1)
-ROOFLINE_GEMV(NVFP4, nvfp4, __nv_bfloat16, bf16, 16)
-ROOFLINE_GEMV_ALL(MXFP4, mxfp4)
+#define ROOFLINE_GEMV_4BIT(FMT, fmt)                     \
+    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1)               \
+    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 16)              \
+    ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 1)      \
+    ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 16)
+ROOFLINE_GEMV_4BIT(INT4, int4)
+ROOFLINE_GEMV_4BIT(NVFP4, nvfp4)
+ROOFLINE_GEMV_4BIT(MXFP4, mxfp4)

@@ -120,9 +120,18 @@ public final class GemvKernels implements AutoCloseable {
         }
     }
 
-    /** Output rows one block computes: 16 for the tensor-core kernels (NVFP4 with FP16 activations), else 4. */
+    /**
+     * Output rows one block computes: 16 for the tensor-core kernels (NVFP4, MXFP4 and INT4 with FP16 activations),
+     * else 4.
+     */
     static int rowsPerBlock(WeightFormat format, Activation activation) {
-        return format == WeightFormat.NVFP4 && activation == Activation.F16 ? TC_ROWS_PER_BLOCK : ROWS_PER_BLOCK;
+        return tensorCores(format, activation) ? TC_ROWS_PER_BLOCK : ROWS_PER_BLOCK;
+    }
+
+    /** Whether the kernel for these weights and activations runs on the tensor cores (gemv_4bit_f16_tc in gemv.cu). */
+    static boolean tensorCores(WeightFormat format, Activation activation) {
+        return activation == Activation.F16
+                && (format == WeightFormat.NVFP4 || format == WeightFormat.MXFP4 || format == WeightFormat.INT4);
     }
 
     /**

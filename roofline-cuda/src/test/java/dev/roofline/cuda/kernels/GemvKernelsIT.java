@@ -62,14 +62,27 @@ class GemvKernelsIT {
         check(format, activation, m, N);
     }
 
-    /** The tensor-core kernel's deeper K splits (8 and 4 warps per block; N = 70 above runs 16) at larger N. */
-    @ParameterizedTest(name = "NVFP4 weights, F16 activations, M={0}, N={1}")
-    @CsvSource({"1, 2100", "16, 2100", "1, 6200", "16, 6200"})
-    void tensorCoreKSplits(int m, int n) {
-        check(WeightFormat.NVFP4, Activation.F16, m, n);
+    /** The tensor-core kernels' deeper K splits (8 and 4 warps per block; N = 70 above runs 16) at larger N. */
+    @ParameterizedTest(name = "{0} weights, F16 activations, M={1}, N={2}")
+    @CsvSource({"NVFP4, 1, 2100", "NVFP4, 16, 2100", "NVFP4, 1, 6200", "NVFP4, 16, 6200",
+                "MXFP4, 1, 2100", "MXFP4, 16, 2100", "MXFP4, 1, 6200", "MXFP4, 16, 6200",
+                "INT4, 1, 2100", "INT4, 16, 2100", "INT4, 1, 6200", "INT4, 16, 6200"})
+    void tensorCoreKSplits(WeightFormat format, int m, int n) {
+        check(format, Activation.F16, m, n, K);
+    }
+
+    /** K not a multiple of the tensor-core kernels' 128-k step: the last step is partly outside the row. */
+    @ParameterizedTest(name = "{0} weights, F16 activations, M={1}, K=1056")
+    @CsvSource({"NVFP4, 1", "NVFP4, 9", "MXFP4, 1", "MXFP4, 9"})
+    void tensorCorePartialStep(WeightFormat format, int m) {
+        check(format, Activation.F16, m, N, 1056);
     }
 
     private static void check(WeightFormat format, Activation activation, int m, int N) {
+        check(format, activation, m, N, K);
+    }
+
+    private static void check(WeightFormat format, Activation activation, int m, int N, int K) {
         long seed = System.nanoTime();
         Random rnd = new Random(seed);
         QuantizedWeights q = QuantizedWeights.quantize(format, weightsWithOutliers(rnd, N * K), N, K);
@@ -79,7 +92,7 @@ class GemvKernelsIT {
         }
         byte[] xBytes = ElementCodec.encode(activation.precision(), xValues);
         double[] x = ElementCodec.decode(activation.precision(), xBytes);
-        double[] ref = reference(q.values(), x, m, N);
+        double[] ref = reference(q.values(), x, m, N, K);
 
         try (DeviceWeights w = q.upload(); DeviceBuffer xd = DeviceBuffer.allocate(xBytes.length);
              DeviceBuffer yd = DeviceBuffer.allocate(2L * m * N)) {
@@ -90,7 +103,7 @@ class GemvKernelsIT {
             double[] y = ElementCodec.decode(activation.precision(), yd.toByteArray());
 
             double tolerance = activation == Activation.F16 ? 2e-3 : 1e-2;
-            String context = format + "/" + activation + " M=" + m + " N=" + N + " seed=" + seed;
+            String context = format + "/" + activation + " M=" + m + " N=" + N + " K=" + K + " seed=" + seed;
             assertThat(Arrays.stream(y).allMatch(Double::isFinite)).as("every output written and finite, " + context).isTrue();
             assertThat(relativeError(y, ref)).as("||y - ref|| / ||ref||, " + context).isLessThan(tolerance);
             assertThat(worstElementError(y, ref)).as("max |y - ref| / max |ref|, " + context).isLessThan(4 * tolerance);
@@ -114,7 +127,7 @@ class GemvKernelsIT {
         return w;
     }
 
-    static double[] reference(float[] w, double[] x, int m, int N) {
+    static double[] reference(float[] w, double[] x, int m, int N, int K) {
         double[] y = new double[m * N];
         for (int r = 0; r < m; r++) {
             for (int n = 0; n < N; n++) {

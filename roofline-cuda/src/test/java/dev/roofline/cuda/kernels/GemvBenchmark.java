@@ -37,6 +37,9 @@ public final class GemvBenchmark {
     private static final BenchmarkOptions TIMING = BenchmarkOptions.defaults().withGraph(20);
 
     public static void main(String[] args) {
+        // Optional filter (for profilers): args[0] = comma-separated formats, args[1] = "NxK"; skips cuBLAS and the layer.
+        List<String> only = args.length > 0 ? List.of(args[0].split(",")) : List.of();
+        String onlyShape = args.length > 1 ? args[1] : null;
         Device device = Cuda.device(0);
         System.out.println("device: " + device);
         try (Stream stream = Stream.create(); CublasLt lt = CublasLt.create(); GemvKernels gemv = GemvKernels.load()) {
@@ -48,9 +51,15 @@ public final class GemvBenchmark {
             System.out.println("shape NxK      format    median us  cuBLAS FP16 us  speedup  weight GB/s  % of copy  roofline us  err %");
             for (long[] s : SHAPES) {
                 int n = (int) s[0], k = (int) s[1];
-                double cublas = GemmBenchmark.measure(lt, device, stream, Gemm.gemv(n, k), roofline, TIMING,
+                if (onlyShape != null && !onlyShape.equals(n + "x" + k)) {
+                    continue;
+                }
+                double cublas = !only.isEmpty() ? Double.NaN : GemmBenchmark.measure(lt, device, stream, Gemm.gemv(n, k), roofline, TIMING,
                         MatmulOptions.defaults().withAlgorithms(4)).time().medianMicros();
                 for (WeightFormat f : WeightFormat.values()) {
+                    if (!only.isEmpty() && !only.contains(f.name())) {
+                        continue;
+                    }
                     double us = time(gemv, device, stream, f, n, k);
                     double predicted = roofline.predict(gemm(f, n, k)).timeMicros();
                     double gbs = f.storedBytes(n, k) / us / 1e3;
@@ -58,7 +67,9 @@ public final class GemvBenchmark {
                             n + "x" + k, f, us, cublas, cublas / us, gbs, 100 * gbs * 1e9 / copy, predicted, (us / predicted - 1) * 100);
                 }
             }
-            decodeLayer(gemv, device, stream, measured);
+            if (only.isEmpty()) {
+                decodeLayer(gemv, device, stream, measured);
+            }
         }
     }
 

@@ -80,6 +80,29 @@ public final class NvmlMonitor implements AutoCloseable {
         }
     }
 
+    /**
+     * The device with this UUID ({@code "GPU-…"}, as CUDA's {@code Device.uuid()} and nvidia-smi print it), to match
+     * a CUDA device whose NVML index may differ.
+     *
+     * @throws IllegalArgumentException naming the UUIDs NVML sees when none matches
+     */
+    public NvmlDevice deviceByUuid(String uuid) {
+        if (uuid == null || uuid.isBlank()) {
+            throw new IllegalArgumentException("gpuUuid must not be blank");
+        }
+        int n = deviceCount();
+        StringBuilder seen = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            NvmlDevice d = device(i);
+            String u = d.uuid();
+            if (u.equalsIgnoreCase(uuid)) {
+                return d;
+            }
+            seen.append(i == 0 ? "" : ", ").append(u);
+        }
+        throw new IllegalArgumentException("no NVML device has UUID " + uuid + "; NVML sees " + seen);
+    }
+
     public String driverVersion() {
         ensureOpen();
         try (Arena arena = Arena.ofConfined()) {

@@ -27,7 +27,7 @@ public final class NvmlPowerMeter implements PowerMeter {
     public Session start(String gpuUuid) {
         NvmlMonitor nvml = NvmlMonitor.open();
         try {
-            NvmlDevice device = find(nvml, gpuUuid);
+            NvmlDevice device = nvml.deviceByUuid(gpuUuid);
             PowerTracker tracker = PowerTracker.start(device);
             return new Session() {
                 private EnergyReading reading;
@@ -48,23 +48,6 @@ public final class NvmlPowerMeter implements PowerMeter {
             nvml.close();
             throw e;
         }
-    }
-
-    private static NvmlDevice find(NvmlMonitor nvml, String uuid) {
-        if (uuid == null || uuid.isBlank()) {
-            throw new IllegalArgumentException("gpuUuid must not be blank");
-        }
-        int n = nvml.deviceCount();
-        StringBuilder seen = new StringBuilder();
-        for (int i = 0; i < n; i++) {
-            NvmlDevice d = nvml.device(i);
-            String u = d.uuid();
-            if (u.equalsIgnoreCase(uuid)) {
-                return d;
-            }
-            seen.append(i == 0 ? "" : ", ").append(u);
-        }
-        throw new IllegalArgumentException("no NVML device has UUID " + uuid + "; NVML sees " + seen);
     }
 
     static EnergyReading toReading(PowerSummary s) {

@@ -47,7 +47,7 @@ class PowerTrackedMatmulIT {
              DeviceBuffer c = DeviceBuffer.allocate(2L * n * n)) {
             a.copyFrom(data);
             b.copyFrom(data);
-            NvmlDevice gpu = findByUuid(nvml, device.uuid());
+            NvmlDevice gpu = nvml.deviceByUuid(device.uuid());
             double idle = gpu.powerWatts().orElseThrow();
             Operands ops = Operands.of(b, a, c);
             mm.run(ops, stream); // warm up
@@ -93,15 +93,5 @@ class PowerTrackedMatmulIT {
             launches += 20;
         }
         return launches;
-    }
-
-    static NvmlDevice findByUuid(NvmlMonitor nvml, String uuid) {
-        for (int i = 0; i < nvml.deviceCount(); i++) {
-            NvmlDevice d = nvml.device(i);
-            if (d.uuid().equalsIgnoreCase(uuid)) {
-                return d;
-            }
-        }
-        throw new AssertionError("no NVML device with CUDA's UUID " + uuid);
     }
 }

@@ -48,7 +48,8 @@ public final class Nvfp4Quantizer {
         if (bf16 == null) {
             throw new IllegalArgumentException("bf16 must not be null");
         }
-        checkShape(bf16.length, rows, cols);
+        Shape.checkLength(bf16.length, rows, cols);
+        checkBlocks(cols);
         int maxBits = VECTOR ? Nvfp4Vector.bf16MaxMagnitudeBits(bf16) : 0; // all-ones exponent: infinity or NaN
         if (!VECTOR) {
             for (short b : bf16) { // |x| orders like its bits with the sign cleared
@@ -83,10 +84,8 @@ public final class Nvfp4Quantizer {
 
     /** {@code allowVector} false forces the scalar loop (tests compare the two paths). */
     Nvfp4Tensor quantize(float[] w, int rows, int cols, boolean allowVector) {
-        if (w == null) {
-            throw new IllegalArgumentException("values must not be null");
-        }
-        checkShape(w.length, rows, cols);
+        Shape.checkShape(w, rows, cols);
+        checkBlocks(cols);
         boolean vector = allowVector && VECTOR;
         float amax = vector && !fourOverSix ? Nvfp4Vector.absMax(w) : Shape.absMax(w, 0, w.length);
         if (!Float.isFinite(amax)) {
@@ -99,14 +98,7 @@ public final class Nvfp4Quantizer {
         return new Nvfp4Tensor(rows, cols, packed, scales, global);
     }
 
-    private static void checkShape(int length, int rows, int cols) {
-        if (rows <= 0 || cols <= 0) {
-            throw new IllegalArgumentException("rows and cols must be > 0, got " + rows + " x " + cols);
-        }
-        if ((long) rows * cols != length) {
-            throw new IllegalArgumentException("values has " + length + " elements, expected rows x cols = "
-                    + rows + " x " + cols + " = " + (long) rows * cols);
-        }
+    private static void checkBlocks(int cols) {
         if (cols % Nvfp4Tensor.BLOCK != 0) {
             throw new IllegalArgumentException("NVFP4 needs cols (K) to be a multiple of 16, got " + cols);
         }

@@ -9,11 +9,16 @@ final class Shape {
         if (values == null) {
             throw new IllegalArgumentException("values must not be null");
         }
+        checkLength(values.length, rows, cols);
+    }
+
+    /** {@code length} values make a rows × cols matrix (for inputs that are not float arrays, e.g. BF16 bits). */
+    static void checkLength(int length, int rows, int cols) {
         if (rows <= 0 || cols <= 0) {
             throw new IllegalArgumentException("rows and cols must be > 0, got " + rows + " x " + cols);
         }
-        if ((long) rows * cols != values.length) {
-            throw new IllegalArgumentException("values has " + values.length + " elements, expected rows x cols = "
+        if ((long) rows * cols != length) {
+            throw new IllegalArgumentException("values has " + length + " elements, expected rows x cols = "
                     + rows + " x " + cols + " = " + (long) rows * cols);
         }
     }

@@ -16,7 +16,7 @@ if [ -x "$CUOBJDUMP" ]; then
   "$CUOBJDUMP" -sass -arch sm_90a "$FATBIN" > "$OUT_DIR/gemv-sm90a.sass" 2>&1
   echo "== SASS sm_90a: per kernel, 16-byte global loads / local-memory ops / shared loads / tensor-core mma / instructions"
   awk '/Function :/{f=$3} /LDG.E.128|LDG.E.ENL2.128|LDG.E.NA.128|LDG.*128/{g[f]++} /LDL|STL/{l[f]++} /LDS/{s[f]++} /LDGSTS/{a[f]++} /HMMA/{h[f]++} /^ +\/\*[0-9a-f]+\*\//{n[f]++} END{for(k in n) printf "%-24s LDG128=%d LDL/STL=%d LDS=%d LDGSTS=%d HMMA=%d instr=%d\n", k, g[k]+0, l[k]+0, s[k]+0, a[k]+0, h[k]+0, n[k]+0}' \
-    "$OUT_DIR/gemv-sm90a.sass" | sort | grep -E "_m1 |nvfp4" | head -20
+    "$OUT_DIR/gemv-sm90a.sass" | sort | grep -E "_m1 |_m1_w" | head -30
 fi
 echo "== correctness"
 timeout 300 "${J[@]}" org.junit.platform.console.ConsoleLauncher execute \

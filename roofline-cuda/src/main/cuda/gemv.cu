@@ -28,7 +28,6 @@
 namespace {
 
 constexpr int WARPS_PER_BLOCK = 4;
-constexpr int UNROLL = 4;
 constexpr float E2M1_FIXUP = 16384.f; // 2^14, see the header
 
 __device__ __forceinline__ uint4 load_stream(const void* p) {
@@ -127,81 +126,103 @@ __device__ __forceinline__ float e8m0_to_float(uint32_t code) {
     return code == 0 ? __uint_as_float(0x00400000u) : __uint_as_float(code << 23); // 2^(code - 127)
 }
 
-template <Fmt F, typename T, int MAXM>
+// UNROLL 16-byte chunks per lane in flight for each of the warp's RPW rows (rows n0 .. n0 + RPW - 1 share the x loads).
+template <Fmt F, typename T, int MAXM, int UNROLL = 4, int RPW = 1>
 __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __restrict__ scales,
                                      const T* __restrict__ x, T* __restrict__ y, int M, int N, int K, float global) {
     constexpr int EPC = Traits<F>::EPC;
     const int lane = threadIdx.x & 31;
-    const int n = blockIdx.x * WARPS_PER_BLOCK + (threadIdx.x >> 5);
-    if (n >= N) return;
+    const int n0 = (blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5)) * RPW;
+    if (n0 >= N) return;
     const int m_count = MAXM == 1 ? 1 : M;
     const int chunks = K / EPC;
-    const uint8_t* row = static_cast<const uint8_t*>(Wv) + static_cast<size_t>(n) * chunks * 16;
-
-    float acc[MAXM];
+    const uint8_t* row[RPW];
     #pragma unroll
-    for (int m = 0; m < MAXM; m++) acc[m] = 0.f;
+    for (int r = 0; r < RPW; r++) // a row past N reads row n0 again and is not written
+        row[r] = static_cast<const uint8_t*>(Wv) + static_cast<size_t>(n0 + r < N ? n0 + r : n0) * chunks * 16;
+
+    float acc[RPW][MAXM];
+    #pragma unroll
+    for (int r = 0; r < RPW; r++)
+        #pragma unroll
+        for (int m = 0; m < MAXM; m++) acc[r][m] = 0.f;
 
     for (int c0 = lane; c0 < chunks; c0 += 32 * UNROLL) {
-        uint4 w[UNROLL];
+        uint4 w[UNROLL][RPW];
         #pragma unroll
         for (int u = 0; u < UNROLL; u++) {
-            int c = c0 + 32 * u;
-            if (c < chunks) w[u] = load_stream(row + static_cast<size_t>(c) * 16);
+            const int c = c0 + 32 * u;
+            #pragma unroll
+            for (int r = 0; r < RPW; r++)
+                if (c < chunks) w[u][r] = load_stream(row[r] + static_cast<size_t>(c) * 16);
         }
         #pragma unroll
         for (int u = 0; u < UNROLL; u++) {
-            int c = c0 + 32 * u;
+            const int c = c0 + 32 * u;
             if (c >= chunks) break;
-            float wf[EPC];
-            decode<F>(w[u], wf);
             const int k0 = c * EPC;
+            float wf[RPW][EPC];
             // block / group scales inside this chunk: s0 for its first half, s1 for its second
-            float s0 = 1.f, s1 = 1.f;
-            if constexpr (F == Fmt::NVFP4) {
-                const uint8_t* sc = static_cast<const uint8_t*>(scales) + static_cast<size_t>(n) * (K / 16) + k0 / 16;
-                const uint32_t two = __ldg(reinterpret_cast<const unsigned short*>(sc)); // k0 / 16 is even
-                s0 = e4m3_to_float(two & 0xFF) * (global * E2M1_FIXUP);
-                s1 = e4m3_to_float(two >> 8) * (global * E2M1_FIXUP);
-            } else if constexpr (F == Fmt::MXFP4) {
-                s0 = s1 = e8m0_to_float(__ldg(static_cast<const uint8_t*>(scales) + static_cast<size_t>(n) * (K / 32) + k0 / 32))
-                        * E2M1_FIXUP;
-            } else if constexpr (F == Fmt::INT4) {
-                s0 = s1 = __ldg(static_cast<const float*>(scales) + static_cast<size_t>(n) * (K / 128) + k0 / 128);
+            float s0[RPW], s1[RPW];
+            #pragma unroll
+            for (int r = 0; r < RPW; r++) {
+                decode<F>(w[u][r], wf[r]);
+                const int n = n0 + r < N ? n0 + r : n0;
+                s0[r] = s1[r] = 1.f;
+                if constexpr (F == Fmt::NVFP4) {
+                    const uint8_t* sc = static_cast<const uint8_t*>(scales) + static_cast<size_t>(n) * (K / 16) + k0 / 16;
+                    const uint32_t two = __ldg(reinterpret_cast<const unsigned short*>(sc)); // k0 / 16 is even
+                    s0[r] = e4m3_to_float(two & 0xFF) * (global * E2M1_FIXUP);
+                    s1[r] = e4m3_to_float(two >> 8) * (global * E2M1_FIXUP);
+                } else if constexpr (F == Fmt::MXFP4) {
+                    s0[r] = s1[r] = e8m0_to_float(__ldg(static_cast<const uint8_t*>(scales) + static_cast<size_t>(n) * (K / 32)
+                                                        + k0 / 32)) * E2M1_FIXUP;
+                } else if constexpr (F == Fmt::INT4) {
+                    s0[r] = s1[r] = __ldg(static_cast<const float*>(scales) + static_cast<size_t>(n) * (K / 128) + k0 / 128);
+                }
             }
             #pragma unroll
             for (int m = 0; m < MAXM; m++) {
                 if (m >= m_count) break;
                 const T* xr = x + static_cast<size_t>(m) * K + k0;
-                float part0 = 0.f, part1 = 0.f;
+                float part0[RPW], part1[RPW];
+                #pragma unroll
+                for (int r = 0; r < RPW; r++) part0[r] = part1[r] = 0.f;
                 #pragma unroll
                 for (int e = 0; e < EPC; e += 8) {
                     float xf[8];
                     load_x8<T>(xr + e, xf);
                     #pragma unroll
-                    for (int j = 0; j < 8; j++) {
-                        if (e + j < EPC / 2) part0 = fmaf(wf[e + j], xf[j], part0);
-                        else part1 = fmaf(wf[e + j], xf[j], part1);
-                    }
+                    for (int r = 0; r < RPW; r++)
+                        #pragma unroll
+                        for (int j = 0; j < 8; j++) {
+                            if (e + j < EPC / 2) part0[r] = fmaf(wf[r][e + j], xf[j], part0[r]);
+                            else part1[r] = fmaf(wf[r][e + j], xf[j], part1[r]);
+                        }
                 }
-                acc[m] = fmaf(part0, s0, fmaf(part1, s1, acc[m]));
+                #pragma unroll
+                for (int r = 0; r < RPW; r++) acc[r][m] = fmaf(part0[r], s0[r], fmaf(part1[r], s1[r], acc[r][m]));
             }
         }
     }
-    float row_scale = 1.f;
-    if constexpr (F == Fmt::FP8 || F == Fmt::INT8) row_scale = static_cast<const float*>(scales)[n];
     #pragma unroll
-    for (int m = 0; m < MAXM; m++) {
-        if (m >= m_count) break;
-        float v = acc[m];
+    for (int r = 0; r < RPW; r++) {
+        if (n0 + r >= N) break;
+        float row_scale = 1.f;
+        if constexpr (F == Fmt::FP8 || F == Fmt::INT8) row_scale = static_cast<const float*>(scales)[n0 + r];
         #pragma unroll
-        for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xFFFFFFFFu, v, off);
-        if (lane == 0) y[static_cast<size_t>(m) * N + n] = from_float<T>(v * row_scale);
+        for (int m = 0; m < MAXM; m++) {
+            if (m >= m_count) break;
+            float v = acc[r][m];
+            #pragma unroll
+            for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xFFFFFFFFu, v, off);
+            if (lane == 0) y[static_cast<size_t>(m) * N + n0 + r] = from_float<T>(v * row_scale);
+        }
     }
 }
 
 
-// ---- NVFP4 weights x FP16 activations on the tensor cores (mma.sync m16n8k16, FP32 accumulators) ----
+// ---- 4-bit weights x FP16 activations on the tensor cores (mma.sync m16n8k16, FP32 accumulators) ----
 //
 // A block of W = blockDim.x / 32 warps (4, 8 or 16) owns 16 output rows; the warps split K (iteration it = 128 k goes to warp it % W)
 // and add their partial sums in shared memory at the end. In the mma, A = 16 weight rows x 16 k, B = 16 k x 8 columns
@@ -210,24 +231,24 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
 // each row segment of 64 bytes is read by 4 consecutive lanes. K is permuted inside the mma: in step (i, st), i = the
 // 32-bit word 0..3 of the lane's 16 bytes and st in {0, 1}, the fragment's k slots {2q, 2q+1, 2q+8, 2q+9} (PTX ISA,
 // "Matrix Fragments for mma.m16n8k16 with floating point type": a0,a1 = row g, cols 2q,2q+1; a2,a3 = row g+8, same
-// cols; a4..a7 = cols + 8; b0,b1 = rows 2q,2q+1, col g; b2,b3 = rows 2q+8,2q+9) hold physical
-// k = kb + 32q + 8i + 4st + {0, 2, 1, 3}. Decode: the 8 nibbles of a word become fp16 high bytes in two registers
-// (even nibbles, odd nibbles; e2m1_word_to_high_bytes, 7 ALU ops), and one byte permute with zero low bytes makes
-// each half2; B takes x[m][k] in the same order (two byte permutes per register).
+// cols; a4..a7 = cols + 8; b0,b1 = rows 2q,2q+1, col g; b2,b3 = rows 2q+8,2q+9) hold the word's nibbles
+// {2st, 2st + 4, 2st + 1, 2st + 5}, i.e. physical k = kb + 32q + 8i + {2st, 2st+4, 2st+1, 2st+5}. Nibbles s and s + 4
+// of a word sit 16 bits apart, so one mask and one shift-add turn both into a half2 at once (e2m1_pair, int4_pair:
+// the masks run on the ALU pipe, the shifts as IMAD on the FMA pipe; the ALU pipe issues every other cycle and bounds
+// these kernels). B takes x[m][k] in the same order: one byte permute per register.
 // E2M1 -> half bits ((n & 8) << 12) | ((n & 7) << 9) is value x 2^-14 (exact; code 1 is an fp16 subnormal). The 4
 // nibbles of a step lie in one 16-k block, (kb + 32q + 8i) / 16, so A is scaled before the mma in half:
 // A = decoded x fp16(e4m3 x 2^6). Exact: |A| >= 2^-15 x 2^-9 x 2^6 = 2^-18 (a multiple of the fp16 subnormal step
 // 2^-24) with at most 2 + 4 significant bits, and |A| <= 6 x 2^-14 x 448 x 2^6 = 10.5. At the end D x global x 2^8.
-constexpr int TC_MAX_WARPS = 16; // blockDim.x / 32 is the K split: GemvKernels.threadsPerBlock picks 4, 8 or 16 by N
 constexpr int TC_ROWS = 16;   // output rows per block (GemvKernels.rowsPerBlock)
-constexpr int TC_UNROLL = 4;  // iterations of loads in flight per warp
 
-// The 8 E2M1 nibbles of a word as fp16 high bytes (sign at bit 7, exponent and mantissa at bits 1..3): even nibbles
-// (0, 2, 4, 6: the low nibble of each byte) in ye, odd nibbles in yo, both in byte order. 7 ALU ops per 8 weights;
-// one byte permute with a zero register then makes a half2 (value x 2^-14) of any two of them.
-__device__ __forceinline__ void e2m1_word_to_high_bytes(uint32_t v, uint32_t& ye, uint32_t& yo) {
-    ye = ((v << 4) & 0x80808080u) | ((v << 1) & 0x0E0E0E0Eu);
-    yo = (v & 0x80808080u) | ((v >> 3) & 0x0E0E0E0Eu);
+// E2M1 nibbles S and S + 4 of word v as a half2 (value x 2^-14): sign to bit 15 / 31, exponent and mantissa to bits
+// 9..11 / 25..27. Two masks and one shift-add (S = 3: a high multiply, em >> 3).
+template <int S>
+__device__ __forceinline__ uint32_t e2m1_pair(uint32_t v) {
+    const uint32_t em = v & (0x00070007u << (4 * S)), sign = v & (0x00080008u << (4 * S));
+    if constexpr (S < 3) return em * (1u << (9 - 4 * S)) + sign * (1u << (12 - 4 * S));
+    else return __umulhi(em, 1u << 29) + sign;
 }
 __device__ __forceinline__ uint32_t hmul2_bits(uint32_t a, __half2 b) {
     __half2 r = __hmul2(*reinterpret_cast<__half2*>(&a), b);
@@ -244,16 +265,23 @@ __device__ __forceinline__ __half2 e4m3x2_times_64(uint32_t two) { // (scale of 
     return __hmul2(*reinterpret_cast<__half2*>(&h), __float2half2_rn(64.f));
 }
 
-// INT4 (two's complement) nibbles 4st .. 4st + 3 of word v as two half2 in the same k order as the E2M1 path:
-// even = (nibble 4st, nibble 4st + 2), odd = (4st + 1, 4st + 3). A byte permute puts bytes 2st, 2st + 1 under 0x64;
-// (n ^ 8) | 0x6400 is 1024 + 8 + n, less 1032 exact; the high nibble gives 1024 + 16 (n + 8), times 1/16 less 72
-// (one fused HFMA2, exact). 10 ops per 8 weights.
-__device__ __forceinline__ void int4_pair(uint32_t v, int st, uint32_t& even, uint32_t& odd) {
-    const uint32_t h = __byte_perm(v, 0x64u, st == 0 ? 0x4140u : 0x4342u);
-    const uint32_t lo = (h & 0xFF0FFF0Fu) ^ 0x00080008u, hi = (h & 0xFFF0FFF0u) ^ 0x00800080u;
-    even = hsub2_bits(lo, 0x64086408u);
-    __half2 r = __hfma2(*reinterpret_cast<const __half2*>(&hi), __float2half2_rn(0.0625f), __float2half2_rn(-72.f));
-    odd = *reinterpret_cast<uint32_t*>(&r);
+// INT4 (two's complement) nibbles S and S + 4 of word v as a half2 of their integer values, exactly: the nibble
+// pair (S = 2, 3: of v >> 8, a high multiply) masked and xor-ed with 8 under 0x6400 is 1024 + 8 + n (S even; one HSUB2
+// of 1032) or 1024 + 16 (n + 8) (S odd; one HFMA2: x 1/16 - 72). One mask op per 2 weights.
+// (v & MASK) ^ MAGIC in one LOP3 (left to itself the compiler may spend two)
+template <uint32_t MASK, uint32_t MAGIC>
+__device__ __forceinline__ uint32_t and_xor(uint32_t v) {
+    uint32_t r;
+    asm("lop3.b32 %0, %1, %2, %3, 0x6a;" : "=r"(r) : "r"(v), "n"(MASK), "n"(MAGIC)); // (a & b) ^ c
+    return r;
+}
+template <int S>
+__device__ __forceinline__ uint32_t int4_pair(uint32_t v) {
+    const uint32_t w = S < 2 ? v : __umulhi(v, 1u << 24);
+    if constexpr ((S & 1) == 0) return hsub2_bits(and_xor<0x000F000Fu, 0x64086408u>(w), 0x64086408u);
+    const uint32_t h = and_xor<0x00F000F0u, 0x64806480u>(w);
+    __half2 r = __hfma2(*reinterpret_cast<const __half2*>(&h), __float2half2_rn(0.0625f), __float2half2_rn(-72.f));
+    return *reinterpret_cast<uint32_t*>(&r);
 }
 // 2^(e - emax + 15) in half (e <= emax): exact down to 2^-24 (e - emax >= -39), 0 below
 __device__ __forceinline__ __half2 e8m0_rel_half2(uint32_t e, uint32_t emax) {
@@ -270,34 +298,128 @@ __device__ __forceinline__ __half2 e8m0_rel_half2(uint32_t e, uint32_t emax) {
 //          2^-14 x half(2^(E - Emax + 15)), exact when E - Emax >= -24 (the value 0.5 x 2^(E-Emax+1) stays a multiple
 //          of fp16's 2^-24); further down it rounds to that grid, an error under 2^-26 of the step's largest weight
 //          (whose block has |w| >= 4 x 2^(Emax-127) under OCP's scale choice). Partial sums x 2^(Emax - 128) in FP32.
+// Activation rows past M and weight rows past N are read from row 0 (valid memory) instead of being zeroed: a B column
+// only reaches its own D column, and D columns / rows that do not exist are never written. Only the last, partial
+// step of a K that is not a multiple of 128 zeroes what lies past K.
 template <Fmt F, int MAXM>
+struct TcStep {
+    static constexpr int NB = MAXM == 1 ? 1 : 2; // B fragments: activation rows 0..7 and 8..15
+    // one 128-k step of this lane: 16 weight bytes of rows g (wa) and g + 8 (wb), their scale entries, x as 4 x 8 halves
+    __device__ __forceinline__ static void run(const uint4& wa, const uint4& wb, uint32_t sa, uint32_t sb,
+                                               const uint4 (&xv)[NB][4], bool two, float (&acc)[NB][4]) {
+        // half multipliers of A for rows g / g + 8 (words 0-1 and 2-3), FP32 factors of the step's partial sums
+        __half2 sp0[2], sp1[2];
+        float fa = 1.f, fb = 1.f;
+        if constexpr (F == Fmt::NVFP4) {
+            const __half2 sc0 = e4m3x2_times_64(sa), sc1 = e4m3x2_times_64(sb);
+            sp0[0] = __low2half2(sc0); sp0[1] = __high2half2(sc0);
+            sp1[0] = __low2half2(sc1); sp1[1] = __high2half2(sc1);
+        } else if constexpr (F == Fmt::MXFP4) {
+            uint32_t e = sa | (sb << 16);
+            e = __vmaxu2(e, __shfl_xor_sync(0xFFFFFFFFu, e, 1));
+            e = __vmaxu2(e, __shfl_xor_sync(0xFFFFFFFFu, e, 2));
+            const uint32_t ea = e & 0xFFFFu, eb = e >> 16;
+            sp0[0] = sp0[1] = e8m0_rel_half2(sa, ea);
+            sp1[0] = sp1[1] = e8m0_rel_half2(sb, eb);
+            fa = e8m0_to_float(ea) * 0.5f; // 2^(Emax - 128) = 2^(Emax - 127) x 2^14 (e2m1) x 2^-15 (above)
+            fb = e8m0_to_float(eb) * 0.5f;
+        } else {
+            fa = __uint_as_float(sa);
+            fb = __uint_as_float(sb);
+        }
+        constexpr bool CHAIN = F == Fmt::NVFP4; // scale folded into A: accumulate straight into acc
+        float part[NB][4];
+        #pragma unroll
+        for (int f = 0; f < NB; f++)
+            #pragma unroll
+            for (int c = 0; c < 4; c++) part[f][c] = 0.f;
+        float (&d)[NB][4] = CHAIN ? acc : part;
+        const uint32_t va[4] = {wa.x, wa.y, wa.z, wa.w};
+        const uint32_t vb[4] = {wb.x, wb.y, wb.z, wb.w};
+        #pragma unroll
+        for (int i = 0; i < 4; i++) {
+            #pragma unroll
+            for (int st = 0; st < 2; st++) { // nibbles 2st, 2st + 4 (k slots 2q, 2q+1) and 2st + 1, 2st + 5 (2q+8, 2q+9)
+                uint32_t a0, a1, a2, a3;     // row g, row g + 8; then the same rows' second pair
+                if constexpr (F == Fmt::INT4) {
+                    if (st == 0) {
+                        a0 = int4_pair<0>(va[i]); a1 = int4_pair<0>(vb[i]); a2 = int4_pair<1>(va[i]); a3 = int4_pair<1>(vb[i]);
+                    } else {
+                        a0 = int4_pair<2>(va[i]); a1 = int4_pair<2>(vb[i]); a2 = int4_pair<3>(va[i]); a3 = int4_pair<3>(vb[i]);
+                    }
+                } else {
+                    if (st == 0) {
+                        a0 = e2m1_pair<0>(va[i]); a1 = e2m1_pair<0>(vb[i]); a2 = e2m1_pair<1>(va[i]); a3 = e2m1_pair<1>(vb[i]);
+                    } else {
+                        a0 = e2m1_pair<2>(va[i]); a1 = e2m1_pair<2>(vb[i]); a2 = e2m1_pair<3>(va[i]); a3 = e2m1_pair<3>(vb[i]);
+                    }
+                    a0 = hmul2_bits(a0, sp0[i >> 1]);
+                    a1 = hmul2_bits(a1, sp1[i >> 1]);
+                    a2 = hmul2_bits(a2, sp0[i >> 1]);
+                    a3 = hmul2_bits(a3, sp1[i >> 1]);
+                }
+                #pragma unroll
+                for (int f = 0; f < NB; f++) {
+                    if (f == 1 && !two) break;
+                    const uint4 X = xv[f][i]; // halves x[8i + 0..7] of this lane's 32, two per register
+                    const uint32_t lo = st == 0 ? X.x : X.y, hi = st == 0 ? X.z : X.w; // (x 2st, 2st+1), (x 2st+4, 2st+5)
+                    mma_16816(d[f], a0, a1, a2, a3, __byte_perm(lo, hi, 0x5410), __byte_perm(lo, hi, 0x7632));
+                }
+            }
+        }
+        if constexpr (!CHAIN) {
+            #pragma unroll
+            for (int f = 0; f < NB; f++) {
+                acc[f][0] = fmaf(part[f][0], fa, acc[f][0]);
+                acc[f][1] = fmaf(part[f][1], fa, acc[f][1]);
+                acc[f][2] = fmaf(part[f][2], fb, acc[f][2]);
+                acc[f][3] = fmaf(part[f][3], fb, acc[f][3]);
+            }
+        }
+    }
+};
+
+// this lane's scale entry of one step: NVFP4 2 e4m3 bytes (blocks 2q, 2q+1), MXFP4 1 E8M0 byte (block q), INT4 the float
+template <Fmt F>
+__device__ __forceinline__ uint32_t load_step_scale(const uint8_t* p) {
+    if constexpr (F == Fmt::NVFP4) return __ldg(reinterpret_cast<const unsigned short*>(p)); // 2-byte aligned
+    else if constexpr (F == Fmt::MXFP4) return __ldg(p);
+    else return __ldg(reinterpret_cast<const uint32_t*>(p));
+}
+
+// WARPS warps split K (step it goes to warp it % WARPS); UNROLL steps of loads in flight per warp. Full trips of
+// UNROLL steps run without bounds checks at immediate offsets; the steps left over run one at a time, checked.
+template <Fmt F, int MAXM, int UNROLL, int WARPS>
 __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, const void* __restrict__ scales,
                                                  const __half* __restrict__ x, __half* __restrict__ y,
                                                  int M, int N, int K, float global) {
     static_assert(F == Fmt::NVFP4 || F == Fmt::MXFP4 || F == Fmt::INT4, "4-bit formats only");
-    constexpr int NB = MAXM == 1 ? 1 : 2; // B fragments: activation rows 0..7 and 8..15
-    // per-row scale entries along K, bytes per entry, entries one lane skips (lane q reads k = kb + 32q ..)
+    using Step = TcStep<F, MAXM>;
+    constexpr int NB = Step::NB;
+    // per-row scale entries along K, bytes per entry, scale bytes per row per step, entries one lane skips
     constexpr int SCALE_K = F == Fmt::NVFP4 ? 16 : F == Fmt::MXFP4 ? 32 : 128;
     constexpr int SCALE_BYTES = F == Fmt::INT4 ? 4 : 1;
+    constexpr int STEP_SCALE_BYTES = 128 / SCALE_K * SCALE_BYTES;
     constexpr int LANE_SCALES = F == Fmt::INT4 ? 0 : 32 / SCALE_K;
-    __shared__ float red[TC_MAX_WARPS][NB][4][32];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    __shared__ float red[WARPS][NB][4][32];
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int g = lane >> 2, q = lane & 3;
     const int n0 = blockIdx.x * TC_ROWS;
-    const bool ok0 = n0 + g < N, ok1 = n0 + g + 8 < N;
     const int m_count = MAXM == 1 ? 1 : M;
     const bool two = NB == 2 && M > 8; // warp-uniform
+    const int r0 = n0 + g < N ? n0 + g : 0, r1 = n0 + g + 8 < N ? n0 + g + 8 : 0;
     const size_t row_bytes = static_cast<size_t>(K) / 2, row_scales = static_cast<size_t>(K) / SCALE_K * SCALE_BYTES;
-    const uint8_t* w0 = static_cast<const uint8_t*>(Wv) + static_cast<size_t>(ok0 ? n0 + g : 0) * row_bytes + 16 * q;
-    const uint8_t* w1 = static_cast<const uint8_t*>(Wv) + static_cast<size_t>(ok1 ? n0 + g + 8 : 0) * row_bytes + 16 * q;
-    const uint8_t* s0 = static_cast<const uint8_t*>(scales) + static_cast<size_t>(ok0 ? n0 + g : 0) * row_scales
-            + LANE_SCALES * q * SCALE_BYTES;
-    const uint8_t* s1 = static_cast<const uint8_t*>(scales) + static_cast<size_t>(ok1 ? n0 + g + 8 : 0) * row_scales
-            + LANE_SCALES * q * SCALE_BYTES;
-    const bool xok[2] = {g < m_count, g + 8 < m_count};
-    const __half* xr[2] = {x + static_cast<size_t>(xok[0] ? g : 0) * K + 32 * q,
-                           x + static_cast<size_t>(xok[1] ? g + 8 : 0) * K + 32 * q};
-    const int iters = (K + 127) / 128;
+    // this warp's first step (k = 128 warp + 32q) in rows g and g + 8, their scales and x
+    const uint8_t* pw0 = static_cast<const uint8_t*>(Wv) + r0 * row_bytes + 16 * q + 64 * warp;
+    const uint8_t* pw1 = static_cast<const uint8_t*>(Wv) + r1 * row_bytes + 16 * q + 64 * warp;
+    const uint8_t* ps0 = static_cast<const uint8_t*>(scales) + r0 * row_scales + LANE_SCALES * q * SCALE_BYTES
+            + STEP_SCALE_BYTES * warp;
+    const uint8_t* ps1 = static_cast<const uint8_t*>(scales) + r1 * row_scales + LANE_SCALES * q * SCALE_BYTES
+            + STEP_SCALE_BYTES * warp;
+    const __half* px[NB];
+    #pragma unroll
+    for (int f = 0; f < NB; f++) px[f] = x + static_cast<size_t>(8 * f + g < m_count ? 8 * f + g : 0) * K + 32 * q + 128 * warp;
+    const int full = K / 128, iters = (K + 127) / 128;
 
     float acc[NB][4];
     #pragma unroll
@@ -305,112 +427,52 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
         #pragma unroll
         for (int c = 0; c < 4; c++) acc[f][c] = 0.f;
 
-    const uint4 zero4 = make_uint4(0, 0, 0, 0);
-    for (int it0 = warp; it0 < iters; it0 += warps * TC_UNROLL) {
-        uint4 wa[TC_UNROLL], wb[TC_UNROLL];
-        uint32_t sa[TC_UNROLL], sb[TC_UNROLL];
+    int it = warp;
+    for (; it + WARPS * (UNROLL - 1) < full; it += WARPS * UNROLL) {
+        uint4 wa[UNROLL], wb[UNROLL];
+        uint32_t sa[UNROLL], sb[UNROLL];
         #pragma unroll
-        for (int u = 0; u < TC_UNROLL; u++) {
-            const int it = it0 + warps * u;
-            const int kb = it * 128;
-            const bool in = it < iters && kb + 32 * q < K;
-            wa[u] = zero4; wb[u] = zero4; sa[u] = 0; sb[u] = 0;
-            const size_t so = static_cast<size_t>(kb / SCALE_K) * SCALE_BYTES;
-            if (in && ok0) {
-                wa[u] = load_stream(w0 + kb / 2);
-                if constexpr (F == Fmt::NVFP4) sa[u] = __ldg(reinterpret_cast<const unsigned short*>(s0 + so)); // even
-                else if constexpr (F == Fmt::MXFP4) sa[u] = __ldg(s0 + so);
-                else sa[u] = __ldg(reinterpret_cast<const uint32_t*>(s0 + so));
-            }
-            if (in && ok1) {
-                wb[u] = load_stream(w1 + kb / 2);
-                if constexpr (F == Fmt::NVFP4) sb[u] = __ldg(reinterpret_cast<const unsigned short*>(s1 + so));
-                else if constexpr (F == Fmt::MXFP4) sb[u] = __ldg(s1 + so);
-                else sb[u] = __ldg(reinterpret_cast<const uint32_t*>(s1 + so));
-            }
+        for (int u = 0; u < UNROLL; u++) {
+            wa[u] = load_stream(pw0 + 64 * WARPS * u);
+            wb[u] = load_stream(pw1 + 64 * WARPS * u);
+            sa[u] = load_step_scale<F>(ps0 + STEP_SCALE_BYTES * WARPS * u);
+            sb[u] = load_step_scale<F>(ps1 + STEP_SCALE_BYTES * WARPS * u);
         }
         #pragma unroll
-        for (int u = 0; u < TC_UNROLL; u++) {
-            const int it = it0 + warps * u;
-            if (it >= iters) break; // warp-uniform
-            const int kb = it * 128;
-            const bool in = kb + 32 * q < K;
+        for (int u = 0; u < UNROLL; u++) {
             uint4 xv[NB][4];
             #pragma unroll
             for (int f = 0; f < NB; f++)
                 #pragma unroll
-                for (int i = 0; i < 4; i++) {
-                    xv[f][i] = zero4;
-                    if (in && xok[f] && (f == 0 || two)) xv[f][i] = __ldg(reinterpret_cast<const uint4*>(xr[f] + kb) + i);
-                }
-            // half multipliers of A for rows g / g + 8 (words 0-1 and 2-3), FP32 factors of the step's partial sums
-            __half2 sp0[2], sp1[2];
-            float fa = 1.f, fb = 1.f;
-            if constexpr (F == Fmt::NVFP4) {
-                const __half2 sc0 = e4m3x2_times_64(sa[u]), sc1 = e4m3x2_times_64(sb[u]);
-                sp0[0] = __low2half2(sc0); sp0[1] = __high2half2(sc0);
-                sp1[0] = __low2half2(sc1); sp1[1] = __high2half2(sc1);
-            } else if constexpr (F == Fmt::MXFP4) {
-                uint32_t e = sa[u] | (sb[u] << 16);
-                e = __vmaxu2(e, __shfl_xor_sync(0xFFFFFFFFu, e, 1));
-                e = __vmaxu2(e, __shfl_xor_sync(0xFFFFFFFFu, e, 2));
-                const uint32_t ea = e & 0xFFFFu, eb = e >> 16;
-                sp0[0] = sp0[1] = e8m0_rel_half2(sa[u], ea);
-                sp1[0] = sp1[1] = e8m0_rel_half2(sb[u], eb);
-                fa = e8m0_to_float(ea) * 0.5f; // 2^(Emax - 128) = 2^(Emax - 127) x 2^14 (e2m1) x 2^-15 (above)
-                fb = e8m0_to_float(eb) * 0.5f;
-            } else {
-                fa = __uint_as_float(sa[u]);
-                fb = __uint_as_float(sb[u]);
-            }
-            constexpr bool CHAIN = F == Fmt::NVFP4; // scale folded into A: accumulate straight into acc
-            float part[NB][4];
-            #pragma unroll
-            for (int f = 0; f < NB; f++)
-                #pragma unroll
-                for (int c = 0; c < 4; c++) part[f][c] = 0.f;
-            float (&d)[NB][4] = CHAIN ? acc : part;
-            const uint32_t va[4] = {wa[u].x, wa[u].y, wa[u].z, wa[u].w};
-            const uint32_t vb[4] = {wb[u].x, wb[u].y, wb[u].z, wb[u].w};
-            #pragma unroll
-            for (int i = 0; i < 4; i++) {
-                uint32_t ea, oa, eb, ob;
-                if constexpr (F != Fmt::INT4) {
-                    e2m1_word_to_high_bytes(va[i], ea, oa);
-                    e2m1_word_to_high_bytes(vb[i], eb, ob);
-                }
-                #pragma unroll
-                for (int st = 0; st < 2; st++) { // nibbles 4st .. 4st + 3 of word i
-                    uint32_t a0, a1, a2, a3;     // row g k 4st, 4st+2; row g+8; row g k 4st+1, 4st+3; row g+8
-                    if constexpr (F == Fmt::INT4) {
-                        int4_pair(va[i], st, a0, a2);
-                        int4_pair(vb[i], st, a1, a3);
-                    } else {
-                        const uint32_t sel = st == 0 ? 0x1404u : 0x3424u; // bytes 2st, 2st + 1 under zero low bytes
-                        a0 = hmul2_bits(__byte_perm(ea, 0, sel), sp0[i >> 1]);
-                        a1 = hmul2_bits(__byte_perm(eb, 0, sel), sp1[i >> 1]);
-                        a2 = hmul2_bits(__byte_perm(oa, 0, sel), sp0[i >> 1]);
-                        a3 = hmul2_bits(__byte_perm(ob, 0, sel), sp1[i >> 1]);
-                    }
-                    #pragma unroll
-                    for (int f = 0; f < NB; f++) {
-                        if (f == 1 && !two) break;
-                        const uint4 X = xv[f][i]; // halves x[8i + 0..7] of this lane's 32
-                        const uint32_t lo = st == 0 ? X.x : X.z, hi = st == 0 ? X.y : X.w;
-                        mma_16816(d[f], a0, a1, a2, a3, __byte_perm(lo, hi, 0x5410), __byte_perm(lo, hi, 0x7632));
-                    }
-                }
-            }
-            if constexpr (!CHAIN) {
-                #pragma unroll
-                for (int f = 0; f < NB; f++) {
-                    acc[f][0] = fmaf(part[f][0], fa, acc[f][0]);
-                    acc[f][1] = fmaf(part[f][1], fa, acc[f][1]);
-                    acc[f][2] = fmaf(part[f][2], fb, acc[f][2]);
-                    acc[f][3] = fmaf(part[f][3], fb, acc[f][3]);
-                }
-            }
+                for (int i = 0; i < 4; i++)
+                    if (f == 0 || two) xv[f][i] = __ldg(reinterpret_cast<const uint4*>(px[f] + 128 * WARPS * u) + i);
+            Step::run(wa[u], wb[u], sa[u], sb[u], xv, two, acc);
         }
+        pw0 += 64 * WARPS * UNROLL;
+        pw1 += 64 * WARPS * UNROLL;
+        ps0 += STEP_SCALE_BYTES * WARPS * UNROLL;
+        ps1 += STEP_SCALE_BYTES * WARPS * UNROLL;
+        #pragma unroll
+        for (int f = 0; f < NB; f++) px[f] += 128 * WARPS * UNROLL;
+    }
+    for (; it < iters; it += WARPS) { // at most UNROLL - 1 (+ 1 partial) steps per warp
+        const bool in = it * 128 + 32 * q < K; // the partial last step: lanes past K read nothing and add zeros
+        const uint4 zero4 = make_uint4(0, 0, 0, 0);
+        const uint4 wa = in ? load_stream(pw0) : zero4, wb = in ? load_stream(pw1) : zero4;
+        const uint32_t sa = in ? load_step_scale<F>(ps0) : 0u, sb = in ? load_step_scale<F>(ps1) : 0u;
+        uint4 xv[NB][4];
+        #pragma unroll
+        for (int f = 0; f < NB; f++)
+            #pragma unroll
+            for (int i = 0; i < 4; i++)
+                xv[f][i] = in && (f == 0 || two) ? __ldg(reinterpret_cast<const uint4*>(px[f]) + i) : zero4;
+        Step::run(wa, wb, sa, sb, xv, two, acc);
+        pw0 += 64 * WARPS;
+        pw1 += 64 * WARPS;
+        ps0 += STEP_SCALE_BYTES * WARPS;
+        ps1 += STEP_SCALE_BYTES * WARPS;
+        #pragma unroll
+        for (int f = 0; f < NB; f++) px[f] += 128 * WARPS;
     }
     // D: c0, c1 = row g, columns 2q, 2q+1; c2, c3 = row g + 8
     #pragma unroll
@@ -419,14 +481,14 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
         for (int c = 0; c < 4; c++) red[warp][f][c][lane] = acc[f][c];
     __syncthreads();
     const float out_scale = F == Fmt::NVFP4 ? global * 256.f : 1.f; // NVFP4: 2^-14 (e2m1) x 2^6 (scale) = 2^-8
-    for (int e = threadIdx.x; e < NB * 4 * 32; e += blockDim.x) {
+    for (int e = threadIdx.x; e < NB * 4 * 32; e += WARPS * 32) {
         const int f = e / 128, c = (e / 32) & 3, l = e & 31;
         const int row = n0 + (l >> 2) + 8 * (c >> 1);
         const int m = 8 * f + 2 * (l & 3) + (c & 1);
         if (m < m_count && row < N) {
             float v = 0.f;
             #pragma unroll
-            for (int w = 0; w < warps; w++) v += red[w][f][c][l];
+            for (int w = 0; w < WARPS; w++) v += red[w][f][c][l];
             y[static_cast<size_t>(m) * N + row] = __float2half_rn(v * out_scale);
         }
     }
@@ -434,35 +496,43 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
 
 } // namespace
 
-#define ROOFLINE_GEMV(FMT, fmt, T, act, MAXM)                                                                   \
+// CUDA-core kernels: 4 warps per block; at M = 1 the 8- and 16-bit formats take 2 rows per warp with 2 chunks per row
+// in flight (8 rows per block), everything else 1 row per warp with 4 chunks in flight (GemvKernels.rowsPerBlock).
+#define ROOFLINE_GEMV(FMT, fmt, T, act, MAXM, UNR, RPW)                                                         \
     extern "C" __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32)                                           \
     gemv_##fmt##_##act##_m##MAXM(const void* W, const void* scales, const T* x, T* y, int M, int N, int K,      \
                                  float global) {                                                                \
-        gemv<Fmt::FMT, T, MAXM>(W, scales, x, y, M, N, K, global);                                              \
+        gemv<Fmt::FMT, T, MAXM, UNR, RPW>(W, scales, x, y, M, N, K, global);                                    \
     }
-#define ROOFLINE_GEMV_ALL(FMT, fmt)                      \
-    ROOFLINE_GEMV(FMT, fmt, __half, f16, 1)              \
-    ROOFLINE_GEMV(FMT, fmt, __half, f16, 16)             \
-    ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 1)      \
-    ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 16)
+#define ROOFLINE_GEMV_ALL(FMT, fmt)                            \
+    ROOFLINE_GEMV(FMT, fmt, __half, f16, 1, 2, 2)              \
+    ROOFLINE_GEMV(FMT, fmt, __half, f16, 16, 4, 1)             \
+    ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 1, 2, 2)      \
+    ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 16, 4, 1)
 
 ROOFLINE_GEMV_ALL(F16, fp16)
 ROOFLINE_GEMV_ALL(BF16, bf16)
 ROOFLINE_GEMV_ALL(FP8, fp8)
 ROOFLINE_GEMV_ALL(INT8, int8)
-// 4-bit formats x FP16: tensor cores (gemv_4bit_f16_tc above), TC_ROWS rows per block of 4, 8 or 16 warps;
-// x BF16: the CUDA-core kernel
-#define ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, MAXM)                                                                \
-    extern "C" __global__ void __launch_bounds__(TC_MAX_WARPS * 32)                                              \
-    gemv_##fmt##_f16_m##MAXM(const void* W, const void* scales, const __half* x, __half* y, int M, int N, int K, \
-                             float global) {                                                                    \
-        gemv_4bit_f16_tc<Fmt::FMT, MAXM>(W, scales, x, y, M, N, K, global);                                     \
+// 4-bit formats x FP16: tensor cores (gemv_4bit_f16_tc above), TC_ROWS rows per block, K split over 4, 8 or 16 warps
+// (suffix _w4, _w8, _w16; GemvKernels.tensorCoreWarps picks by N); x BF16: the CUDA-core kernel
+// UNR: 128-k steps of loads in flight per warp, the fastest in the run-9 tuning sweep on an H200
+// (docs/measurements/2026-11-22-h200-issue7-run9.md): 6 for INT4, 4 for NVFP4 and MXFP4.
+#define ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, MAXM, UNR, W)                                                        \
+    extern "C" __global__ void __launch_bounds__(W * 32)                                                         \
+    gemv_##fmt##_f16_m##MAXM##_w##W(const void* Wt, const void* scales, const __half* x, __half* y, int M, int N, \
+                                    int K, float global) {                                                      \
+        gemv_4bit_f16_tc<Fmt::FMT, MAXM, UNR, W>(Wt, scales, x, y, M, N, K, global);                            \
     }
-#define ROOFLINE_GEMV_4BIT(FMT, fmt)                     \
-    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1)               \
-    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 16)              \
-    ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 1)      \
-    ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 16)
-ROOFLINE_GEMV_4BIT(INT4, int4)
-ROOFLINE_GEMV_4BIT(NVFP4, nvfp4)
-ROOFLINE_GEMV_4BIT(MXFP4, mxfp4)
+#define ROOFLINE_GEMV_4BIT(FMT, fmt, UNR)                      \
+    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1, UNR, 4)             \
+    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1, UNR, 8)             \
+    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1, UNR, 16)            \
+    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 16, 4, 4)              \
+    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 16, 4, 8)              \
+    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 16, 4, 16)             \
+    ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 1, 4, 1)      \
+    ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 16, 4, 1)
+ROOFLINE_GEMV_4BIT(INT4, int4, 6)
+ROOFLINE_GEMV_4BIT(NVFP4, nvfp4, 4)
+ROOFLINE_GEMV_4BIT(MXFP4, mxfp4, 4)

@@ -14,7 +14,9 @@ import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.EnumMap;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -30,14 +32,14 @@ import java.util.Map;
  */
 public final class GemvKernels implements AutoCloseable {
     static final String FATBIN = "gemv.fatbin";
-    private static final int THREADS = 128; // 4 warps (WARPS_PER_BLOCK in gemv.cu); tensor-core kernels: threadsPerBlock
-    private static final int ROWS_PER_BLOCK = THREADS / 32; // CUDA-core kernels: one output row per warp
+    private static final int THREADS = 128; // CUDA-core kernels: 4 warps (WARPS_PER_BLOCK in gemv.cu)
     private static final int TC_ROWS_PER_BLOCK = 16;        // tensor-core kernels: 16 rows per block (TC_ROWS)
+    private static final int[] TC_WARPS = {4, 8, 16};       // tensor-core kernels: K split, one kernel each (_w4 ...)
     private static final int MAX_M = 16;
 
     private final Arena image;
     private final OwnedHandle library;
-    private final Map<WeightFormat, Map<Activation, MemorySegment[]>> kernels = new EnumMap<>(WeightFormat.class);
+    private final Map<String, MemorySegment> kernels = new HashMap<>();
 
     private GemvKernels(Arena image, OwnedHandle library) {
         this.image = image;
@@ -93,10 +95,10 @@ public final class GemvKernels implements AutoCloseable {
         if (format.usesGlobalScale() && !(Float.isFinite(globalScale) && globalScale != 0)) {
             throw new IllegalArgumentException("NVFP4 needs a finite, nonzero global scale, got " + globalScale);
         }
-        MemorySegment kernel = kernel(format, activation, m);
+        MemorySegment kernel = kernel(kernelName(format, activation, m, n));
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment grid = dim3.allocate(arena);
-            dim3.x(grid, Math.ceilDiv(n, rowsPerBlock(format, activation)));
+            dim3.x(grid, Math.ceilDiv(n, rowsPerBlock(format, activation, m)));
             dim3.y(grid, 1);
             dim3.z(grid, 1);
             MemorySegment block = dim3.allocate(arena);
@@ -121,50 +123,76 @@ public final class GemvKernels implements AutoCloseable {
     }
 
     /**
-     * Output rows one block computes: 16 for the tensor-core kernels (NVFP4, MXFP4 and INT4 with FP16 activations),
-     * else 4.
+     * Output rows one block computes: 16 for the tensor-core kernels (NVFP4, MXFP4 and INT4 with FP16 activations);
+     * for the CUDA-core kernels 4 warps of one row each, or of two rows for FP16, BF16, FP8 and INT8 weights at
+     * {@code m = 1} (ROOFLINE_GEMV_ALL in gemv.cu).
      */
-    static int rowsPerBlock(WeightFormat format, Activation activation) {
-        return tensorCores(format, activation) ? TC_ROWS_PER_BLOCK : ROWS_PER_BLOCK;
+    static int rowsPerBlock(WeightFormat format, Activation activation, int m) {
+        if (tensorCores(format, activation)) {
+            return TC_ROWS_PER_BLOCK;
+        }
+        return THREADS / 32 * (m == 1 && !format.isFourBit() ? 2 : 1);
     }
 
     /** Whether the kernel for these weights and activations runs on the tensor cores (gemv_4bit_f16_tc in gemv.cu). */
     static boolean tensorCores(WeightFormat format, Activation activation) {
-        return activation == Activation.F16
-                && (format == WeightFormat.NVFP4 || format == WeightFormat.MXFP4 || format == WeightFormat.INT4);
+        return activation == Activation.F16 && format.isFourBit();
     }
 
     /**
-     * Threads per block: 128 for the CUDA-core kernels; for the tensor-core kernels the K split (warps per 16-row
-     * block, TC_MAX_WARPS in gemv.cu) grows when N gives too few blocks to keep every SM busy: 4 warps from 6144 rows
-     * (≥ 384 blocks, ≈ 3 per SM of an H100/H200), 8 warps from 2048 rows, else 16.
+     * Warps per block of the tensor-core kernels, which split K among them. From the run-9 tuning sweep on an H200
+     * (docs/measurements/2026-11-22-h200-issue7-run9.md): NVFP4 and INT4 run fastest on 8 warps from 384 16-row
+     * blocks (6144 rows) up and on 16 below; MXFP4, whose kernel holds more registers, on 4 warps from 512 blocks
+     * (8192 rows) and on 8 below.
      */
-    static int threadsPerBlock(WeightFormat format, Activation activation, int n) {
-        if (rowsPerBlock(format, activation) != TC_ROWS_PER_BLOCK) {
-            return THREADS;
-        }
+    static int tensorCoreWarps(WeightFormat format, int n) {
         int blocks = Math.ceilDiv(n, TC_ROWS_PER_BLOCK);
-        return blocks >= 384 ? 128 : blocks >= 128 ? 256 : 512;
+        if (format == WeightFormat.MXFP4) {
+            return blocks >= 512 ? 4 : 8;
+        }
+        return blocks >= 384 ? 8 : 16;
     }
 
-    /** The kernel's name in the fatbin, e.g. {@code gemv_nvfp4_bf16_m1}. */
-    static String kernelName(WeightFormat format, Activation activation, boolean singleRow) {
-        return "gemv_" + format.kernelName() + "_" + activation.kernelName() + (singleRow ? "_m1" : "_m16");
+    /** Threads per block: 128 for the CUDA-core kernels, 32 × {@link #tensorCoreWarps} for the tensor-core kernels. */
+    static int threadsPerBlock(WeightFormat format, Activation activation, int n) {
+        return tensorCores(format, activation) ? 32 * tensorCoreWarps(format, n) : THREADS;
     }
 
-    private MemorySegment kernel(WeightFormat format, Activation activation, int m) {
+    /** The kernel's name in the fatbin, e.g. {@code gemv_nvfp4_bf16_m1} or {@code gemv_nvfp4_f16_m16_w8}. */
+    static String kernelName(WeightFormat format, Activation activation, int m, int n) {
+        String name = "gemv_" + format.kernelName() + "_" + activation.kernelName() + (m == 1 ? "_m1" : "_m16");
+        return tensorCores(format, activation) ? name + "_w" + tensorCoreWarps(format, n) : name;
+    }
+
+    private MemorySegment kernel(String name) {
         library.get(); // throws "GEMV kernel library already closed"
-        return kernels.get(format).get(activation)[m == 1 ? 0 : 1];
+        return kernels.get(name);
     }
 
     private void lookUpAll() {
-        for (WeightFormat f : WeightFormat.values()) {
-            Map<Activation, MemorySegment[]> byActivation = new EnumMap<>(Activation.class);
-            for (Activation a : Activation.values()) {
-                byActivation.put(a, new MemorySegment[] {lookUp(kernelName(f, a, true)), lookUp(kernelName(f, a, false))});
-            }
-            kernels.put(f, byActivation);
+        for (String name : kernelNames()) {
+            kernels.put(name, lookUp(name));
         }
+    }
+
+    /** Every kernel name this class launches: one per format, activation and M (1 or up to 16), tensor-core K splits. */
+    static List<String> kernelNames() {
+        List<String> names = new ArrayList<>();
+        for (WeightFormat f : WeightFormat.values()) {
+            for (Activation a : Activation.values()) {
+                for (String m : new String[] {"_m1", "_m16"}) {
+                    String name = "gemv_" + f.kernelName() + "_" + a.kernelName() + m;
+                    if (tensorCores(f, a)) {
+                        for (int w : TC_WARPS) {
+                            names.add(name + "_w" + w);
+                        }
+                    } else {
+                        names.add(name);
+                    }
+                }
+            }
+        }
+        return names;
     }
 
     private MemorySegment lookUp(String name) {

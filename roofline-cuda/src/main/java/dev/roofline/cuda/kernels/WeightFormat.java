@@ -45,6 +45,11 @@ public enum WeightFormat {
         return kernelName;
     }
 
+    /** Whether elements are 4 bits wide (INT4, NVFP4, MXFP4): these run on the tensor cores with FP16 activations. */
+    boolean isFourBit() {
+        return elementBits == 4;
+    }
+
     /** roofline-core's precision for the same weights (for predictions). */
     public Precision precision() {
         return precision;

@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 @RequiresGpu
 class GemvKernelsIT {
-    private static final int N = 70;   // not a multiple of the 4 rows a block computes
+    private static final int N = 70;   // not a multiple of the rows a block computes (4, 8 or 16)
     private static final int K = 1024;
     private static GemvKernels gemv;
     private static Stream stream;
@@ -62,13 +62,24 @@ class GemvKernelsIT {
         check(format, activation, m, N);
     }
 
-    /** The tensor-core kernels' deeper K splits (8 and 4 warps per block; N = 70 above runs 16) at larger N. */
-    @ParameterizedTest(name = "{0} weights, F16 activations, M={1}, N={2}")
-    @CsvSource({"NVFP4, 1, 2100", "NVFP4, 16, 2100", "NVFP4, 1, 6200", "NVFP4, 16, 6200",
-                "MXFP4, 1, 2100", "MXFP4, 16, 2100", "MXFP4, 1, 6200", "MXFP4, 16, 6200",
-                "INT4, 1, 2100", "INT4, 16, 2100", "INT4, 1, 6200", "INT4, 16, 6200"})
-    void tensorCoreKSplits(WeightFormat format, int m, int n) {
-        check(format, Activation.F16, m, n, K);
+    /**
+     * The tensor-core kernels' K splits (GemvKernels.tensorCoreWarps: NVFP4 and INT4 16 warps below 6144 rows, 8 from
+     * there; MXFP4 8 below 8192 rows, 4 from there) at K long enough for whole trips of unrolled steps plus a checked
+     * tail (NVFP4 / MXFP4: K = 8608 = 67 steps of 128 and a partial one; INT4: 97 whole steps).
+     */
+    @ParameterizedTest(name = "{0} weights, F16 activations, M={1}, N={2}, K={3}")
+    @CsvSource({"NVFP4, 1, 2100, 8608", "NVFP4, 16, 2100, 8608", "NVFP4, 1, 6200, 8608", "NVFP4, 16, 6200, 8608",
+                "MXFP4, 1, 2100, 8608", "MXFP4, 16, 2100, 8608", "MXFP4, 1, 8200, 8608", "MXFP4, 9, 8200, 8608",
+                "INT4, 1, 2100, 12416", "INT4, 16, 2100, 12416", "INT4, 1, 6200, 12416", "INT4, 16, 6200, 12416"})
+    void tensorCoreKSplits(WeightFormat format, int m, int n, int k) {
+        check(format, Activation.F16, m, n, k);
+    }
+
+    /** An odd N: the CUDA-core kernels' second row of the last warp (2 rows per warp at M = 1) lies past N. */
+    @ParameterizedTest(name = "{0} weights, {1} activations, M=1, N=69")
+    @CsvSource({"FP16, F16", "BF16, BF16", "FP8_E4M3, F16", "INT8, BF16"})
+    void cudaCoreOddRows(WeightFormat format, Activation activation) {
+        check(format, activation, 1, 69, K);
     }
 
     /** K not a multiple of the tensor-core kernels' 128-k step: the last step is partly outside the row. */

@@ -46,8 +46,36 @@ class GemvShapeTest {
 
     @Test
     void kernelNamesMatchGemvCu() {
-        assertThat(GemvKernels.kernelName(WeightFormat.NVFP4, Activation.BF16, true)).isEqualTo("gemv_nvfp4_bf16_m1");
-        assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.F16, false)).isEqualTo("gemv_fp8_f16_m16");
+        assertThat(GemvKernels.kernelName(WeightFormat.NVFP4, Activation.BF16, 1, 8192)).isEqualTo("gemv_nvfp4_bf16_m1");
+        assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.F16, 3, 8192)).isEqualTo("gemv_fp8_f16_m16");
+        // tensor-core kernels carry their K split (blocks of 16 rows): NVFP4 / INT4 8 warps from 384 blocks, else 16;
+        // MXFP4 4 warps from 512 blocks, else 8
+        assertThat(GemvKernels.kernelName(WeightFormat.NVFP4, Activation.F16, 1, 8192)).isEqualTo("gemv_nvfp4_f16_m1_w8");
+        assertThat(GemvKernels.kernelName(WeightFormat.INT4, Activation.F16, 16, 4096)).isEqualTo("gemv_int4_f16_m16_w16");
+        assertThat(GemvKernels.kernelName(WeightFormat.MXFP4, Activation.F16, 1, 8192)).isEqualTo("gemv_mxfp4_f16_m1_w4");
+        assertThat(GemvKernels.kernelName(WeightFormat.MXFP4, Activation.F16, 1, 1024)).isEqualTo("gemv_mxfp4_f16_m1_w8");
+    }
+
+    @Test
+    void launchShapeFollowsGemvCu() {
+        // ROOFLINE_GEMV_ALL: 2 rows per warp for 8- and 16-bit weights at M = 1, else 1; 4 warps per block
+        assertThat(GemvKernels.rowsPerBlock(WeightFormat.FP16, Activation.F16, 1)).isEqualTo(8);
+        assertThat(GemvKernels.rowsPerBlock(WeightFormat.INT8, Activation.BF16, 2)).isEqualTo(4);
+        assertThat(GemvKernels.rowsPerBlock(WeightFormat.NVFP4, Activation.BF16, 1)).isEqualTo(4);
+        assertThat(GemvKernels.rowsPerBlock(WeightFormat.NVFP4, Activation.F16, 1)).isEqualTo(16);
+        assertThat(GemvKernels.threadsPerBlock(WeightFormat.FP8_E4M3, Activation.F16, 100)).isEqualTo(128);
+        assertThat(GemvKernels.threadsPerBlock(WeightFormat.INT4, Activation.F16, 6144)).isEqualTo(256);
+        assertThat(GemvKernels.threadsPerBlock(WeightFormat.INT4, Activation.F16, 6128)).isEqualTo(512);
+        assertThat(GemvKernels.threadsPerBlock(WeightFormat.MXFP4, Activation.F16, 8192)).isEqualTo(128);
+        assertThat(GemvKernels.threadsPerBlock(WeightFormat.MXFP4, Activation.F16, 8176)).isEqualTo(256);
+    }
+
+    @Test
+    void everyKernelTheLauncherNamesIsInTheFatbin() {
+        // the fatbin's ELF string tables hold each entry point's name, NUL-terminated
+        String image = new String(GemvKernels.embeddedFatbin(), java.nio.charset.StandardCharsets.ISO_8859_1);
+        assertThat(GemvKernels.kernelNames()).hasSize(40).allSatisfy(name -> assertThat(image).contains(name + "\0"));
+        assertThat(GemvKernels.kernelNames()).contains(GemvKernels.kernelName(WeightFormat.MXFP4, Activation.F16, 16, 100));
     }
 
     @Test

@@ -9,10 +9,11 @@
 //   mxfp4       : W E2M1 (element 2i low nibble), scales = E8M0 byte[N * K/32]
 // Activations x and outputs y are fp16 or bf16, row-major. Every kernel has the same parameters:
 //   (const void* W, const void* scales, const T* x, T* y, int M, int N, int K, float global)
-// One warp computes one output row; each lane streams 16-byte chunks of the row (except NVFP4, MXFP4 and INT4 x FP16,
-// which run on the tensor cores with 16 rows per block: see gemv_4bit_f16_tc). K must be a multiple of
-// 16 bytes' worth of elements (8, 16 or 32) and, for int4, of 128. Kernel names are extern "C" so the Java side
-// can find them with cudaLibraryGetKernel: gemv_<format>_<activation>_m<1|16>.
+// One warp computes one output row (two at M = 1 for the 8- and 16-bit formats); each lane streams 16-byte chunks of
+// the row (except NVFP4, MXFP4 and INT4 x FP16, which run on the tensor cores with 16 rows per block: see
+// gemv_4bit_f16_tc). K must be a multiple of 16 bytes' worth of elements (8, 16 or 32) and, for int4, of 128. Kernel
+// names are extern "C" so the Java side can find them with cudaLibraryGetKernel: gemv_<format>_<activation>_m<1|16>,
+// and for the tensor-core kernels with their K split appended (_w4, _w8, _w16).
 //
 // Decoding uses register bit tricks, never a table in shared memory (a 256-entry table costs ~4-way bank conflicts
 // per lookup and caps 4-bit formats near half the memory bandwidth):

@@ -73,7 +73,8 @@ struct Variant {
 
 struct Format {
     const char* name;
-    Kernel shipped;       // the fatbin's m1 kernel for FP16 activations (tensor cores: the 4-warp one)
+    Kernel shipped;       // one of the fatbin's m1 kernels for FP16 activations (tensor cores: the large-N K split)
+    int shipped_threads;  // its block: 128 for the CUDA-core kernels, 32 x its K split
     Kernel reference;     // sw_ref_*: 128 threads, 4 rows per block
     bool tensor_cores;    // shipped kernel: 16 rows per block, K split chosen by N (GemvKernels.threadsPerBlock)
     double bits;          // per weight
@@ -84,12 +85,12 @@ struct Format {
 
 static std::vector<Format> formats() {
     return {
-        {"FP16", gemv_fp16_f16_m1, sw_ref_F16, false, 16, 0, 0, {V_CC(F16, 4, 1), V_CC(F16, 1, 2), V_CC(F16, 2, 2), V_CC(F16, 1, 4), V_CC(F16, 2, 3)}},
-        {"FP8", gemv_fp8_f16_m1, sw_ref_FP8, false, 8, 0, 4, {V_CC(FP8, 4, 1), V_CC(FP8, 1, 2), V_CC(FP8, 2, 2), V_CC(FP8, 1, 4), V_CC(FP8, 2, 3)}},
-        {"INT8", gemv_int8_f16_m1, sw_ref_INT8, false, 8, 0, 4, {V_CC(INT8, 4, 1), V_CC(INT8, 1, 2), V_CC(INT8, 2, 2), V_CC(INT8, 1, 4), V_CC(INT8, 2, 3)}},
-        {"NVFP4", gemv_nvfp4_f16_m1_w4, sw_ref_NVFP4, true, 4, 16, 1, {V_TC_W(NVFP4, 2), V_TC_W(NVFP4, 4), V_TC_W(NVFP4, 6)}},
-        {"INT4", gemv_int4_f16_m1_w4, sw_ref_INT4, true, 4, 128, 4, {V_TC_W(INT4, 2), V_TC_W(INT4, 4), V_TC_W(INT4, 6)}},
-        {"MXFP4", gemv_mxfp4_f16_m1_w4, sw_ref_MXFP4, true, 4, 32, 1, {V_TC_W(MXFP4, 2), V_TC_W(MXFP4, 4), V_TC_W(MXFP4, 6)}},
+        {"FP16", gemv_fp16_f16_m1, 128, sw_ref_F16, false, 16, 0, 0, {V_CC(F16, 4, 1), V_CC(F16, 1, 2), V_CC(F16, 2, 2), V_CC(F16, 1, 4), V_CC(F16, 2, 3)}},
+        {"FP8", gemv_fp8_f16_m1, 128, sw_ref_FP8, false, 8, 0, 4, {V_CC(FP8, 4, 1), V_CC(FP8, 1, 2), V_CC(FP8, 2, 2), V_CC(FP8, 1, 4), V_CC(FP8, 2, 3)}},
+        {"INT8", gemv_int8_f16_m1, 128, sw_ref_INT8, false, 8, 0, 4, {V_CC(INT8, 4, 1), V_CC(INT8, 1, 2), V_CC(INT8, 2, 2), V_CC(INT8, 1, 4), V_CC(INT8, 2, 3)}},
+        {"NVFP4", gemv_nvfp4_f16_m1_w8, 256, sw_ref_NVFP4, true, 4, 16, 1, {V_TC_W(NVFP4, 2), V_TC_W(NVFP4, 4), V_TC_W(NVFP4, 6)}},
+        {"INT4", gemv_int4_f16_m1_w8, 256, sw_ref_INT4, true, 4, 128, 4, {V_TC_W(INT4, 2), V_TC_W(INT4, 4), V_TC_W(INT4, 6)}},
+        {"MXFP4", gemv_mxfp4_f16_m1_w4, 128, sw_ref_MXFP4, true, 4, 32, 1, {V_TC_W(MXFP4, 2), V_TC_W(MXFP4, 4), V_TC_W(MXFP4, 6)}},
     };
 }
 
@@ -232,7 +233,7 @@ int main(int argc, char** argv) {
             CK(cudaStreamSynchronize(st));
             CK(cudaGetLastError());
             // the reference kernel's output on set 0
-            const int sthreads = 128; // the shipped 4-warp kernel (tensor cores: GemvKernels picks _w8 / _w16 below 6144 rows)
+            const int sthreads = f.shipped_threads; // GemvKernels.tensorCoreWarps picks the other split at small N
             const int srows = f.tensor_cores ? 16 : 8; // GemvKernels.rowsPerBlock at M = 1
             f.reference<<<(N + 3) / 4, 128, 0, st>>>(sets[0].first.w, sets[0].first.s, x, sets[0].second, 1, N, K, global);
             CK(cudaStreamSynchronize(st));

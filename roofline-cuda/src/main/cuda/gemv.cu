@@ -13,7 +13,7 @@
 // the row (except NVFP4, MXFP4 and INT4 x FP16, which run on the tensor cores with 16 rows per block: see
 // gemv_4bit_f16_tc). K must be a multiple of 16 bytes' worth of elements (8, 16 or 32) and, for int4, of 128. Kernel
 // names are extern "C" so the Java side can find them with cudaLibraryGetKernel: gemv_<format>_<activation>_m<1|16>,
-// and for the tensor-core kernels with their K split appended (_w4, _w8, _w16).
+// and for the tensor-core kernels with their K split appended (_w4, _w8 or _w16).
 //
 // Decoding uses register bit tricks, never a table in shared memory (a 256-entry table costs ~4-way bank conflicts
 // per lookup and caps 4-bit formats near half the memory bandwidth):
@@ -225,7 +225,8 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
 
 // ---- 4-bit weights x FP16 activations on the tensor cores (mma.sync m16n8k16, FP32 accumulators) ----
 //
-// A block of W = blockDim.x / 32 warps (4, 8 or 16) owns 16 output rows; the warps split K (iteration it = 128 k goes to warp it % W)
+// A block of W = WARPS warps (4, 8 or 16, compile-time; blockDim.x must be 32 W) owns 16 output rows; the warps split K
+// (iteration it = 128 k goes to warp it % W)
 // and add their partial sums in shared memory at the end. In the mma, A = 16 weight rows x 16 k, B = 16 k x 8 columns
 // of x (column c = activation row m = 8f + c, f = 0 for M <= 8, f = 1 for rows 8..15), D = FP32.
 // Lane t (g = t / 4, q = t % 4) loads, per iteration at kb, 16 bytes (k = kb + 32q .. +31) of rows g and g + 8, so
@@ -403,6 +404,7 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
     constexpr int STEP_SCALE_BYTES = 128 / SCALE_K * SCALE_BYTES;
     constexpr int LANE_SCALES = F == Fmt::INT4 ? 0 : 32 / SCALE_K;
     __shared__ float red[WARPS][NB][4][32];
+    if (blockDim.x != WARPS * 32) __trap(); // a launch of another shape would skip K steps or overrun red
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int g = lane >> 2, q = lane & 3;
     const int n0 = blockIdx.x * TC_ROWS;
@@ -457,7 +459,9 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
         for (int f = 0; f < NB; f++) px[f] += 128 * WARPS * UNROLL;
     }
     for (; it < iters; it += WARPS) { // at most UNROLL - 1 (+ 1 partial) steps per warp
-        const bool in = it * 128 + 32 * q < K; // the partial last step: lanes past K read nothing and add zeros
+        // the partial last step (NVFP4, MXFP4: K % 32 == 0; INT4 has K % 128 == 0 and never gets here): lanes past K
+        // read nothing and add zeros. For INT4 this would not hold: its FP32 factor (0 here) scales D columns, not k.
+        const bool in = it * 128 + 32 * q < K;
         const uint4 zero4 = make_uint4(0, 0, 0, 0);
         const uint4 wa = in ? load_stream(pw0) : zero4, wb = in ? load_stream(pw1) : zero4;
         const uint32_t sa = in ? load_step_scale<F>(ps0) : 0u, sb = in ? load_step_scale<F>(ps1) : 0u;
@@ -525,15 +529,14 @@ ROOFLINE_GEMV_ALL(INT8, int8)
                                     int K, float global) {                                                      \
         gemv_4bit_f16_tc<Fmt::FMT, MAXM, UNR, W>(Wt, scales, x, y, M, N, K, global);                            \
     }
-#define ROOFLINE_GEMV_4BIT(FMT, fmt, UNR)                      \
-    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1, UNR, 4)             \
-    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1, UNR, 8)             \
-    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1, UNR, 16)            \
-    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 16, 4, 4)              \
-    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 16, 4, 8)              \
-    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 16, 4, 16)             \
+// Each format ships the two K splits GemvKernels.tensorCoreWarps launches: NVFP4 and INT4 8 and 16 warps, MXFP4 4 and 8.
+#define ROOFLINE_GEMV_4BIT(FMT, fmt, UNR, W1, W2)              \
+    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1, UNR, W1)            \
+    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1, UNR, W2)            \
+    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 16, 4, W1)             \
+    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 16, 4, W2)             \
     ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 1, 4, 1)      \
     ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 16, 4, 1)
-ROOFLINE_GEMV_4BIT(INT4, int4, 6)
-ROOFLINE_GEMV_4BIT(NVFP4, nvfp4, 4)
-ROOFLINE_GEMV_4BIT(MXFP4, mxfp4, 4)
+ROOFLINE_GEMV_4BIT(INT4, int4, 6, 8, 16)
+ROOFLINE_GEMV_4BIT(NVFP4, nvfp4, 4, 8, 16)
+ROOFLINE_GEMV_4BIT(MXFP4, mxfp4, 4, 4, 8)

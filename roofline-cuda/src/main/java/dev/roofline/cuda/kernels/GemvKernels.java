@@ -34,7 +34,6 @@ public final class GemvKernels implements AutoCloseable {
     static final String FATBIN = "gemv.fatbin";
     private static final int THREADS = 128; // CUDA-core kernels: 4 warps (WARPS_PER_BLOCK in gemv.cu)
     private static final int TC_ROWS_PER_BLOCK = 16;        // tensor-core kernels: 16 rows per block (TC_ROWS)
-    private static final int[] TC_WARPS = {4, 8, 16};       // tensor-core kernels: K split, one kernel each (_w4 ...)
     private static final int MAX_M = 16;
 
     private final Arena image;
@@ -146,11 +145,14 @@ public final class GemvKernels implements AutoCloseable {
      * (8192 rows) and on 8 below.
      */
     static int tensorCoreWarps(WeightFormat format, int n) {
+        int[] splits = tensorCoreSplits(format);
         int blocks = Math.ceilDiv(n, TC_ROWS_PER_BLOCK);
-        if (format == WeightFormat.MXFP4) {
-            return blocks >= 512 ? 4 : 8;
-        }
-        return blocks >= 384 ? 8 : 16;
+        return blocks >= (format == WeightFormat.MXFP4 ? 512 : 384) ? splits[0] : splits[1];
+    }
+
+    /** The K splits gemv.cu compiles for a tensor-core format (ROOFLINE_GEMV_4BIT): the large-N one first. */
+    static int[] tensorCoreSplits(WeightFormat format) {
+        return format == WeightFormat.MXFP4 ? new int[] {4, 8} : new int[] {8, 16};
     }
 
     /** Threads per block: 128 for the CUDA-core kernels, 32 × {@link #tensorCoreWarps} for the tensor-core kernels. */
@@ -183,7 +185,7 @@ public final class GemvKernels implements AutoCloseable {
                 for (String m : new String[] {"_m1", "_m16"}) {
                     String name = "gemv_" + f.kernelName() + "_" + a.kernelName() + m;
                     if (tensorCores(f, a)) {
-                        for (int w : TC_WARPS) {
+                        for (int w : tensorCoreSplits(f)) {
                             names.add(name + "_w" + w);
                         }
                     } else {

@@ -90,7 +90,7 @@ static std::vector<Format> formats() {
         {"INT8", gemv_int8_f16_m1, 128, sw_ref_INT8, false, 8, 0, 4, {V_CC(INT8, 4, 1), V_CC(INT8, 1, 2), V_CC(INT8, 2, 2), V_CC(INT8, 1, 4), V_CC(INT8, 2, 3)}},
         {"NVFP4", gemv_nvfp4_f16_m1_w8, 256, sw_ref_NVFP4, true, 4, 16, 1, {V_TC_W(NVFP4, 2), V_TC_W(NVFP4, 4), V_TC_W(NVFP4, 6)}},
         {"INT4", gemv_int4_f16_m1_w8, 256, sw_ref_INT4, true, 4, 128, 4, {V_TC_W(INT4, 2), V_TC_W(INT4, 4), V_TC_W(INT4, 6)}},
-        {"MXFP4", gemv_mxfp4_f16_m1_w4, 128, sw_ref_MXFP4, true, 4, 32, 1, {V_TC_W(MXFP4, 2), V_TC_W(MXFP4, 4), V_TC_W(MXFP4, 6)}},
+        {"MXFP4", gemv_mxfp4_f16_m1_w8, 256, sw_ref_MXFP4, true, 4, 32, 1, {V_TC_W(MXFP4, 2), V_TC_W(MXFP4, 4), V_TC_W(MXFP4, 6)}},
     };
 }
 

@@ -296,10 +296,11 @@ __device__ __forceinline__ __half2 e8m0_rel_half2(uint32_t e, uint32_t emax) {
 //   NVFP4: e4m3 x 2^6 folded into A in half (exact, see above); one FP32 chain over all of K; D x global x 2^8.
 //   INT4 : g128 = one 128-k step, so every row's group is constant over a step: A = the integer (exact), the step's
 //          8 (m16: 16) mmas start from zero and the FP32 partial sums get the row's float scale before joining acc.
-//   MXFP4: a step holds 4 E8M0 blocks per row (lane q: block q). Emax = their max (two quad shuffles); A = e2m1 x
-//          2^-14 x half(2^(E - Emax + 15)), exact when E - Emax >= -24 (the value 0.5 x 2^(E-Emax+1) stays a multiple
-//          of fp16's 2^-24); further down it rounds to that grid, an error under 2^-26 of the step's largest weight
-//          (whose block has |w| >= 4 x 2^(Emax-127) under OCP's scale choice). Partial sums x 2^(Emax - 128) in FP32.
+//   MXFP4: before the loop the block finds each row's largest E8M0 code over all of K, Emax (one row per warp,
+//          __reduce_max_sync). A = e2m1 x 2^-14 x half(2^(E - Emax + 15)), exact when E - Emax >= -24 (the value
+//          0.5 x 2^(E-Emax+1) stays a multiple of fp16's 2^-24); a block more than 24 binades below its row's largest
+//          rounds to that grid, an absolute error under 2^(Emax - 153), i.e. below 2^-28 of the row's largest |w|
+//          (>= 4 x 2^(Emax-127) under OCP's scale choice). One FP32 chain over all of K as for NVFP4; D x 2^(Emax-128).
 // Activation rows past M and weight rows past N are read from row 0 (valid memory) instead of being zeroed: a B column
 // only reaches its own D column, and D columns / rows that do not exist are never written. Only the last, partial
 // step of a K that is not a multiple of 128 zeroes what lies past K.
@@ -307,8 +308,10 @@ template <Fmt F, int MAXM>
 struct TcStep {
     static constexpr int NB = MAXM == 1 ? 1 : 2; // B fragments: activation rows 0..7 and 8..15
     // one 128-k step of this lane: 16 weight bytes of rows g (wa) and g + 8 (wb), their scale entries, x as 4 x 8 halves
+    // MXFP4: ra / rb = the largest E8M0 code of rows g / g + 8 over all of K (gemv_4bit_f16_tc's prologue)
     __device__ __forceinline__ static void run(const uint4& wa, const uint4& wb, uint32_t sa, uint32_t sb,
-                                               const uint4 (&xv)[NB][4], bool two, float (&acc)[NB][4]) {
+                                               const uint4 (&xv)[NB][4], bool two, float (&acc)[NB][4],
+                                               uint32_t ra, uint32_t rb) {
         // half multipliers of A for rows g / g + 8 (words 0-1 and 2-3), FP32 factors of the step's partial sums
         __half2 sp0[2], sp1[2];
         float fa = 1.f, fb = 1.f;
@@ -317,19 +320,13 @@ struct TcStep {
             sp0[0] = __low2half2(sc0); sp0[1] = __high2half2(sc0);
             sp1[0] = __low2half2(sc1); sp1[1] = __high2half2(sc1);
         } else if constexpr (F == Fmt::MXFP4) {
-            uint32_t e = sa | (sb << 16);
-            e = __vmaxu2(e, __shfl_xor_sync(0xFFFFFFFFu, e, 1));
-            e = __vmaxu2(e, __shfl_xor_sync(0xFFFFFFFFu, e, 2));
-            const uint32_t ea = e & 0xFFFFu, eb = e >> 16;
-            sp0[0] = sp0[1] = e8m0_rel_half2(sa, ea);
-            sp1[0] = sp1[1] = e8m0_rel_half2(sb, eb);
-            fa = e8m0_to_float(ea) * 0.5f; // 2^(Emax - 128) = 2^(Emax - 127) x 2^14 (e2m1) x 2^-15 (above)
-            fb = e8m0_to_float(eb) * 0.5f;
+            sp0[0] = sp0[1] = e8m0_rel_half2(sa, ra);
+            sp1[0] = sp1[1] = e8m0_rel_half2(sb, rb);
         } else {
             fa = __uint_as_float(sa);
             fb = __uint_as_float(sb);
         }
-        constexpr bool CHAIN = F == Fmt::NVFP4; // scale folded into A: accumulate straight into acc
+        constexpr bool CHAIN = F != Fmt::INT4; // scale folded into A: accumulate straight into acc
         float part[NB][4];
         #pragma unroll
         for (int f = 0; f < NB; f++)
@@ -424,6 +421,29 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
     for (int f = 0; f < NB; f++) px[f] = x + static_cast<size_t>(8 * f + g < m_count ? 8 * f + g : 0) * K + 32 * q + 128 * warp;
     const int full = K / 128, iters = (K + 127) / 128;
 
+    // MXFP4: the largest E8M0 code of each of the block's 16 rows (rows past N: row 0, as loaded), a row per warp
+    __shared__ uint32_t row_emax[TC_ROWS];
+    uint32_t ra = 0, rb = 0;
+    if constexpr (F == Fmt::MXFP4) {
+        const int nb = K / 32;
+        for (int slot = warp; slot < TC_ROWS; slot += WARPS) {
+            const uint8_t* sr = static_cast<const uint8_t*>(scales) + static_cast<size_t>(n0 + slot < N ? n0 + slot : 0) * nb;
+            uint32_t m = 0;
+            if (nb % 4 == 0) { // whole rows of 4-byte words (K % 128 == 0)
+                for (int i = lane; i < nb / 4; i += 32) m = __vmaxu4(m, __ldg(reinterpret_cast<const uint32_t*>(sr) + i));
+                m = __vmaxu4(m, m >> 16);
+                m = __vmaxu4(m, m >> 8) & 0xFFu;
+            } else {
+                for (int i = lane; i < nb; i += 32) m = max(m, static_cast<uint32_t>(__ldg(sr + i)));
+            }
+            m = __reduce_max_sync(0xFFFFFFFFu, m);
+            if (lane == 0) row_emax[slot] = m;
+        }
+        __syncthreads();
+        ra = row_emax[g];
+        rb = row_emax[g + 8];
+    }
+
     float acc[NB][4];
     #pragma unroll
     for (int f = 0; f < NB; f++)
@@ -449,7 +469,7 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
                 #pragma unroll
                 for (int i = 0; i < 4; i++)
                     if (f == 0 || two) xv[f][i] = __ldg(reinterpret_cast<const uint4*>(px[f] + 128 * WARPS * u) + i);
-            Step::run(wa[u], wb[u], sa[u], sb[u], xv, two, acc);
+            Step::run(wa[u], wb[u], sa[u], sb[u], xv, two, acc, ra, rb);
         }
         pw0 += 64 * WARPS * UNROLL;
         pw1 += 64 * WARPS * UNROLL;
@@ -471,7 +491,7 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
             #pragma unroll
             for (int i = 0; i < 4; i++)
                 xv[f][i] = in && (f == 0 || two) ? __ldg(reinterpret_cast<const uint4*>(px[f]) + i) : zero4;
-        Step::run(wa, wb, sa, sb, xv, two, acc);
+        Step::run(wa, wb, sa, sb, xv, two, acc, ra, rb);
         pw0 += 64 * WARPS;
         pw1 += 64 * WARPS;
         ps0 += STEP_SCALE_BYTES * WARPS;
@@ -494,7 +514,9 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
             float v = 0.f;
             #pragma unroll
             for (int w = 0; w < WARPS; w++) v += red[w][f][c][l];
-            y[static_cast<size_t>(m) * N + row] = __float2half_rn(v * out_scale);
+            // MXFP4: 2^(Emax - 128) = 2^(Emax - 127) x 2^14 (e2m1) x 2^-15 (e8m0_rel_half2)
+            const float s = F == Fmt::MXFP4 ? e8m0_to_float(row_emax[row - n0]) * 0.5f : out_scale;
+            y[static_cast<size_t>(m) * N + row] = __float2half_rn(v * s);
         }
     }
 }
@@ -529,7 +551,7 @@ ROOFLINE_GEMV_ALL(INT8, int8)
                                     int K, float global) {                                                      \
         gemv_4bit_f16_tc<Fmt::FMT, MAXM, UNR, W>(Wt, scales, x, y, M, N, K, global);                            \
     }
-// Each format ships the two K splits GemvKernels.tensorCoreWarps launches: NVFP4 and INT4 8 and 16 warps, MXFP4 4 and 8.
+// Each format ships the two K splits GemvKernels.tensorCoreWarps launches: 8 and 16 warps.
 #define ROOFLINE_GEMV_4BIT(FMT, fmt, UNR, W1, W2)              \
     ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1, UNR, W1)            \
     ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1, UNR, W2)            \
@@ -539,4 +561,4 @@ ROOFLINE_GEMV_ALL(INT8, int8)
     ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 16, 4, 1)
 ROOFLINE_GEMV_4BIT(INT4, int4, 6, 8, 16)
 ROOFLINE_GEMV_4BIT(NVFP4, nvfp4, 4, 8, 16)
-ROOFLINE_GEMV_4BIT(MXFP4, mxfp4, 4, 4, 8)
+ROOFLINE_GEMV_4BIT(MXFP4, mxfp4, 4, 8, 16)

@@ -34,6 +34,7 @@ public final class GemvKernels implements AutoCloseable {
     static final String FATBIN = "gemv.fatbin";
     private static final int THREADS = 128; // CUDA-core kernels: 4 warps (WARPS_PER_BLOCK in gemv.cu)
     private static final int TC_ROWS_PER_BLOCK = 16;        // tensor-core kernels: 16 rows per block (TC_ROWS)
+    private static final int[] TC_SPLITS = {8, 16};         // their K splits, one kernel each (_w8, _w16)
     private static final int MAX_M = 16;
 
     private final Arena image;
@@ -139,31 +140,23 @@ public final class GemvKernels implements AutoCloseable {
     }
 
     /**
-     * Warps per block of the tensor-core kernels, which split K among them. From the run-9 tuning sweep on an H200
-     * (docs/measurements/2026-11-22-h200-issue7-run9.md): NVFP4 and INT4 run fastest on 8 warps from 384 16-row
-     * blocks (6144 rows) up and on 16 below; MXFP4, whose kernel holds more registers, on 4 warps from 512 blocks
-     * (8192 rows) and on 8 below.
+     * Warps per block of the tensor-core kernels, which split K among them: 8 from 384 16-row blocks (6144 rows) up,
+     * else 16 — the faster of the two at every shape of the H200 tuning sweeps
+     * (docs/measurements/2026-11-22-h200-issue7-run9.md, run 11 for MXFP4).
      */
-    static int tensorCoreWarps(WeightFormat format, int n) {
-        int[] splits = tensorCoreSplits(format);
-        int blocks = Math.ceilDiv(n, TC_ROWS_PER_BLOCK);
-        return blocks >= (format == WeightFormat.MXFP4 ? 512 : 384) ? splits[0] : splits[1];
-    }
-
-    /** The K splits gemv.cu compiles for a tensor-core format (ROOFLINE_GEMV_4BIT): the large-N one first. */
-    static int[] tensorCoreSplits(WeightFormat format) {
-        return format == WeightFormat.MXFP4 ? new int[] {4, 8} : new int[] {8, 16};
+    static int tensorCoreWarps(int n) {
+        return Math.ceilDiv(n, TC_ROWS_PER_BLOCK) >= 384 ? TC_SPLITS[0] : TC_SPLITS[1];
     }
 
     /** Threads per block: 128 for the CUDA-core kernels, 32 × {@link #tensorCoreWarps} for the tensor-core kernels. */
     static int threadsPerBlock(WeightFormat format, Activation activation, int n) {
-        return tensorCores(format, activation) ? 32 * tensorCoreWarps(format, n) : THREADS;
+        return tensorCores(format, activation) ? 32 * tensorCoreWarps(n) : THREADS;
     }
 
     /** The kernel's name in the fatbin, e.g. {@code gemv_nvfp4_bf16_m1} or {@code gemv_nvfp4_f16_m16_w8}. */
     static String kernelName(WeightFormat format, Activation activation, int m, int n) {
         String name = "gemv_" + format.kernelName() + "_" + activation.kernelName() + (m == 1 ? "_m1" : "_m16");
-        return tensorCores(format, activation) ? name + "_w" + tensorCoreWarps(format, n) : name;
+        return tensorCores(format, activation) ? name + "_w" + tensorCoreWarps(n) : name;
     }
 
     private MemorySegment kernel(String name) {
@@ -185,7 +178,7 @@ public final class GemvKernels implements AutoCloseable {
                 for (String m : new String[] {"_m1", "_m16"}) {
                     String name = "gemv_" + f.kernelName() + "_" + a.kernelName() + m;
                     if (tensorCores(f, a)) {
-                        for (int w : tensorCoreSplits(f)) {
+                        for (int w : TC_SPLITS) {
                             names.add(name + "_w" + w);
                         }
                     } else {

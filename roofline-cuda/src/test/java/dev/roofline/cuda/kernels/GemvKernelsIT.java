@@ -63,9 +63,9 @@ class GemvKernelsIT {
     }
 
     /**
-     * The tensor-core kernels' K splits (GemvKernels.tensorCoreWarps: NVFP4 and INT4 16 warps below 6144 rows, 8 from
-     * there; MXFP4 8 below 8192 rows, 4 from there) at K long enough for whole trips of unrolled steps plus a checked
-     * tail (NVFP4 / MXFP4: K = 8608 = 67 steps of 128 and a partial one; INT4: 97 whole steps).
+     * The tensor-core kernels' K splits (GemvKernels.tensorCoreWarps: 16 warps below 6144 rows, 8 from there) at K long
+     * enough for whole trips of unrolled steps plus a checked tail (NVFP4 / MXFP4: K = 8608 = 67 steps of 128 and a
+     * partial one; INT4: 97 whole steps).
      */
     @ParameterizedTest(name = "{0} weights, F16 activations, M={1}, N={2}, K={3}")
     @CsvSource({"NVFP4, 1, 2100, 8608", "NVFP4, 16, 2100, 8608", "NVFP4, 1, 6200, 8608", "NVFP4, 16, 6200, 8608",
@@ -99,10 +99,34 @@ class GemvKernelsIT {
         check(format, activation, m, N, K);
     }
 
+    /**
+     * MXFP4 folds every block's scale relative to its row's largest: blocks 40 binades below it (every third block
+     * here is not) fall under fp16's subnormal grid, which must cost nothing measurable and never overflow.
+     */
+    @ParameterizedTest(name = "MXFP4 weights, F16 activations, M={0}, row scales over 40 binades")
+    @CsvSource({"1", "16"})
+    void mxfp4RowScalesSpanningManyBinades(int m) {
+        int n = 200, k = 4096;
+        check(WeightFormat.MXFP4, Activation.F16, m, n, k, rnd -> {
+            float[] w = weightsWithOutliers(rnd, n * k);
+            for (int i = 0; i < w.length; i++) {
+                if ((i / 32) % 3 != 0) {
+                    w[i] = Math.scalb(w[i], -40);
+                }
+            }
+            return w;
+        });
+    }
+
     private static void check(WeightFormat format, Activation activation, int m, int N, int K) {
+        check(format, activation, m, N, K, rnd -> weightsWithOutliers(rnd, N * K));
+    }
+
+    private static void check(WeightFormat format, Activation activation, int m, int N, int K,
+                              java.util.function.Function<Random, float[]> weights) {
         long seed = System.nanoTime();
         Random rnd = new Random(seed);
-        QuantizedWeights q = QuantizedWeights.quantize(format, weightsWithOutliers(rnd, N * K), N, K);
+        QuantizedWeights q = QuantizedWeights.quantize(format, weights.apply(rnd), N, K);
         float[] xValues = new float[m * K];
         for (int i = 0; i < xValues.length; i++) {
             xValues[i] = (float) rnd.nextGaussian();

@@ -48,12 +48,11 @@ class GemvShapeTest {
     void kernelNamesMatchGemvCu() {
         assertThat(GemvKernels.kernelName(WeightFormat.NVFP4, Activation.BF16, 1, 8192)).isEqualTo("gemv_nvfp4_bf16_m1");
         assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.F16, 3, 8192)).isEqualTo("gemv_fp8_f16_m16");
-        // tensor-core kernels carry their K split (blocks of 16 rows): NVFP4 / INT4 8 warps from 384 blocks, else 16;
-        // MXFP4 4 warps from 512 blocks, else 8
+        // tensor-core kernels carry their K split: 8 warps from 384 blocks of 16 rows, else 16
         assertThat(GemvKernels.kernelName(WeightFormat.NVFP4, Activation.F16, 1, 8192)).isEqualTo("gemv_nvfp4_f16_m1_w8");
         assertThat(GemvKernels.kernelName(WeightFormat.INT4, Activation.F16, 16, 4096)).isEqualTo("gemv_int4_f16_m16_w16");
-        assertThat(GemvKernels.kernelName(WeightFormat.MXFP4, Activation.F16, 1, 8192)).isEqualTo("gemv_mxfp4_f16_m1_w4");
-        assertThat(GemvKernels.kernelName(WeightFormat.MXFP4, Activation.F16, 1, 1024)).isEqualTo("gemv_mxfp4_f16_m1_w8");
+        assertThat(GemvKernels.kernelName(WeightFormat.MXFP4, Activation.F16, 1, 6144)).isEqualTo("gemv_mxfp4_f16_m1_w8");
+        assertThat(GemvKernels.kernelName(WeightFormat.MXFP4, Activation.F16, 1, 1024)).isEqualTo("gemv_mxfp4_f16_m1_w16");
     }
 
     @Test
@@ -66,8 +65,7 @@ class GemvShapeTest {
         assertThat(GemvKernels.threadsPerBlock(WeightFormat.FP8_E4M3, Activation.F16, 100)).isEqualTo(128);
         assertThat(GemvKernels.threadsPerBlock(WeightFormat.INT4, Activation.F16, 6144)).isEqualTo(256);
         assertThat(GemvKernels.threadsPerBlock(WeightFormat.INT4, Activation.F16, 6128)).isEqualTo(512);
-        assertThat(GemvKernels.threadsPerBlock(WeightFormat.MXFP4, Activation.F16, 8192)).isEqualTo(128);
-        assertThat(GemvKernels.threadsPerBlock(WeightFormat.MXFP4, Activation.F16, 8176)).isEqualTo(256);
+        assertThat(GemvKernels.threadsPerBlock(WeightFormat.MXFP4, Activation.F16, 28672)).isEqualTo(256);
     }
 
     @Test

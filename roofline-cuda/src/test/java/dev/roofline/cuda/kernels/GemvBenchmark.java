@@ -29,8 +29,9 @@ import java.util.SplittableRandom;
 /**
  * Times the GEMV kernels at M=1, L2-cold (weights rotated over >= 4x the L2), CUDA events around graph replays of 20
  * launches, median of 50, beside cuBLASLt FP16 in the same run and the roofline with the measured copy bandwidth.
- * Then all linear layers of one Llama-3-8B decoder layer in FP16, FP8 and NVFP4. Run by
- * {@code roofline-cuda/src/bench/gemv/run-gemv-bench.sh}.
+ * Beside each, a device-to-device copy moving the same number of bytes (half read, half written), timed the same way:
+ * the fastest a stream of that size ran on this device, launch ramp and tail included. Then all linear layers of one
+ * Llama-3-8B decoder layer in FP16, FP8 and NVFP4. Run by {@code roofline-cuda/src/bench/gemv/run-gemv-bench.sh}.
  */
 public final class GemvBenchmark {
     private static final long[][] SHAPES = {{8192, 8192}, {28672, 8192}, {8192, 28672}};
@@ -48,7 +49,8 @@ public final class GemvBenchmark {
             Hardware measured = ceilings.applyTo(device.hardware());
             Roofline roofline = Roofline.on(measured);
             System.out.printf(Locale.ROOT, "copy bandwidth (read + write): %.0f GB/s%n%n", copy / 1e9);
-            System.out.println("shape NxK      format    median us  cuBLAS FP16 us  speedup  weight GB/s  % of copy  roofline us  err %");
+            System.out.println("shape NxK      format    median us  cuBLAS FP16 us  speedup  weight GB/s  % of copy  roofline us  err %"
+                    + "  same-bytes copy us  vs copy");
             for (long[] s : SHAPES) {
                 int n = (int) s[0], k = (int) s[1];
                 if (onlyShape != null && !onlyShape.equals(n + "x" + k)) {
@@ -63,8 +65,10 @@ public final class GemvBenchmark {
                     double us = time(gemv, device, stream, f, n, k);
                     double predicted = roofline.predict(gemm(f, n, k)).timeMicros();
                     double gbs = f.storedBytes(n, k) / us / 1e3;
-                    System.out.printf(Locale.ROOT, "%-14s %-9s %9.2f %15.2f %8.2fx %12.0f %9.1f%% %12.2f %+6.1f%n",
-                            n + "x" + k, f, us, cublas, cublas / us, gbs, 100 * gbs * 1e9 / copy, predicted, (us / predicted - 1) * 100);
+                    double sameBytes = sameBytesCopyMicros(device, stream, f.storedBytes(n, k));
+                    System.out.printf(Locale.ROOT, "%-14s %-9s %9.2f %15.2f %8.2fx %12.0f %9.1f%% %12.2f %+6.1f %19.2f %7.2fx%n",
+                            n + "x" + k, f, us, cublas, cublas / us, gbs, 100 * gbs * 1e9 / copy, predicted, (us / predicted - 1) * 100,
+                            sameBytes, us / sameBytes);
                 }
             }
             if (only.isEmpty()) {
@@ -115,6 +119,30 @@ public final class GemvBenchmark {
 
     static Activation activation(WeightFormat f) {
         return f == WeightFormat.BF16 ? Activation.BF16 : Activation.F16;
+    }
+
+    /**
+     * Median microseconds of a device-to-device copy that moves {@code bytes} (reads half, writes half), over enough
+     * buffer pairs to defeat the L2, timed like the kernels.
+     */
+    static double sameBytesCopyMicros(Device device, Stream stream, long bytes) {
+        long half = Math.max(16, (bytes / 2) / 16 * 16);
+        int sets = TIMING.inputSets(device.l2Bytes(), 2 * half);
+        List<DeviceBuffer> owned = new ArrayList<>();
+        try {
+            DeviceBuffer[] src = new DeviceBuffer[sets];
+            DeviceBuffer[] dst = new DeviceBuffer[sets];
+            for (int i = 0; i < sets; i++) {
+                src[i] = DeviceBuffer.allocate(half);
+                owned.add(src[i]);
+                dst[i] = DeviceBuffer.allocate(half);
+                owned.add(dst[i]);
+                src[i].fill(0x3C);
+            }
+            return Benchmark.time(stream, TIMING, sets, i -> dst[i].copyFromAsync(src[i], half, stream)).medianMicros();
+        } finally {
+            owned.forEach(DeviceBuffer::close);
+        }
     }
 
     /** Median microseconds of one M=1 GEMV on random weights, rotated over enough copies to defeat the L2. */

@@ -13,7 +13,7 @@
 // the row (except NVFP4, MXFP4 and INT4 x FP16, which run on the tensor cores with 16 rows per block: see
 // gemv_4bit_f16_tc). K must be a multiple of 16 bytes' worth of elements (8, 16 or 32) and, for int4, of 128. Kernel
 // names are extern "C" so the Java side can find them with cudaLibraryGetKernel: gemv_<format>_<activation>_m<1|16>,
-// and for the tensor-core kernels with their K split appended (_w4, _w8 or _w16).
+// and for the tensor-core kernels with their K split appended (_w8 or _w16).
 //
 // Decoding uses register bit tricks, never a table in shared memory (a 256-entry table costs ~4-way bank conflicts
 // per lookup and caps 4-bit formats near half the memory bandwidth):
@@ -225,7 +225,7 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
 
 // ---- 4-bit weights x FP16 activations on the tensor cores (mma.sync m16n8k16, FP32 accumulators) ----
 //
-// A block of W = WARPS warps (4, 8 or 16, compile-time; blockDim.x must be 32 W) owns 16 output rows; the warps split K
+// A block of W = WARPS warps (compile-time: 8 or 16 shipped; blockDim.x must be 32 W) owns 16 output rows; the warps split K
 // (iteration it = 128 k goes to warp it % W)
 // and add their partial sums in shared memory at the end. In the mma, A = 16 weight rows x 16 k, B = 16 k x 8 columns
 // of x (column c = activation row m = 8f + c, f = 0 for M <= 8, f = 1 for rows 8..15), D = FP32.
@@ -541,8 +541,8 @@ ROOFLINE_GEMV_ALL(F16, fp16)
 ROOFLINE_GEMV_ALL(BF16, bf16)
 ROOFLINE_GEMV_ALL(FP8, fp8)
 ROOFLINE_GEMV_ALL(INT8, int8)
-// 4-bit formats x FP16: tensor cores (gemv_4bit_f16_tc above), TC_ROWS rows per block, K split over 4, 8 or 16 warps
-// (suffix _w4, _w8, _w16; GemvKernels.tensorCoreWarps picks by N); x BF16: the CUDA-core kernel
+// 4-bit formats x FP16: tensor cores (gemv_4bit_f16_tc above), TC_ROWS rows per block, K split over 8 or 16 warps
+// (suffix _w8, _w16; GemvKernels.tensorCoreWarps picks by N); x BF16: the CUDA-core kernel
 // UNR: 128-k steps of loads in flight per warp, the fastest in the run-9 tuning sweep on an H200
 // (docs/measurements/2026-11-22-h200-issue7-run9.md): 6 for INT4, 4 for NVFP4 and MXFP4.
 #define ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, MAXM, UNR, W)                                                        \

@@ -545,20 +545,24 @@ ROOFLINE_GEMV_ALL(INT8, int8)
 // (suffix _w8, _w16; GemvKernels.tensorCoreWarps picks by N); x BF16: the CUDA-core kernel
 // UNR: 128-k steps of loads in flight per warp, the fastest in the run-9 tuning sweep on an H200
 // (docs/measurements/2026-11-22-h200-issue7-run9.md): 6 for INT4, 4 for NVFP4 and MXFP4.
-#define ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, MAXM, UNR, W)                                                        \
-    extern "C" __global__ void __launch_bounds__(W * 32)                                                         \
+#define ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, MAXM, UNR, W, BOUNDS)                                                \
+    extern "C" __global__ void BOUNDS                                                                           \
     gemv_##fmt##_f16_m##MAXM##_w##W(const void* Wt, const void* scales, const __half* x, __half* y, int M, int N, \
                                     int K, float global) {                                                      \
         gemv_4bit_f16_tc<Fmt::FMT, MAXM, UNR, W>(Wt, scales, x, y, M, N, K, global);                            \
     }
-// Each format ships the two K splits GemvKernels.tensorCoreWarps launches: 8 and 16 warps.
-#define ROOFLINE_GEMV_4BIT(FMT, fmt, UNR, W1, W2)              \
-    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1, UNR, W1)            \
-    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1, UNR, W2)            \
-    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 16, 4, W1)             \
-    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 16, 4, W2)             \
-    ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 1, 4, 1)      \
+// Each format ships the two K splits GemvKernels.tensorCoreWarps launches: 8 and 16 warps. BOUNDS8: the launch bounds
+// of the 8-warp M = 1 kernel. __launch_bounds__(256, 5) caps NVFP4 and MXFP4 at 48 registers (from 56 and 52, no
+// spills), so five blocks fit per SM instead of four: the 1792 blocks of 28672 rows run in 2.7 waves instead of 3.4
+// (run-13 sweep: 5-7 % faster there, within 2 % elsewhere). INT4 spills under that cap and keeps plain bounds. (An
+// explicit minimum of 1 block is not the same as none: ptxas then spends up to twice the registers.)
+#define ROOFLINE_GEMV_4BIT(FMT, fmt, UNR, BOUNDS8)                                                               \
+    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1, UNR, 8, BOUNDS8)                                                      \
+    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1, UNR, 16, __launch_bounds__(512))                                      \
+    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 16, 4, 8, __launch_bounds__(256))                                        \
+    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 16, 4, 16, __launch_bounds__(512))                                       \
+    ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 1, 4, 1)                                                        \
     ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 16, 4, 1)
-ROOFLINE_GEMV_4BIT(INT4, int4, 6, 8, 16)
-ROOFLINE_GEMV_4BIT(NVFP4, nvfp4, 4, 8, 16)
-ROOFLINE_GEMV_4BIT(MXFP4, mxfp4, 4, 8, 16)
+ROOFLINE_GEMV_4BIT(INT4, int4, 6, __launch_bounds__(256))
+ROOFLINE_GEMV_4BIT(NVFP4, nvfp4, 4, __launch_bounds__(256, 5))
+ROOFLINE_GEMV_4BIT(MXFP4, mxfp4, 4, __launch_bounds__(256, 5))

@@ -137,10 +137,13 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
     if (n0 >= N) return;
     const int m_count = MAXM == 1 ? 1 : M;
     const int chunks = K / EPC;
+    int rn[RPW]; // the rows read: a row past N reads row n0 again and is not written
     const uint8_t* row[RPW];
     #pragma unroll
-    for (int r = 0; r < RPW; r++) // a row past N reads row n0 again and is not written
-        row[r] = static_cast<const uint8_t*>(Wv) + static_cast<size_t>(n0 + r < N ? n0 + r : n0) * chunks * 16;
+    for (int r = 0; r < RPW; r++) {
+        rn[r] = n0 + r < N ? n0 + r : n0;
+        row[r] = static_cast<const uint8_t*>(Wv) + static_cast<size_t>(rn[r]) * chunks * 16;
+    }
 
     float acc[RPW][MAXM];
     #pragma unroll
@@ -168,7 +171,7 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
             #pragma unroll
             for (int r = 0; r < RPW; r++) {
                 decode<F>(w[u][r], wf[r]);
-                const int n = n0 + r < N ? n0 + r : n0;
+                const int n = rn[r];
                 s0[r] = s1[r] = 1.f;
                 if constexpr (F == Fmt::NVFP4) {
                     const uint8_t* sc = static_cast<const uint8_t*>(scales) + static_cast<size_t>(n) * (K / 16) + k0 / 16;
@@ -450,6 +453,15 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
         #pragma unroll
         for (int c = 0; c < 4; c++) acc[f][c] = 0.f;
 
+    // moves every pointer on by `steps` of this warp's 128-k steps (WARPS x 128 k each)
+    auto advance = [&](int steps) {
+        pw0 += 64 * WARPS * steps;
+        pw1 += 64 * WARPS * steps;
+        ps0 += STEP_SCALE_BYTES * WARPS * steps;
+        ps1 += STEP_SCALE_BYTES * WARPS * steps;
+        #pragma unroll
+        for (int f = 0; f < NB; f++) px[f] += 128 * WARPS * steps;
+    };
     int it = warp;
     for (; it + WARPS * (UNROLL - 1) < full; it += WARPS * UNROLL) {
         uint4 wa[UNROLL], wb[UNROLL];
@@ -471,12 +483,7 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
                     if (f == 0 || two) xv[f][i] = __ldg(reinterpret_cast<const uint4*>(px[f] + 128 * WARPS * u) + i);
             Step::run(wa[u], wb[u], sa[u], sb[u], xv, two, acc, ra, rb);
         }
-        pw0 += 64 * WARPS * UNROLL;
-        pw1 += 64 * WARPS * UNROLL;
-        ps0 += STEP_SCALE_BYTES * WARPS * UNROLL;
-        ps1 += STEP_SCALE_BYTES * WARPS * UNROLL;
-        #pragma unroll
-        for (int f = 0; f < NB; f++) px[f] += 128 * WARPS * UNROLL;
+        advance(UNROLL);
     }
     for (; it < iters; it += WARPS) { // at most UNROLL - 1 (+ 1 partial) steps per warp
         // the partial last step (NVFP4, MXFP4: K % 32 == 0; INT4 has K % 128 == 0 and never gets here): lanes past K
@@ -492,12 +499,7 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
             for (int i = 0; i < 4; i++)
                 xv[f][i] = in && (f == 0 || two) ? __ldg(reinterpret_cast<const uint4*>(px[f]) + i) : zero4;
         Step::run(wa, wb, sa, sb, xv, two, acc, ra, rb);
-        pw0 += 64 * WARPS;
-        pw1 += 64 * WARPS;
-        ps0 += STEP_SCALE_BYTES * WARPS;
-        ps1 += STEP_SCALE_BYTES * WARPS;
-        #pragma unroll
-        for (int f = 0; f < NB; f++) px[f] += 128 * WARPS;
+        advance(1);
     }
     // D: c0, c1 = row g, columns 2q, 2q+1; c2, c3 = row g + 8
     #pragma unroll

@@ -156,8 +156,13 @@ public final class GemvKernels implements AutoCloseable {
 
     /** The kernel's name in the fatbin, e.g. {@code gemv_nvfp4_bf16_m1} or {@code gemv_nvfp4_f16_m16_w8}. */
     static String kernelName(WeightFormat format, Activation activation, int m, int n) {
-        String name = "gemv_" + format.kernelName() + "_" + activation.kernelName() + (m == 1 ? "_m1" : "_m16");
+        String name = baseName(format, activation, m == 1);
         return tensorCores(format, activation) ? name + "_w" + tensorCoreWarps(n) : name;
+    }
+
+    /** {@code gemv_<format>_<activation>_m<1|16>}: the whole name of a CUDA-core kernel, a tensor-core one's stem. */
+    private static String baseName(WeightFormat format, Activation activation, boolean singleRow) {
+        return "gemv_" + format.kernelName() + "_" + activation.kernelName() + (singleRow ? "_m1" : "_m16");
     }
 
     private MemorySegment kernel(String name) {
@@ -176,8 +181,8 @@ public final class GemvKernels implements AutoCloseable {
         List<String> names = new ArrayList<>();
         for (WeightFormat f : WeightFormat.values()) {
             for (Activation a : Activation.values()) {
-                for (String m : new String[] {"_m1", "_m16"}) {
-                    String name = "gemv_" + f.kernelName() + "_" + a.kernelName() + m;
+                for (boolean singleRow : new boolean[] {true, false}) {
+                    String name = baseName(f, a, singleRow);
                     if (tensorCores(f, a)) {
                         for (int w : TC_SPLITS) {
                             names.add(name + "_w" + w);

@@ -78,7 +78,11 @@ public record Gemm(String name, long batch, long m, long n, long k,
     }
 
     private static long flops(long batch, long m, long n, long k) {
-        Supplier<String> what = () -> "FLOPs of GEMM batch=" + batch + " M=" + m + " N=" + n + " K=" + k;
+        return flops(batch, m, n, k, () -> "FLOPs of GEMM batch=" + batch + " M=" + m + " N=" + n + " K=" + k);
+    }
+
+    /** {@code 2 × batch × M × N × K} (a multiply and an add per product term); {@code what} names it on overflow. */
+    static long flops(long batch, long m, long n, long k, Supplier<String> what) {
         return Checks.multiply(Checks.multiply(Checks.multiply(2 * batch, m, what), n, what), k, what);
     }
 

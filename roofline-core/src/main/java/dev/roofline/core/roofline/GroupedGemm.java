@@ -46,8 +46,7 @@ public record GroupedGemm(String name, double expertsTouched, long tokens, long 
     }
 
     private static long flops(long tokens, long n, long k) {
-        Supplier<String> what = () -> "FLOPs of grouped GEMM tokens=" + tokens + " N=" + n + " K=" + k;
-        return Checks.multiply(Checks.multiply(Checks.multiply(2, tokens, what), n, what), k, what);
+        return Gemm.flops(1, tokens, n, k, () -> "FLOPs of grouped GEMM tokens=" + tokens + " N=" + n + " K=" + k);
     }
 
     private static long bytes(double experts, long tokens, long n, long k, Precision w, Precision a, Precision c) {

@@ -30,16 +30,18 @@ import java.util.stream.Collectors;
  * @param l2Bytes         L2 cache (0 when unknown)
  * @param computeCapability CUDA compute capability, when known
  * @param powerWatts      board or module power (0 when unknown)
+ * @param kernelLatencySeconds fixed time one kernel costs beyond its bytes and FLOPs, added to every prediction
+ *                        (0 = not modelled: datasheets give none; {@code DeviceCeilings} in roofline-cuda measures it)
  * @param dense           dense peak per precision; a precision absent here has no path of its own on this GPU
  * @param sparse          2:4 structured-sparsity peaks, kept apart and never used by predictions unless asked for
  * @param sources         where each non-ceiling figure comes from
  */
 public record Hardware(String name, List<String> aliases, double memoryBytesPerSecond, long memoryBytes, int smCount,
                        long l2Bytes, Optional<ComputeCapability> computeCapability, double powerWatts,
-                       Map<Precision, Ceiling> dense, Map<Precision, Ceiling> sparse, Map<Figure, Source> sources) {
+                       double kernelLatencySeconds, Map<Precision, Ceiling> dense, Map<Precision, Ceiling> sparse, Map<Figure, Source> sources) {
 
     /** The figures of a GPU other than its ceilings. */
-    public enum Figure { MEMORY_BANDWIDTH, MEMORY_CAPACITY, SM_COUNT, L2_SIZE, COMPUTE_CAPABILITY, POWER }
+    public enum Figure { MEMORY_BANDWIDTH, MEMORY_CAPACITY, SM_COUNT, L2_SIZE, COMPUTE_CAPABILITY, POWER, KERNEL_LATENCY }
 
     public static final Hardware GB10 = Datasheets.gb10();
     public static final Hardware H100_SXM = Datasheets.h100Sxm();
@@ -58,6 +60,10 @@ public record Hardware(String name, List<String> aliases, double memoryBytesPerS
         if (memoryBytes < 0 || smCount < 0 || l2Bytes < 0 || !(powerWatts >= 0) || Double.isInfinite(powerWatts)) {
             throw new IllegalArgumentException("memoryBytes, smCount, l2Bytes and powerWatts must be >= 0 (0 = unknown), got "
                     + memoryBytes + ", " + smCount + ", " + l2Bytes + ", " + powerWatts);
+        }
+        if (!(kernelLatencySeconds >= 0) || Double.isInfinite(kernelLatencySeconds)) {
+            throw new IllegalArgumentException("kernelLatencySeconds must be a finite number >= 0 (0 = not modelled), got "
+                    + kernelLatencySeconds);
         }
         Checks.notNull("computeCapability", computeCapability);
         dense = immutable(dense);
@@ -158,7 +164,7 @@ public record Hardware(String name, List<String> aliases, double memoryBytesPerS
         d.putAll(dense);
         d.put(c.precision(), c);
         return new Hardware(name, aliases, memoryBytesPerSecond, memoryBytes, smCount, l2Bytes, computeCapability,
-                powerWatts, d, sparse, sources);
+                powerWatts, kernelLatencySeconds, d, sparse, sources);
     }
 
     /** A copy with another memory bandwidth, e.g. the copy bandwidth measured on the device. */
@@ -169,7 +175,20 @@ public record Hardware(String name, List<String> aliases, double memoryBytesPerS
         s.putAll(sources);
         s.put(Figure.MEMORY_BANDWIDTH, source);
         return new Hardware(name, aliases, bytesPerSecond, memoryBytes, smCount, l2Bytes, computeCapability,
-                powerWatts, dense, sparse, s);
+                powerWatts, kernelLatencySeconds, dense, sparse, s);
+    }
+
+    /**
+     * A copy whose predictions add {@code seconds} per operator: the fixed cost of one kernel launch, e.g. the intercept
+     * of the measured copy time against bytes copied. 0 turns the term off.
+     */
+    public Hardware withKernelLatency(double seconds, Source source) {
+        Checks.notNull("source", source);
+        Map<Figure, Source> s = new EnumMap<>(Figure.class);
+        s.putAll(sources);
+        s.put(Figure.KERNEL_LATENCY, source);
+        return new Hardware(name, aliases, memoryBytesPerSecond, memoryBytes, smCount, l2Bytes, computeCapability,
+                powerWatts, seconds, dense, sparse, s);
     }
 
     /** The source of a figure, or a USER source saying it was not given. */
@@ -198,6 +217,7 @@ public record Hardware(String name, List<String> aliases, double memoryBytesPerS
         private long l2Bytes;
         private ComputeCapability cc;
         private double powerWatts;
+        private double kernelLatencySeconds;
         private final Map<Precision, Ceiling> dense = new EnumMap<>(Precision.class);
         private final Map<Precision, Ceiling> sparse = new EnumMap<>(Precision.class);
         private final Map<Figure, Source> sources = new EnumMap<>(Figure.class);
@@ -247,6 +267,13 @@ public record Hardware(String name, List<String> aliases, double memoryBytesPerS
             return this;
         }
 
+        /** The fixed time every kernel costs beyond its bytes and FLOPs (see {@link Hardware#kernelLatencySeconds}). */
+        public Builder kernelLatency(double seconds, Source source) {
+            this.kernelLatencySeconds = Checks.positive("kernelLatency seconds", seconds);
+            sources.put(Figure.KERNEL_LATENCY, Checks.notNull("source", source));
+            return this;
+        }
+
         /** A dense peak for {@code p}. */
         public Builder ceiling(Precision p, double flopsPerSecond, Ceiling.Unit unit, Source source) {
             dense.put(Checks.notNull("precision", p), new Ceiling(p, flopsPerSecond, unit, source));
@@ -272,7 +299,7 @@ public record Hardware(String name, List<String> aliases, double memoryBytesPerS
                 throw new IllegalStateException("hardware '" + name + "' needs memoryBandwidth(...)");
             }
             return new Hardware(name, aliases, bandwidth, memoryBytes, smCount, l2Bytes, Optional.ofNullable(cc),
-                    powerWatts, dense, sparse, sources);
+                    powerWatts, kernelLatencySeconds, dense, sparse, sources);
         }
     }
 }

@@ -5,8 +5,11 @@ import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.internal.Checks;
 
 /**
- * The roofline's answer for one operator on one GPU: {@code time = max(bytes / bandwidth, flops / peak)}, with
- * bandwidth and peak already multiplied by the efficiency factors.
+ * The roofline's answer for one operator on one GPU: {@code time = latency + max(bytes / bandwidth, flops / peak)},
+ * with bandwidth and peak already multiplied by the efficiency factors. The latency is the hardware's
+ * {@link Hardware#kernelLatencySeconds() fixed cost per kernel}: 0 for datasheet hardware, so the time is then the
+ * plain roofline; measured on a device it is the intercept of copy time against bytes (roofline-cuda's
+ * {@code DeviceCeilings}).
  *
  * @param operator                 what was priced
  * @param hardware                 where
@@ -15,9 +18,10 @@ import dev.roofline.core.internal.Checks;
  * @param peakFlopsPerSecond       effective arithmetic ceiling used
  * @param memorySeconds            bytes / bandwidth
  * @param computeSeconds           flops / peak
+ * @param latencySeconds           fixed cost of the kernel, added to the larger of the two
  */
 public record Prediction(Operator operator, Hardware hardware, ComputePath computePath, double bytesPerSecond,
-                         double peakFlopsPerSecond, double memorySeconds, double computeSeconds) {
+                         double peakFlopsPerSecond, double memorySeconds, double computeSeconds, double latencySeconds) {
 
     public long flops() {
         return operator.flops();
@@ -41,13 +45,13 @@ public record Prediction(Operator operator, Hardware hardware, ComputePath compu
         return memorySeconds >= computeSeconds ? Bound.MEMORY : Bound.COMPUTE;
     }
 
-    /** min(peak, intensity × bandwidth). */
+    /** min(peak, intensity × bandwidth): the roofline itself, without the latency term. */
     public double attainableFlopsPerSecond() {
         return Math.min(peakFlopsPerSecond, flopsPerByte() * bytesPerSecond);
     }
 
     public double timeSeconds() {
-        return Math.max(memorySeconds, computeSeconds);
+        return latencySeconds + Math.max(memorySeconds, computeSeconds);
     }
 
     public double timeMicros() {

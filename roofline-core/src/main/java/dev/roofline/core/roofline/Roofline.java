@@ -7,7 +7,8 @@ import dev.roofline.core.internal.Checks;
 import dev.roofline.core.precision.Precision;
 
 /**
- * Prices operators on one GPU.
+ * Prices operators on one GPU: {@code time = max(bytes / bandwidth, flops / peak)}, plus the hardware's
+ * {@link Hardware#kernelLatencySeconds() kernel latency} when it has one (measured hardware; datasheets have none).
  *
  * <pre>{@code
  * Prediction p = Roofline.on(Hardware.GB10).predict(Gemm.gemv(4096, 4096));
@@ -64,6 +65,7 @@ public record Roofline(Hardware hardware, double bandwidthEfficiency, double com
         }
         double bw = hardware.memoryBytesPerSecond() * bandwidthEfficiency;
         double peak = ceiling.flopsPerSecond() * computeEfficiency;
-        return new Prediction(op, hardware, path, bw, peak, op.bytes() / bw, op.flops() / peak);
+        return new Prediction(op, hardware, path, bw, peak, op.bytes() / bw, op.flops() / peak,
+                hardware.kernelLatencySeconds());
     }
 }

@@ -47,11 +47,45 @@ class HardwareTest {
     void everyFigureAndCeilingCarriesASource() {
         for (Hardware h : Hardware.registry()) {
             for (Hardware.Figure f : Hardware.Figure.values()) {
-                assertThat(h.sources()).as(h.name() + " " + f).containsKey(f);
+                if (f != Hardware.Figure.KERNEL_LATENCY) {
+                    assertThat(h.sources()).as(h.name() + " " + f).containsKey(f);
+                }
             }
             h.dense().values().forEach(c -> assertThat(c.source().citation()).as(h + " " + c.precision()).isNotBlank());
             h.sparse().values().forEach(c -> assertThat(c.source().citation()).isNotBlank());
         }
+    }
+
+    @Test
+    void datasheetsModelNoKernelLatency() {
+        // no datasheet gives a per-kernel fixed cost; it exists only where measured
+        for (Hardware h : Hardware.registry()) {
+            assertThat(h.kernelLatencySeconds()).as(h.name()).isZero();
+            assertThat(h.sources()).as(h.name()).doesNotContainKey(Hardware.Figure.KERNEL_LATENCY);
+        }
+    }
+
+    @Test
+    void kernelLatencyIsKeptWithItsSource() {
+        Source s = Source.user("copy intercept");
+        Hardware h = Hardware.H200.withKernelLatency(2.5e-6, s);
+        assertThat(h.kernelLatencySeconds()).isEqualTo(2.5e-6);
+        assertThat(h.source(Hardware.Figure.KERNEL_LATENCY)).isEqualTo(s);
+        assertThat(h.memoryBytesPerSecond()).isEqualTo(Hardware.H200.memoryBytesPerSecond());
+        assertThat(h.withCeiling(Hardware.H200.ceiling(Precision.FP8_E4M3).orElseThrow()).kernelLatencySeconds())
+                .isEqualTo(2.5e-6);
+        assertThat(h.withMemoryBandwidth(4e12, s).kernelLatencySeconds()).isEqualTo(2.5e-6);
+    }
+
+    @Test
+    void negativeOrNonFiniteKernelLatencyIsRejected() {
+        Source s = Source.user("x");
+        assertThatThrownBy(() -> Hardware.H200.withKernelLatency(-1e-6, s))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kernelLatencySeconds").hasMessageContaining("-1.0E-6");
+        assertThatThrownBy(() -> Hardware.H200.withKernelLatency(Double.NaN, s))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kernelLatencySeconds");
+        assertThatThrownBy(() -> Hardware.newBuilder("x").kernelLatency(0, s))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kernelLatency seconds");
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.roofline.core.roofline;
 
 import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.hardware.Source;
 import dev.roofline.core.precision.Precision;
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +49,31 @@ class RooflineTest {
         assertThat(p.flopsPerByte()).isCloseTo(8192 / 3.0, within(1e-9));
         assertThat(p.ridgeFlopsPerByte()).isCloseTo(989.5e12 / 3.35e12, within(1e-9));
         assertThat(p.attainableFlopsPerSecond()).isEqualTo(989.5e12);
+    }
+
+    @Test
+    void measuredKernelLatencyIsAddedOnceToTheLargerTerm() {
+        // H200 datasheet 4.8 TB/s, plus 2 µs per kernel
+        Hardware h = Hardware.H200.withKernelLatency(2e-6, Source.user("test"));
+        Prediction p = Roofline.on(h).predict(Gemm.gemv(8192, 8192).withWeights(Precision.FP8_E4M3));
+        long bytes = 8192L * 8192 + 8192 * 2 + 8192 * 2; // E4M3 weights (no scales modelled) + FP16 x and y
+        assertThat(p.bytes()).isEqualTo(bytes);
+        assertThat(p.latencySeconds()).isEqualTo(2e-6);
+        assertThat(p.memorySeconds()).isCloseTo(bytes / 4.8e12, within(1e-15));
+        // 67,141,632 B / 4.8 TB/s = 13.988 µs, + 2 µs
+        assertThat(p.timeMicros()).isCloseTo(2 + bytes / 4.8e12 * 1e6, within(1e-9)).isCloseTo(15.99, within(0.01));
+        assertThat(p.bound()).isEqualTo(Bound.MEMORY);
+        // the roofline itself is unchanged by the latency term
+        assertThat(p.attainableFlopsPerSecond()).isCloseTo(p.flopsPerByte() * 4.8e12, within(1.0));
+        // a speedup between two kernels counts the latency on both sides
+        Prediction fp16 = Roofline.on(h).predict(Gemm.gemv(8192, 8192));
+        double fp16Bytes = (8192.0 * 8192 + 2 * 8192) * 2;
+        assertThat(p.speedupOver(fp16)).isCloseTo((2e-6 + fp16Bytes / 4.8e12) / (2e-6 + bytes / 4.8e12), within(1e-12));
+    }
+
+    @Test
+    void datasheetPredictionsCarryNoLatency() {
+        assertThat(Roofline.on(Hardware.H200).predict(Gemm.gemv(4096, 4096)).latencySeconds()).isZero();
     }
 
     @Test

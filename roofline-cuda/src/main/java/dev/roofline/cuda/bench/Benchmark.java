@@ -1,6 +1,7 @@
 package dev.roofline.cuda.bench;
 
 import dev.roofline.cuda.CudaGraph;
+import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Event;
 import dev.roofline.cuda.Stream;
 
@@ -17,6 +18,31 @@ public final class Benchmark {
     public static final double ENERGY_PHASE_SECONDS = 1.0; // NVML's energy counter steps are coarse against shorter windows
 
     private Benchmark() {}
+
+    /**
+     * Times a device-to-device copy of {@code bytes}, rotating over {@code pairs} source/destination buffer pairs (see
+     * {@link BenchmarkOptions#inputSets} for an L2-cold count); the buffers live only for the measurement.
+     */
+    public static TimingStats copy(Stream stream, long bytes, int pairs, BenchmarkOptions o) {
+        if (pairs < 1) {
+            throw new IllegalArgumentException("pairs must be >= 1, got " + pairs);
+        }
+        List<DeviceBuffer> owned = new ArrayList<>();
+        try {
+            DeviceBuffer[] src = new DeviceBuffer[pairs];
+            DeviceBuffer[] dst = new DeviceBuffer[pairs];
+            for (int i = 0; i < pairs; i++) {
+                src[i] = DeviceBuffer.allocate(bytes);
+                owned.add(src[i]);
+                dst[i] = DeviceBuffer.allocate(bytes);
+                owned.add(dst[i]);
+                src[i].fill(0x5A);
+            }
+            return time(stream, o, pairs, i -> dst[i].copyFromAsync(src[i], bytes, stream));
+        } finally {
+            owned.forEach(DeviceBuffer::close);
+        }
+    }
 
     public static TimingStats time(Stream stream, BenchmarkOptions o, int sets, IntConsumer launch) {
         Runnable one = rotating(sets, launch);

@@ -7,7 +7,6 @@ import dev.roofline.core.precision.Precision;
 import dev.roofline.core.roofline.Gemm;
 import dev.roofline.core.roofline.Roofline;
 import dev.roofline.cuda.Device;
-import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.blas.CublasLt;
 import dev.roofline.cuda.blas.MatmulOptions;
@@ -16,23 +15,32 @@ import java.time.LocalDate;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
- * Ceilings measured on the device itself: device-to-device copy bandwidth (bytes read plus bytes written) and the
- * peak rate of a large cuBLASLt product per precision. {@link #applyTo} turns a datasheet {@link Hardware} into one
- * whose predictions use them.
+ * Ceilings measured on the device itself: device-to-device copy bandwidth (bytes read plus bytes written), the fixed
+ * cost of one kernel, and the peak rate of a large cuBLASLt product per precision. {@link #applyTo} turns a datasheet
+ * {@link Hardware} into one whose predictions use them. Bandwidth and latency come from one {@link CopyFit}: a copy of
+ * {@value #SMALL_COPY_MIB} MiB (L2-cold, rotated over buffer pairs) and one of {@code copyBytes}, timed alike; the
+ * bandwidth is the slope between them, the latency the intercept (clamped at 0). Time the copies as the kernels they
+ * are compared with are timed; captured in a CUDA graph, keep {@code copyBytes} at 256 MiB or less: on an H200 a 1 GiB
+ * copy in a graph ran at 2.7 TB/s against 4.3 TB/s for 32–235 MiB copies (docs/measurements, issue 7 run 14).
  *
- * @param gpu                 device name
- * @param date                when measured
- * @param copyBytesPerSecond  2 x bytes copied / median copy time
- * @param copyHow             how the copy was measured
+ * @param gpu                  device name
+ * @param date                 when measured
+ * @param copyBytesPerSecond   extra bytes read + written per extra second between the two copies
+ * @param kernelLatencySeconds the copy line's time at zero bytes: launch, ramp-up and drain of one kernel
+ * @param copyHow              how the copies were measured
  * @param peakFlopsPerSecond  per operand precision
  * @param peakHow             how the peaks were measured
  * @param failures            precisions whose peak could not be measured, and why
  */
-public record DeviceCeilings(String gpu, LocalDate date, double copyBytesPerSecond, String copyHow,
+public record DeviceCeilings(String gpu, LocalDate date, double copyBytesPerSecond, double kernelLatencySeconds, String copyHow,
                              Map<Precision, Double> peakFlopsPerSecond, String peakHow, Map<Precision, String> failures) {
+
+    /** The smaller copy of the fit, in MiB: the size of a decode GEMV's weights (e.g. 4096 x 4096 in FP16). */
+    public static final int SMALL_COPY_MIB = 32;
 
     public DeviceCeilings {
         peakFlopsPerSecond = Collections.unmodifiableMap(new EnumMap<>(peakFlopsPerSecond.isEmpty()
@@ -40,16 +48,22 @@ public record DeviceCeilings(String gpu, LocalDate date, double copyBytesPerSeco
         failures = Map.copyOf(failures);
     }
 
-    /** Copies {@code copyBytes} device-to-device and runs an {@code n}³ product in each precision. */
+    /**
+     * Copies {@value #SMALL_COPY_MIB} MiB and {@code copyBytes} device-to-device, timed with {@code o}, and runs an
+     * {@code n}³ product in each precision.
+     *
+     * @throws IllegalArgumentException when {@code copyBytes} is not larger than {@value #SMALL_COPY_MIB} MiB
+     */
     public static DeviceCeilings measure(CublasLt lt, Device device, Stream stream, long copyBytes, long n,
                                          List<Precision> precisions, BenchmarkOptions o) {
-        double copy;
-        try (DeviceBuffer src = DeviceBuffer.allocate(copyBytes); DeviceBuffer dst = DeviceBuffer.allocate(copyBytes)) {
-            src.fill(0x5A);
-            TimingStats t = Benchmark.time(stream, o.withL2Cold(false), 1,
-                    i -> dst.copyFromAsync(src, copyBytes, stream));
-            copy = 2.0 * copyBytes / t.medianSeconds();
+        long small = (long) SMALL_COPY_MIB << 20;
+        if (copyBytes <= small) {
+            throw new IllegalArgumentException("copyBytes must be larger than the " + SMALL_COPY_MIB + " MiB copy it is fitted against, got "
+                    + copyBytes);
         }
+        int smallSets = o.withL2Cold(true).inputSets(device.l2Bytes(), 2 * small);
+        CopyFit fit = CopyFit.through(2 * small, Benchmark.copy(stream, small, smallSets, o).medianSeconds(),
+                2 * copyBytes, Benchmark.copy(stream, copyBytes, 1, o).medianSeconds());
         Map<Precision, Double> peaks = new EnumMap<>(Precision.class);
         Map<Precision, String> failures = new EnumMap<>(Precision.class);
         Roofline datasheet = Roofline.on(device.hardware());
@@ -62,16 +76,19 @@ public record DeviceCeilings(String gpu, LocalDate date, double copyBytesPerSeco
                 failures.put(p, e.getClass().getSimpleName() + ": " + e.getMessage());
             }
         }
-        return new DeviceCeilings(device.name(), LocalDate.now(), copy,
-                "cudaMemcpyAsync device-to-device of " + (copyBytes >> 20) + " MiB, bytes read + written, " + how(o),
+        return new DeviceCeilings(device.name(), LocalDate.now(), fit.bytesPerSecond(), fit.latencySeconds(),
+                String.format(Locale.ROOT, "line through cudaMemcpyAsync device-to-device copies of %d MiB (L2-cold, "
+                        + "%d buffer pairs) and %d MiB, bytes read + written: slope %.0f GB/s, intercept %.2f us; %s",
+                        SMALL_COPY_MIB, smallSets, copyBytes >> 20, fit.bytesPerSecond() / 1e9, fit.interceptSeconds() * 1e6, how(o)),
                 peaks, "cuBLASLt " + n + "^3 on random data, fastest of " + GemmBenchmark.CANDIDATES + " heuristic algorithms (brief screen, "
                         + GemmBenchmark.FINALISTS + " timed in full), "
                         + how(o), failures);
     }
 
-    /** {@code hw} with the measured bandwidth and, for each measured precision, the measured peak. */
+    /** {@code hw} with the measured bandwidth and kernel latency and, for each measured precision, the measured peak. */
     public Hardware applyTo(Hardware hw) {
-        Hardware h = hw.withMemoryBandwidth(copyBytesPerSecond, Source.measured(gpu, date, copyHow));
+        Hardware h = hw.withMemoryBandwidth(copyBytesPerSecond, Source.measured(gpu, date, copyHow))
+                .withKernelLatency(kernelLatencySeconds, Source.measured(gpu, date, copyHow));
         for (Map.Entry<Precision, Double> e : peakFlopsPerSecond.entrySet()) {
             h = h.withCeiling(new Ceiling(e.getKey(), e.getValue(), Ceiling.Unit.TENSOR_CORE, Source.measured(gpu, date, peakHow)));
         }

@@ -72,7 +72,9 @@ public final class Report {
                     e.gigaflopsPerWatt(g.flops()), e.reading().averageWatts(), e.reading().peakWatts(),
                     e.reading().throttled() ? "yes " + e.reading().clockEventReasons() : "no")).orElse("")).append('\n');
         }
-        sb.append("err % = (measured / predicted - 1) x 100; 'sheet' uses datasheet ceilings, 'meas.' the ceilings measured on this device.\n");
+        sb.append("err % = (measured / predicted - 1) x 100; 'sheet' uses datasheet ceilings, 'meas.' the ceilings measured on this device"
+                + (measured.kernelLatencySeconds() > 0 ? String.format(Locale.ROOT, " plus its kernel latency (%.2f us per product)",
+                        measured.kernelLatencySeconds() * 1e6) : "") + ".\n");
         if (rows.stream().anyMatch(r -> r.measurement() != null && r.measurement().energy().isPresent())) {
             sb.append("energy: each product again back to back for >= ").append(Benchmark.ENERGY_PHASE_SECONDS)
                     .append(" s of GPU time inside one PowerMeter session; mJ/op = joules / launches, GFLOPS/W = FLOPs x launches / joules / 1e9.\n");

@@ -102,7 +102,8 @@ public final class Main {
         try (CublasLt lt = CublasLt.create(); Stream stream = Stream.create()) {
             stamp(out, "ceilings");
             DeviceCeilings c = DeviceCeilings.measure(lt, device, stream, 1L << 30, 8192, PRECISIONS, o);
-            out.printf(Locale.ROOT, "measured copy bandwidth: %.0f GB/s (%s)%n", c.copyBytesPerSecond() / 1e9, c.copyHow());
+            out.printf(Locale.ROOT, "measured copy bandwidth: %.0f GB/s, kernel latency %.2f us (%s)%n", c.copyBytesPerSecond() / 1e9,
+                    c.kernelLatencySeconds() * 1e6, c.copyHow());
             c.peakFlopsPerSecond().forEach((p, f) -> out.printf(Locale.ROOT, "measured peak %-9s %7.1f TFLOPS at 8192^3%n",
                     p.displayName(), f / 1e12));
             out.println("(" + c.peakHow() + ")");

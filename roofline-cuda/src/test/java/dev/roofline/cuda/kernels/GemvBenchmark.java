@@ -28,7 +28,8 @@ import java.util.SplittableRandom;
 
 /**
  * Times the GEMV kernels at M=1, L2-cold (weights rotated over >= 4x the L2), CUDA events around graph replays of 20
- * launches, median of 50, beside cuBLASLt FP16 in the same run and the roofline with the measured copy bandwidth.
+ * launches, median of 50, beside cuBLASLt FP16 in the same run and the roofline with the measured copy bandwidth and
+ * kernel latency ({@link DeviceCeilings}, its copies timed the same way; the last column drops the latency term).
  * Beside each, a device-to-device copy moving the same number of bytes (half read, half written), timed the same way:
  * the fastest a stream of that size ran on this device, launch ramp and tail included. Then all linear layers of one
  * Llama-3-8B decoder layer in FP16, FP8 and NVFP4. Run by {@code roofline-cuda/src/bench/gemv/run-gemv-bench.sh}.
@@ -44,13 +45,17 @@ public final class GemvBenchmark {
         Device device = Cuda.device(0);
         System.out.println("device: " + device);
         try (Stream stream = Stream.create(); CublasLt lt = CublasLt.create(); GemvKernels gemv = GemvKernels.load()) {
-            DeviceCeilings ceilings = DeviceCeilings.measure(lt, device, stream, 1L << 30, 1024, List.of(), BenchmarkOptions.defaults());
+            // timed like the kernels (graph replays), so the latency is the fixed cost of a launch in this harness; the
+            // larger copy is 256 MiB because a 1 GiB copy captured in a graph ran at 2.7 TB/s, not 4.3 (H200, run 14)
+            DeviceCeilings ceilings = DeviceCeilings.measure(lt, device, stream, 256L << 20, 1024, List.of(), TIMING);
             double copy = ceilings.copyBytesPerSecond();
+            double latencyUs = ceilings.kernelLatencySeconds() * 1e6;
             Hardware measured = ceilings.applyTo(device.hardware());
             Roofline roofline = Roofline.on(measured);
-            System.out.printf(Locale.ROOT, "copy bandwidth (read + write): %.0f GB/s%n%n", copy / 1e9);
+            System.out.printf(Locale.ROOT, "copy bandwidth (read + write): %.0f GB/s, kernel latency %.2f us (%s)%n%n", copy / 1e9,
+                    latencyUs, ceilings.copyHow());
             System.out.println("shape NxK      format    median us  cuBLAS FP16 us  speedup  weight GB/s  % of copy  roofline us  err %"
-                    + "  same-bytes copy us  vs copy");
+                    + "  same-bytes copy us  vs copy  err % w/o latency");
             for (long[] s : SHAPES) {
                 int n = (int) s[0], k = (int) s[1];
                 if (onlyShape != null && !onlyShape.equals(n + "x" + k)) {
@@ -66,9 +71,9 @@ public final class GemvBenchmark {
                     double predicted = roofline.predict(gemm(f, n, k)).timeMicros();
                     double gbs = f.storedBytes(n, k) / us / 1e3;
                     double sameBytes = sameBytesCopyMicros(device, stream, f.storedBytes(n, k));
-                    System.out.printf(Locale.ROOT, "%-14s %-9s %9.2f %15.2f %8.2fx %12.0f %9.1f%% %12.2f %+6.1f %19.2f %7.2fx%n",
+                    System.out.printf(Locale.ROOT, "%-14s %-9s %9.2f %15.2f %8.2fx %12.0f %9.1f%% %12.2f %+6.1f %19.2f %7.2fx %+18.1f%n",
                             n + "x" + k, f, us, cublas, cublas / us, gbs, 100 * gbs * 1e9 / copy, predicted, (us / predicted - 1) * 100,
-                            sameBytes, us / sameBytes);
+                            sameBytes, us / sameBytes, (us / (predicted - latencyUs) - 1) * 100);
                 }
             }
             if (only.isEmpty()) {
@@ -94,7 +99,8 @@ public final class GemvBenchmark {
         Roofline sheet = Roofline.on(device.hardware());
         Roofline meas = Roofline.on(measured);
         System.out.println();
-        System.out.println("Llama-3-8B decoder layer, M=1: linear   format   shape NxK       measured us  roofline us (measured BW)  roofline us (datasheet)");
+        System.out.println("Llama-3-8B decoder layer, M=1: linear   format   shape NxK       measured us  roofline us (measured BW + latency)"
+                + "  roofline us (datasheet)");
         for (WeightFormat f : List.of(WeightFormat.FP16, WeightFormat.FP8_E4M3, WeightFormat.NVFP4)) {
             double total = 0, predMeas = 0, predSheet = 0;
             for (Object[] l : layers) {
@@ -127,22 +133,7 @@ public final class GemvBenchmark {
      */
     static double sameBytesCopyMicros(Device device, Stream stream, long bytes) {
         long half = Math.max(16, (bytes / 2) / 16 * 16);
-        int sets = TIMING.inputSets(device.l2Bytes(), 2 * half);
-        List<DeviceBuffer> owned = new ArrayList<>();
-        try {
-            DeviceBuffer[] src = new DeviceBuffer[sets];
-            DeviceBuffer[] dst = new DeviceBuffer[sets];
-            for (int i = 0; i < sets; i++) {
-                src[i] = DeviceBuffer.allocate(half);
-                owned.add(src[i]);
-                dst[i] = DeviceBuffer.allocate(half);
-                owned.add(dst[i]);
-                src[i].fill(0x3C);
-            }
-            return Benchmark.time(stream, TIMING, sets, i -> dst[i].copyFromAsync(src[i], half, stream)).medianMicros();
-        } finally {
-            owned.forEach(DeviceBuffer::close);
-        }
+        return Benchmark.copy(stream, half, TIMING.inputSets(device.l2Bytes(), 2 * half), TIMING).medianMicros();
     }
 
     /** Median microseconds of one M=1 GEMV on random weights, rotated over enough copies to defeat the L2. */

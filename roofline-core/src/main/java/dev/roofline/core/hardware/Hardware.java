@@ -170,12 +170,8 @@ public record Hardware(String name, List<String> aliases, double memoryBytesPerS
     /** A copy with another memory bandwidth, e.g. the copy bandwidth measured on the device. */
     public Hardware withMemoryBandwidth(double bytesPerSecond, Source source) {
         Checks.positive("bytesPerSecond", bytesPerSecond);
-        Checks.notNull("source", source);
-        Map<Figure, Source> s = new EnumMap<>(Figure.class);
-        s.putAll(sources);
-        s.put(Figure.MEMORY_BANDWIDTH, source);
         return new Hardware(name, aliases, bytesPerSecond, memoryBytes, smCount, l2Bytes, computeCapability,
-                powerWatts, kernelLatencySeconds, dense, sparse, s);
+                powerWatts, kernelLatencySeconds, dense, sparse, sourcesWith(Figure.MEMORY_BANDWIDTH, source));
     }
 
     /**
@@ -183,12 +179,16 @@ public record Hardware(String name, List<String> aliases, double memoryBytesPerS
      * of the measured copy time against bytes copied. 0 turns the term off.
      */
     public Hardware withKernelLatency(double seconds, Source source) {
-        Checks.notNull("source", source);
+        return new Hardware(name, aliases, memoryBytesPerSecond, memoryBytes, smCount, l2Bytes, computeCapability,
+                powerWatts, seconds, dense, sparse, sourcesWith(Figure.KERNEL_LATENCY, source));
+    }
+
+    /** This GPU's sources with {@code f}'s replaced. */
+    private Map<Figure, Source> sourcesWith(Figure f, Source source) {
         Map<Figure, Source> s = new EnumMap<>(Figure.class);
         s.putAll(sources);
-        s.put(Figure.KERNEL_LATENCY, source);
-        return new Hardware(name, aliases, memoryBytesPerSecond, memoryBytes, smCount, l2Bytes, computeCapability,
-                powerWatts, seconds, dense, sparse, s);
+        s.put(f, Checks.notNull("source", source));
+        return s;
     }
 
     /** The source of a figure, or a USER source saying it was not given. */

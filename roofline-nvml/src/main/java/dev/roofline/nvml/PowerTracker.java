@@ -114,7 +114,8 @@ public final class PowerTracker implements AutoCloseable {
                 return finalSummary;
             }
         }
-        return PowerSummary.of(copy(), startNanos, System.nanoTime(), OptionalLong.empty(), OptionalLong.empty(),
+        long now = System.nanoTime();
+        return PowerSummary.of(copyUntil(now), startNanos, now, OptionalLong.empty(), OptionalLong.empty(),
                 Optional.ofNullable(error));
     }
 
@@ -136,7 +137,7 @@ public final class PowerTracker implements AutoCloseable {
             }
         }
         OptionalLong energyEnd = energyStart.isPresent() ? readEnergy(source) : OptionalLong.empty();
-        finalSummary = PowerSummary.of(copy(), startNanos, end, energyStart, energyEnd, Optional.ofNullable(error));
+        finalSummary = PowerSummary.of(copyUntil(end), startNanos, end, energyStart, energyEnd, Optional.ofNullable(error));
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
@@ -152,6 +153,16 @@ public final class PowerTracker implements AutoCloseable {
     private List<PowerSample> copy() {
         synchronized (samples) {
             return List.copyOf(samples);
+        }
+    }
+
+    /**
+     * The samples taken up to {@code endNanos}: the sampler may take one more between the end time being read and it
+     * seeing the stop, and that sample lies outside the summary's window (its trapezoid would overrun the duration).
+     */
+    private List<PowerSample> copyUntil(long endNanos) {
+        synchronized (samples) {
+            return samples.stream().filter(s -> s.timeNanos() <= endNanos).toList();
         }
     }
 

@@ -41,6 +41,13 @@ public record Prediction(Operator operator, Hardware hardware, ComputePath compu
         return peakFlopsPerSecond / bytesPerSecond;
     }
 
+    /** The same prediction without the kernel latency: the plain roofline time. */
+    public Prediction withoutLatency() {
+        return new Prediction(operator, hardware, computePath, bytesPerSecond, peakFlopsPerSecond, memorySeconds,
+                computeSeconds, 0);
+    }
+
+    /** Which of the roofline's two terms is larger; the latency, when there is one, is not part of this. */
     public Bound bound() {
         return memorySeconds >= computeSeconds ? Bound.MEMORY : Bound.COMPUTE;
     }

@@ -11,7 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A model on a GPU: whole-model predictions, memory fit, the KV-cache crossover and sweeps.
+ * A model on a GPU: whole-model predictions, memory fit, the KV-cache crossover and sweeps. Operators are priced by the
+ * roofline alone: a {@link Hardware#kernelLatencySeconds() kernel latency} of measured hardware is left out, because
+ * the model's operators are not kernel launches one for one (engines fuse norms, residual adds, rotary embeddings and
+ * sibling projections into fewer kernels), so a per-operator latency would be charged too often.
  *
  * <pre>{@code
  * Transformer t = Transformer.of(Models.LLAMA_3_8B, Roofline.on(Hardware.GB10));
@@ -45,7 +48,7 @@ public record Transformer(Model model, Roofline roofline) {
         List<Step> steps = Operators.of(model, w);
         List<OperatorTime> times = new ArrayList<>(steps.size());
         for (Step s : steps) {
-            times.add(new OperatorTime(s, roofline.predict(s.operator())));
+            times.add(new OperatorTime(s, roofline.predict(s.operator()).withoutLatency()));
         }
         return new ModelPrediction(model, w, roofline.hardware(), times);
     }

@@ -84,8 +84,19 @@ class HardwareTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kernelLatencySeconds").hasMessageContaining("-1.0E-6");
         assertThatThrownBy(() -> Hardware.H200.withKernelLatency(Double.NaN, s))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kernelLatencySeconds");
+        assertThatThrownBy(() -> Hardware.H200.withKernelLatency(Double.POSITIVE_INFINITY, s))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kernelLatencySeconds");
         assertThatThrownBy(() -> Hardware.newBuilder("x").kernelLatency(0, s))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kernelLatency seconds");
+    }
+
+    @Test
+    void builtHardwareKeepsItsKernelLatency() {
+        Source s = Source.user("my measurement");
+        Hardware h = Hardware.newBuilder("my-gpu").memoryBandwidth(1e12, s).kernelLatency(4e-6, s)
+                .ceiling(Precision.FP32, 50e12, Ceiling.Unit.CUDA_CORE, s).build();
+        assertThat(h.kernelLatencySeconds()).isEqualTo(4e-6);
+        assertThat(h.source(Hardware.Figure.KERNEL_LATENCY)).isEqualTo(s);
     }
 
     @Test

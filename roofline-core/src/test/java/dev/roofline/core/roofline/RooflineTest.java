@@ -72,6 +72,16 @@ class RooflineTest {
     }
 
     @Test
+    void latencyIsAddedToTheComputeTermWhenThatIsLarger() {
+        Hardware h = Hardware.H100_SXM.withKernelLatency(3e-6, Source.user("test"));
+        Prediction p = Roofline.on(h).predict(Gemm.of(8192, 8192, 8192));
+        assertThat(p.bound()).isEqualTo(Bound.COMPUTE);
+        assertThat(p.timeSeconds()).isCloseTo(3e-6 + 2.0 * 8192 * 8192 * 8192 / 989.5e12, within(1e-12));
+        assertThat(p.withoutLatency().timeSeconds()).isCloseTo(2.0 * 8192 * 8192 * 8192 / 989.5e12, within(1e-12));
+        assertThat(p.withoutLatency().memorySeconds()).isEqualTo(p.memorySeconds());
+    }
+
+    @Test
     void datasheetPredictionsCarryNoLatency() {
         assertThat(Roofline.on(Hardware.H200).predict(Gemm.gemv(4096, 4096)).latencySeconds()).isZero();
     }

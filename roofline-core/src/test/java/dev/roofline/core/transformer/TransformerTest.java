@@ -1,6 +1,7 @@
 package dev.roofline.core.transformer;
 
 import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.hardware.Source;
 import dev.roofline.core.model.Models;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.roofline.Bound;
@@ -29,6 +30,16 @@ class TransformerTest {
         assertThat(p.bytes()).isBetween(floor, floor + 32 * 400_000L);
         assertThat(p.tokensPerSecond()).isCloseTo(1 / p.timeSeconds(), within(1e-9));
         assertThat(p.operators().stream().mapToDouble(p::share).sum()).isCloseTo(1, within(1e-12));
+    }
+
+    @Test
+    void wholeModelPredictionsLeaveAMeasuredKernelLatencyOut() {
+        // 451 modelled operators per decode step are not 451 kernel launches; the model prices the roofline alone
+        Hardware measured = Hardware.H200.withKernelLatency(1.7e-6, Source.user("test"));
+        ModelPrediction with = Transformer.of(Models.LLAMA_3_8B, measured).predict(Workload.decode(1, 4096));
+        ModelPrediction without = Transformer.of(Models.LLAMA_3_8B, Hardware.H200).predict(Workload.decode(1, 4096));
+        assertThat(with.timeSeconds()).isEqualTo(without.timeSeconds()).isCloseTo(without.bytes() / 4.8e12, within(1e-12));
+        assertThat(with.operators()).allSatisfy(o -> assertThat(o.prediction().latencySeconds()).isZero());
     }
 
     @Test

@@ -22,7 +22,7 @@ import java.util.Map;
  * Ceilings measured on the device itself: device-to-device copy bandwidth (bytes read plus bytes written), the fixed
  * cost of one kernel, and the peak rate of a large cuBLASLt product per precision. {@link #applyTo} turns a datasheet
  * {@link Hardware} into one whose predictions use them. Bandwidth and latency come from one {@link CopyFit}: a copy of
- * {@value #SMALL_COPY_MIB} MiB (L2-cold, rotated over buffer pairs) and one of {@code copyBytes}, timed alike; the
+ * {@value #SMALL_COPY_MIB} MiB and one of {@code copyBytes}, both L2-cold (rotated over buffer pairs) and timed alike; the
  * bandwidth is the slope between them, the latency the intercept (clamped at 0). Time the copies as the kernels they
  * are compared with are timed; captured in a CUDA graph, keep {@code copyBytes} at 256 MiB or less: on an H200 a 1 GiB
  * copy in a graph ran at 2.7 TB/s against 4.3 TB/s for 32–235 MiB copies (docs/measurements, issue 7 run 14).
@@ -53,6 +53,9 @@ public record DeviceCeilings(String gpu, LocalDate date, double copyBytesPerSeco
      * {@code n}³ product in each precision.
      *
      * @throws IllegalArgumentException when {@code copyBytes} is not larger than {@value #SMALL_COPY_MIB} MiB
+     * @throws IllegalStateException    when the two copies do not lie on a line with a non-negative intercept (beyond 5 %
+     *                                  of the small copy's time, for noise): the larger one ran slower than streaming,
+     *                                  as a 1 GiB copy captured in a CUDA graph did on an H200
      */
     public static DeviceCeilings measure(CublasLt lt, Device device, Stream stream, long copyBytes, long n,
                                          List<Precision> precisions, BenchmarkOptions o) {
@@ -62,8 +65,16 @@ public record DeviceCeilings(String gpu, LocalDate date, double copyBytesPerSeco
                     + copyBytes);
         }
         int smallSets = o.withL2Cold(true).inputSets(device.l2Bytes(), 2 * small);
-        CopyFit fit = CopyFit.through(2 * small, Benchmark.copy(stream, small, smallSets, o).medianSeconds(),
-                2 * copyBytes, Benchmark.copy(stream, copyBytes, 1, o).medianSeconds());
+        int largeSets = o.withL2Cold(true).inputSets(device.l2Bytes(), 2 * copyBytes);
+        double smallSeconds = Benchmark.copy(stream, small, smallSets, o).medianSeconds();
+        double largeSeconds = Benchmark.copy(stream, copyBytes, largeSets, o).medianSeconds();
+        CopyFit fit = CopyFit.through(2 * small, smallSeconds, 2 * copyBytes, largeSeconds);
+        if (fit.interceptSeconds() < -0.05 * smallSeconds) {
+            throw new IllegalStateException(String.format(Locale.ROOT, "the copies do not lie on a line: %d MiB took %.2f us and %d MiB "
+                    + "%.2f us, an intercept of %.2f us; the larger copy ran slower than streaming (in a CUDA graph, keep copyBytes "
+                    + "at 256 MiB or less)", SMALL_COPY_MIB, smallSeconds * 1e6, copyBytes >> 20, largeSeconds * 1e6,
+                    fit.interceptSeconds() * 1e6));
+        }
         Map<Precision, Double> peaks = new EnumMap<>(Precision.class);
         Map<Precision, String> failures = new EnumMap<>(Precision.class);
         Roofline datasheet = Roofline.on(device.hardware());
@@ -71,16 +82,19 @@ public record DeviceCeilings(String gpu, LocalDate date, double copyBytesPerSeco
             Gemm g = Sweep.gemmFor(Gemm.of(n, n, n), p);
             try {
                 Measurement m = GemmBenchmark.measure(lt, device, stream, g, datasheet, o, MatmulOptions.defaults().withAlgorithms(GemmBenchmark.CANDIDATES));
-                peaks.put(p, g.flops() / m.time().medianSeconds());
+                // the kernel latency is added back by every prediction, so it is no part of the peak
+                double t = m.time().medianSeconds(), busy = t - fit.latencySeconds();
+                peaks.put(p, g.flops() / (busy > 0 ? busy : t));
             } catch (RuntimeException e) {
                 failures.put(p, e.getClass().getSimpleName() + ": " + e.getMessage());
             }
         }
         return new DeviceCeilings(device.name(), LocalDate.now(), fit.bytesPerSecond(), fit.latencySeconds(),
-                String.format(Locale.ROOT, "line through cudaMemcpyAsync device-to-device copies of %d MiB (L2-cold, "
-                        + "%d buffer pairs) and %d MiB, bytes read + written: slope %.0f GB/s, intercept %.2f us; %s",
-                        SMALL_COPY_MIB, smallSets, copyBytes >> 20, fit.bytesPerSecond() / 1e9, fit.interceptSeconds() * 1e6, how(o)),
-                peaks, "cuBLASLt " + n + "^3 on random data, fastest of " + GemmBenchmark.CANDIDATES + " heuristic algorithms (brief screen, "
+                String.format(Locale.ROOT, "line through cudaMemcpyAsync device-to-device copies of %d MiB (%.2f us) and %d MiB "
+                        + "(%.2f us), L2-cold over %d and %d buffer pairs, bytes read + written: slope %.0f GB/s, intercept %.2f us; %s",
+                        SMALL_COPY_MIB, smallSeconds * 1e6, copyBytes >> 20, largeSeconds * 1e6, smallSets, largeSets,
+                        fit.bytesPerSecond() / 1e9, fit.interceptSeconds() * 1e6, how(o)),
+                peaks, "FLOPs / (median time - kernel latency) of cuBLASLt " + n + "^3 on random data, fastest of " + GemmBenchmark.CANDIDATES + " heuristic algorithms (brief screen, "
                         + GemmBenchmark.FINALISTS + " timed in full), "
                         + how(o), failures);
     }

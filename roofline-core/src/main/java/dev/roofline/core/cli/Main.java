@@ -110,17 +110,12 @@ public final class Main {
             }
         }
         sb.append(t.render());
-        sb.append(hw.kernelLatencySeconds() > 0
-                ? fmt("time = %.2f µs kernel latency + max(bytes / bandwidth, FLOPs / peak); bytes include block scales; dense peaks.%n",
-                        hw.kernelLatencySeconds() * 1e6)
-                : "time = max(bytes / bandwidth, FLOPs / peak); bytes include block scales; dense peaks.\n");
+        // --hw names datasheet hardware only, which has no kernel latency
+        sb.append("time = max(bytes / bandwidth, FLOPs / peak); bytes include block scales; dense peaks.\n");
         for (String n : notes) {
             sb.append("note: ").append(n).append('\n');
         }
         sb.append("bandwidth: ").append(hw.source(Hardware.Figure.MEMORY_BANDWIDTH)).append('\n');
-        if (hw.kernelLatencySeconds() > 0) {
-            sb.append("kernel latency: ").append(hw.source(Hardware.Figure.KERNEL_LATENCY)).append('\n');
-        }
         return sb.toString();
     }
 
@@ -136,7 +131,7 @@ public final class Main {
                     h.memoryBytesPerSecond() / 1e9, h.memoryBytes() / 1e9, h.smCount(), h.l2Bytes() / (double) (1 << 20),
                     h.computeCapability().map(Object::toString).orElse("?"), h.powerWatts()));
             for (Hardware.Figure f : Hardware.Figure.values()) {
-                if (f != Hardware.Figure.KERNEL_LATENCY || h.kernelLatencySeconds() > 0) {
+                if (f != Hardware.Figure.KERNEL_LATENCY) { // measured only, never in a datasheet
                     sb.append("    ").append(f.name().toLowerCase(Locale.ROOT)).append(": ").append(h.source(f)).append('\n');
                 }
             }

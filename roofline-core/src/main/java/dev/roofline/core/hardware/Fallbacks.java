@@ -23,7 +23,7 @@ final class Fallbacks {
             case FP8_E4M3, FP8_E5M2 -> List.of(Precision.FP16, Precision.BF16, Precision.FP32);
             case INT8 -> List.of(Precision.FP16, Precision.BF16, Precision.FP32);
             // no INT4/INT2 tensor-core path on Hopper or Blackwell: W4A16 dequantize-then-FP16
-            case INT4, INT2 -> List.of(Precision.FP16, Precision.BF16, Precision.FP32);
+            case INT4, INT4_G128, INT2 -> List.of(Precision.FP16, Precision.BF16, Precision.FP32);
             // MX FP8 without block-scaled MMA: FP8 tensor cores with the block scales applied in software
             case MXFP8_E4M3 -> List.of(Precision.FP8_E4M3, Precision.FP16, Precision.BF16, Precision.FP32);
             case MXFP8_E5M2 -> List.of(Precision.FP8_E5M2, Precision.FP16, Precision.BF16, Precision.FP32);

@@ -36,6 +36,12 @@ public enum Precision {
     FP8_E5M2("FP8 E5M2", NumberKind.FLOAT, 8, 5, 2, Specials.IEEE, null, "e5m2", "fp8e5m2", "float8e5m2", "f8e5m2"),
     INT8("INT8", NumberKind.INTEGER, 8, 0, 0, null, null, "int8", "i8", "s8"),
     INT4("INT4", NumberKind.INTEGER, 4, 0, 0, null, null, "int4", "i4", "s4"),
+    /**
+     * INT4 with one FP32 scale per 128 consecutive elements of a row (symmetric): weight-only INT4 as roofline-quant
+     * writes it and roofline-cuda's GEMV reads it. 4.25 bits per element.
+     */
+    INT4_G128("INT4 g128", NumberKind.INTEGER, 4, 0, 0, null,
+            new BlockScaling(128, ScaleFormat.FP32, BlockScaling.Layout.ROWS, null), "int4g128", "w4g128"),
     INT2("INT2", NumberKind.INTEGER, 2, 0, 0, null, null, "int2", "i2"),
     NVFP4("NVFP4", NumberKind.FLOAT, 4, 2, 1, Specials.NONE,
             new BlockScaling(16, ScaleFormat.E4M3, BlockScaling.Layout.ROWS, ScaleFormat.FP32), "nvfp4"),

@@ -96,6 +96,17 @@ class PrecisionTest {
     }
 
     @Test
+    void int4G128StoresOneFp32ScalePer128OfARow() {
+        // 4096x4096: 8,388,608 element bytes + 4096 rows x 32 groups x 4 B = 524,288; 4.25 bits per element
+        assertThat(Precision.INT4_G128.storageBytes(4096, 4096)).isEqualTo(8_388_608L + 524_288L);
+        // 2 rows of 200: 200 element bytes; each row needs ceil(200/128) = 2 scales -> 16 B; no tensor scale
+        assertThat(Precision.INT4_G128.storageBytes(2, 200)).isEqualTo(200 + 16);
+        assertThat(Precision.INT4_G128.effectiveBitsPerElement()).isEqualTo(4.25);
+        assertThat(Precision.parse("int4_g128")).isEqualTo(Precision.INT4_G128);
+        assertThat(Precision.parse("int4")).isEqualTo(Precision.INT4);
+    }
+
+    @Test
     void nf4BlocksRunOverTheFlattenedTensor() {
         // 10x10 = 100 values = 50 bytes; ceil(100/64) = 2 FP16 absmax values = 4 bytes (rows do not restart blocks)
         assertThat(Precision.NF4.storageBytes(10, 10)).isEqualTo(50 + 4);

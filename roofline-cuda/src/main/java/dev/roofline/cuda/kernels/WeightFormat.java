@@ -16,7 +16,7 @@ public enum WeightFormat {
     /** INT8 two's complement, one FP32 scale per output channel. */
     INT8("int8", Precision.INT8, 8, 16, 0, ScaleKind.FLOAT_PER_ROW),
     /** INT4 two's complement (symmetric), one FP32 scale per group of 128 along K. */
-    INT4("int4", Precision.INT4, 4, 128, 128, ScaleKind.FLOAT_PER_GROUP),
+    INT4("int4", Precision.INT4_G128, 4, 128, 128, ScaleKind.FLOAT_PER_GROUP),
     /** NVFP4 as ModelOpt stores it: E2M1 elements, one E4M3 byte per 16 along K, one FP32 global scale. */
     NVFP4("nvfp4", Precision.NVFP4, 4, 32, 16, ScaleKind.BYTE_PER_BLOCK),
     /** OCP MXFP4: E2M1 elements, one E8M0 byte per 32 along K. */

@@ -30,8 +30,9 @@ import java.util.stream.Collectors;
  * @param l2Bytes         L2 cache (0 when unknown)
  * @param computeCapability CUDA compute capability, when known
  * @param powerWatts      board or module power (0 when unknown)
- * @param kernelLatencySeconds fixed time one kernel costs beyond its bytes and FLOPs, added to every prediction
- *                        (0 = not modelled: datasheets give none; {@code DeviceCeilings} in roofline-cuda measures it)
+ * @param kernelLatencySeconds fixed time one kernel costs beyond its bytes and FLOPs, added to every per-operator
+ *                        prediction (not to whole-model ones, see {@code Transformer}); 0 = not modelled: datasheets
+ *                        give none, {@code DeviceCeilings} in roofline-cuda measures it
  * @param dense           dense peak per precision; a precision absent here has no path of its own on this GPU
  * @param sparse          2:4 structured-sparsity peaks, kept apart and never used by predictions unless asked for
  * @param sources         where each non-ceiling figure comes from

@@ -41,7 +41,7 @@ public record Prediction(Operator operator, Hardware hardware, ComputePath compu
         return peakFlopsPerSecond / bytesPerSecond;
     }
 
-    /** The same prediction without the kernel latency: the plain roofline time. */
+    /** The same prediction without the kernel latency: the plain roofline time ({@link #hardware()} still has one). */
     public Prediction withoutLatency() {
         return new Prediction(operator, hardware, computePath, bytesPerSecond, peakFlopsPerSecond, memorySeconds,
                 computeSeconds, 0);

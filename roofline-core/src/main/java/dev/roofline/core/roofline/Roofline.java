@@ -16,10 +16,10 @@ import dev.roofline.core.precision.Precision;
  * p.bound();        // MEMORY
  * }</pre>
  *
- * @param hardware              the GPU
  * The efficiency factors scale the bandwidth and peak only; a kernel latency is added unscaled, so factors fitted to
  * measurements without a latency term need fitting again once the hardware carries one.
  *
+ * @param hardware              the GPU
  * @param bandwidthEfficiency   fraction of the peak bandwidth reached, in (0, 1]
  * @param computeEfficiency     fraction of the arithmetic peak reached, in (0, 1]
  * @param sparse                use 2:4-sparsity ceilings where the GPU has them (off by default)

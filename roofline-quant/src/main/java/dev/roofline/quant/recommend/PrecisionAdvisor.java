@@ -6,6 +6,7 @@ import dev.roofline.core.roofline.Gemm;
 import dev.roofline.core.roofline.Roofline;
 import dev.roofline.core.transformer.Workload;
 import dev.roofline.quant.block.ErrorMetrics;
+import dev.roofline.quant.block.QuantizedTensor;
 import dev.roofline.quant.block.Quantizers;
 
 import dev.roofline.quant.checkpoint.LinearSelector;
@@ -86,8 +87,10 @@ public final class PrecisionAdvisor {
             if (!Quantizers.fits(p, cols)) {
                 continue;
             }
-            ErrorMetrics e = ErrorMetrics.of(w, Quantizers.quantize(p, w, rows, cols).dequantize());
-            measured.add(new FormatError(p, e, roofline.predict(gemm.withWeights(p)).timeMicros()));
+            QuantizedTensor q = Quantizers.quantize(p, w, rows, cols);
+            ErrorMetrics e = ErrorMetrics.of(w, q.dequantize());
+            // priced as stored: INT4 with its group scales (INT4_G128) where the quantizer wrote groups of 128
+            measured.add(new FormatError(p, e, roofline.predict(gemm.withWeights(q.precision())).timeMicros()));
         }
         FormatError best = measured.stream()
                 .filter(f -> f.error().sqnrDb() >= minimumSqnrDb)

@@ -80,6 +80,17 @@ class BlockFormatsTest {
     }
 
     @Test
+    void int4ReportsItsGroupScalesWhereRooflineCoreCanCountThem() {
+        float[] w = new float[2 * 256];
+        assertThat(Int4Tensor.quantize(w, 2, 256, 128, true).precision()).isEqualTo(Precision.INT4_G128);
+        // groups of 64 and zero points have no precision of their own: the flat INT4
+        assertThat(Int4Tensor.quantize(w, 2, 256, 64, true).precision()).isEqualTo(Precision.INT4);
+        assertThat(Int4Tensor.quantize(w, 2, 256, 128, false).precision()).isEqualTo(Precision.INT4);
+        // and the quantizer picks groups of 128 where K allows
+        assertThat(Quantizers.quantize(Precision.INT4, w, 2, 256).precision()).isEqualTo(Precision.INT4_G128);
+    }
+
+    @Test
     void nf4PacksTheFirstElementInTheHighNibble() {
         float[] w = new float[64];
         w[0] = 1f;

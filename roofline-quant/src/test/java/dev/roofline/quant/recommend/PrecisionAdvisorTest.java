@@ -49,6 +49,17 @@ class PrecisionAdvisorTest {
     }
 
     @Test
+    void int4IsPricedWithItsGroupScales() {
+        // K = 512: the quantizer writes groups of 128, so INT4 stores 256*512/2 + 256*4 FP32 scales = 69,632 bytes, as
+        // many as MXFP4 (256*512/2 + 256*16 E8M0 scales): neither is faster, 4.25 bits each
+        LayerChoice c = PrecisionAdvisor.on(Hardware.H100_SXM, Workload.decode(1, 4096)).minimumSqnrDb(0)
+                .candidates(List.of(Precision.INT4, Precision.MXFP4)).choose("w", weights(), N, K);
+        double expected = (65_536 + 4_096 + 2.0 * K + 2.0 * N) / 3.35e12 * 1e6;
+        assertThat(c.measured()).extracting(FormatError::format).containsExactly(Precision.INT4, Precision.MXFP4);
+        assertThat(c.measured()).allSatisfy(f -> assertThat(f.timeMicros()).isCloseTo(expected, within(1e-9)));
+    }
+
+    @Test
     void aStrictBudgetKeepsMoreBits() {
         PrecisionAdvisor loose = PrecisionAdvisor.on(Hardware.GB10, Workload.decode(1, 4096)).minimumSqnrDb(10);
         PrecisionAdvisor strict = loose.minimumSqnrDb(30);

@@ -66,6 +66,33 @@ class PowerTrackerTest {
     }
 
     @Test
+    void aSampleStampedAfterTheEndIsLeftOutOfTheSummary() throws InterruptedException {
+        // the first 3 samples are stamped when taken, every later one 10 s in the future: as if taken after stop()
+        // read its clock. The summary must integrate 250 W over its own window only.
+        AtomicInteger taken = new AtomicInteger();
+        PowerSource late = new PowerSource() {
+            @Override
+            public PowerSample sample(long nowNanos) {
+                return new PowerSample(taken.incrementAndGet() <= 3 ? nowNanos : nowNanos + 10_000_000_000L, 250, 1980, 0);
+            }
+
+            @Override
+            public OptionalLong totalEnergyMillijoules() {
+                return OptionalLong.empty();
+            }
+        };
+        PowerTracker t = PowerTracker.start(late, Duration.ofMillis(2));
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (taken.get() < 5 && System.nanoTime() < deadline) {
+            Thread.sleep(2);
+        }
+        PowerSummary s = t.stop();
+        assertThat(t.sampleCount()).isGreaterThanOrEqualTo(5);
+        assertThat(s.sampleCount()).isEqualTo(3);
+        assertThat(s.energyJoules()).isCloseTo(250 * s.durationSeconds(), within(1e-9));
+    }
+
+    @Test
     void theEnergyCounterIsReadOnlyAtStartAndStop() throws InterruptedException {
         FakeGpu gpu = new FakeGpu(300, true, Integer.MAX_VALUE);
         PowerTracker t = PowerTracker.start(gpu, Duration.ofMillis(1));

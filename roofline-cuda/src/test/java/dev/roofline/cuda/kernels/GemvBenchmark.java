@@ -6,6 +6,7 @@ import dev.roofline.core.model.Models;
 import dev.roofline.core.model.WeightMatrix;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.roofline.Gemm;
+import dev.roofline.core.roofline.Prediction;
 import dev.roofline.core.roofline.Roofline;
 import dev.roofline.cuda.Cuda;
 import dev.roofline.cuda.Device;
@@ -49,11 +50,10 @@ public final class GemvBenchmark {
             // larger copy is 256 MiB because a 1 GiB copy captured in a graph ran at 2.7 TB/s, not 4.3 (H200, run 14)
             DeviceCeilings ceilings = DeviceCeilings.measure(lt, device, stream, 256L << 20, 1024, List.of(), TIMING);
             double copy = ceilings.copyBytesPerSecond();
-            double latencyUs = ceilings.kernelLatencySeconds() * 1e6;
             Hardware measured = ceilings.applyTo(device.hardware());
             Roofline roofline = Roofline.on(measured);
             System.out.printf(Locale.ROOT, "copy bandwidth (read + write): %.0f GB/s, kernel latency %.2f us (%s)%n%n", copy / 1e9,
-                    latencyUs, ceilings.copyHow());
+                    ceilings.kernelLatencySeconds() * 1e6, ceilings.copyHow());
             System.out.println("shape NxK      format    median us  cuBLAS FP16 us  speedup  weight GB/s  % of copy  roofline us  err %"
                     + "  same-bytes copy us  vs copy  err % w/o latency");
             for (long[] s : SHAPES) {
@@ -68,12 +68,13 @@ public final class GemvBenchmark {
                         continue;
                     }
                     double us = time(gemv, device, stream, f, n, k);
-                    double predicted = roofline.predict(gemm(f, n, k)).timeMicros();
+                    Prediction prediction = roofline.predict(gemm(f, n, k));
+                    double predicted = prediction.timeMicros();
                     double gbs = f.storedBytes(n, k) / us / 1e3;
                     double sameBytes = sameBytesCopyMicros(device, stream, f.storedBytes(n, k));
                     System.out.printf(Locale.ROOT, "%-14s %-9s %9.2f %15.2f %8.2fx %12.0f %9.1f%% %12.2f %+6.1f %19.2f %7.2fx %+18.1f%n",
                             n + "x" + k, f, us, cublas, cublas / us, gbs, 100 * gbs * 1e9 / copy, predicted, (us / predicted - 1) * 100,
-                            sameBytes, us / sameBytes, (us / (predicted - latencyUs) - 1) * 100);
+                            sameBytes, us / sameBytes, (us / prediction.withoutLatency().timeMicros() - 1) * 100);
                 }
             }
             if (only.isEmpty()) {

@@ -64,8 +64,9 @@ public record DeviceCeilings(String gpu, LocalDate date, double copyBytesPerSeco
             throw new IllegalArgumentException("copyBytes must be larger than the " + SMALL_COPY_MIB + " MiB copy it is fitted against, got "
                     + copyBytes);
         }
-        int smallSets = o.withL2Cold(true).inputSets(device.l2Bytes(), 2 * small);
-        int largeSets = o.withL2Cold(true).inputSets(device.l2Bytes(), 2 * copyBytes);
+        BenchmarkOptions cold = o.withL2Cold(true);
+        int smallSets = cold.inputSets(device.l2Bytes(), 2 * small);
+        int largeSets = cold.inputSets(device.l2Bytes(), 2 * copyBytes);
         double smallSeconds = Benchmark.copy(stream, small, smallSets, o).medianSeconds();
         double largeSeconds = Benchmark.copy(stream, copyBytes, largeSets, o).medianSeconds();
         CopyFit fit = CopyFit.through(2 * small, smallSeconds, 2 * copyBytes, largeSeconds);

@@ -51,6 +51,28 @@ CC_ALL(INT8)
 TC_ALL(NVFP4)
 TC_ALL(INT4)
 TC_ALL(MXFP4)
+// load hints (gemv.cu's load_stream<HINT>), run-15 sweeps 1 and 2: the shipped CUDA-core configuration with hints 1-4
+// (docs/measurements/2026-11-22-issue7-run15.md; sweep 1's bulk-prefetch variants are in its patch there)
+#define CCH(FMT, HINT)                                                                                           \
+    extern "C" __global__ void __launch_bounds__(128) sw_cch_##FMT##_h##HINT(SWEEP_ARGS) {                       \
+        gemv<Fmt::FMT, __half, 1, 2, 2, HINT>(W_, s, x, y, M, N, K, g);                                           \
+    }
+#define CCH_ALL(FMT) CCH(FMT, 1) CCH(FMT, 2) CCH(FMT, 3) CCH(FMT, 4)
+CCH_ALL(F16)
+CCH_ALL(FP8)
+CCH_ALL(INT8)
+// tensor-core variants of the shipped w8 kernel: UNR steps in flight, load hint HINT, bounds b5 = (256, 5), b4 = (256)
+#define TCV(FMT, UNR, HINT, B, BOUNDS)                                                                           \
+    extern "C" __global__ void BOUNDS sw_tcv_##FMT##_u##UNR##_h##HINT##_##B(SWEEP_ARGS) {                         \
+        gemv_4bit_f16_tc<Fmt::FMT, 1, UNR, 8, HINT>(W_, s, x, y, M, N, K, g);                                     \
+    }
+#define TCV_FP4(FMT) TCV(FMT, 4, 0, b5, __launch_bounds__(256, 5)) TCV(FMT, 4, 2, b5, __launch_bounds__(256, 5))      \
+    TCV(FMT, 6, 1, b4, __launch_bounds__(256)) TCV(FMT, 4, 1, b4, __launch_bounds__(256))                             \
+    TCV(FMT, 2, 1, b5, __launch_bounds__(256, 5)) TCV(FMT, 6, 1, b5, __launch_bounds__(256, 5))
+TCV_FP4(NVFP4)
+TCV_FP4(MXFP4)
+TCV(INT4, 6, 0, b4, __launch_bounds__(256)) TCV(INT4, 6, 2, b4, __launch_bounds__(256))
+TCV(INT4, 4, 1, b4, __launch_bounds__(256)) TCV(INT4, 8, 1, b4, __launch_bounds__(256))
 // references for the differences: the CUDA-core kernel with its own decode (one row per warp, 4 chunks in flight)
 #define REF(FMT) extern "C" __global__ void __launch_bounds__(128) sw_ref_##FMT(SWEEP_ARGS) { gemv<Fmt::FMT, __half, 1, 4, 1>(W_, s, x, y, M, N, K, g); }
 REF(F16)
@@ -71,6 +93,12 @@ struct Variant {
 #define V_TC(FMT, UNR, W) {"tc u" #UNR " w" #W, sw_tc_##FMT##_u##UNR##_w##W, W * 32, 16}
 #define V_TC_W(FMT, UNR) V_TC(FMT, UNR, 4), V_TC(FMT, UNR, 8), V_TC(FMT, UNR, 16)
 
+#define V_CCH(FMT, HINT) {"cc u2 r2 h" #HINT, sw_cch_##FMT##_h##HINT, 128, 8}
+#define V_CCH_ALL(FMT) V_CCH(FMT, 1), V_CCH(FMT, 2), V_CCH(FMT, 3), V_CCH(FMT, 4)
+#define V_TCV(FMT, UNR, HINT, B) {"tc w8 u" #UNR " h" #HINT " " #B, sw_tcv_##FMT##_u##UNR##_h##HINT##_##B, 256, 16}
+#define V_TCV_FP4(FMT) V_TCV(FMT, 4, 0, b5), V_TCV(FMT, 4, 2, b5), V_TCV(FMT, 6, 1, b4), V_TCV(FMT, 4, 1, b4), \
+    V_TCV(FMT, 2, 1, b5), V_TCV(FMT, 6, 1, b5)
+
 struct Format {
     const char* name;
     Kernel shipped;       // one of the fatbin's m1 kernels for FP16 activations (tensor cores: the large-N K split)
@@ -85,12 +113,12 @@ struct Format {
 
 static std::vector<Format> formats() {
     return {
-        {"FP16", gemv_fp16_f16_m1, 128, sw_ref_F16, false, 16, 0, 0, {V_CC(F16, 4, 1), V_CC(F16, 1, 2), V_CC(F16, 2, 2), V_CC(F16, 1, 4), V_CC(F16, 2, 3)}},
-        {"FP8", gemv_fp8_f16_m1, 128, sw_ref_FP8, false, 8, 0, 4, {V_CC(FP8, 4, 1), V_CC(FP8, 1, 2), V_CC(FP8, 2, 2), V_CC(FP8, 1, 4), V_CC(FP8, 2, 3)}},
-        {"INT8", gemv_int8_f16_m1, 128, sw_ref_INT8, false, 8, 0, 4, {V_CC(INT8, 4, 1), V_CC(INT8, 1, 2), V_CC(INT8, 2, 2), V_CC(INT8, 1, 4), V_CC(INT8, 2, 3)}},
-        {"NVFP4", gemv_nvfp4_f16_m1_w8, 256, sw_ref_NVFP4, true, 4, 16, 1, {V_TC_W(NVFP4, 2), V_TC_W(NVFP4, 4), V_TC_W(NVFP4, 6)}},
-        {"INT4", gemv_int4_f16_m1_w8, 256, sw_ref_INT4, true, 4, 128, 4, {V_TC_W(INT4, 2), V_TC_W(INT4, 4), V_TC_W(INT4, 6)}},
-        {"MXFP4", gemv_mxfp4_f16_m1_w8, 256, sw_ref_MXFP4, true, 4, 32, 1, {V_TC_W(MXFP4, 2), V_TC_W(MXFP4, 4), V_TC_W(MXFP4, 6)}},
+        {"FP16", gemv_fp16_f16_m1, 128, sw_ref_F16, false, 16, 0, 0, {V_CCH_ALL(F16)}},
+        {"FP8", gemv_fp8_f16_m1, 128, sw_ref_FP8, false, 8, 0, 4, {V_CCH_ALL(FP8)}},
+        {"INT8", gemv_int8_f16_m1, 128, sw_ref_INT8, false, 8, 0, 4, {V_CCH_ALL(INT8)}},
+        {"NVFP4", gemv_nvfp4_f16_m1_w8, 256, sw_ref_NVFP4, true, 4, 16, 1, {V_TCV_FP4(NVFP4)}},
+        {"INT4", gemv_int4_f16_m1_w8, 256, sw_ref_INT4, true, 4, 128, 4, {V_TCV(INT4, 6, 0, b4), V_TCV(INT4, 6, 2, b4), V_TCV(INT4, 4, 1, b4), V_TCV(INT4, 8, 1, b4)}},
+        {"MXFP4", gemv_mxfp4_f16_m1_w8, 256, sw_ref_MXFP4, true, 4, 32, 1, {V_TCV_FP4(MXFP4)}},
     };
 }
 

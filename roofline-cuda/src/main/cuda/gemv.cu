@@ -31,10 +31,33 @@ namespace {
 constexpr int WARPS_PER_BLOCK = 4;
 constexpr float E2M1_FIXUP = 16384.f; // 2^14, see the header
 
+// The weight stream's loads: read once, so not kept in L1. HINT 1 and 2 add an L2 prefetch size (.L2::128B, .L2::256B:
+// an L2 miss fetches the aligned 128 / 256 bytes around the 16 read), 3 an L2 evict_first policy, 4 both 2 and 3.
+// The tensor-core kernels use 1 (TC_LOAD_HINT), the CUDA-core kernels 0. Run-15 sweep on an H200
+// (docs/measurements/2026-11-22-issue7-run15.md): 1 and 2 made the 4-bit tensor-core kernels 2-4.5 % faster and
+// were neutral (1) or 3-5 % slower (2) for the CUDA-core kernels; 3 and 4 were slower everywhere.
+template <int HINT = 0>
 __device__ __forceinline__ uint4 load_stream(const void* p) {
     uint4 v;
-    asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];"
-                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+    if constexpr (HINT == 0) {
+        asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0,%1,%2,%3}, [%4];"
+                     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+    } else if constexpr (HINT == 1) {
+        asm volatile("ld.global.nc.L1::no_allocate.L2::128B.v4.u32 {%0,%1,%2,%3}, [%4];"
+                     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+    } else if constexpr (HINT == 2) {
+        asm volatile("ld.global.nc.L1::no_allocate.L2::256B.v4.u32 {%0,%1,%2,%3}, [%4];"
+                     : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p));
+    } else {
+        uint64_t pol;
+        asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(pol));
+        if constexpr (HINT == 3)
+            asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0,%1,%2,%3}, [%4], %5;"
+                         : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p), "l"(pol));
+        else
+            asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.L2::256B.v4.u32 {%0,%1,%2,%3}, [%4], %5;"
+                         : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "l"(p), "l"(pol));
+    }
     return v;
 }
 
@@ -128,7 +151,7 @@ __device__ __forceinline__ float e8m0_to_float(uint32_t code) {
 }
 
 // UNROLL 16-byte chunks per lane in flight for each of the warp's RPW rows (rows n0 .. n0 + RPW - 1 share the x loads).
-template <Fmt F, typename T, int MAXM, int UNROLL = 4, int RPW = 1>
+template <Fmt F, typename T, int MAXM, int UNROLL = 4, int RPW = 1, int HINT = 0>
 __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __restrict__ scales,
                                      const T* __restrict__ x, T* __restrict__ y, int M, int N, int K, float global) {
     constexpr int EPC = Traits<F>::EPC;
@@ -158,7 +181,7 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
             const int c = c0 + 32 * u;
             #pragma unroll
             for (int r = 0; r < RPW; r++)
-                if (c < chunks) w[u][r] = load_stream(row[r] + static_cast<size_t>(c) * 16);
+                if (c < chunks) w[u][r] = load_stream<HINT>(row[r] + static_cast<size_t>(c) * 16);
         }
         #pragma unroll
         for (int u = 0; u < UNROLL; u++) {
@@ -246,6 +269,7 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
 // A = decoded x fp16(e4m3 x 2^6). Exact: |A| >= 2^-15 x 2^-9 x 2^6 = 2^-18 (a multiple of the fp16 subnormal step
 // 2^-24) with at most 2 + 4 significant bits, and |A| <= 6 x 2^-14 x 448 x 2^6 = 10.5. At the end D x global x 2^8.
 constexpr int TC_ROWS = 16;   // output rows per block (GemvKernels.rowsPerBlock)
+constexpr int TC_LOAD_HINT = 1; // load_stream<1>: .L2::128B
 
 // E2M1 nibbles S and S + 4 of word v as a half2 (value x 2^-14): sign to bit 15 / 31, exponent and mantissa to bits
 // 9..11 / 25..27. Two masks and one shift-add (S = 3: a high multiply, em >> 3).
@@ -391,7 +415,7 @@ __device__ __forceinline__ uint32_t load_step_scale(const uint8_t* p) {
 
 // WARPS warps split K (step it goes to warp it % WARPS); UNROLL steps of loads in flight per warp. Full trips of
 // UNROLL steps run without bounds checks at immediate offsets; the steps left over run one at a time, checked.
-template <Fmt F, int MAXM, int UNROLL, int WARPS>
+template <Fmt F, int MAXM, int UNROLL, int WARPS, int HINT = TC_LOAD_HINT>
 __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, const void* __restrict__ scales,
                                                  const __half* __restrict__ x, __half* __restrict__ y,
                                                  int M, int N, int K, float global) {
@@ -468,8 +492,8 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
         uint32_t sa[UNROLL], sb[UNROLL];
         #pragma unroll
         for (int u = 0; u < UNROLL; u++) {
-            wa[u] = load_stream(pw0 + 64 * WARPS * u);
-            wb[u] = load_stream(pw1 + 64 * WARPS * u);
+            wa[u] = load_stream<HINT>(pw0 + 64 * WARPS * u);
+            wb[u] = load_stream<HINT>(pw1 + 64 * WARPS * u);
             sa[u] = load_step_scale<F>(ps0 + STEP_SCALE_BYTES * WARPS * u);
             sb[u] = load_step_scale<F>(ps1 + STEP_SCALE_BYTES * WARPS * u);
         }
@@ -490,7 +514,7 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
         // read nothing and add zeros. For INT4 this would not hold: its FP32 factor (0 here) scales D columns, not k.
         const bool in = it * 128 + 32 * q < K;
         const uint4 zero4 = make_uint4(0, 0, 0, 0);
-        const uint4 wa = in ? load_stream(pw0) : zero4, wb = in ? load_stream(pw1) : zero4;
+        const uint4 wa = in ? load_stream<HINT>(pw0) : zero4, wb = in ? load_stream<HINT>(pw1) : zero4;
         const uint32_t sa = in ? load_step_scale<F>(ps0) : 0u, sb = in ? load_step_scale<F>(ps1) : 0u;
         uint4 xv[NB][4];
         #pragma unroll

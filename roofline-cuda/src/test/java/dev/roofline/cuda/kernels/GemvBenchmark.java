@@ -30,7 +30,10 @@ import java.util.SplittableRandom;
 /**
  * Times the GEMV kernels at M=1, L2-cold (weights rotated over >= 4x the L2), CUDA events around graph replays of 20
  * launches, median of 50, beside cuBLASLt FP16 in the same run and the roofline with the measured copy bandwidth and
- * kernel latency ({@link DeviceCeilings}, its copies timed the same way; the last column drops the latency term).
+ * kernel latency ({@link DeviceCeilings}, its copies timed the same way; "err % w/o latency" drops the latency term, and
+ * "speedup at roofline" and "% of copy at roofline" are the speedup over cuBLAS and the share of the copy bandwidth
+ * that a kernel running exactly at the roofline (reading at the measured copy rate after the measured latency) would
+ * reach).
  * Beside each, a device-to-device copy moving the same number of bytes (half read, half written), timed the same way:
  * the fastest a stream of that size ran on this device, launch ramp and tail included. Then all linear layers of one
  * Llama-3-8B decoder layer in FP16, FP8 and NVFP4. Run by {@code roofline-cuda/src/bench/gemv/run-gemv-bench.sh}.
@@ -55,7 +58,7 @@ public final class GemvBenchmark {
             System.out.printf(Locale.ROOT, "copy bandwidth (read + write): %.0f GB/s, kernel latency %.2f us (%s)%n%n", copy / 1e9,
                     ceilings.kernelLatencySeconds() * 1e6, ceilings.copyHow());
             System.out.println("shape NxK      format    median us  cuBLAS FP16 us  speedup  weight GB/s  % of copy  roofline us  err %"
-                    + "  same-bytes copy us  vs copy  err % w/o latency");
+                    + "  same-bytes copy us  vs copy  err % w/o latency  speedup at roofline  % of copy at roofline");
             for (long[] s : SHAPES) {
                 int n = (int) s[0], k = (int) s[1];
                 if (onlyShape != null && !onlyShape.equals(n + "x" + k)) {
@@ -72,9 +75,10 @@ public final class GemvBenchmark {
                     double predicted = prediction.timeMicros();
                     double gbs = f.storedBytes(n, k) / us / 1e3;
                     double sameBytes = sameBytesCopyMicros(device, stream, f.storedBytes(n, k));
-                    System.out.printf(Locale.ROOT, "%-14s %-9s %9.2f %15.2f %8.2fx %12.0f %9.1f%% %12.2f %+6.1f %19.2f %7.2fx %+18.1f%n",
+                    System.out.printf(Locale.ROOT, "%-14s %-9s %9.2f %15.2f %8.2fx %12.0f %9.1f%% %12.2f %+6.1f %19.2f %7.2fx %+18.1f %19.2fx %21.1f%%%n",
                             n + "x" + k, f, us, cublas, cublas / us, gbs, 100 * gbs * 1e9 / copy, predicted, (us / predicted - 1) * 100,
-                            sameBytes, us / sameBytes, (us / prediction.withoutLatency().timeMicros() - 1) * 100);
+                            sameBytes, us / sameBytes, (us / prediction.withoutLatency().timeMicros() - 1) * 100, cublas / predicted,
+                            100 * f.storedBytes(n, k) / (predicted * 1e-6) / copy);
                 }
             }
             if (only.isEmpty()) {

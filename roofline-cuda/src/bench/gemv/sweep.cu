@@ -73,6 +73,14 @@ TCV_FP4(NVFP4)
 TCV_FP4(MXFP4)
 TCV(INT4, 6, 0, b4, __launch_bounds__(256)) TCV(INT4, 6, 2, b4, __launch_bounds__(256))
 TCV(INT4, 4, 1, b4, __launch_bounds__(256)) TCV(INT4, 8, 1, b4, __launch_bounds__(256))
+// MXFP4 weights for the tensor-core kernels: each row's largest scale code after the N x K/32 codes (gemv.cu)
+__global__ void row_max_codes(uint8_t* s, int N, int nb) { // appends each row's largest code after the N x nb codes
+    for (int n = blockIdx.x * blockDim.x + threadIdx.x; n < N; n += gridDim.x * blockDim.x) {
+        uint8_t m = 0;
+        for (int i = 0; i < nb; i++) m = max(m, s[static_cast<size_t>(n) * nb + i]);
+        s[static_cast<size_t>(N) * nb + n] = m;
+    }
+}
 // references for the differences: the CUDA-core kernel with its own decode (one row per warp, 4 chunks in flight)
 #define REF(FMT) extern "C" __global__ void __launch_bounds__(128) sw_ref_##FMT(SWEEP_ARGS) { gemv<Fmt::FMT, __half, 1, 4, 1>(W_, s, x, y, M, N, K, g); }
 REF(F16)
@@ -245,9 +253,13 @@ int main(int argc, char** argv) {
                 fill_bytes<<<1024, 256, 0, st>>>(static_cast<uint8_t*>(w.w), wbytes, 7u + i,
                                                  f16 ? 0xFFu : fp8 ? 0xF7u : 0xFFu, f16 ? 0xBBu : fp8 ? 0xF7u : 0xFFu);
                 if (sbytes) {
-                    CK(cudaMalloc(&w.s, sbytes));
+                    const bool mx = std::strcmp(f.name, "MXFP4") == 0; // + N bytes: each row's largest code
+                    CK(cudaMalloc(&w.s, sbytes + (mx ? N : 0)));
                     if (std::strcmp(f.name, "NVFP4") == 0) fill_range<<<1024, 256, 0, st>>>(static_cast<uint8_t*>(w.s), sbytes, 3u + i, 0x18, 0x50);
-                    else if (std::strcmp(f.name, "MXFP4") == 0) fill_range<<<1024, 256, 0, st>>>(static_cast<uint8_t*>(w.s), sbytes, 3u + i, 119, 129);
+                    else if (mx) {
+                        fill_range<<<1024, 256, 0, st>>>(static_cast<uint8_t*>(w.s), sbytes, 3u + i, 119, 129);
+                        row_max_codes<<<(N + 255) / 256, 256, 0, st>>>(static_cast<uint8_t*>(w.s), N, K / 32);
+                    }
                     else fill_float<<<1024, 256, 0, st>>>(static_cast<float*>(w.s), sentries, 3u + i);
                 }
                 __half* y;

@@ -6,7 +6,8 @@
 //   int8        : W 1 byte (two's complement), scales = float[N]
 //   int4        : W 4 bits (two's complement, element 2i in the low nibble), scales = float[N * K/128] (group 128)
 //   nvfp4       : W E2M1 (element 2i low nibble), scales = E4M3 byte[N * K/16], global = ModelOpt weight_scale_2
-//   mxfp4       : W E2M1 (element 2i low nibble), scales = E8M0 byte[N * K/32]
+//   mxfp4       : W E2M1 (element 2i low nibble), scales = E8M0 byte[N * K/32], then byte[N]: each row's largest
+//                 E8M0 code (read by the tensor-core kernels; DeviceWeights.upload appends it)
 // Activations x and outputs y are fp16 or bf16, row-major. Every kernel has the same parameters:
 //   (const void* W, const void* scales, const T* x, T* y, int M, int N, int K, float global)
 // One warp computes one output row (two at M = 1 for the 8- and 16-bit formats); each lane streams 16-byte chunks of
@@ -323,8 +324,9 @@ __device__ __forceinline__ __half2 e8m0_rel_half2(uint32_t e, uint32_t emax) {
 //   NVFP4: e4m3 x 2^6 folded into A in half (exact, see above); one FP32 chain over all of K; D x global x 2^8.
 //   INT4 : g128 = one 128-k step, so every row's group is constant over a step: A = the integer (exact), the step's
 //          8 (m16: 16) mmas start from zero and the FP32 partial sums get the row's float scale before joining acc.
-//   MXFP4: before the loop the block finds each row's largest E8M0 code over all of K, Emax (one row per warp,
-//          __reduce_max_sync). A = e2m1 x 2^-14 x half(2^(E - Emax + 15)), exact when E - Emax >= -24 (the value
+//   MXFP4: each row's largest E8M0 code over all of K, Emax, comes precomputed in the N bytes after the scales
+//          (found in the kernel, it cost a dependent load round trip and a barrier before the first weight load:
+//          3-10 % of the time, run 15). A = e2m1 x 2^-14 x half(2^(E - Emax + 15)), exact when E - Emax >= -24 (the value
 //          0.5 x 2^(E-Emax+1) stays a multiple of fp16's 2^-24); a block more than 24 binades below its row's largest
 //          rounds to that grid, an absolute error under 2^(Emax - 153), i.e. below 2^-28 of the row's largest |w|
 //          (>= 4 x 2^(Emax-127) under OCP's scale choice). One FP32 chain over all of K as for NVFP4; D x 2^(Emax-128).
@@ -335,7 +337,7 @@ template <Fmt F, int MAXM>
 struct TcStep {
     static constexpr int NB = MAXM == 1 ? 1 : 2; // B fragments: activation rows 0..7 and 8..15
     // one 128-k step of this lane: 16 weight bytes of rows g (wa) and g + 8 (wb), their scale entries, x as 4 x 8 halves
-    // MXFP4: ra / rb = the largest E8M0 code of rows g / g + 8 over all of K (gemv_4bit_f16_tc's prologue)
+    // MXFP4: ra / rb = the largest E8M0 code of rows g / g + 8 over all of K
     __device__ __forceinline__ static void run(const uint4& wa, const uint4& wb, uint32_t sa, uint32_t sb,
                                                const uint4 (&xv)[NB][4], bool two, float (&acc)[NB][4],
                                                uint32_t ra, uint32_t rb) {
@@ -448,27 +450,12 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
     for (int f = 0; f < NB; f++) px[f] = x + static_cast<size_t>(8 * f + g < m_count ? 8 * f + g : 0) * K + 32 * q + 128 * warp;
     const int full = K / 128, iters = (K + 127) / 128;
 
-    // MXFP4: the largest E8M0 code of each of the block's 16 rows (rows past N: row 0, as loaded), a row per warp
-    __shared__ uint32_t row_emax[TC_ROWS];
+    // MXFP4: each row's largest E8M0 code, N bytes after the N x K/32 codes (rows past N: row 0, as loaded)
+    [[maybe_unused]] const uint8_t* row_emax = static_cast<const uint8_t*>(scales) + static_cast<size_t>(N) * (K / 32);
     uint32_t ra = 0, rb = 0;
     if constexpr (F == Fmt::MXFP4) {
-        const int nb = K / 32;
-        for (int slot = warp; slot < TC_ROWS; slot += WARPS) {
-            const uint8_t* sr = static_cast<const uint8_t*>(scales) + static_cast<size_t>(n0 + slot < N ? n0 + slot : 0) * nb;
-            uint32_t m = 0;
-            if (nb % 4 == 0) { // whole rows of 4-byte words (K % 128 == 0)
-                for (int i = lane; i < nb / 4; i += 32) m = __vmaxu4(m, __ldg(reinterpret_cast<const uint32_t*>(sr) + i));
-                m = __vmaxu4(m, m >> 16);
-                m = __vmaxu4(m, m >> 8) & 0xFFu;
-            } else {
-                for (int i = lane; i < nb; i += 32) m = max(m, static_cast<uint32_t>(__ldg(sr + i)));
-            }
-            m = __reduce_max_sync(0xFFFFFFFFu, m);
-            if (lane == 0) row_emax[slot] = m;
-        }
-        __syncthreads();
-        ra = row_emax[g];
-        rb = row_emax[g + 8];
+        ra = __ldg(row_emax + r0);
+        rb = __ldg(row_emax + r1);
     }
 
     float acc[NB][4];
@@ -541,7 +528,7 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
             #pragma unroll
             for (int w = 0; w < WARPS; w++) v += red[w][f][c][l];
             // MXFP4: 2^(Emax - 128) = 2^(Emax - 127) x 2^14 (e2m1) x 2^-15 (e8m0_rel_half2)
-            const float s = F == Fmt::MXFP4 ? e8m0_to_float(row_emax[row - n0]) * 0.5f : out_scale;
+            const float s = F == Fmt::MXFP4 ? e8m0_to_float(__ldg(row_emax + row)) * 0.5f : out_scale;
             y[static_cast<size_t>(m) * N + row] = __float2half_rn(v * s);
         }
     }
@@ -578,10 +565,11 @@ ROOFLINE_GEMV_ALL(INT8, int8)
         gemv_4bit_f16_tc<Fmt::FMT, MAXM, UNR, W>(Wt, scales, x, y, M, N, K, global);                            \
     }
 // Each format ships the two K splits GemvKernels.tensorCoreWarps launches: 8 and 16 warps. BOUNDS8: the launch bounds
-// of the 8-warp M = 1 kernel. __launch_bounds__(256, 5) caps NVFP4 and MXFP4 at 48 registers (from 56 and 52, no
-// spills), so five blocks fit per SM instead of four: the 1792 blocks of 28672 rows run in 2.7 waves instead of 3.4
-// (run-13 sweep: 5-7 % faster there, within 2 % elsewhere). INT4 spills under that cap and keeps plain bounds. (An
-// explicit minimum of 1 block is not the same as none: ptxas then spends up to twice the registers.)
+// of the 8-warp M = 1 kernel. __launch_bounds__(256, 5) caps NVFP4 at 48 registers (from 56, no spills), so five
+// blocks fit per SM instead of four: the 1792 blocks of 28672 rows run in 2.7 waves instead of 3.4 (run-13 sweep: 5-7 %
+// faster there, within 2 % elsewhere). MXFP4 takes 48 registers unbounded since it stopped finding its row maxima
+// itself (under the cap it spills); INT4 spills under that cap and keeps plain bounds too. (An explicit minimum of
+// 1 block is not the same as none: ptxas then spends up to twice the registers.)
 #define ROOFLINE_GEMV_4BIT(FMT, fmt, UNR, BOUNDS8)                                                               \
     ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1, UNR, 8, BOUNDS8)                                                      \
     ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1, UNR, 16, __launch_bounds__(512))                                      \
@@ -591,4 +579,4 @@ ROOFLINE_GEMV_ALL(INT8, int8)
     ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 16, 4, 1)
 ROOFLINE_GEMV_4BIT(INT4, int4, 6, __launch_bounds__(256))
 ROOFLINE_GEMV_4BIT(NVFP4, nvfp4, 4, __launch_bounds__(256, 5))
-ROOFLINE_GEMV_4BIT(MXFP4, mxfp4, 4, __launch_bounds__(256, 5))
+ROOFLINE_GEMV_4BIT(MXFP4, mxfp4, 4, __launch_bounds__(256))

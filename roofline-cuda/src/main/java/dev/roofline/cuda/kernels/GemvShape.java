@@ -16,7 +16,7 @@ final class GemvShape {
             throw new IllegalArgumentException(f + " needs K (inputs) a positive multiple of " + f.kMultiple() + ", got " + k);
         }
         need("weights", weightBytes, f.weightBytes(n, k), f, n, k);
-        need("scales", scaleBytes, f.scaleBytes(n, k), f, n, k);
+        need("scales", scaleBytes, f.deviceScaleBytes(n, k), f, n, k);
         need("x", xBytes, (long) m * k * activationBytes, f, n, k);
         need("y", yBytes, (long) m * n * activationBytes, f, n, k);
     }

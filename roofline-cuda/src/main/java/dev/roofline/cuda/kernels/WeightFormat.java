@@ -19,7 +19,10 @@ public enum WeightFormat {
     INT4("int4", Precision.INT4_G128, 4, 128, 128, ScaleKind.FLOAT_PER_GROUP),
     /** NVFP4 as ModelOpt stores it: E2M1 elements, one E4M3 byte per 16 along K, one FP32 global scale. */
     NVFP4("nvfp4", Precision.NVFP4, 4, 32, 16, ScaleKind.BYTE_PER_BLOCK),
-    /** OCP MXFP4: E2M1 elements, one E8M0 byte per 32 along K. */
+    /**
+     * OCP MXFP4: E2M1 elements, one E8M0 byte per 32 along K. On the device the scales are followed by each row's
+     * largest code ({@link #deviceScaleBytes}).
+     */
     MXFP4("mxfp4", Precision.MXFP4, 4, 32, 32, ScaleKind.BYTE_PER_BLOCK);
 
     enum ScaleKind { NONE, FLOAT_PER_ROW, FLOAT_PER_GROUP, BYTE_PER_BLOCK }
@@ -75,7 +78,19 @@ public enum WeightFormat {
         };
     }
 
-    /** Weight plus scale bytes: what one GEMV must read from memory besides the activations. */
+    /**
+     * Bytes of the scales buffer the kernels read on the device: {@link #scaleBytes} and, for MXFP4, one more byte per
+     * row after them, that row's largest E8M0 code. The tensor-core kernels read it instead of finding it themselves
+     * ({@link DeviceWeights#deviceScales} appends it; {@link DeviceWeights#upload} does so).
+     */
+    public long deviceScaleBytes(long n, long k) {
+        return scaleBytes(n, k) + (this == MXFP4 ? n : 0);
+    }
+
+    /**
+     * Weight plus scale bytes as roofline-quant stores them: what one GEMV must read from memory besides the
+     * activations. (MXFP4's tensor-core kernels read {@code n} more bytes, its row maxima: 1 byte per K/2 weight bytes.)
+     */
     public long storedBytes(long n, long k) {
         return weightBytes(n, k) + scaleBytes(n, k);
     }

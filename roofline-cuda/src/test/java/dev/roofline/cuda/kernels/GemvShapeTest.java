@@ -19,9 +19,35 @@ class GemvShapeTest {
     }
 
     @Test
+    void mxfp4ScalesOnTheDeviceCarryEachRowsLargestCode() {
+        assertThat(WeightFormat.MXFP4.deviceScaleBytes(4096, 4096)).isEqualTo(4096L * 128 + 4096);
+        assertThat(WeightFormat.NVFP4.deviceScaleBytes(4096, 4096)).isEqualTo(WeightFormat.NVFP4.scaleBytes(4096, 4096));
+        assertThat(WeightFormat.INT4.deviceScaleBytes(4096, 4096)).isEqualTo(WeightFormat.INT4.scaleBytes(4096, 4096));
+        // W[2x64]: two E8M0 codes per row; 200 (above 127 as a signed byte) and 255 must compare unsigned
+        byte[] scales = {(byte) 120, (byte) 127, (byte) 3, (byte) 200};
+        assertThat(DeviceWeights.deviceScales(WeightFormat.MXFP4, 2, 64, scales))
+                .containsExactly((byte) 120, (byte) 127, (byte) 3, (byte) 200, (byte) 127, (byte) 200);
+        assertThat(DeviceWeights.deviceScales(WeightFormat.MXFP4, 1, 96, new byte[] {(byte) 255, 0, 1}))
+                .containsExactly((byte) 255, 0, 1, (byte) 255);
+        assertThat(scales).containsExactly((byte) 120, (byte) 127, (byte) 3, (byte) 200); // input untouched
+        byte[] nvfp4 = new byte[8];
+        assertThat(DeviceWeights.deviceScales(WeightFormat.NVFP4, 2, 64, nvfp4)).isSameAs(nvfp4);
+        assertThatThrownBy(() -> DeviceWeights.deviceScales(WeightFormat.MXFP4, 2, 64, new byte[3]))
+                .hasMessageContaining("MXFP4 2 x 64 has 4 scales bytes, got 3");
+    }
+
+    @Test
+    void rejectsMxfp4ScalesWithoutTheRowMaxima() {
+        // N x K/32 = 64 x 2 = 128 codes are the quantizer's layout; the kernels need 64 more
+        assertThatThrownBy(() -> GemvShape.check(WeightFormat.MXFP4, 1, 64, 64, BIG, 128, BIG, BIG, 2))
+                .hasMessageContaining("scales buffer holds 128 bytes").hasMessageContaining("needs 192");
+    }
+
+    @Test
     void predictionsCountTheBytesTheKernelsRead() {
         // roofline-core's storage of each format's precision is what the kernel reads, give or take a per-tensor or
-        // per-row scale the prediction does not model (NVFP4: +4 B global; FP8 / INT8: -4 B per row)
+        // per-row scale the prediction does not model (NVFP4: +4 B global; FP8 / INT8: -4 B per row; MXFP4 on the
+        // tensor cores: +1 B per row, its largest code, which storedBytes leaves out as well)
         for (WeightFormat f : WeightFormat.values()) {
             long core = f.precision().storageBytes(4096, 4096);
             long slack = f == WeightFormat.NVFP4 ? 4 : f == WeightFormat.FP8_E4M3 || f == WeightFormat.INT8 ? 4 * 4096 : 0;

@@ -50,14 +50,18 @@ done
 [[ -z "$missing" ]] || skip "$nvcc ($("$nvcc" --version | tail -1)) cannot target$missing"
 
 mkdir -p "$(dirname "$out")"
+out="$(cd "$(dirname "$out")" && pwd)/$(basename "$out")"
 tmp="$out.tmp.$$"
 trap 'rm -f "$tmp"' EXIT
+# from the source's folder, by its bare name: the fatbin's entries then name "gemv.cu", not where the checkout lies,
+# and every checkout builds the same bytes
+cd "$(dirname "$src")"
 "$nvcc" -O3 -std=c++17 -fatbin \
     -gencode=arch=compute_90a,code=sm_90a \
     -gencode=arch=compute_100a,code=sm_100a \
     -gencode=arch=compute_120a,code=sm_120a \
     -gencode=arch=compute_121a,code=sm_121a \
     -gencode=arch=compute_90,code=compute_90 \
-    -o "$tmp" "$src"
+    -o "$tmp" gemv.cu
 mv "$tmp" "$out"
 echo "roofline-cuda kernels: compiled $src with $nvcc into $out"

@@ -1,6 +1,7 @@
 // roofline weight-only GEMV kernels: y[M x N] = x[M x K] . W[N x K]^T, FP32 accumulation, M = 1..16.
 //
-// Weights are stored exactly as roofline-quant writes them (row n holds the K inputs of output n):
+// Weights and scales are the bytes roofline-quant writes (row n holds the K inputs of output n), MXFP4's scales with
+// one derived byte per row after them:
 //   fp16 / bf16 : W 2 bytes per element
 //   fp8  (E4M3) : W 1 byte, scales = float[N] (per output channel)
 //   int8        : W 1 byte (two's complement), scales = float[N]
@@ -27,7 +28,9 @@
 #include <cuda_fp8.h>
 #include <stdint.h>
 
-namespace {
+// A named namespace, not an anonymous one: nvcc names an anonymous namespace after the source's path, and those names
+// reach the fatbin, which would then differ from one checkout folder to another.
+namespace roofline_gemv {
 
 constexpr int WARPS_PER_BLOCK = 4;
 constexpr float E2M1_FIXUP = 16384.f; // 2^14, see the header
@@ -534,7 +537,8 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
     }
 }
 
-} // namespace
+} // namespace roofline_gemv
+using namespace roofline_gemv;
 
 // CUDA-core kernels: 4 warps per block; at M = 1 the 8- and 16-bit formats take 2 rows per warp with 2 chunks per row
 // in flight (8 rows per block), everything else 1 row per warp with 4 chunks in flight (GemvKernels.rowsPerBlock).
@@ -565,11 +569,12 @@ ROOFLINE_GEMV_ALL(INT8, int8)
         gemv_4bit_f16_tc<Fmt::FMT, MAXM, UNR, W>(Wt, scales, x, y, M, N, K, global);                            \
     }
 // Each format ships the two K splits GemvKernels.tensorCoreWarps launches: 8 and 16 warps. BOUNDS8: the launch bounds
-// of the 8-warp M = 1 kernel. __launch_bounds__(256, 5) caps NVFP4 at 48 registers (from 56, no spills), so five
-// blocks fit per SM instead of four: the 1792 blocks of 28672 rows run in 2.7 waves instead of 3.4 (run-13 sweep: 5-7 %
-// faster there, within 2 % elsewhere). MXFP4 takes 48 registers unbounded since it stopped finding its row maxima
-// itself (under the cap it spills); INT4 spills under that cap and keeps plain bounds too. (An explicit minimum of
-// 1 block is not the same as none: ptxas then spends up to twice the registers.)
+// of the 8-warp M = 1 kernel. __launch_bounds__(256, 5) caps NVFP4 at 48 registers (sm_90a: from 56, no spills; sm_100a
+// and sm_120a spill 16-24 bytes under it), so five blocks fit per SM instead of four: the 1792 blocks of 28672 rows run
+// in 2.7 waves instead of 3.4 (run-13 sweep on an H200: 5-7 % faster there, within 2 % elsewhere). MXFP4 keeps plain
+// bounds: since it stopped finding its row maxima itself it takes 48 registers unbounded on sm_90a and sm_100a (54 on
+// sm_120a) and spills under the cap (run 15); INT4 spills under the cap too. (An explicit minimum of 1 block is not
+// the same as none: ptxas then spends up to twice the registers.)
 #define ROOFLINE_GEMV_4BIT(FMT, fmt, UNR, BOUNDS8)                                                               \
     ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1, UNR, 8, BOUNDS8)                                                      \
     ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1, UNR, 16, __launch_bounds__(512))                                      \

@@ -32,7 +32,7 @@ public record DeviceWeights(WeightFormat format, int rows, int cols, DeviceBuffe
     public static DeviceWeights upload(WeightFormat format, int rows, int cols, byte[] weights, byte[] scales, float globalScale) {
         requireLength("weights", weights.length, format.weightBytes(rows, cols), format, rows, cols);
         requireLength("scales", scales == null ? 0 : scales.length, format.scaleBytes(rows, cols), format, rows, cols);
-        byte[] onDevice = scales == null ? null : deviceScales(format, rows, cols, scales);
+        byte[] onDevice = format.scaleBytes(rows, cols) == 0 ? null : deviceScales(format, rows, cols, scales);
         DeviceBuffer w = DeviceBuffer.allocate(weights.length);
         DeviceBuffer s = null;
         try {
@@ -55,17 +55,21 @@ public record DeviceWeights(WeightFormat format, int rows, int cols, DeviceBuffe
      * The scales buffer the kernels read ({@link WeightFormat#deviceScaleBytes} bytes) from the format's scales for
      * W[rows×cols]: the same bytes and, for MXFP4, each row's largest E8M0 code after them (unsigned byte order).
      * Returns {@code scales} itself for the other formats. {@link #upload} calls it; callers of the {@code GemvKernels.gemv}
-     * overload that takes buffers fill theirs with it.
+     * overload that takes buffers fill theirs with it. The kernels trust those maxima: they must be this matrix's,
+     * for exactly these rows (a launch over the first n rows of a larger MXFP4 buffer would read scale codes as
+     * maxima, and a maximum below a row's codes overflows FP16).
      *
      * @throws IllegalArgumentException if {@code scales} is not exactly {@link WeightFormat#scaleBytes} long
+     * @throws NullPointerException     if {@code scales} is null
      */
     public static byte[] deviceScales(WeightFormat format, int rows, int cols, byte[] scales) {
+        Objects.requireNonNull(scales, "scales");
         requireLength("scales", scales.length, format.scaleBytes(rows, cols), format, rows, cols);
         if (format != WeightFormat.MXFP4) {
             return scales;
         }
         int perRow = cols / 32;
-        byte[] out = Arrays.copyOf(scales, scales.length + rows);
+        byte[] out = Arrays.copyOf(scales, Math.addExact(scales.length, rows));
         for (int r = 0; r < rows; r++) {
             int max = 0;
             for (int i = r * perRow, end = i + perRow; i < end; i++) {

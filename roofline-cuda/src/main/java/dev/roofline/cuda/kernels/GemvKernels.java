@@ -84,8 +84,8 @@ public final class GemvKernels implements AutoCloseable {
      * {@code y[m×n] = x[m×k] · W[n×k]ᵀ} with W in {@code format} (see {@link WeightFormat} for the byte layouts).
      *
      * @param scales      the format's scales as the kernels read them ({@link WeightFormat#deviceScaleBytes}: for
-     *                    MXFP4 followed by each row's largest code, see {@link DeviceWeights#deviceScales}), or
-     *                    {@code null} for FP16/BF16
+     *                    MXFP4 followed by each row's largest code of exactly these n rows, see
+     *                    {@link DeviceWeights#deviceScales}), or {@code null} for FP16/BF16
      * @param globalScale NVFP4's second-level scale ({@code weight_scale_2}); ignored by the other formats
      * @throws IllegalArgumentException for m outside 1…16, k not a multiple of {@link WeightFormat#kMultiple()}, or a
      *                                  buffer smaller than the shape needs

@@ -23,8 +23,10 @@ final class GemvShape {
 
     private static void need(String what, long have, long need, WeightFormat f, int n, int k) {
         if (have < need) {
+            String mx = f == WeightFormat.MXFP4 && what.equals("scales")
+                    ? " (the N x K/32 scale codes, then each row's largest code: see DeviceWeights.deviceScales)" : "";
             throw new IllegalArgumentException(what + " buffer holds " + have + " bytes, " + f + " GEMV with N=" + n + ", K=" + k
-                    + " needs " + need);
+                    + " needs " + need + mx);
         }
     }
 }

@@ -3,8 +3,9 @@ package dev.roofline.cuda.kernels;
 import dev.roofline.core.precision.Precision;
 
 /**
- * How a GEMV weight matrix W[N×K] is stored on the device, byte for byte as roofline-quant writes it (row n holds
- * the K inputs of output n, two 4-bit elements per byte with element 2i in the low nibble).
+ * How a GEMV weight matrix W[N×K] is stored on the device: the element and scale bytes exactly as roofline-quant
+ * writes them (row n holds the K inputs of output n, two 4-bit elements per byte with element 2i in the low nibble),
+ * for MXFP4 followed by one derived byte per row ({@link #deviceScaleBytes}).
  */
 public enum WeightFormat {
     /** FP16 elements, no scales. */
@@ -68,7 +69,10 @@ public enum WeightFormat {
         return n * k * elementBits / 8;
     }
 
-    /** Bytes of the scales buffer for W[n×k] (0 when the format has none). */
+    /**
+     * Bytes of the format's scales for W[n×k] as roofline-quant stores them (0 when the format has none). The device
+     * buffer the kernels read is {@link #deviceScaleBytes} long.
+     */
     public long scaleBytes(long n, long k) {
         return switch (scaleKind) {
             case NONE -> 0;

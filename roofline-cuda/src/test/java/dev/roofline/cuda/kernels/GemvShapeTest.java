@@ -40,7 +40,9 @@ class GemvShapeTest {
     void rejectsMxfp4ScalesWithoutTheRowMaxima() {
         // N x K/32 = 64 x 2 = 128 codes are the quantizer's layout; the kernels need 64 more
         assertThatThrownBy(() -> GemvShape.check(WeightFormat.MXFP4, 1, 64, 64, BIG, 128, BIG, BIG, 2))
-                .hasMessageContaining("scales buffer holds 128 bytes").hasMessageContaining("needs 192");
+                .hasMessageContaining("scales buffer holds 128 bytes").hasMessageContaining("needs 192")
+                .hasMessageContaining("each row's largest code");
+        GemvShape.check(WeightFormat.MXFP4, 1, 64, 64, BIG, 192, BIG, BIG, 2); // exactly enough: no exception
     }
 
     @Test

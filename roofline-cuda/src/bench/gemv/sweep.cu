@@ -165,6 +165,28 @@ struct Weights {
     void* s = nullptr;
 };
 
+// median milliseconds of `work` between two CUDA events on st, over reps runs after `warmup` more
+template <typename Work>
+static float median_event_ms(cudaStream_t st, int warmup, int reps, Work&& work) {
+    cudaEvent_t a, b;
+    CK(cudaEventCreate(&a));
+    CK(cudaEventCreate(&b));
+    std::vector<float> t;
+    for (int r = 0; r < warmup + reps; r++) {
+        CK(cudaEventRecord(a, st));
+        work();
+        CK(cudaEventRecord(b, st));
+        CK(cudaEventSynchronize(b));
+        float ms;
+        CK(cudaEventElapsedTime(&ms, a, b));
+        if (r >= warmup) t.push_back(ms);
+    }
+    CK(cudaEventDestroy(a));
+    CK(cudaEventDestroy(b));
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
 static float time_graph(cudaStream_t st, const std::vector<std::pair<Weights, __half*>>& sets, Kernel k, int threads,
                         int rows_per_block, int N, int K, const __half* x, float global) {
     cudaGraph_t graph;
@@ -175,25 +197,10 @@ static float time_graph(cudaStream_t st, const std::vector<std::pair<Weights, __
     }
     CK(cudaStreamEndCapture(st, &graph));
     CK(cudaGraphInstantiate(&exec, graph, 0));
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    std::vector<float> t;
-    for (int r = 0; r < 33; r++) {
-        CK(cudaEventRecord(a, st));
-        CK(cudaGraphLaunch(exec, st));
-        CK(cudaEventRecord(b, st));
-        CK(cudaEventSynchronize(b));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        if (r >= 3) t.push_back(ms * 1000.f / sets.size());
-    }
-    CK(cudaEventDestroy(a));
-    CK(cudaEventDestroy(b));
+    const float ms = median_event_ms(st, 3, 30, [&] { CK(cudaGraphLaunch(exec, st)); });
     CK(cudaGraphExecDestroy(exec));
     CK(cudaGraphDestroy(graph));
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
+    return ms * 1000.f / sets.size(); // per launch
 }
 
 static double copy_rate(cudaStream_t st) {
@@ -202,23 +209,10 @@ static double copy_rate(cudaStream_t st) {
     CK(cudaMalloc(&a, bytes));
     CK(cudaMalloc(&b, bytes));
     CK(cudaMemsetAsync(a, 1, bytes, st));
-    cudaEvent_t e0, e1;
-    CK(cudaEventCreate(&e0));
-    CK(cudaEventCreate(&e1));
-    std::vector<float> t;
-    for (int r = 0; r < 13; r++) {
-        CK(cudaEventRecord(e0, st));
-        CK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, st));
-        CK(cudaEventRecord(e1, st));
-        CK(cudaEventSynchronize(e1));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, e0, e1));
-        if (r >= 3) t.push_back(ms);
-    }
-    std::sort(t.begin(), t.end());
+    const float ms = median_event_ms(st, 3, 10, [&] { CK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, st)); });
     CK(cudaFree(a));
     CK(cudaFree(b));
-    return 2.0 * bytes / (t[t.size() / 2] * 1e-3);
+    return 2.0 * bytes / (ms * 1e-3);
 }
 
 int main(int argc, char** argv) {

@@ -73,18 +73,23 @@ public final class GemvBenchmark {
                     double us = time(gemv, device, stream, f, n, k);
                     Prediction prediction = roofline.predict(gemm(f, n, k));
                     double predicted = prediction.timeMicros();
-                    double gbs = f.storedBytes(n, k) / us / 1e3;
-                    double sameBytes = sameBytesCopyMicros(device, stream, f.storedBytes(n, k));
+                    long bytes = f.storedBytes(n, k);
+                    double sameBytes = sameBytesCopyMicros(device, stream, bytes);
                     System.out.printf(Locale.ROOT, "%-14s %-9s %9.2f %15.2f %8.2fx %12.0f %9.1f%% %12.2f %+6.1f %19.2f %7.2fx %+18.1f %19.2fx %21.1f%%%n",
-                            n + "x" + k, f, us, cublas, cublas / us, gbs, 100 * gbs * 1e9 / copy, predicted, (us / predicted - 1) * 100,
-                            sameBytes, us / sameBytes, (us / prediction.withoutLatency().timeMicros() - 1) * 100, cublas / predicted,
-                            100 * f.storedBytes(n, k) / (predicted * 1e-6) / copy);
+                            n + "x" + k, f, us, cublas, cublas / us, bytes / us / 1e3, percentOfCopy(bytes, us, copy), predicted,
+                            (us / predicted - 1) * 100, sameBytes, us / sameBytes, (us / prediction.withoutLatency().timeMicros() - 1) * 100,
+                            cublas / predicted, percentOfCopy(bytes, predicted, copy));
                 }
             }
             if (only.isEmpty()) {
                 decodeLayer(gemv, device, stream, measured);
             }
         }
+    }
+
+    /** {@code bytes} streamed in {@code micros} as a share of the copy bandwidth, in per cent. */
+    private static double percentOfCopy(long bytes, double micros, double copyBytesPerSecond) {
+        return 100 * bytes / (micros * 1e-6) / copyBytesPerSecond;
     }
 
     /** Q/K/V fused and gate/up fused, as serving engines run them, from roofline-core's Llama-3-8B matrices. */

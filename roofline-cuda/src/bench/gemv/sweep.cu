@@ -51,8 +51,8 @@ CC_ALL(INT8)
 TC_ALL(NVFP4)
 TC_ALL(INT4)
 TC_ALL(MXFP4)
-// load hints (gemv.cu's load_stream<HINT>), run-15 sweeps 1 and 2: the shipped CUDA-core configuration with hints 1-4
-// (docs/measurements/2026-11-22-issue7-run15.md; sweep 1's bulk-prefetch variants are in its patch there)
+// load hints (gemv.cu's load_stream<HINT>): the shipped CUDA-core configuration with hints 1-4 (results:
+// docs/design/gemv-kernels.md; the bulk-L2-prefetch variants are a patch named in the issue-7 run-15 record)
 #define CCH(FMT, HINT)                                                                                           \
     extern "C" __global__ void __launch_bounds__(128) sw_cch_##FMT##_h##HINT(SWEEP_ARGS) {                       \
         gemv<Fmt::FMT, __half, 1, 2, 2, HINT>(W_, s, x, y, M, N, K, g);                                           \

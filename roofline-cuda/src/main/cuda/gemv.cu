@@ -37,9 +37,9 @@ constexpr float E2M1_FIXUP = 16384.f; // 2^14, see the header
 
 // The weight stream's loads: read once, so not kept in L1. HINT 1 and 2 add an L2 prefetch size (.L2::128B, .L2::256B:
 // an L2 miss fetches the aligned 128 / 256 bytes around the 16 read), 3 an L2 evict_first policy, 4 both 2 and 3.
-// The tensor-core kernels use 1 (TC_LOAD_HINT), the CUDA-core kernels 0. Run-15 sweep on an H200
-// (docs/measurements/2026-11-22-issue7-run15.md): 1 and 2 made the 4-bit tensor-core kernels 2-4.5 % faster and
-// were neutral (1) or 3-5 % slower (2) for the CUDA-core kernels; 3 and 4 were slower everywhere.
+// The tensor-core kernels use 1 (TC_LOAD_HINT): one load covers 64 bytes of 8 rows, and the larger fetch brings in the
+// next K-split warp's piece of each row. The CUDA-core kernels use 0: one load already covers 512 bytes of one row.
+// 2 gains nothing over 1; 3 and 4 are slower (docs/design/gemv-kernels.md#weight-loads-and-the-l2-prefetch-size).
 template <int HINT = 0>
 __device__ __forceinline__ uint4 load_stream(const void* p) {
     uint4 v;
@@ -328,8 +328,8 @@ __device__ __forceinline__ __half2 e8m0_rel_half2(uint32_t e, uint32_t emax) {
 //   INT4 : g128 = one 128-k step, so every row's group is constant over a step: A = the integer (exact), the step's
 //          8 (m16: 16) mmas start from zero and the FP32 partial sums get the row's float scale before joining acc.
 //   MXFP4: each row's largest E8M0 code over all of K, Emax, comes precomputed in the N bytes after the scales
-//          (found in the kernel, it cost a dependent load round trip and a barrier before the first weight load:
-//          3-10 % of the time, run 15). A = e2m1 x 2^-14 x half(2^(E - Emax + 15)), exact when E - Emax >= -24 (the value
+//          (finding it in the kernel costs a dependent load round trip and a barrier ahead of the first weight load;
+//          see docs/design/gemv-kernels.md). A = e2m1 x 2^-14 x half(2^(E-Emax+15)), exact when E - Emax >= -24 (the value
 //          0.5 x 2^(E-Emax+1) stays a multiple of fp16's 2^-24); a block more than 24 binades below its row's largest
 //          rounds to that grid, an absolute error under 2^(Emax - 153), i.e. below 2^-28 of the row's largest |w|
 //          (>= 4 x 2^(Emax-127) under OCP's scale choice). One FP32 chain over all of K as for NVFP4; D x 2^(Emax-128).
@@ -560,8 +560,8 @@ ROOFLINE_GEMV_ALL(FP8, fp8)
 ROOFLINE_GEMV_ALL(INT8, int8)
 // 4-bit formats x FP16: tensor cores (gemv_4bit_f16_tc above), TC_ROWS rows per block, K split over 8 or 16 warps
 // (suffix _w8, _w16; GemvKernels.tensorCoreWarps picks by N); x BF16: the CUDA-core kernel
-// UNR: 128-k steps of loads in flight per warp, the fastest in the run-9 tuning sweep on an H200
-// (docs/measurements/2026-11-22-h200-issue7-run9.md): 6 for INT4, 4 for NVFP4 and MXFP4.
+// UNR: 128-k steps of loads in flight per warp, the fastest on an H200: 6 for INT4, 4 for NVFP4 and MXFP4
+// (docs/design/gemv-kernels.md#unrolling-and-register-caps).
 #define ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, MAXM, UNR, W, BOUNDS)                                                \
     extern "C" __global__ void BOUNDS                                                                           \
     gemv_##fmt##_f16_m##MAXM##_w##W(const void* Wt, const void* scales, const __half* x, __half* y, int M, int N, \
@@ -571,10 +571,10 @@ ROOFLINE_GEMV_ALL(INT8, int8)
 // Each format ships the two K splits GemvKernels.tensorCoreWarps launches: 8 and 16 warps. BOUNDS8: the launch bounds
 // of the 8-warp M = 1 kernel. __launch_bounds__(256, 5) caps NVFP4 at 48 registers (sm_90a: from 56, no spills; sm_100a
 // and sm_120a spill 16-24 bytes under it), so five blocks fit per SM instead of four: the 1792 blocks of 28672 rows run
-// in 2.7 waves instead of 3.4 (run-13 sweep on an H200: 5-7 % faster there, within 2 % elsewhere). MXFP4 keeps plain
-// bounds: since it stopped finding its row maxima itself it takes 48 registers unbounded on sm_90a and sm_100a (54 on
-// sm_120a) and spills under the cap (run 15); INT4 spills under the cap too. (An explicit minimum of 1 block is not
-// the same as none: ptxas then spends up to twice the registers.)
+// in 2.7 waves instead of 3.4, faster there and neutral elsewhere. MXFP4 keeps plain bounds: reading its row maxima
+// from memory, it takes 48 registers unbounded on sm_90a and sm_100a (54 on sm_120a), so five blocks fit anyway, and
+// it spills under the cap; INT4 spills under the cap too. (An explicit minimum of 1 block is not the same as none:
+// ptxas then spends up to twice the registers.) Numbers: docs/design/gemv-kernels.md#unrolling-and-register-caps
 #define ROOFLINE_GEMV_4BIT(FMT, fmt, UNR, BOUNDS8)                                                               \
     ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1, UNR, 8, BOUNDS8)                                                      \
     ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1, UNR, 16, __launch_bounds__(512))                                      \

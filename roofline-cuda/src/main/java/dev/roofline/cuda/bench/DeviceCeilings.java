@@ -25,7 +25,7 @@ import java.util.Map;
  * {@value #SMALL_COPY_MIB} MiB and one of {@code copyBytes}, both L2-cold (rotated over buffer pairs) and timed alike; the
  * bandwidth is the slope between them, the latency the intercept (clamped at 0). Time the copies as the kernels they
  * are compared with are timed; captured in a CUDA graph, keep {@code copyBytes} at 256 MiB or less: on an H200 a 1 GiB
- * copy in a graph ran at 2.7 TB/s against 4.3 TB/s for 32–235 MiB copies (docs/measurements, issue 7 run 14).
+ * copy in a graph runs at about 2.7 TB/s against 4.3 TB/s for 32–235 MiB copies (docs/design/gemv-kernels.md).
  *
  * @param gpu                  device name
  * @param date                 when measured

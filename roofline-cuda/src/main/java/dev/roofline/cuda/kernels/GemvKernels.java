@@ -143,9 +143,8 @@ public final class GemvKernels implements AutoCloseable {
 
     /**
      * Warps per block of the tensor-core kernels, which split K among them: 8 from 384 16-row blocks (6144 rows) up,
-     * else 16. In the H200 tuning sweeps (docs/measurements/2026-11-22-h200-issue7-run9.md, run 11 for MXFP4) 8 warps
-     * were fastest from 6144 rows up and 16 at 4096×14336; at 4096×4096 the formats split (NVFP4 ran best on 8, INT4
-     * on 16).
+     * else 16: on an H200, 8 warps are fastest from 6144 rows up and 16 at 4096×14336; at 4096×4096 the formats split
+     * (NVFP4 runs best on 8, INT4 on 16). Numbers: docs/design/gemv-kernels.md#k-split-warps-per-block.
      */
     static int tensorCoreWarps(int n) {
         return Math.ceilDiv(n, TC_ROWS_PER_BLOCK) >= 384 ? TC_SPLITS[0] : TC_SPLITS[1];

@@ -50,7 +50,7 @@ public final class GemvBenchmark {
         System.out.println("device: " + device);
         try (Stream stream = Stream.create(); CublasLt lt = CublasLt.create(); GemvKernels gemv = GemvKernels.load()) {
             // timed like the kernels (graph replays), so the latency is the fixed cost of a launch in this harness; the
-            // larger copy is 256 MiB because a 1 GiB copy captured in a graph ran at 2.7 TB/s, not 4.3 (H200, run 14)
+            // larger copy is 256 MiB because on an H200 a 1 GiB copy captured in a graph runs at 2.7 TB/s, not 4.3
             DeviceCeilings ceilings = DeviceCeilings.measure(lt, device, stream, 256L << 20, 1024, List.of(), TIMING);
             double copy = ceilings.copyBytesPerSecond();
             Hardware measured = ceilings.applyTo(device.hardware());

@@ -1,11 +1,13 @@
 /**
- * The roofline model: number formats ({@link dev.roofline.core.precision}), GPU specifications
- * ({@link dev.roofline.core.hardware}), predictions for operators ({@link dev.roofline.core.roofline}), transformer
- * models ({@link dev.roofline.core.model}) and their whole-model predictions ({@link dev.roofline.core.transformer}).
+ * The roofline model: number formats ({@link dev.roofline.core.precision}) and their bit-exact codecs
+ * ({@link dev.roofline.core.format}), GPU specifications ({@link dev.roofline.core.hardware}), predictions for
+ * operators ({@link dev.roofline.core.roofline}), transformer models ({@link dev.roofline.core.model}) and their
+ * whole-model predictions ({@link dev.roofline.core.transformer}).
  * No runtime dependencies.
  */
 module dev.roofline.core {
     exports dev.roofline.core.precision;
+    exports dev.roofline.core.format;
     exports dev.roofline.core.hardware;
     exports dev.roofline.core.roofline;
     exports dev.roofline.core.model;

@@ -7,7 +7,6 @@ module dev.roofline.quant {
     requires com.fasterxml.jackson.databind;
     // optional: the NVFP4 quantizer vectorizes when the JVM has it (--add-modules jdk.incubator.vector)
     requires static jdk.incubator.vector;
-    exports dev.roofline.quant.format;
     exports dev.roofline.quant.safetensors;
     exports dev.roofline.quant.block;
     exports dev.roofline.quant.recommend;

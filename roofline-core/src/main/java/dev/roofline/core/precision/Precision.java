@@ -196,12 +196,45 @@ public enum Precision {
 
     /**
      * Exact bytes of a tensor of this shape, elements packed densely and every scale included: a partial block
-     * still stores a scale, a per-tensor scale is stored once.
+     * still stores a scale, a per-tensor scale is stored once. This is the one byte rule of a format:
+     * {@link #elementBytes} plus {@link #scaleBytes}.
      *
      * @param shape dimensions, each &gt; 0; blocks run along the last one (or over the flattened tensor for NF4)
      * @throws IllegalArgumentException when a dimension is not positive or the size overflows a long
      */
     public long storageBytes(long... shape) {
+        return Checks.add(elementBytes(shape), scaleBytes(shape), () -> "bytes of shape " + Arrays.toString(shape));
+    }
+
+    /**
+     * Bytes of the elements alone, packed densely: ceil(elements × {@link #elementBits} / 8).
+     *
+     * @throws IllegalArgumentException as {@link #storageBytes}
+     */
+    public long elementBytes(long... shape) {
+        long elements = elementCount(shape);
+        // ceil(elements * bits / 8) without overflowing on the intermediate product
+        return Checks.add(Checks.multiply(elements / 8, bits, () -> "bytes of shape " + Arrays.toString(shape)),
+                Math.ceilDiv((elements % 8) * bits, 8), () -> "bytes of shape " + Arrays.toString(shape));
+    }
+
+    /**
+     * Bytes of every scale of such a tensor: the block scales plus the per-tensor scale ({@link #tensorScaleBytes});
+     * 0 for a format without block scaling.
+     *
+     * @throws IllegalArgumentException as {@link #storageBytes}
+     */
+    public long scaleBytes(long... shape) {
+        long elements = elementCount(shape);
+        return blockScaling == null ? 0 : blockScaling.scaleBytes(elements, shape[shape.length - 1]);
+    }
+
+    /** Bytes of the single per-tensor scale that {@link #scaleBytes} includes (NVFP4: one FP32, 4 B); 0 if none. */
+    public int tensorScaleBytes() {
+        return blockScaling == null || blockScaling.tensorScale() == null ? 0 : blockScaling.tensorScale().bytes();
+    }
+
+    private static long elementCount(long... shape) {
         if (shape == null || shape.length == 0) {
             throw new IllegalArgumentException("shape must have at least one dimension, got " + Arrays.toString(shape));
         }
@@ -212,14 +245,7 @@ public enum Precision {
             }
             elements = Checks.multiply(elements, shape[i], () -> "element count of shape " + Arrays.toString(shape));
         }
-        // ceil(elements * bits / 8) without overflowing on the intermediate product
-        long elementBytes = Checks.add(Checks.multiply(elements / 8, bits, () -> "bytes of shape " + Arrays.toString(shape)),
-                Math.ceilDiv((elements % 8) * bits, 8), () -> "bytes of shape " + Arrays.toString(shape));
-        if (blockScaling == null) {
-            return elementBytes;
-        }
-        return Checks.add(elementBytes, blockScaling.scaleBytes(elements, shape[shape.length - 1]),
-                () -> "bytes of shape " + Arrays.toString(shape));
+        return elements;
     }
 
     private double computeMaxFinite() {

@@ -1,6 +1,11 @@
 package dev.roofline.core.model;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -71,7 +76,7 @@ class ConfigJsonTest {
 
     @Test
     void missingOrMistypedKeysAreNamed() {
-        assertThatThrownBy(() -> ConfigJson.parse("x", "{\"hidden_size\": 4096}"))
+        assertThatThrownBy(() -> ConfigJson.parse("x", "{\"model_type\": \"llama\", \"hidden_size\": 4096}"))
                 .hasMessageContaining("config.json needs \"num_attention_heads\"");
         assertThatThrownBy(() -> ConfigJson.parse("x", LLAMA_3_8B.replace("\"hidden_size\": 4096", "\"hidden_size\": \"4096\"")))
                 .hasMessageContaining("\"hidden_size\" must be a positive integer, got 4096");
@@ -99,5 +104,55 @@ class ConfigJsonTest {
         assertThat(m.get("t")).isEqualTo(true);
         assertThat(m.containsKey("z")).isTrue();
         assertThat((java.util.List<?>) m.get("l")).hasSize(3);
+    }
+
+    @Test
+    void unknownModelTypeIsRejectedNamingTheFieldAndTheSupportedTypes() {
+        // Qwen1.5-MoE has experts under names this reader does not map: priced as a dense Llama it would be wrong
+        String qwenMoe = LLAMA_3_8B.replace("\"model_type\": \"llama\"", "\"model_type\": \"qwen2_moe\"");
+        assertThatThrownBy(() -> ConfigJson.parse("x", qwenMoe))
+                .hasMessage("config.json field model_type \"qwen2_moe\" is not supported; supported: llama, mistral,"
+                        + " qwen2, mixtral, deepseek_v3");
+        assertThatThrownBy(() -> ConfigJson.parse("x", LLAMA_3_8B.replace("\"model_type\": \"llama\",", "")))
+                .hasMessage("config.json has no \"model_type\"; supported: llama, mistral, qwen2, mixtral, deepseek_v3");
+        assertThatThrownBy(() -> ConfigJson.parse("x", LLAMA_3_8B.replace("\"model_type\": \"llama\"", "\"model_type\": 7")))
+                .hasMessageContaining("model_type must be a string, got 7").hasMessageContaining("supported: llama");
+    }
+
+    @Test
+    void aFileNamesTheFieldAndItselfInTheError(@TempDir Path dir) throws IOException {
+        Path file = Files.writeString(dir.resolve("config.json"), "{\"model_type\": \"bert\"}");
+        assertThatThrownBy(() -> ConfigJson.read(file))
+                .hasMessage(file + ": config.json field model_type \"bert\" is not supported; supported: llama, mistral,"
+                        + " qwen2, mixtral, deepseek_v3");
+    }
+
+    @Test
+    void hiddenSizeMustSplitIntoWholeHeadsWithoutHeadDim() {
+        // 4100 / 32 = 128.125: the head width would be truncated to 128
+        String odd = LLAMA_3_8B.replace("\"hidden_size\": 4096", "\"hidden_size\": 4100");
+        assertThatThrownBy(() -> ConfigJson.parse("x", odd)).hasMessageContaining("\"hidden_size\" 4100 is not a multiple of"
+                + " \"num_attention_heads\" 32");
+        // an explicit head_dim (Mistral-Nemo: hidden 5120, 32 heads of 128) needs no such split
+        String nemo = LLAMA_3_8B.replace("\"hidden_size\": 4096", "\"hidden_size\": 4100, \"head_dim\": 128");
+        assertThat(ConfigJson.parse("x", nemo).attention()).isNotNull();
+    }
+
+    @Test
+    void theModelIsNamedForItsCheckpointFolder(@TempDir Path dir) throws IOException {
+        Path folder = Files.createDirectory(dir.resolve("Meta-Llama-3-8B"));
+        assertThat(ConfigJson.read(Files.writeString(folder.resolve("config.json"), LLAMA_3_8B)).name()).isEqualTo("Meta-Llama-3-8B");
+        assertThat(ConfigJson.read(Files.writeString(dir.resolve("llama3.json"), LLAMA_3_8B)).name()).isEqualTo("llama3");
+        assertThat(ConfigJson.modelName(Path.of("config.json")))
+                .isEqualTo(Path.of("").toAbsolutePath().getFileName().toString());
+    }
+
+    @Test
+    void readConfigKeepsTheFieldsInFileOrder() {
+        ModelConfig c = ConfigJson.parseConfig("x", LLAMA_3_8B);
+        assertThat(c.modelType()).isEqualTo("llama");
+        assertThat(c.fields().keySet()).startsWith("architectures", "attention_bias", "bos_token_id");
+        assertThat(c.fields().get("rms_norm_eps")).isEqualTo(1e-5);
+        assertThat(c.model().parameterCount()).isEqualTo(8_030_261_248L);
     }
 }

@@ -127,6 +127,20 @@ class PrecisionTest {
     }
 
     @Test
+    void storageSplitsIntoElementsAndScales() {
+        // NVFP4 2 x 32: 64 elements of 4 bits = 32 B; 4 E4M3 block scales + one FP32 tensor scale = 8 B
+        assertThat(Precision.NVFP4.elementBytes(2, 32)).isEqualTo(32);
+        assertThat(Precision.NVFP4.scaleBytes(2, 32)).isEqualTo(4 + 4);
+        assertThat(Precision.NVFP4.tensorScaleBytes()).isEqualTo(4);
+        // MXFP4 has no tensor scale; FP16 has no scales at all
+        assertThat(Precision.MXFP4.tensorScaleBytes()).isZero();
+        assertThat(Precision.MXFP4.scaleBytes(2, 64)).isEqualTo(4);
+        assertThat(Precision.FP16.scaleBytes(3, 5)).isZero();
+        assertThat(Precision.FP16.elementBytes(3, 5)).isEqualTo(30);
+        assertThatThrownBy(() -> Precision.NVFP4.scaleBytes(2, 0)).hasMessageContaining("shape[1]");
+    }
+
+    @Test
     void overflowingShapesAreRejected() {
         assertThatThrownBy(() -> Precision.FP32.storageBytes(1L << 40, 1L << 30))
                 .isInstanceOf(IllegalArgumentException.class)

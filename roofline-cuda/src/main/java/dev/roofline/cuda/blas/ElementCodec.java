@@ -1,5 +1,8 @@
 package dev.roofline.cuda.blas;
 
+import dev.roofline.core.format.Bf16;
+import dev.roofline.core.format.MiniFloat;
+import dev.roofline.core.format.Overflow;
 import dev.roofline.core.precision.Precision;
 
 import java.nio.ByteBuffer;
@@ -9,6 +12,9 @@ import java.util.SplittableRandom;
 /**
  * Host-side encoding of matrix elements in the layouts cuBLASLt reads (little-endian): FP32/TF32, FP16, BF16, FP8 E4M3
  * and E5M2 (OCP, saturating), INT8; and decoding of those plus INT32 outputs. Rounding is to nearest, ties to even.
+ * The element codes come from roofline-core's codecs ({@link dev.roofline.core.format}): FP8 from {@link MiniFloat},
+ * BF16 from {@link Bf16}, FP16 from the JDK's IEEE binary16 conversion ({@link Float#floatToFloat16}, which
+ * {@code MiniFloat} matches), so these bytes are the ones roofline-quant writes.
  *
  * <pre>{@code
  * byte[] w = ElementCodec.encode(Precision.FP8_E4M3, values);   // 1 byte per value
@@ -16,8 +22,8 @@ import java.util.SplittableRandom;
  * }</pre>
  */
 public final class ElementCodec {
-    private static final double[] E4M3 = table(4, 3, true);
-    private static final double[] E5M2 = table(5, 2, false);
+    private static final MiniFloat E4M3 = MiniFloat.of(Precision.FP8_E4M3);
+    private static final MiniFloat E5M2 = MiniFloat.of(Precision.FP8_E5M2);
 
     private ElementCodec() {}
 
@@ -36,9 +42,9 @@ public final class ElementCodec {
             switch (p) {
                 case FP32, TF32 -> b.putFloat(v);
                 case FP16 -> b.putShort(Float.floatToFloat16(v));
-                case BF16 -> b.putShort(toBf16(v));
-                case FP8_E4M3 -> b.put(toFp8(E4M3, v));
-                case FP8_E5M2 -> b.put(toFp8(E5M2, v));
+                case BF16 -> b.putShort(Bf16.encode(v));
+                case FP8_E4M3 -> b.put((byte) E4M3.encode(v, Overflow.SATURATE));
+                case FP8_E5M2 -> b.put((byte) E5M2.encode(v, Overflow.SATURATE));
                 case INT8 -> b.put((byte) Math.max(-128, Math.min(127, Math.round(v))));
                 default -> throw unsupported(p);
             }
@@ -53,9 +59,9 @@ public final class ElementCodec {
             out[i] = switch (p) {
                 case FP32, TF32 -> b.getFloat();
                 case FP16 -> Float.float16ToFloat(b.getShort());
-                case BF16 -> Float.intBitsToFloat((b.getShort() & 0xFFFF) << 16);
-                case FP8_E4M3 -> E4M3[b.get() & 0xFF];
-                case FP8_E5M2 -> E5M2[b.get() & 0xFF];
+                case BF16 -> Bf16.decode(b.getShort());
+                case FP8_E4M3 -> E4M3.decode(b.get() & 0xFF);
+                case FP8_E5M2 -> E5M2.decode(b.get() & 0xFF);
                 case INT8 -> b.get();
                 default -> throw unsupported(p);
             };
@@ -88,71 +94,6 @@ public final class ElementCodec {
             };
         }
         return v;
-    }
-
-    static short toBf16(float v) {
-        int bits = Float.floatToRawIntBits(v);
-        if (Float.isNaN(v)) {
-            return (short) ((bits >>> 16) | 0x40);
-        }
-        int rounded = bits + 0x7FFF + ((bits >>> 16) & 1);
-        return (short) (rounded >>> 16);
-    }
-
-    /** Nearest code among the finite positive values (ascending with the code), ties to the even code; saturating. */
-    static byte toFp8(double[] table, float v) {
-        if (Float.isNaN(v)) {
-            return (byte) 0x7F;
-        }
-        double mag = Math.abs(v);
-        int sign = (Float.floatToRawIntBits(v) >>> 31) << 7;
-        int lo = 0;
-        int hi = maxFiniteCode(table);
-        if (mag >= table[hi]) {
-            return (byte) (sign | hi);
-        }
-        while (hi - lo > 1) {
-            int mid = (lo + hi) >>> 1;
-            if (table[mid] <= mag) {
-                lo = mid;
-            } else {
-                hi = mid;
-            }
-        }
-        double dl = mag - table[lo];
-        double dh = table[hi] - mag;
-        int code = dl < dh ? lo : dh < dl ? hi : ((lo & 1) == 0 ? lo : hi);
-        return (byte) (sign | code);
-    }
-
-    private static int maxFiniteCode(double[] table) {
-        int c = 0x7F;
-        while (!Double.isFinite(table[c])) {
-            c--;
-        }
-        return c;
-    }
-
-    /** Values of all 256 codes; E4M3 (OCP "fn") has no infinities and NaN only at S.1111.111. */
-    private static double[] table(int exponentBits, int mantissaBits, boolean nanOnlyAllOnes) {
-        double[] t = new double[256];
-        int bias = (1 << (exponentBits - 1)) - 1;
-        int maxExp = (1 << exponentBits) - 1;
-        for (int code = 0; code < 256; code++) {
-            int e = (code >> mantissaBits) & maxExp;
-            int m = code & ((1 << mantissaBits) - 1);
-            double sign = (code & 0x80) != 0 ? -1 : 1;
-            double value;
-            if (e == maxExp && (!nanOnlyAllOnes || m == (1 << mantissaBits) - 1)) {
-                value = nanOnlyAllOnes || m != 0 ? Double.NaN : sign * Double.POSITIVE_INFINITY;
-            } else if (e == 0) {
-                value = sign * Math.scalb((double) m / (1 << mantissaBits), 1 - bias);
-            } else {
-                value = sign * Math.scalb(1 + (double) m / (1 << mantissaBits), e - bias);
-            }
-            t[code] = value;
-        }
-        return t;
     }
 
     private static IllegalArgumentException unsupported(Precision p) {

@@ -55,6 +55,16 @@ class ElementCodecTest {
     }
 
     @Test
+    void nanEncodesToTheFormatsNanCode() {
+        // E4M3 (OCP "fn"): S.1111.111; E5M2 (IEEE-like): exponent 11111 with a non-zero mantissa, quiet 0x7E as ml_dtypes
+        assertThat(code(Precision.FP8_E4M3, Float.NaN)).isEqualTo(0x7F);
+        assertThat(code(Precision.FP8_E5M2, Float.NaN)).isEqualTo(0x7E);
+        for (Precision p : new Precision[] {Precision.FP16, Precision.BF16, Precision.FP8_E4M3, Precision.FP8_E5M2}) {
+            assertThat(ElementCodec.decode(p, ElementCodec.encode(p, new float[] {Float.NaN}))[0]).as("%s", p).isNaN();
+        }
+    }
+
+    @Test
     void int32OutputsDecodeLittleEndian() {
         assertThat(ElementCodec.decodeInt32(new byte[] {(byte) 0xFE, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 1, 0, 0, 0}))
                 .containsExactly(-2.0, 1.0);

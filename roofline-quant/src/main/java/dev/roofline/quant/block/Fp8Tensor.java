@@ -1,8 +1,8 @@
 package dev.roofline.quant.block;
 
+import dev.roofline.core.format.MiniFloat;
+import dev.roofline.core.format.Overflow;
 import dev.roofline.core.precision.Precision;
-import dev.roofline.quant.format.MiniFloat;
-import dev.roofline.quant.format.Overflow;
 
 /**
  * FP8 (E4M3 or E5M2) with a float32 scale per tensor or per output channel: s = amax / max_finite (1 when amax is

@@ -1,9 +1,9 @@
 package dev.roofline.quant.block;
 
+import dev.roofline.core.format.E8M0;
+import dev.roofline.core.format.MiniFloat;
+import dev.roofline.core.format.Overflow;
 import dev.roofline.core.precision.Precision;
-import dev.roofline.quant.format.E8M0;
-import dev.roofline.quant.format.MiniFloat;
-import dev.roofline.quant.format.Overflow;
 
 /**
  * OCP MX v1.0 quantization: per block of 32, shared scale X = 2^(floor(log2(amax)) − emax_elem) stored as E8M0,

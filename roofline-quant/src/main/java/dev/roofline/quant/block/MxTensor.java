@@ -1,8 +1,8 @@
 package dev.roofline.quant.block;
 
+import dev.roofline.core.format.E8M0;
+import dev.roofline.core.format.MiniFloat;
 import dev.roofline.core.precision.Precision;
-import dev.roofline.quant.format.E8M0;
-import dev.roofline.quant.format.MiniFloat;
 
 /**
  * An OCP MX v1.0 tensor: one E8M0 scale per 32 consecutive elements of a row (a partial last block keeps its own

@@ -1,7 +1,7 @@
 package dev.roofline.quant.block;
 
+import dev.roofline.core.format.Nf4;
 import dev.roofline.core.precision.Precision;
-import dev.roofline.quant.format.Nf4;
 
 /**
  * NF4 as bitsandbytes stores it: the flattened tensor in blocks of 64, one absmax per block (float32, as

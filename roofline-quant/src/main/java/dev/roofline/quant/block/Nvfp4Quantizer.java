@@ -1,5 +1,9 @@
 package dev.roofline.quant.block;
 
+import dev.roofline.core.format.Bf16;
+import dev.roofline.core.format.E2M1;
+import dev.roofline.core.format.E4M3Scale;
+
 /**
  * NVFP4 quantization exactly as NVIDIA ModelOpt does it for weights, in float32 arithmetic:
  * <ol>
@@ -59,12 +63,12 @@ public final class Nvfp4Quantizer {
         if (maxBits >= 0x7F80) {
             for (int i = 0; i < bf16.length; i++) {
                 if ((bf16[i] & 0x7F80) == 0x7F80) {
-                    throw new IllegalArgumentException("bf16[" + i + "] is " + Float.intBitsToFloat(bf16[i] << 16)
+                    throw new IllegalArgumentException("bf16[" + i + "] is " + Bf16.decode(bf16[i])
                             + ": only finite values can be quantized");
                 }
             }
         }
-        float global = globalScale(Float.intBitsToFloat(maxBits << 16));
+        float global = globalScale(Bf16.decode((short) maxBits));
         byte[] packed = new byte[bf16.length / 2];
         byte[] scales = new byte[bf16.length / Nvfp4Tensor.BLOCK];
         float[] row = new float[cols];
@@ -74,7 +78,7 @@ public final class Nvfp4Quantizer {
                 Nvfp4Vector.widenBf16(bf16, from, row, cols);
             } else {
                 for (int c = 0; c < cols; c++) {
-                    row[c] = Float.intBitsToFloat(bf16[from + c] << 16);
+                    row[c] = Bf16.decode(bf16[from + c]);
                 }
             }
             quantizeBlocks(row, 0, cols / Nvfp4Tensor.BLOCK, from / Nvfp4Tensor.BLOCK, global, packed, scales, VECTOR);

@@ -1,7 +1,8 @@
 package dev.roofline.quant.block;
 
+import dev.roofline.core.format.E2M1;
+import dev.roofline.core.format.MiniFloat;
 import dev.roofline.core.precision.Precision;
-import dev.roofline.quant.format.MiniFloat;
 
 /**
  * NVFP4 as NVIDIA ModelOpt stores a linear weight: {@code weight} U8 [rows, cols/2] (element 2i in the low nibble),

@@ -9,7 +9,7 @@ import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * The NVFP4 element loop with the Vector API: the same arithmetic as {@link E2M1#encode} (one division by the block
+ * The NVFP4 element loop with the Vector API: the same arithmetic as {@link dev.roofline.core.format.E2M1#encode} (one division by the block
  * scale, the seven bound comparisons, the sign of the quotient), several lanes at a time. Loaded only when the
  * jdk.incubator.vector module is present ({@link Nvfp4Quantizer} checks), so the library runs without it.
  */

@@ -1,7 +1,8 @@
 package dev.roofline.quant.safetensors;
 
+import dev.roofline.core.format.Bf16;
+import dev.roofline.core.format.MiniFloat;
 import dev.roofline.core.precision.Precision;
-import dev.roofline.quant.format.MiniFloat;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -57,7 +58,7 @@ final class FloatDecoding {
             int n = Math.min(codes.length, count - done);
             MemorySegment.copy(src, I16, offset + 2L * done, codes, 0, n);
             for (int i = 0; i < n; i++) {
-                dst[dstIndex + done + i] = Float.intBitsToFloat(codes[i] << 16);
+                dst[dstIndex + done + i] = Bf16.decode(codes[i]);
             }
         }
     }

@@ -1,7 +1,7 @@
 package dev.roofline.quant.block;
 
+import dev.roofline.core.format.E8M0;
 import dev.roofline.core.precision.Precision;
-import dev.roofline.quant.format.E8M0;
 import org.junit.jupiter.api.Test;
 
 import java.util.Random;

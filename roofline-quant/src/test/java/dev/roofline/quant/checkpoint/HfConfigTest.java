@@ -1,5 +1,6 @@
 package dev.roofline.quant.checkpoint;
 
+import dev.roofline.core.model.ConfigJson;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -9,6 +10,7 @@ import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 class HfConfigTest {
     @TempDir
@@ -37,5 +39,23 @@ class HfConfigTest {
         assertThatThrownBy(() -> HfConfig.read(config("[1]"))).hasMessageContaining("must hold a JSON object");
         assertThatThrownBy(() -> HfConfig.read(config("{\"model_type\": \"mistral\", \"hidden_size\": 4096}")))
                 .hasMessageContaining("config.json").hasMessageContaining("num_attention_heads");
+    }
+
+    @Test
+    void givesCoresErrorForAnUnknownModelType() throws IOException {
+        Path file = config("{\"model_type\": \"qwen2_moe\", \"hidden_size\": 2048}");
+        String core = catchThrowable(() -> ConfigJson.read(file)).getMessage();
+        assertThat(core).contains("field model_type \"qwen2_moe\" is not supported; supported: llama, mistral, qwen2,"
+                + " mixtral, deepseek_v3");
+        assertThatThrownBy(() -> HfConfig.read(file)).isInstanceOf(IllegalArgumentException.class).hasMessage(core);
+    }
+
+    @Test
+    void namesTheModelAsCoreDoes() throws IOException {
+        Path folder = Files.createDirectory(dir.resolve("Llama-3-8B"));
+        Path file = Files.writeString(folder.resolve("config.json"), """
+                {"model_type": "llama", "hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 32,
+                 "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256}""");
+        assertThat(HfConfig.read(file).model().name()).isEqualTo("Llama-3-8B").isEqualTo(ConfigJson.read(file).name());
     }
 }

@@ -1,14 +1,18 @@
-package dev.roofline.quant.block;
+package dev.roofline.core.format;
 
 import dev.roofline.core.precision.Precision;
-import dev.roofline.quant.format.MiniFloat;
-import dev.roofline.quant.format.Overflow;
 
 /**
- * FP8 E4M3 for positive scale factors on the hot path: round-to-nearest-even on the float's bits, saturating at
- * 448; decoding through a table of the 127 finite positive values. Agrees with {@code MiniFloat.of(FP8_E4M3)} (checked in tests).
+ * FP8 E4M3 for positive scale factors on the hot path (NVFP4's block scales): round-to-nearest-even on the float's
+ * bits, saturating at 448; decoding through a table of the 127 finite positive values. Gives the code of
+ * {@code MiniFloat.of(Precision.FP8_E4M3).encode(s, Overflow.SATURATE)} for every float (checked in tests).
+ *
+ * <pre>{@code
+ * int code = E4M3Scale.encode(0.171875f);  // 0x23: 1.375 x 2^-3
+ * float s = E4M3Scale.decode(0x7E);        // 448
+ * }</pre>
  */
-final class E4M3Scale {
+public final class E4M3Scale {
     private E4M3Scale() {}
 
     private static final MiniFloat CODEC = MiniFloat.of(Precision.FP8_E4M3);
@@ -22,7 +26,7 @@ final class E4M3Scale {
     }
 
     /** The code of the positive finite {@code s}, nearest with ties to even, saturating at 448 (0x7E). */
-    static int encode(float s) {
+    public static int encode(float s) {
         if (!(s > 0) || Float.isInfinite(s)) {
             return s > 0 ? 126 : CODEC.encode(s, Overflow.SATURATE);
         }
@@ -36,7 +40,8 @@ final class E4M3Scale {
         return Math.min(rounded - ((127 - 7) << 3), 126); // rebias 127 -> 7; beyond 448 saturates
     }
 
-    static float decode(int code) {
+    /** The value of a finite positive code, 0 to 126 (0x7E = 448). */
+    public static float decode(int code) {
         return VALUES[code];
     }
 }

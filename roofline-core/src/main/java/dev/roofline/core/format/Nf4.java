@@ -1,4 +1,4 @@
-package dev.roofline.quant.format;
+package dev.roofline.core.format;
 
 /**
  * The NF4 codebook of bitsandbytes (QLoRA, Dettmers et al. 2023): 16 quantiles of a standard normal distribution

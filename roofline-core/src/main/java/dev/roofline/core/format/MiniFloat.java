@@ -1,4 +1,4 @@
-package dev.roofline.quant.format;
+package dev.roofline.core.format;
 
 import dev.roofline.core.precision.NumberKind;
 import dev.roofline.core.precision.Precision;
@@ -11,7 +11,7 @@ import dev.roofline.core.precision.Specials;
  *
  * <pre>{@code
  * MiniFloat e4m3 = MiniFloat.of(Precision.FP8_E4M3);
- * int code = e4m3.encode(300.0, Overflow.SATURATE);   // 0x75 = 288 (300 lies between 288 and 320, nearer 288)
+ * int code = e4m3.encode(300.0, Overflow.SATURATE);   // 0x79 = 288 (300 lies between 288 and 320, nearer 288)
  * double v = e4m3.decode(0x7E);                        // 448
  * }</pre>
  */

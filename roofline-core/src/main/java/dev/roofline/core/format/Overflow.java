@@ -1,4 +1,4 @@
-package dev.roofline.quant.format;
+package dev.roofline.core.format;
 
 /** What encoding does with a value beyond the largest finite one. */
 public enum Overflow {

@@ -1,4 +1,4 @@
-package dev.roofline.quant.format;
+package dev.roofline.core.format;
 
 /**
  * OCP MX v1.0 E8M0 scale: an unsigned biased exponent, value 2^(code - 127); code 0xFF is NaN. No sign, no mantissa.

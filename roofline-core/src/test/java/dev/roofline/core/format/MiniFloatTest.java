@@ -1,4 +1,4 @@
-package dev.roofline.quant.format;
+package dev.roofline.core.format;
 
 import dev.roofline.core.precision.Precision;
 import org.junit.jupiter.api.Test;

@@ -1,15 +1,13 @@
 package dev.roofline.nvml;
 
+import dev.roofline.bindings.loader.LibraryNotFoundException;
+import dev.roofline.bindings.loader.NativeAccessDeniedException;
+import dev.roofline.bindings.loader.NativeLibraries;
+import dev.roofline.bindings.loader.NativeLibrary;
+import dev.roofline.bindings.loader.StatusNames;
 import dev.roofline.bindings.nvml.nvml_h;
-import dev.roofline.cuda.library.LibraryNotFoundException;
-import dev.roofline.cuda.library.NativeAccessDeniedException;
-import dev.roofline.cuda.library.NativeLibraries;
-import dev.roofline.cuda.library.NativeLibrary;
 
 import java.lang.foreign.MemorySegment;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.function.IntSupplier;
 
 /** The checked layer: loads libnvidia-ml once and turns every {@code nvmlReturn_t} into an exception or a value. */
 final class Nvml {
@@ -18,52 +16,13 @@ final class Nvml {
     static final int SUCCESS = nvml_h.NVML_SUCCESS();
     static final int NOT_SUPPORTED = nvml_h.NVML_ERROR_NOT_SUPPORTED();
 
-    private static final Map<Integer, String> NAMES = names();
-
-    private static Map<Integer, String> names() {
-        Map<Integer, String> m = new LinkedHashMap<>();
-        put(m, "NVML_SUCCESS", nvml_h::NVML_SUCCESS);
-        put(m, "NVML_ERROR_UNINITIALIZED", nvml_h::NVML_ERROR_UNINITIALIZED);
-        put(m, "NVML_ERROR_INVALID_ARGUMENT", nvml_h::NVML_ERROR_INVALID_ARGUMENT);
-        put(m, "NVML_ERROR_NOT_SUPPORTED", nvml_h::NVML_ERROR_NOT_SUPPORTED);
-        put(m, "NVML_ERROR_NO_PERMISSION", nvml_h::NVML_ERROR_NO_PERMISSION);
-        put(m, "NVML_ERROR_ALREADY_INITIALIZED", nvml_h::NVML_ERROR_ALREADY_INITIALIZED);
-        put(m, "NVML_ERROR_NOT_FOUND", nvml_h::NVML_ERROR_NOT_FOUND);
-        put(m, "NVML_ERROR_INSUFFICIENT_SIZE", nvml_h::NVML_ERROR_INSUFFICIENT_SIZE);
-        put(m, "NVML_ERROR_INSUFFICIENT_POWER", nvml_h::NVML_ERROR_INSUFFICIENT_POWER);
-        put(m, "NVML_ERROR_DRIVER_NOT_LOADED", nvml_h::NVML_ERROR_DRIVER_NOT_LOADED);
-        put(m, "NVML_ERROR_TIMEOUT", nvml_h::NVML_ERROR_TIMEOUT);
-        put(m, "NVML_ERROR_IRQ_ISSUE", nvml_h::NVML_ERROR_IRQ_ISSUE);
-        put(m, "NVML_ERROR_LIBRARY_NOT_FOUND", nvml_h::NVML_ERROR_LIBRARY_NOT_FOUND);
-        put(m, "NVML_ERROR_FUNCTION_NOT_FOUND", nvml_h::NVML_ERROR_FUNCTION_NOT_FOUND);
-        put(m, "NVML_ERROR_CORRUPTED_INFOROM", nvml_h::NVML_ERROR_CORRUPTED_INFOROM);
-        put(m, "NVML_ERROR_GPU_IS_LOST", nvml_h::NVML_ERROR_GPU_IS_LOST);
-        put(m, "NVML_ERROR_RESET_REQUIRED", nvml_h::NVML_ERROR_RESET_REQUIRED);
-        put(m, "NVML_ERROR_OPERATING_SYSTEM", nvml_h::NVML_ERROR_OPERATING_SYSTEM);
-        put(m, "NVML_ERROR_LIB_RM_VERSION_MISMATCH", nvml_h::NVML_ERROR_LIB_RM_VERSION_MISMATCH);
-        put(m, "NVML_ERROR_IN_USE", nvml_h::NVML_ERROR_IN_USE);
-        put(m, "NVML_ERROR_MEMORY", nvml_h::NVML_ERROR_MEMORY);
-        put(m, "NVML_ERROR_NO_DATA", nvml_h::NVML_ERROR_NO_DATA);
-        put(m, "NVML_ERROR_VGPU_ECC_NOT_SUPPORTED", nvml_h::NVML_ERROR_VGPU_ECC_NOT_SUPPORTED);
-        put(m, "NVML_ERROR_INSUFFICIENT_RESOURCES", nvml_h::NVML_ERROR_INSUFFICIENT_RESOURCES);
-        put(m, "NVML_ERROR_FREQ_NOT_SUPPORTED", nvml_h::NVML_ERROR_FREQ_NOT_SUPPORTED);
-        put(m, "NVML_ERROR_ARGUMENT_VERSION_MISMATCH", nvml_h::NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
-        put(m, "NVML_ERROR_DEPRECATED", nvml_h::NVML_ERROR_DEPRECATED);
-        put(m, "NVML_ERROR_NOT_READY", nvml_h::NVML_ERROR_NOT_READY);
-        put(m, "NVML_ERROR_GPU_NOT_FOUND", nvml_h::NVML_ERROR_GPU_NOT_FOUND);
-        put(m, "NVML_ERROR_INVALID_STATE", nvml_h::NVML_ERROR_INVALID_STATE);
-        put(m, "NVML_ERROR_RESET_TYPE_NOT_SUPPORTED", nvml_h::NVML_ERROR_RESET_TYPE_NOT_SUPPORTED);
-        put(m, "NVML_ERROR_UNKNOWN", nvml_h::NVML_ERROR_UNKNOWN);
-        return Map.copyOf(m);
-    }
-
-    private static void put(Map<Integer, String> m, String name, IntSupplier code) {
-        m.put(code.getAsInt(), name);
-    }
+    /** The one {@code nvmlReturn_t} table, from the constants generated from nvml.h. */
+    private static final StatusNames NAMES = StatusNames.of(nvml_h.class,
+            n -> n.equals("NVML_SUCCESS") || n.startsWith("NVML_ERROR_"), "NVML_RETURN_");
 
     /** The symbolic name of an {@code nvmlReturn_t}, or "NVML_RETURN_<code>" for one this header does not know. */
     static String name(int code) {
-        return NAMES.getOrDefault(code, "NVML_RETURN_" + code);
+        return NAMES.name(code);
     }
 
     /** NVML's own message for {@code code}; empty when the library is not loaded. */
@@ -103,7 +62,7 @@ final class Nvml {
             throw new NvmlUnavailableException("NVML library not found: " + e.getMessage(), e);
         } catch (NativeAccessDeniedException e) {
             throw new NvmlUnavailableException("native access denied: start the JVM with "
-                    + "--enable-native-access=dev.roofline.bindings,dev.roofline.cuda,dev.roofline.nvml (or ALL-UNNAMED)", e);
+                    + "--enable-native-access=dev.roofline.bindings,dev.roofline.nvml (or ALL-UNNAMED)", e);
         }
     }
 }

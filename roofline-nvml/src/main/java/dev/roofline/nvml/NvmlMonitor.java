@@ -1,12 +1,12 @@
 package dev.roofline.nvml;
 
+import dev.roofline.bindings.loader.OwnedHandle;
 import dev.roofline.bindings.nvml.nvml_h;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The GPU telemetry session: an open NVML library, its devices and driver version. Reference-counted: the first
@@ -24,7 +24,8 @@ public final class NvmlMonitor implements AutoCloseable {
     private static final Object LOCK = new Object();
     private static int openSessions;
 
-    private final AtomicBoolean closed = new AtomicBoolean();
+    /** This session's share of NVML: closing it releases the share once; use after that is "already closed". */
+    private final OwnedHandle session = OwnedHandle.own(MemorySegment.NULL, 0, "NVML session", s -> release());
 
     private NvmlMonitor() {}
 
@@ -114,21 +115,21 @@ public final class NvmlMonitor implements AutoCloseable {
     }
 
     public boolean isOpen() {
-        return !closed.get();
+        return !session.isClosed();
     }
 
+    /** @throws IllegalStateException "NVML session already closed" after {@link #close()} */
     void ensureOpen() {
-        if (closed.get()) {
-            throw new IllegalStateException("NVML session already closed");
-        }
+        session.get();
     }
 
     /** Releases this session; the last one open shuts NVML down. Calling it again does nothing. */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
+        session.close();
+    }
+
+    private static void release() {
         synchronized (LOCK) {
             openSessions--;
             if (openSessions == 0) {

@@ -1,4 +1,4 @@
-package dev.roofline.cuda.blas;
+package dev.roofline.cuda.internal;
 
 import dev.roofline.bindings.cublaslt.cublaslt_h;
 import dev.roofline.core.precision.Precision;
@@ -78,22 +78,5 @@ class MatmulRecipeTest {
     void int4IsRefusedNamingWhatIsSupported() {
         assertThatThrownBy(() -> MatmulRecipe.of(SHAPE.in(Precision.INT4)))
                 .hasMessageContaining("no matmul for INT4").hasMessageContaining("NVFP4");
-    }
-
-    @Test
-    void layoutsAreTnWithKContiguousOperands() {
-        MatrixLayouts l = MatrixLayouts.of(Gemm.of(64, 128, 256));
-        // weights N x K row-major = K x N column-major (ld K); activations M x K = K x M (ld K); out M x N = N x M (ld N)
-        assertThat(l).isEqualTo(new MatrixLayouts(256, 128, 256, 256, 64, 256, 128, 64, 128));
-    }
-
-    @Test
-    void batchedShapesAreRefused() {
-        assertThatThrownBy(() -> MatrixLayouts.of(Gemm.batched(2, 8, 8, 8))).hasMessageContaining("batch=2");
-    }
-
-    @Test
-    void optionsRejectSillyAlgorithmCounts() {
-        assertThatThrownBy(() -> new MatmulOptions(0, 0, false)).hasMessageContaining("algorithms");
     }
 }

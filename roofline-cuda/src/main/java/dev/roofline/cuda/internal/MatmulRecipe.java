@@ -1,4 +1,4 @@
-package dev.roofline.cuda.blas;
+package dev.roofline.cuda.internal;
 
 import dev.roofline.bindings.cublaslt.cublaslt_h;
 import dev.roofline.core.hardware.ComputeCapability;
@@ -23,16 +23,21 @@ import java.util.Set;
  * @param blockScaleMode   {@code cublasLtMatmulMatrixScale_t} of A and B for block-scaled formats, or -1
  * @param minimum          the compute capability needed
  */
-record MatmulRecipe(String label, int computeType, int scaleType, int aType, int bType, int cType, int dType,
+public record MatmulRecipe(String label, int computeType, int scaleType, int aType, int bType, int cType, int dType,
                     boolean perTensorScales, int blockScaleMode, ComputeCapability minimum) {
 
-    static final ComputeCapability ANY = new ComputeCapability(7, 0);
-    static final ComputeCapability FP8 = new ComputeCapability(8, 9);
-    static final ComputeCapability BLOCK_SCALED = new ComputeCapability(10, 0);
+    public static final ComputeCapability ANY = new ComputeCapability(7, 0);
+    public static final ComputeCapability FP8 = new ComputeCapability(8, 9);
+    public static final ComputeCapability BLOCK_SCALED = new ComputeCapability(10, 0);
 
     private static final Set<Precision> FP8_OUTPUTS = Set.of(Precision.FP16, Precision.BF16, Precision.FP32, Precision.FP8_E4M3);
 
-    static MatmulRecipe of(Gemm g) {
+    /**
+     * The recipe for {@code g}.
+     *
+     * @throws IllegalArgumentException for precisions or outputs cuBLASLt cannot multiply
+     */
+    public static MatmulRecipe of(Gemm g) {
         Precision w = g.weights();
         Precision a = g.activations();
         Precision out = g.output();
@@ -102,13 +107,18 @@ record MatmulRecipe(String label, int computeType, int scaleType, int aType, int
         }
     }
 
-    static boolean isFp8(Precision p) {
+    public static boolean isFp8(Precision p) {
         return p == Precision.FP8_E4M3 || p == Precision.FP8_E5M2;
     }
 
     /** True when A and B hold 8-bit elements, whose leading dimensions cuBLASLt wants 16-byte aligned. */
-    boolean eightBitOperands() {
+    public boolean eightBitOperands() {
         return aType == cublaslt_h.CUDA_R_8F_E4M3() || aType == cublaslt_h.CUDA_R_8F_E5M2() || aType == cublaslt_h.CUDA_R_8I();
+    }
+
+    /** True when alpha and beta are INT32 (INT8 products), else FP32. */
+    public boolean integerScale() {
+        return scaleType == cublaslt_h.CUDA_R_32I();
     }
 
     static int dataType(Precision p) {

@@ -1,5 +1,6 @@
-package dev.roofline.cuda;
+package dev.roofline.cuda.internal;
 
+import dev.roofline.cuda.CudaException;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

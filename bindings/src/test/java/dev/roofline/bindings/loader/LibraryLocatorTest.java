@@ -1,4 +1,4 @@
-package dev.roofline.cuda.library;
+package dev.roofline.bindings.loader;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.roofline.cuda.library;
+package dev.roofline.bindings.loader;
 
 /**
  * A native library roofline loads, with the environment variable that overrides its location and the soname

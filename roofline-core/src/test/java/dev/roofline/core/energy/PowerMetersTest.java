@@ -1,9 +1,7 @@
-package dev.roofline.cuda.bench;
+package dev.roofline.core.energy;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import dev.roofline.cuda.Device;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -21,7 +19,7 @@ class PowerMetersTest {
      * A class-path jar as roofline-nvml's: its own (unnamed-module) copy of {@link FakePowerMeter}, listed in
      * META-INF/services under {@code dir} and seen alone (not other providers on the test's class path, such as
      * roofline-nvml's in the GPU bundle); every other class from the test's loader. (Surefire runs these tests inside
-     * the dev.roofline.cuda module, where ServiceLoader ignores META-INF/services for the module's own classes.)
+     * the dev.roofline.core module, where ServiceLoader ignores META-INF/services for the module's own classes.)
      */
     static final class ClassPathJar extends URLClassLoader {
         ClassPathJar(Path dir) throws IOException {
@@ -64,7 +62,7 @@ class PowerMetersTest {
             assertThat(m.getClass().getName()).isEqualTo(FakePowerMeter.class.getName());
             assertThat(m.getClass().getClassLoader()).isSameAs(loader);
             assertThat(m.name()).isEqualTo("fake");
-            assertThat(m.start(Device.NIL_UUID).stop().averageWatts()).isEqualTo(FakePowerMeter.WATTS);
+            assertThat(m.start("GPU-00000000-0000-0000-0000-000000000000").stop().averageWatts()).isEqualTo(FakePowerMeter.WATTS);
         }
     }
 
@@ -79,7 +77,7 @@ class PowerMetersTest {
     void aProviderThatCannotBeCreatedIsSkipped(@TempDir Path dir) throws IOException {
         Path services = dir.resolve("META-INF/services/" + PowerMeter.class.getName());
         Files.createDirectories(services.getParent());
-        Files.writeString(services, "dev.roofline.cuda.bench.NoSuchMeter\n");
+        Files.writeString(services, "dev.roofline.core.energy.NoSuchMeter\n");
         try (URLClassLoader loader = new ClassPathJar(dir)) {
             assertThat(PowerMeters.installed(loader)).isEmpty();
         }

@@ -1,9 +1,10 @@
-package dev.roofline.cuda.bench;
+package dev.roofline.core.energy;
 
 /**
- * Measures the energy a GPU draws while the harness runs an operation back to back. roofline-cuda defines the
- * service and roofline-nvml implements it ({@code provides dev.roofline.cuda.bench.PowerMeter with ...}), so this
- * module never depends on NVML; {@link PowerMeters#installed()} finds an implementation on the module or class path.
+ * Measures the energy a GPU draws while a benchmark runs an operation back to back. roofline-core defines the service,
+ * roofline-cuda's benchmarks use it and roofline-nvml implements it
+ * ({@code provides dev.roofline.core.energy.PowerMeter with ...}), so neither GPU module depends on the other;
+ * {@link PowerMeters#installed()} finds an implementation on the module or class path.
  *
  * <pre>{@code
  * try (PowerMeter.Session s = meter.start(device.uuid())) {
@@ -19,7 +20,7 @@ public interface PowerMeter {            // implemented by roofline-nvml, found 
     /**
      * Starts measuring the GPU with this UUID.
      *
-     * @param gpuUuid in NVML form "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" ({@link dev.roofline.cuda.Device#uuid()})
+     * @param gpuUuid in NVML form "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (roofline-cuda's {@code Device.uuid()})
      */
     Session start(String gpuUuid);        // gpuUuid in NVML form "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"
 

@@ -1,4 +1,4 @@
-package dev.roofline.cuda.library;
+package dev.roofline.bindings.loader;
 
 import java.nio.file.Path;
 import java.util.EnumMap;

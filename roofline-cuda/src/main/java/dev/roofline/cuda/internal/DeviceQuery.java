@@ -1,18 +1,19 @@
-package dev.roofline.cuda;
+package dev.roofline.cuda.internal;
 
 import dev.roofline.bindings.cudart.cudaDeviceProp;
 import dev.roofline.bindings.cudart.cudart_h;
 import dev.roofline.core.hardware.ComputeCapability;
+import dev.roofline.cuda.Device;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /** Reads a {@link Device} from cudaGetDeviceProperties and cudaDeviceGetAttribute (CUDA 13 dropped the clocks from the struct). */
-final class DeviceQuery {
+public final class DeviceQuery {
     private DeviceQuery() {}
 
-    static Device query(int ordinal) {
+    public static Device query(int ordinal) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment prop = cudaDeviceProp.allocate(arena);
             Cudart.check("cudaGetDeviceProperties", cudart_h.cudaGetDeviceProperties(prop, ordinal));

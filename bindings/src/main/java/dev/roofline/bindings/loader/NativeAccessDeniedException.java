@@ -1,4 +1,4 @@
-package dev.roofline.cuda.library;
+package dev.roofline.bindings.loader;
 
 /** The JVM refused a restricted FFM operation; the message names the flag that allows it. */
 public final class NativeAccessDeniedException extends IllegalStateException {

@@ -1,4 +1,4 @@
-package dev.roofline.cuda.bench;
+package dev.roofline.core.energy;
 
 import java.util.Objects;
 

@@ -1,4 +1,4 @@
-package dev.roofline.cuda.bench;
+package dev.roofline.core.energy;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -10,7 +10,7 @@ import java.util.ServiceLoader;
 
 /**
  * Finds a {@link PowerMeter} with {@link ServiceLoader}: a module that {@code provides} it on the module path, or a
- * {@code META-INF/services/dev.roofline.cuda.bench.PowerMeter} entry on the class path (roofline-nvml has both).
+ * {@code META-INF/services/dev.roofline.core.energy.PowerMeter} entry on the class path (roofline-nvml has both).
  */
 public final class PowerMeters {
     private static final int MAX_BROKEN_PROVIDERS = 16;

@@ -37,4 +37,15 @@ class OwnedHandleTest {
         h.close();
         assertThatThrownBy(h::get).isExactlyInstanceOf(UnsupportedOperationException.class).hasMessage("stream");
     }
+
+    @Test
+    void aHandleWithoutAnAddressStillDestroysOnce() {
+        // NvmlMonitor's session owns no native object, only the release of its share of NVML
+        AtomicInteger released = new AtomicInteger();
+        OwnedHandle h = OwnedHandle.own(MemorySegment.NULL, 0, "NVML session", p -> released.incrementAndGet());
+        assertThat(h.get().address()).isZero();
+        h.close();
+        h.close();
+        assertThat(released).hasValue(1);
+    }
 }

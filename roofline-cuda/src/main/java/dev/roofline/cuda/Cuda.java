@@ -20,8 +20,7 @@ public final class Cuda {
     private Cuda() {}
 
     private static final class Probe {
-        static final Availability RESULT = Availability.probe(Cudart::load,
-                Cudart::deviceCount);
+        static final Availability RESULT = Availability.probe(Cudart::load, Cudart::deviceCount);
     }
 
     /** True when the CUDA runtime loaded and reports at least one device. */

@@ -59,7 +59,7 @@ public final class CublasLtCalls {
                 p -> CublasStatus.check("cublasLtMatmulDescDestroy", cublaslt_h.cublasLtMatmulDescDestroy(p)));
     }
 
-    /** A is used transposed and B as it is ({@code C = A · Bᵀ} in cuBLAS's column-major terms). */
+    /** A transposed ({@code CUBLAS_OP_T}), B as it is ({@code CUBLAS_OP_N}): the TN layouts {@code MatrixLayouts} gives. */
     public static void setTransposes(MemorySegment desc) {
         setDescriptorInt(desc, cublaslt_h.CUBLASLT_MATMUL_DESC_TRANSA(), cublaslt_h.CUBLAS_OP_T());
         setDescriptorInt(desc, cublaslt_h.CUBLASLT_MATMUL_DESC_TRANSB(), cublaslt_h.CUBLAS_OP_N());

@@ -196,13 +196,14 @@ public final class Cudart {
     /**
      * Enqueues {@code kernel} on a one-dimensional grid of one-dimensional blocks.
      *
-     * @param args the kernel's argument array: one pointer per parameter, to that parameter's value
+     * @param arena the caller's launch arena, which also holds {@code args} (one arena per launch keeps the host's
+     *              share of a short kernel small)
+     * @param args  the kernel's argument array: one pointer per parameter, to that parameter's value
      */
-    public static void launchKernel(MemorySegment kernel, int gridX, int blockX, MemorySegment args, MemorySegment stream) {
-        try (Arena arena = Arena.ofConfined()) {
-            check("cudaLaunchKernel", cudart_h.cudaLaunchKernel(kernel, dim3OfX(arena, gridX), dim3OfX(arena, blockX), args,
-                    0, stream));
-        }
+    public static void launchKernel(Arena arena, MemorySegment kernel, int gridX, int blockX, MemorySegment args,
+                                    MemorySegment stream) {
+        check("cudaLaunchKernel", cudart_h.cudaLaunchKernel(kernel, dim3OfX(arena, gridX), dim3OfX(arena, blockX), args, 0,
+                stream));
     }
 
     private static MemorySegment dim3OfX(Arena arena, int x) {

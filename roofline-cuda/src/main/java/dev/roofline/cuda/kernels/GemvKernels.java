@@ -102,7 +102,7 @@ public final class GemvKernels implements AutoCloseable {
             for (int i = 0; i < values.length; i++) {
                 args.setAtIndex(ValueLayout.ADDRESS, i, values[i]);
             }
-            Cudart.launchKernel(kernel, Math.ceilDiv(n, rowsPerBlock(format, activation, m)),
+            Cudart.launchKernel(arena, kernel, Math.ceilDiv(n, rowsPerBlock(format, activation, m)),
                     threadsPerBlock(format, activation, n), args, stream.handle());
         }
     }

@@ -1,11 +1,9 @@
 package dev.roofline.nvml;
 
 import dev.roofline.bindings.loader.OwnedHandle;
-import dev.roofline.bindings.nvml.nvml_h;
+import dev.roofline.nvml.internal.Nvml;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Optional;
 
 /**
@@ -38,11 +36,7 @@ public final class NvmlMonitor implements AutoCloseable {
     public static NvmlMonitor open() {
         synchronized (LOCK) {
             if (openSessions == 0) {
-                Nvml.load();
-                int rc = nvml_h.nvmlInit_v2();
-                if (rc != Nvml.SUCCESS) {
-                    throw new NvmlUnavailableException("NVML could not start: " + Nvml.error("nvmlInit_v2", rc).getMessage(), null);
-                }
+                Nvml.init();
             }
             openSessions++;
             return new NvmlMonitor();
@@ -60,11 +54,7 @@ public final class NvmlMonitor implements AutoCloseable {
 
     public int deviceCount() {
         ensureOpen();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment count = arena.allocate(ValueLayout.JAVA_INT);
-            Nvml.check("nvmlDeviceGetCount_v2", nvml_h.nvmlDeviceGetCount_v2(count));
-            return count.get(ValueLayout.JAVA_INT, 0);
-        }
+        return Nvml.deviceCount();
     }
 
     /** The device NVML numbers {@code index} (NVML order can differ from CUDA's; match by UUID when it matters). */
@@ -74,11 +64,7 @@ public final class NvmlMonitor implements AutoCloseable {
         if (index < 0 || index >= n) {
             throw new IllegalArgumentException("device index must be in [0, " + n + "), got " + index);
         }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment handle = arena.allocate(nvml_h.nvmlDevice_t);
-            Nvml.check("nvmlDeviceGetHandleByIndex_v2", nvml_h.nvmlDeviceGetHandleByIndex_v2(index, handle));
-            return new NvmlDevice(this, index, handle.get(nvml_h.nvmlDevice_t, 0));
-        }
+        return new NvmlDevice(this, index, Nvml.deviceHandle(index));
     }
 
     /**
@@ -106,12 +92,7 @@ public final class NvmlMonitor implements AutoCloseable {
 
     public String driverVersion() {
         ensureOpen();
-        try (Arena arena = Arena.ofConfined()) {
-            int size = nvml_h.NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE();
-            MemorySegment buf = arena.allocate(size);
-            Nvml.check("nvmlSystemGetDriverVersion", nvml_h.nvmlSystemGetDriverVersion(buf, size));
-            return buf.getString(0);
-        }
+        return Nvml.driverVersion();
     }
 
     public boolean isOpen() {
@@ -133,7 +114,7 @@ public final class NvmlMonitor implements AutoCloseable {
         synchronized (LOCK) {
             openSessions--;
             if (openSessions == 0) {
-                Nvml.check("nvmlShutdown", nvml_h.nvmlShutdown());
+                Nvml.shutdown();
             }
         }
     }

@@ -1,5 +1,7 @@
-package dev.roofline.nvml;
+package dev.roofline.nvml.internal;
 
+import dev.roofline.nvml.NvmlException;
+import dev.roofline.nvml.NvmlMonitor;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

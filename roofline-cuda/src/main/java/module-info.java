@@ -1,8 +1,10 @@
 /**
- * Idiomatic GPU access over the generated bindings: library resolution ({@link dev.roofline.cuda.library}),
- * devices, memory, streams, events and graphs ({@link dev.roofline.cuda}), cuBLASLt matrix products
- * ({@link dev.roofline.cuda.blas}) and the benchmark harness that sets measurements beside roofline predictions
- * ({@link dev.roofline.cuda.bench}).
+ * Idiomatic GPU access over the generated bindings: devices, memory, streams, events and graphs
+ * ({@link dev.roofline.cuda}), cuBLASLt matrix products ({@link dev.roofline.cuda.blas}), roofline's GEMV kernels
+ * ({@link dev.roofline.cuda.kernels}) and the benchmark harness that sets measurements beside roofline predictions
+ * ({@link dev.roofline.cuda.bench}). The checked layer over the bindings, {@code dev.roofline.cuda.internal}, is not
+ * exported: every native status becomes a {@link dev.roofline.cuda.CudaException} or
+ * {@link dev.roofline.cuda.blas.CublasException} there.
  *
  * <p>Run with {@code --enable-native-access=dev.roofline.bindings,dev.roofline.cuda} (or {@code ALL-UNNAMED} on the
  * class path).
@@ -12,10 +14,10 @@ module dev.roofline.cuda {
     requires dev.roofline.bindings;
 
     exports dev.roofline.cuda;
-    exports dev.roofline.cuda.library;
     exports dev.roofline.cuda.blas;
     exports dev.roofline.cuda.bench;
     exports dev.roofline.cuda.kernels;
 
-    uses dev.roofline.cuda.bench.PowerMeter;
+    // the benchmarks measure energy with a meter another module provides (roofline-nvml), found at run time
+    uses dev.roofline.core.energy.PowerMeter;
 }

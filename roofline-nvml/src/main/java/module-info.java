@@ -1,13 +1,16 @@
 /**
  * GPU telemetry through NVML: power, energy, clocks, temperature and why clocks were held back
- * ({@link dev.roofline.nvml.NvmlMonitor}, {@link dev.roofline.nvml.PowerTracker}).
+ * ({@link dev.roofline.nvml.NvmlMonitor}, {@link dev.roofline.nvml.PowerTracker}), and the energy meter roofline's
+ * benchmarks find with {@link java.util.ServiceLoader} ({@link dev.roofline.nvml.NvmlPowerMeter}).
  *
- * <p>Run with {@code --enable-native-access=dev.roofline.bindings,dev.roofline.cuda,dev.roofline.nvml}
+ * <p>Run with {@code --enable-native-access=dev.roofline.bindings,dev.roofline.nvml}
  * (or {@code ALL-UNNAMED} on the class path).
  */
 module dev.roofline.nvml {
+    requires transitive dev.roofline.core;
     requires dev.roofline.bindings;
-    requires dev.roofline.cuda;
+
     exports dev.roofline.nvml;
-    provides dev.roofline.cuda.bench.PowerMeter with dev.roofline.nvml.NvmlPowerMeter;
+
+    provides dev.roofline.core.energy.PowerMeter with dev.roofline.nvml.NvmlPowerMeter;
 }

@@ -1,7 +1,7 @@
 package dev.roofline.cuda;
 
-import dev.roofline.cuda.library.LibraryNotFoundException;
-import dev.roofline.cuda.library.NativeAccessDeniedException;
+import dev.roofline.bindings.loader.LibraryNotFoundException;
+import dev.roofline.bindings.loader.NativeAccessDeniedException;
 
 import java.util.function.IntSupplier;
 

@@ -1,7 +1,7 @@
 package dev.roofline.cuda;
 
-import dev.roofline.cuda.library.NativeLibraries;
-import dev.roofline.cuda.library.NativeLibrary;
+import dev.roofline.cuda.internal.Cudart;
+import dev.roofline.cuda.internal.DeviceQuery;
 
 import java.util.Optional;
 
@@ -20,8 +20,7 @@ public final class Cuda {
     private Cuda() {}
 
     private static final class Probe {
-        static final Availability RESULT = Availability.probe(() -> NativeLibraries.load(NativeLibrary.CUDART),
-                Cudart::deviceCount);
+        static final Availability RESULT = Availability.probe(Cudart::load, Cudart::deviceCount);
     }
 
     /** True when the CUDA runtime loaded and reports at least one device. */
@@ -88,6 +87,6 @@ public final class Cuda {
     /** Free device memory in bytes on the current device. */
     public static long freeMemoryBytes() {
         requireAvailable();
-        return Cudart.memoryInfo()[0];
+        return Cudart.freeMemoryBytes();
     }
 }

@@ -1,46 +1,25 @@
 package dev.roofline.cuda;
 
+import dev.roofline.bindings.loader.NativeCallException;
+
 /**
  * A CUDA runtime call returned an error: carries the function, the numeric {@code cudaError_t}, its symbolic name
  * ({@code cudaGetErrorName}) and the runtime's own message ({@code cudaGetErrorString}).
  */
-public final class CudaException extends RuntimeException {
-    private final String function;
-    private final int code;
-    private final String errorName;
-    private final String libraryMessage;
-
-    public CudaException(String function, int code, String errorName, String libraryMessage) {
-        super(function + " failed: " + errorName + " (" + code + "): " + libraryMessage);
-        this.function = function;
-        this.code = code;
-        this.errorName = errorName;
-        this.libraryMessage = libraryMessage;
-    }
+public final class CudaException extends NativeCallException {
 
     /**
-     * The exception for {@code code} returned by {@code function}, named and described by the runtime when it is
-     * loaded (for code elsewhere in roofline-cuda that makes its own runtime calls, e.g. the kernel launcher).
+     * @param function       the runtime function, e.g. {@code cudaMalloc}
+     * @param code           the {@code cudaError_t} it returned
+     * @param errorName      its name, e.g. {@code cudaErrorMemoryAllocation}
+     * @param libraryMessage the runtime's message, e.g. {@code out of memory}
      */
-    public static CudaException of(String function, int code) {
-        return CudaErrors.exception(function, code);
+    public CudaException(String function, int code, String errorName, String libraryMessage) {
+        super(function, code, errorName, libraryMessage);
     }
 
-    public String function() {
-        return function;
-    }
-
-    public int code() {
-        return code;
-    }
-
-    /** e.g. {@code cudaErrorMemoryAllocation}. */
+    /** e.g. {@code cudaErrorMemoryAllocation}; the same as {@link #symbolicName()}. */
     public String errorName() {
-        return errorName;
-    }
-
-    /** e.g. {@code out of memory}. */
-    public String libraryMessage() {
-        return libraryMessage;
+        return symbolicName();
     }
 }

@@ -1,7 +1,7 @@
 package dev.roofline.cuda;
 
-import dev.roofline.bindings.cudart.cudart_h;
-import dev.roofline.cuda.resource.OwnedHandle;
+import dev.roofline.bindings.loader.OwnedHandle;
+import dev.roofline.cuda.internal.Cudart;
 
 import java.lang.foreign.MemorySegment;
 
@@ -16,12 +16,9 @@ public final class CudaGraph implements AutoCloseable {
     }
 
     static CudaGraph instantiate(MemorySegment rawGraph) {
-        OwnedHandle graph = OwnedHandle.own(rawGraph, 0, "graph",
-                h -> Cudart.check("cudaGraphDestroy", cudart_h.cudaGraphDestroy(h)));
+        OwnedHandle graph = Cudart.ownGraph(rawGraph);
         try {
-            MemorySegment e = Cudart.create("cudaGraphInstantiate", p -> cudart_h.cudaGraphInstantiate(p, rawGraph, 0L));
-            return new CudaGraph(graph, OwnedHandle.own(e, 0, "graph",
-                    h -> Cudart.check("cudaGraphExecDestroy", cudart_h.cudaGraphExecDestroy(h))));
+            return new CudaGraph(graph, Cudart.instantiateGraph(rawGraph));
         } catch (RuntimeException ex) {
             graph.close();
             throw ex;
@@ -29,7 +26,7 @@ public final class CudaGraph implements AutoCloseable {
     }
 
     public void launch(Stream stream) {
-        Cudart.check("cudaGraphLaunch", cudart_h.cudaGraphLaunch(exec.get(), stream.handle()));
+        Cudart.launchGraph(exec.get(), stream.handle());
     }
 
     @Override

@@ -1,7 +1,7 @@
 package dev.roofline.cuda;
 
-import dev.roofline.bindings.cudart.cudart_h;
-import dev.roofline.cuda.resource.OwnedHandle;
+import dev.roofline.bindings.loader.OwnedHandle;
+import dev.roofline.cuda.internal.Cudart;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -32,8 +32,7 @@ public final class DeviceBuffer implements AutoCloseable {
             throw new IllegalArgumentException("bytes must be > 0, got " + bytes);
         }
         Cuda.requireAvailable();
-        MemorySegment p = Cudart.malloc(bytes);
-        return new DeviceBuffer(OwnedHandle.own(p, bytes, "buffer", Cudart::free), bytes);
+        return new DeviceBuffer(Cudart.malloc(bytes), bytes);
     }
 
     public long byteSize() {
@@ -48,19 +47,19 @@ public final class DeviceBuffer implements AutoCloseable {
     /** Copies all of {@code host} to the start of this buffer. */
     public void copyFrom(MemorySegment host) {
         checkFits("host data", host.byteSize());
-        withNative(host, h -> Cudart.memcpy(pointer(), h, h.byteSize(), cudart_h.cudaMemcpyHostToDevice()));
+        withNative(host, h -> Cudart.copyHostToDevice(pointer(), h, h.byteSize()));
     }
 
     /** Copies the first {@code host.byteSize()} bytes of this buffer into {@code host}. */
     public void copyTo(MemorySegment host) {
         checkFits("host destination", host.byteSize());
         if (host.isNative()) {
-            Cudart.memcpy(host, pointer(), host.byteSize(), cudart_h.cudaMemcpyDeviceToHost());
+            Cudart.copyDeviceToHost(host, pointer(), host.byteSize());
             return;
         }
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment tmp = arena.allocate(host.byteSize(), 16);
-            Cudart.memcpy(tmp, pointer(), host.byteSize(), cudart_h.cudaMemcpyDeviceToHost());
+            Cudart.copyDeviceToHost(tmp, pointer(), host.byteSize());
             host.copyFrom(tmp);
         }
     }
@@ -109,14 +108,14 @@ public final class DeviceBuffer implements AutoCloseable {
     /** Device-to-device copy of all of {@code source} into the start of this buffer (synchronous). */
     public void copyFrom(DeviceBuffer source) {
         checkFits("source buffer", source.byteSize);
-        Cudart.memcpy(pointer(), source.pointer(), source.byteSize, cudart_h.cudaMemcpyDeviceToDevice());
+        Cudart.copyDeviceToDevice(pointer(), source.pointer(), source.byteSize);
     }
 
     /** Enqueues a device-to-device copy of {@code bytes} from {@code source} on {@code stream}. */
     public void copyFromAsync(DeviceBuffer source, long bytes, Stream stream) {
         checkFits("copy", bytes);
         source.checkFits("copy", bytes);
-        Cudart.memcpyAsync(pointer(), source.pointer(), bytes, cudart_h.cudaMemcpyDeviceToDevice(), stream.handle());
+        Cudart.copyDeviceToDeviceAsync(pointer(), source.pointer(), bytes, stream.handle());
     }
 
     /** Sets every byte to {@code value} (low 8 bits). */

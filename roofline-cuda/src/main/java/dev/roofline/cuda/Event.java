@@ -1,9 +1,7 @@
 package dev.roofline.cuda;
 
-import dev.roofline.bindings.cudart.cudart_h;
-import dev.roofline.cuda.resource.OwnedHandle;
-
-import java.lang.foreign.MemorySegment;
+import dev.roofline.bindings.loader.OwnedHandle;
+import dev.roofline.cuda.internal.Cudart;
 
 /**
  * A CUDA event for timing work on a stream.
@@ -24,18 +22,15 @@ public final class Event implements AutoCloseable {
 
     public static Event create() {
         Cuda.requireAvailable();
-        MemorySegment e = Cudart.create("cudaEventCreateWithFlags",
-                p -> cudart_h.cudaEventCreateWithFlags(p, cudart_h.cudaEventDefault()));
-        return new Event(OwnedHandle.own(e, 0, "event",
-                h -> Cudart.check("cudaEventDestroy", cudart_h.cudaEventDestroy(h))));
+        return new Event(Cudart.createEvent());
     }
 
     public void record(Stream stream) {
-        Cudart.check("cudaEventRecord", cudart_h.cudaEventRecord(handle.get(), stream.handle()));
+        Cudart.recordEvent(handle.get(), stream.handle());
     }
 
     public void synchronize() {
-        Cudart.check("cudaEventSynchronize", cudart_h.cudaEventSynchronize(handle.get()));
+        Cudart.eventSynchronize(handle.get());
     }
 
     /** Milliseconds between {@code start} and this event; waits for this event to complete. */

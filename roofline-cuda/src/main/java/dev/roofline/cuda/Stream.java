@@ -1,7 +1,7 @@
 package dev.roofline.cuda;
 
-import dev.roofline.bindings.cudart.cudart_h;
-import dev.roofline.cuda.resource.OwnedHandle;
+import dev.roofline.bindings.loader.OwnedHandle;
+import dev.roofline.cuda.internal.Cudart;
 
 import java.lang.foreign.MemorySegment;
 
@@ -24,10 +24,7 @@ public final class Stream implements AutoCloseable {
 
     public static Stream create() {
         Cuda.requireAvailable();
-        MemorySegment s = Cudart.create("cudaStreamCreateWithFlags",
-                p -> cudart_h.cudaStreamCreateWithFlags(p, cudart_h.cudaStreamNonBlocking()));
-        return new Stream(OwnedHandle.own(s, 0, "stream",
-                h -> Cudart.check("cudaStreamDestroy", cudart_h.cudaStreamDestroy(h))));
+        return new Stream(Cudart.createStream());
     }
 
     /** The {@code cudaStream_t}, for calls into other CUDA libraries (cuBLASLt). */
@@ -36,7 +33,7 @@ public final class Stream implements AutoCloseable {
     }
 
     public void synchronize() {
-        Cudart.check("cudaStreamSynchronize", cudart_h.cudaStreamSynchronize(handle()));
+        Cudart.streamSynchronize(handle());
     }
 
     /**
@@ -45,17 +42,16 @@ public final class Stream implements AutoCloseable {
      * @throws CudaException when {@code body} does something capture forbids (e.g. a synchronous copy)
      */
     public CudaGraph capture(Runnable body) {
-        Cudart.check("cudaStreamBeginCapture",
-                cudart_h.cudaStreamBeginCapture(handle(), cudart_h.cudaStreamCaptureModeThreadLocal()));
+        Cudart.beginCapture(handle());
         RuntimeException failure = null;
         try {
             body.run();
         } catch (RuntimeException e) {
             failure = e;
         }
-        MemorySegment graph = Cudart.create("cudaStreamEndCapture", p -> cudart_h.cudaStreamEndCapture(handle(), p));
+        MemorySegment graph = Cudart.endCapture(handle());
         if (failure != null) {
-            Cudart.check("cudaGraphDestroy", cudart_h.cudaGraphDestroy(graph));
+            Cudart.destroyGraph(graph);
             throw failure;
         }
         return CudaGraph.instantiate(graph);

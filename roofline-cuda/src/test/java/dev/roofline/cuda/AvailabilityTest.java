@@ -1,7 +1,7 @@
 package dev.roofline.cuda;
 
-import dev.roofline.cuda.library.LibraryNotFoundException;
-import dev.roofline.cuda.library.NativeLibrary;
+import dev.roofline.bindings.loader.LibraryNotFoundException;
+import dev.roofline.bindings.loader.NativeLibrary;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,6 +1,7 @@
 package dev.roofline.cuda;
 
 import dev.roofline.bindings.cudart.cudart_h;
+import dev.roofline.cuda.internal.Cudart;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;

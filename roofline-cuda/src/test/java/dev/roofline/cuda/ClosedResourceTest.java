@@ -1,6 +1,7 @@
 package dev.roofline.cuda;
 
-import dev.roofline.cuda.resource.OwnedHandle;
+import dev.roofline.bindings.loader.OwnedHandle;
+import dev.roofline.cuda.internal.Handles;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemorySegment;
@@ -14,7 +15,7 @@ class ClosedResourceTest {
     @Test
     void closeDestroysOnceAndIsIdempotent() {
         AtomicInteger destroyed = new AtomicInteger();
-        OwnedHandle h = OwnedHandle.own(MemorySegment.ofAddress(0x1000), 64, "buffer", p -> {
+        OwnedHandle h = Handles.own(MemorySegment.ofAddress(0x1000), 64, "buffer", p -> {
             assertThat(p.address()).isEqualTo(0x1000);
             destroyed.incrementAndGet();
         });
@@ -27,7 +28,7 @@ class ClosedResourceTest {
 
     @Test
     void useAfterCloseIsADomainError() {
-        OwnedHandle h = OwnedHandle.own(MemorySegment.ofAddress(0x2000), 0, "buffer", p -> {});
+        OwnedHandle h = Handles.own(MemorySegment.ofAddress(0x2000), 0, "buffer", p -> {});
         h.close();
         assertThatThrownBy(h::get).isInstanceOf(ClosedResourceException.class).hasMessage("buffer already closed");
     }

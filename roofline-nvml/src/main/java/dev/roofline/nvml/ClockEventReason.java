@@ -1,30 +1,33 @@
 package dev.roofline.nvml;
 
+import dev.roofline.core.energy.ClockLimitReason;
+
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;
 
 /**
  * Why the GPU's clocks are below their maximum, as NVML reports them in one bit mask
- * ({@code nvmlDeviceGetCurrentClocksEventReasons}; bit values from {@code nvml.h}, CUDA 13.0).
+ * ({@code nvmlDeviceGetCurrentClocksEventReasons}; bit values from {@code nvml.h}, CUDA 13.0). Each bit is one
+ * {@link ClockLimitReason}, the form energy readings carry.
  */
 public enum ClockEventReason {
-    GPU_IDLE(0x1L, "GPU idle"),
-    APPLICATIONS_CLOCKS_SETTING(0x2L, "application clocks setting"),
-    SW_POWER_CAP(0x4L, "software power cap"),
-    HW_SLOWDOWN(0x8L, "hardware slowdown (thermal or power brake)"),
-    SYNC_BOOST(0x10L, "sync boost"),
-    SW_THERMAL_SLOWDOWN(0x20L, "software thermal slowdown"),
-    HW_THERMAL_SLOWDOWN(0x40L, "hardware thermal slowdown"),
-    HW_POWER_BRAKE_SLOWDOWN(0x80L, "hardware power brake slowdown"),
-    DISPLAY_CLOCK_SETTING(0x100L, "display clock setting");
+    GPU_IDLE(0x1L, ClockLimitReason.GPU_IDLE),
+    APPLICATIONS_CLOCKS_SETTING(0x2L, ClockLimitReason.APPLICATIONS_CLOCKS_SETTING),
+    SW_POWER_CAP(0x4L, ClockLimitReason.SW_POWER_CAP),
+    HW_SLOWDOWN(0x8L, ClockLimitReason.HW_SLOWDOWN),
+    SYNC_BOOST(0x10L, ClockLimitReason.SYNC_BOOST),
+    SW_THERMAL_SLOWDOWN(0x20L, ClockLimitReason.SW_THERMAL_SLOWDOWN),
+    HW_THERMAL_SLOWDOWN(0x40L, ClockLimitReason.HW_THERMAL_SLOWDOWN),
+    HW_POWER_BRAKE_SLOWDOWN(0x80L, ClockLimitReason.HW_POWER_BRAKE_SLOWDOWN),
+    DISPLAY_CLOCK_SETTING(0x100L, ClockLimitReason.DISPLAY_CLOCK_SETTING);
 
     private final long bit;
-    private final String description;
+    private final ClockLimitReason reason;
 
-    ClockEventReason(long bit, String description) {
+    ClockEventReason(long bit, ClockLimitReason reason) {
         this.bit = bit;
-        this.description = description;
+        this.reason = reason;
     }
 
     /** The NVML bit of this reason. */
@@ -32,14 +35,27 @@ public enum ClockEventReason {
         return bit;
     }
 
-    public String description() {
-        return description;
+    /** The reason this bit stands for. */
+    public ClockLimitReason reason() {
+        return reason;
     }
 
-    /** True for reasons that mean the GPU ran slower than it could under load (not idle or a user setting). */
+    public String description() {
+        return reason.description();
+    }
+
+    /** True for reasons that mean the GPU ran slower than it could under load ({@link ClockLimitReason#isThrottle()}). */
     public boolean isThrottle() {
-        return this == SW_POWER_CAP || this == HW_SLOWDOWN || this == SW_THERMAL_SLOWDOWN
-                || this == HW_THERMAL_SLOWDOWN || this == HW_POWER_BRAKE_SLOWDOWN;
+        return reason.isThrottle();
+    }
+
+    /** The reasons {@code events} stand for, in declaration order. */
+    public static Set<ClockLimitReason> reasons(Set<ClockEventReason> events) {
+        EnumSet<ClockLimitReason> set = EnumSet.noneOf(ClockLimitReason.class);
+        for (ClockEventReason e : events) {
+            set.add(e.reason);
+        }
+        return Collections.unmodifiableSet(set);
     }
 
     /** The reasons set in an NVML mask; bits NVML may add later are ignored. */

@@ -1,28 +1,22 @@
 package dev.roofline.nvml;
 
+import dev.roofline.bindings.loader.NativeCallException;
+
 /** An NVML call returned an error: the function, the numeric {@code nvmlReturn_t}, its symbolic name and NVML's message. */
-public class NvmlException extends RuntimeException {
-    private final String function;
-    private final int code;
-    private final String codeName;
+public class NvmlException extends NativeCallException {
 
+    /**
+     * @param function the NVML function, e.g. {@code nvmlDeviceGetPowerUsage}
+     * @param code     the {@code nvmlReturn_t} it returned
+     * @param codeName its name, e.g. {@code NVML_ERROR_NO_PERMISSION}
+     * @param message  {@code nvmlErrorString}; null or empty when NVML gave none
+     */
     public NvmlException(String function, int code, String codeName, String message) {
-        super(function + " failed: " + codeName + " (" + code + ")" + (message == null || message.isEmpty() ? "" : ": " + message));
-        this.function = function;
-        this.code = code;
-        this.codeName = codeName;
+        super(function, code, codeName, message);
     }
 
-    public String function() {
-        return function;
-    }
-
-    public int code() {
-        return code;
-    }
-
-    /** e.g. "NVML_ERROR_NO_PERMISSION". */
+    /** e.g. "NVML_ERROR_NO_PERMISSION"; the same as {@link #symbolicName()}. */
     public String codeName() {
-        return codeName;
+        return symbolicName();
     }
 }

@@ -1,12 +1,10 @@
 package dev.roofline.nvml;
 
-import dev.roofline.bindings.nvml.nvml_h;
+import dev.roofline.bindings.loader.OwnedHandle;
+import dev.roofline.nvml.internal.Nvml;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The GPU telemetry session: an open NVML library, its devices and driver version. Reference-counted: the first
@@ -24,7 +22,8 @@ public final class NvmlMonitor implements AutoCloseable {
     private static final Object LOCK = new Object();
     private static int openSessions;
 
-    private final AtomicBoolean closed = new AtomicBoolean();
+    /** This session's share of NVML: closing it releases the share once; use after that is "already closed". */
+    private final OwnedHandle session = OwnedHandle.own(MemorySegment.NULL, 0, "NVML session", s -> release());
 
     private NvmlMonitor() {}
 
@@ -37,11 +36,7 @@ public final class NvmlMonitor implements AutoCloseable {
     public static NvmlMonitor open() {
         synchronized (LOCK) {
             if (openSessions == 0) {
-                Nvml.load();
-                int rc = nvml_h.nvmlInit_v2();
-                if (rc != Nvml.SUCCESS) {
-                    throw new NvmlUnavailableException("NVML could not start: " + Nvml.error("nvmlInit_v2", rc).getMessage(), null);
-                }
+                Nvml.init();
             }
             openSessions++;
             return new NvmlMonitor();
@@ -59,11 +54,7 @@ public final class NvmlMonitor implements AutoCloseable {
 
     public int deviceCount() {
         ensureOpen();
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment count = arena.allocate(ValueLayout.JAVA_INT);
-            Nvml.check("nvmlDeviceGetCount_v2", nvml_h.nvmlDeviceGetCount_v2(count));
-            return count.get(ValueLayout.JAVA_INT, 0);
-        }
+        return Nvml.deviceCount();
     }
 
     /** The device NVML numbers {@code index} (NVML order can differ from CUDA's; match by UUID when it matters). */
@@ -73,11 +64,7 @@ public final class NvmlMonitor implements AutoCloseable {
         if (index < 0 || index >= n) {
             throw new IllegalArgumentException("device index must be in [0, " + n + "), got " + index);
         }
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment handle = arena.allocate(nvml_h.nvmlDevice_t);
-            Nvml.check("nvmlDeviceGetHandleByIndex_v2", nvml_h.nvmlDeviceGetHandleByIndex_v2(index, handle));
-            return new NvmlDevice(this, index, handle.get(nvml_h.nvmlDevice_t, 0));
-        }
+        return new NvmlDevice(this, index, Nvml.deviceHandle(index));
     }
 
     /**
@@ -105,34 +92,29 @@ public final class NvmlMonitor implements AutoCloseable {
 
     public String driverVersion() {
         ensureOpen();
-        try (Arena arena = Arena.ofConfined()) {
-            int size = nvml_h.NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE();
-            MemorySegment buf = arena.allocate(size);
-            Nvml.check("nvmlSystemGetDriverVersion", nvml_h.nvmlSystemGetDriverVersion(buf, size));
-            return buf.getString(0);
-        }
+        return Nvml.driverVersion();
     }
 
     public boolean isOpen() {
-        return !closed.get();
+        return !session.isClosed();
     }
 
+    /** @throws IllegalStateException "NVML session already closed" after {@link #close()} */
     void ensureOpen() {
-        if (closed.get()) {
-            throw new IllegalStateException("NVML session already closed");
-        }
+        session.get();
     }
 
     /** Releases this session; the last one open shuts NVML down. Calling it again does nothing. */
     @Override
     public void close() {
-        if (!closed.compareAndSet(false, true)) {
-            return;
-        }
+        session.close();
+    }
+
+    private static void release() {
         synchronized (LOCK) {
             openSessions--;
             if (openSessions == 0) {
-                Nvml.check("nvmlShutdown", nvml_h.nvmlShutdown());
+                Nvml.shutdown();
             }
         }
     }

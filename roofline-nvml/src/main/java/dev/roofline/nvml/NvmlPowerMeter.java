@@ -1,12 +1,10 @@
 package dev.roofline.nvml;
 
-import dev.roofline.cuda.bench.EnergyReading;
-import dev.roofline.cuda.bench.PowerMeter;
-
-import java.util.stream.Collectors;
+import dev.roofline.core.energy.EnergyReading;
+import dev.roofline.core.energy.PowerMeter;
 
 /**
- * Energy for roofline-cuda's benchmarks: a {@link PowerTracker} on the NVML device whose UUID matches the CUDA
+ * Energy for roofline's benchmarks (the {@link PowerMeter} service of roofline-core): a {@link PowerTracker} on the NVML device whose UUID matches the CUDA
  * device's. Found by {@link java.util.ServiceLoader} when roofline-nvml is on the module or class path.
  */
 public final class NvmlPowerMeter implements PowerMeter {
@@ -52,7 +50,6 @@ public final class NvmlPowerMeter implements PowerMeter {
 
     static EnergyReading toReading(PowerSummary s) {
         return new EnergyReading(s.durationSeconds(), s.energyJoules(), s.averageWatts(), s.peakWatts(),
-                s.energySource().name(), s.sampleCount(), s.minSmClockMHz(), s.throttled(),
-                s.reasonsSeen().stream().map(ClockEventReason::name).collect(Collectors.joining("|")));
+                s.energySource(), s.sampleCount(), s.minSmClockMHz(), ClockEventReason.reasons(s.reasonsSeen()));
     }
 }

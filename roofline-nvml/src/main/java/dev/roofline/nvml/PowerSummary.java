@@ -1,5 +1,7 @@
 package dev.roofline.nvml;
 
+import dev.roofline.core.energy.EnergySource;
+
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
@@ -15,7 +17,10 @@ import java.util.Set;
  * @param averageWatts        energy / duration
  * @param peakWatts           largest sample (0 without samples)
  * @param energyJoules        from the hardware energy counter when the GPU has one, else the integral of the samples
- * @param energySource        which of the two
+ * @param energySource        which of the two: {@link EnergySource#COUNTER} is the difference of
+ *                            {@code nvmlDeviceGetTotalEnergyConsumption} read at start and end,
+ *                            {@link EnergySource#INTEGRATED} the trapezoidal integral of the power samples (the first
+ *                            and last held to the interval's ends), {@link EnergySource#NONE} neither
  * @param minSmClockMHz       lowest SM clock sampled, {@link PowerSample#NOT_SUPPORTED} when none was reported
  * @param averageSmClockMHz   mean of the SM clock samples, NaN when none was reported
  * @param reasonsSeen         every clock-event reason present in any sample
@@ -24,16 +29,6 @@ import java.util.Set;
 public record PowerSummary(double durationSeconds, int sampleCount, double averageWatts, double peakWatts,
                            double energyJoules, EnergySource energySource, int minSmClockMHz, double averageSmClockMHz,
                            Set<ClockEventReason> reasonsSeen, Optional<String> error) {
-
-    /** Where {@link #energyJoules} comes from. */
-    public enum EnergySource {
-        /** Difference of {@code nvmlDeviceGetTotalEnergyConsumption} read at start and end. */
-        COUNTER,
-        /** Trapezoidal integral of the power samples, the first and last held to the interval's ends. */
-        INTEGRATED,
-        /** Neither a counter nor samples: energy is 0 and unknown. */
-        NONE
-    }
 
     public PowerSummary {
         reasonsSeen = Collections.unmodifiableSet(reasonsSeen.isEmpty() ? EnumSet.noneOf(ClockEventReason.class) : EnumSet.copyOf(reasonsSeen));

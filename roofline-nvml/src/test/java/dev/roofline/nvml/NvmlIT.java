@@ -1,5 +1,6 @@
 package dev.roofline.nvml;
 
+import dev.roofline.core.energy.EnergySource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIf;
 
@@ -104,7 +105,7 @@ class NvmlIT {
             sleep(500);
             PowerSummary s = t.stop();
             System.out.printf("NvmlIT idle 0.5 s: %s%n", s);
-            assertThat(s.energySource()).isEqualTo(PowerSummary.EnergySource.COUNTER);
+            assertThat(s.energySource()).isEqualTo(EnergySource.COUNTER);
             assertThat(s.sampleCount()).isGreaterThanOrEqualTo(20);
             assertThat(s.error()).isEmpty();
             // two independent measurements: the hardware counter, and sampled power integrated over time

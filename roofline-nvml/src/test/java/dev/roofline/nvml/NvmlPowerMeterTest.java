@@ -1,7 +1,9 @@
 package dev.roofline.nvml;
 
-import dev.roofline.cuda.bench.EnergyReading;
-import dev.roofline.cuda.bench.PowerMeters;
+import dev.roofline.core.energy.ClockLimitReason;
+import dev.roofline.core.energy.EnergyReading;
+import dev.roofline.core.energy.EnergySource;
+import dev.roofline.core.energy.PowerMeters;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -22,16 +24,16 @@ class NvmlPowerMeterTest {
         assertThat(r.joules()).isEqualTo(300);
         assertThat(r.averageWatts()).isEqualTo(150);
         assertThat(r.peakWatts()).isEqualTo(700);
-        assertThat(r.energySource()).isEqualTo("COUNTER");
+        assertThat(r.energySource()).isEqualTo(EnergySource.COUNTER);
         assertThat(r.samples()).isEqualTo(2);
         assertThat(r.minSmClockMHz()).isEqualTo(1410);
         assertThat(r.throttled()).isTrue();
-        assertThat(r.clockEventReasons()).isEqualTo("SW_POWER_CAP");
+        assertThat(r.clockLimitReasons()).containsExactly(ClockLimitReason.SW_POWER_CAP);
     }
 
     @Test
     void roofLineCudaFindsItWithTheServiceLoader() {
-        // the lookup roofline-cuda's benchmarks do; it works on the module path (provides) and the class path (META-INF)
+        // the lookup roofline-cuda's benchmarks do (through roofline-core's PowerMeters); it works on the module path (provides) and the class path (META-INF)
         assertThat(PowerMeters.installed()).hasValueSatisfying(m -> assertThat(m).isInstanceOf(NvmlPowerMeter.class));
         assertThat(PowerMeters.installed().orElseThrow().name()).isEqualTo("NVML");
     }

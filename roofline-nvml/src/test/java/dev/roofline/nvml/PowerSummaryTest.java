@@ -1,5 +1,6 @@
 package dev.roofline.nvml;
 
+import dev.roofline.core.energy.EnergySource;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -24,7 +25,7 @@ class PowerSummaryTest {
         List<PowerSample> samples = List.of(at(0, 100, 1980, 0), at(1, 200, 1755, 0), at(2, 200, 1500, 0x4), at(3, 100, 1980, 0x1));
         PowerSummary s = PowerSummary.of(samples, 0, 3 * S, OptionalLong.empty(), OptionalLong.empty(), Optional.empty());
         assertThat(s.energyJoules()).isCloseTo(500, within(1e-9));
-        assertThat(s.energySource()).isEqualTo(PowerSummary.EnergySource.INTEGRATED);
+        assertThat(s.energySource()).isEqualTo(EnergySource.INTEGRATED);
         assertThat(s.averageWatts()).isCloseTo(500.0 / 3, within(1e-9));
         assertThat(s.peakWatts()).isEqualTo(200);
         assertThat(s.durationSeconds()).isEqualTo(3);
@@ -52,7 +53,7 @@ class PowerSummaryTest {
         // counter 1,000,000 mJ -> 1,250,000 mJ: 250 J over 2 s = 125 W average, whatever the samples say
         List<PowerSample> samples = List.of(at(0, 90, 1000, 0), at(1, 500, 1000, 0));
         PowerSummary s = PowerSummary.of(samples, 0, 2 * S, OptionalLong.of(1_000_000), OptionalLong.of(1_250_000), Optional.empty());
-        assertThat(s.energySource()).isEqualTo(PowerSummary.EnergySource.COUNTER);
+        assertThat(s.energySource()).isEqualTo(EnergySource.COUNTER);
         assertThat(s.energyJoules()).isEqualTo(250);
         assertThat(s.averageWatts()).isEqualTo(125);
         assertThat(s.peakWatts()).isEqualTo(500);
@@ -71,7 +72,7 @@ class PowerSummaryTest {
     @Test
     void noSamplesAndNoCounterMeansNoEnergy() {
         PowerSummary s = PowerSummary.of(List.of(), 0, S, OptionalLong.empty(), OptionalLong.empty(), Optional.of("boom"));
-        assertThat(s.energySource()).isEqualTo(PowerSummary.EnergySource.NONE);
+        assertThat(s.energySource()).isEqualTo(EnergySource.NONE);
         assertThat(s.energyJoules()).isZero();
         assertThat(s.error()).contains("boom");
         assertThatThrownBy(() -> s.gflopsPerWatt(1e12)).hasMessageContaining("no energy measured");

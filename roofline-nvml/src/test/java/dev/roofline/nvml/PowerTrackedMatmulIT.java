@@ -1,5 +1,6 @@
 package dev.roofline.nvml;
 
+import dev.roofline.core.energy.EnergySource;
 import dev.roofline.core.roofline.Gemm;
 import dev.roofline.cuda.Cuda;
 import dev.roofline.cuda.Device;
@@ -70,7 +71,7 @@ class PowerTrackedMatmulIT {
                     sampled.averageWatts(), counter.joulesPer(launches), counter.gflopsPerWatt(flops),
                     flops / counter.durationSeconds() / 1e12, counter.minSmClockMHz(), counter.throttled(), counter.reasonsSeen());
 
-            assertThat(counter.energySource()).isEqualTo(PowerSummary.EnergySource.COUNTER);
+            assertThat(counter.energySource()).isEqualTo(EnergySource.COUNTER);
             assertThat(counter.error()).isEmpty();
             assertThat(counter.sampleCount()).isGreaterThan(100);
             // two independent measurements of the same interval: within 10 %

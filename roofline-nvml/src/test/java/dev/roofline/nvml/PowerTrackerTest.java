@@ -1,5 +1,6 @@
 package dev.roofline.nvml;
 
+import dev.roofline.core.energy.EnergySource;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -57,7 +58,7 @@ class PowerTrackerTest {
         waitForSamples(t, 5);
         PowerSummary s = t.stop();
         assertThat(s.sampleCount()).isGreaterThanOrEqualTo(5);
-        assertThat(s.energySource()).isEqualTo(PowerSummary.EnergySource.INTEGRATED);
+        assertThat(s.energySource()).isEqualTo(EnergySource.INTEGRATED);
         // a constant 250 W integrates to exactly 250 W x duration, whatever the sample times were
         assertThat(s.energyJoules()).isCloseTo(250 * s.durationSeconds(), within(1e-9));
         assertThat(s.averageWatts()).isCloseTo(250, within(1e-9));
@@ -99,7 +100,7 @@ class PowerTrackerTest {
         waitForSamples(t, 20);
         PowerSummary s = t.stop();
         assertThat(gpu.energyReads.get()).isEqualTo(2);
-        assertThat(s.energySource()).isEqualTo(PowerSummary.EnergySource.COUNTER);
+        assertThat(s.energySource()).isEqualTo(EnergySource.COUNTER);
         assertThat(s.energyJoules()).isEqualTo(1.234); // the fake counter advances 1234 mJ per read
     }
 

@@ -1,5 +1,8 @@
 package dev.roofline.cuda.bench;
 
+import dev.roofline.core.energy.EnergyReading;
+import dev.roofline.core.energy.OperationEnergy;
+import dev.roofline.core.energy.PowerMeter;
 import dev.roofline.cuda.CudaGraph;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Event;

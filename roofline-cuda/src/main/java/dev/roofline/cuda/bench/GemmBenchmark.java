@@ -1,5 +1,6 @@
 package dev.roofline.cuda.bench;
 
+import dev.roofline.core.energy.PowerMeter;
 import dev.roofline.core.roofline.Gemm;
 import dev.roofline.core.roofline.Roofline;
 import dev.roofline.cuda.Device;

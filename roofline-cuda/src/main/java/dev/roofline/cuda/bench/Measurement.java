@@ -1,5 +1,7 @@
 package dev.roofline.cuda.bench;
 
+import dev.roofline.core.energy.OperationEnergy;
+import dev.roofline.core.energy.PowerMeter;
 import dev.roofline.core.roofline.Operator;
 import dev.roofline.core.roofline.Prediction;
 

@@ -1,5 +1,7 @@
 package dev.roofline.cuda.bench;
 
+import dev.roofline.core.energy.EnergyReading;
+import dev.roofline.core.energy.PowerMeter;
 import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.roofline.Gemm;
 import dev.roofline.core.roofline.Prediction;
@@ -44,7 +46,7 @@ public final class Report {
                 EnergyReading er = e.reading();
                 return fmt(",%.6g,%.2f,%.1f,%.1f,%b,%d,%s,%d,%.4f,%.4f,%s", e.joulesPerOperation(),
                         e.gigaflopsPerWatt(g.flops()), er.averageWatts(), er.peakWatts(), er.throttled(), er.minSmClockMHz(),
-                        quote(er.clockEventReasons()), e.operations(), e.gpuSeconds(), er.seconds(), quote(er.energySource()));
+                        quote(er.clockLimitReasonNames()), e.operations(), e.gpuSeconds(), er.seconds(), quote(er.energySource().name()));
             }).orElse(NO_ENERGY)).append('\n');
         }
         return sb.toString();
@@ -70,7 +72,7 @@ public final class Report {
                     m.errorPercent(), p.timeMicros(), mm.errorPercent(), p.bound().name().toLowerCase(Locale.ROOT)));
             sb.append(m.energy().map(e -> fmt(" %10.3f %8.1f %6.0f %6.0f %s", e.joulesPerOperation() * 1e3,
                     e.gigaflopsPerWatt(g.flops()), e.reading().averageWatts(), e.reading().peakWatts(),
-                    e.reading().throttled() ? "yes " + e.reading().clockEventReasons() : "no")).orElse("")).append('\n');
+                    e.reading().throttled() ? "yes " + e.reading().clockLimitReasonNames() : "no")).orElse("")).append('\n');
         }
         sb.append("err % = (measured / predicted - 1) x 100; 'sheet' uses datasheet ceilings, 'meas.' the ceilings measured on this device"
                 + (measured.kernelLatencySeconds() > 0 ? String.format(Locale.ROOT, " plus its kernel latency (%.2f us per product)",
@@ -93,7 +95,7 @@ public final class Report {
         return head + fmt(" %.2f us %.1f TFLOPS", m.time().medianMicros(), m.teraFlopsPerSecond())
                 + m.energy().map(e -> fmt(" %.3f mJ %.1f GFLOPS/W avg %.0f W peak %.0f W min SM %d MHz%s", e.joulesPerOperation() * 1e3,
                         e.gigaflopsPerWatt(g.flops()), e.reading().averageWatts(), e.reading().peakWatts(),
-                        e.reading().minSmClockMHz(), e.reading().throttled() ? " throttled " + e.reading().clockEventReasons() : ""))
+                        e.reading().minSmClockMHz(), e.reading().throttled() ? " throttled " + e.reading().clockLimitReasonNames() : ""))
                 .orElse("");
     }
 

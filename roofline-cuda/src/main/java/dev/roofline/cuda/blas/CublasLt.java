@@ -1,10 +1,8 @@
 package dev.roofline.cuda.blas;
 
-import dev.roofline.bindings.cublaslt.cublaslt_h;
+import dev.roofline.bindings.loader.OwnedHandle;
 import dev.roofline.cuda.Cuda;
-import dev.roofline.cuda.library.NativeLibraries;
-import dev.roofline.cuda.library.NativeLibrary;
-import dev.roofline.cuda.resource.OwnedHandle;
+import dev.roofline.cuda.internal.CublasLtCalls;
 
 import java.lang.foreign.MemorySegment;
 
@@ -27,17 +25,15 @@ public final class CublasLt implements AutoCloseable {
 
     public static CublasLt create() {
         Cuda.requireAvailable();
-        NativeLibraries.load(NativeLibrary.CUBLASLT);
-        MemorySegment h = CublasStatus.create("cublasLtCreate", cublaslt_h::cublasLtCreate);
-        return new CublasLt(OwnedHandle.own(h, 0, "cuBLASLt handle",
-                p -> CublasStatus.check("cublasLtDestroy", cublaslt_h.cublasLtDestroy(p))));
+        CublasLtCalls.load();
+        return new CublasLt(CublasLtCalls.create());
     }
 
     /** e.g. 130000 for cuBLAS 13.0.0. */
     public static long version() {
         Cuda.requireAvailable();
-        NativeLibraries.load(NativeLibrary.CUBLASLT);
-        return cublaslt_h.cublasLtGetVersion();
+        CublasLtCalls.load();
+        return CublasLtCalls.version();
     }
 
     MemorySegment handle() {

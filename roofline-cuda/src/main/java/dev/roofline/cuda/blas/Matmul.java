@@ -1,14 +1,15 @@
 package dev.roofline.cuda.blas;
 
-import dev.roofline.bindings.cublaslt.cublasLtMatmulHeuristicResult_t;
-import dev.roofline.bindings.cublaslt.cublaslt_h;
+import dev.roofline.bindings.loader.OwnedHandle;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.roofline.Gemm;
 import dev.roofline.cuda.Device;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.UnsupportedOnDeviceException;
-import dev.roofline.cuda.resource.OwnedHandle;
+import dev.roofline.cuda.internal.CublasLtCalls;
+import dev.roofline.cuda.internal.CublasLtCalls.ScalePointer;
+import dev.roofline.cuda.internal.MatmulRecipe;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -49,17 +50,13 @@ public final class Matmul implements AutoCloseable {
         this.recipe = recipe;
         MatrixLayouts l = MatrixLayouts.of(gemm);
         try {
-            desc = own(CublasStatus.create("cublasLtMatmulDescCreate",
-                    p -> cublaslt_h.cublasLtMatmulDescCreate(p, recipe.computeType(), recipe.scaleType())),
-                    h -> cublaslt_h.cublasLtMatmulDescDestroy(h), "cublasLtMatmulDescDestroy");
-            setDesc(cublaslt_h.CUBLASLT_MATMUL_DESC_TRANSA(), cublaslt_h.CUBLAS_OP_T());
-            setDesc(cublaslt_h.CUBLASLT_MATMUL_DESC_TRANSB(), cublaslt_h.CUBLAS_OP_N());
+            desc = own(CublasLtCalls.matmulDescriptor(recipe.computeType(), recipe.scaleType()));
+            CublasLtCalls.setTransposes(desc.get());
             if (recipe.perTensorScales() && options.fastAccumulation()) {
-                setDescByte(cublaslt_h.CUBLASLT_MATMUL_DESC_FAST_ACCUM(), (byte) 1); // declared int8_t in cublasLt.h
+                CublasLtCalls.setFastAccumulation(desc.get());
             }
             if (recipe.blockScaleMode() >= 0) {
-                setDesc(cublaslt_h.CUBLASLT_MATMUL_DESC_A_SCALE_MODE(), recipe.blockScaleMode());
-                setDesc(cublaslt_h.CUBLASLT_MATMUL_DESC_B_SCALE_MODE(), recipe.blockScaleMode());
+                CublasLtCalls.setBlockScaleModes(desc.get(), recipe.blockScaleMode());
             }
             layouts[0] = layout(recipe.aType(), l.aRows(), l.aCols(), l.lda());
             layouts[1] = layout(recipe.bType(), l.bRows(), l.bCols(), l.ldb());
@@ -70,9 +67,10 @@ public final class Matmul implements AutoCloseable {
             }
             this.dLayout = dLayout;
             workspace = options.workspaceBytes() > 0 ? DeviceBuffer.allocate(options.workspaceBytes()) : null;
-            heuristics = cublasLtMatmulHeuristicResult_t.allocateArray(options.algorithms(), arena);
-            algorithmCount = heuristic(options);
-            boolean ints = recipe.scaleType() == cublaslt_h.CUDA_R_32I();
+            heuristics = CublasLtCalls.heuristicResults(options.algorithms(), arena);
+            algorithmCount = CublasLtCalls.heuristic(lt.handle(), desc.get(), layouts[0], layouts[1], layouts[2], dLayout,
+                    options.workspaceBytes(), options.algorithms(), heuristics, recipe.label() + " " + gemm.name());
+            boolean ints = recipe.integerScale();
             alpha = ints ? arena.allocateFrom(ValueLayout.JAVA_INT, 1) : arena.allocateFrom(ValueLayout.JAVA_FLOAT, 1f);
             beta = ints ? arena.allocateFrom(ValueLayout.JAVA_INT, 0) : arena.allocateFrom(ValueLayout.JAVA_FLOAT, 0f);
         } catch (RuntimeException e) {
@@ -141,71 +139,27 @@ public final class Matmul implements AutoCloseable {
         requireSize("activations", ops.activations(), need[1]);
         requireSize("output", ops.output(), need[2]);
         if (recipe.perTensorScales()) {
-            setScale(cublaslt_h.CUBLASLT_MATMUL_DESC_A_SCALE_POINTER(), ops.weightScale(), "weightScale");
-            setScale(cublaslt_h.CUBLASLT_MATMUL_DESC_B_SCALE_POINTER(), ops.activationScale(), "activationScale");
+            setScale(ScalePointer.A, ops.weightScale(), "weightScale");
+            setScale(ScalePointer.B, ops.activationScale(), "activationScale");
             if (gemm.output() == Precision.FP8_E4M3) {
-                setScale(cublaslt_h.CUBLASLT_MATMUL_DESC_D_SCALE_POINTER(), ops.outputScale(), "outputScale");
+                setScale(ScalePointer.D, ops.outputScale(), "outputScale");
             }
         }
-        MemorySegment algo = cublasLtMatmulHeuristicResult_t.algo(cublasLtMatmulHeuristicResult_t.asSlice(heuristics, selected));
-        MemorySegment out = ops.output().pointer();
-        int status = cublaslt_h.cublasLtMatmul(lt.handle(), desc.get(), alpha, ops.weights().pointer(), layouts[0],
-                ops.activations().pointer(), layouts[1], beta, out, layouts[2], out, dLayout, algo,
-                workspace == null ? MemorySegment.NULL : workspace.pointer(),
+        CublasLtCalls.matmul(lt.handle(), desc.get(), alpha, ops.weights().pointer(), layouts[0],
+                ops.activations().pointer(), layouts[1], beta, ops.output().pointer(), layouts[2], dLayout,
+                CublasLtCalls.algorithm(heuristics, selected), workspace == null ? MemorySegment.NULL : workspace.pointer(),
                 workspace == null ? 0 : workspace.byteSize(), stream.handle());
-        CublasStatus.check("cublasLtMatmul", status);
-    }
-
-    private int heuristic(MatmulOptions options) {
-        OwnedHandle pref = own(CublasStatus.create("cublasLtMatmulPreferenceCreate", cublaslt_h::cublasLtMatmulPreferenceCreate),
-                h -> cublaslt_h.cublasLtMatmulPreferenceDestroy(h), "cublasLtMatmulPreferenceDestroy");
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment ws = a.allocateFrom(ValueLayout.JAVA_LONG, options.workspaceBytes());
-            CublasStatus.check("cublasLtMatmulPreferenceSetAttribute", cublaslt_h.cublasLtMatmulPreferenceSetAttribute(
-                    pref.get(), cublaslt_h.CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES(), ws, Long.BYTES));
-            MemorySegment count = a.allocate(ValueLayout.JAVA_INT);
-            CublasStatus.check("cublasLtMatmulAlgoGetHeuristic", cublaslt_h.cublasLtMatmulAlgoGetHeuristic(lt.handle(),
-                    desc.get(), layouts[0], layouts[1], layouts[2], dLayout, pref.get(), options.algorithms(), heuristics, count));
-            int n = count.get(ValueLayout.JAVA_INT, 0);
-            if (n == 0) {
-                throw new CublasException("cublasLtMatmulAlgoGetHeuristic", cublaslt_h.CUBLAS_STATUS_NOT_SUPPORTED(),
-                        "CUBLAS_STATUS_NOT_SUPPORTED", "no algorithm for " + recipe.label() + " " + gemm.name());
-            }
-            return n;
-        }
     }
 
     private MemorySegment layout(int type, long rows, long cols, long ld) {
-        return own(CublasStatus.create("cublasLtMatrixLayoutCreate",
-                p -> cublaslt_h.cublasLtMatrixLayoutCreate(p, type, rows, cols, ld)),
-                h -> cublaslt_h.cublasLtMatrixLayoutDestroy(h), "cublasLtMatrixLayoutDestroy").get();
+        return own(CublasLtCalls.matrixLayout(type, rows, cols, ld)).get();
     }
 
-    private void setDesc(int attribute, int value) {
-        try (Arena a = Arena.ofConfined()) {
-            CublasStatus.check("cublasLtMatmulDescSetAttribute", cublaslt_h.cublasLtMatmulDescSetAttribute(desc.get(),
-                    attribute, a.allocateFrom(ValueLayout.JAVA_INT, value), Integer.BYTES));
-        }
-    }
-
-    /** For the attributes cublasLt.h declares {@code int8_t}: the size passed must be 1. */
-    private void setDescByte(int attribute, byte value) {
-        try (Arena a = Arena.ofConfined()) {
-            CublasStatus.check("cublasLtMatmulDescSetAttribute", cublaslt_h.cublasLtMatmulDescSetAttribute(desc.get(),
-                    attribute, a.allocateFrom(ValueLayout.JAVA_BYTE, value), Byte.BYTES));
-        }
-    }
-
-    private void setScale(int attribute, DeviceBuffer scale, String name) {
+    private void setScale(ScalePointer operand, DeviceBuffer scale, String name) {
         if (scale == null || scale.byteSize() < Float.BYTES) {
             throw new IllegalArgumentException(name + " must be a device buffer holding one FP32 scale for " + recipe.label());
         }
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment p = a.allocate(ValueLayout.ADDRESS);
-            p.set(ValueLayout.ADDRESS, 0, scale.pointer());
-            CublasStatus.check("cublasLtMatmulDescSetAttribute",
-                    cublaslt_h.cublasLtMatmulDescSetAttribute(desc.get(), attribute, p, ValueLayout.ADDRESS.byteSize()));
-        }
+        CublasLtCalls.setScalePointer(desc.get(), operand, scale.pointer());
     }
 
     private static void requireSize(String name, DeviceBuffer b, long bytes) {
@@ -214,8 +168,8 @@ public final class Matmul implements AutoCloseable {
         }
     }
 
-    private OwnedHandle own(MemorySegment raw, java.util.function.ToIntFunction<MemorySegment> destroy, String fn) {
-        OwnedHandle h = OwnedHandle.own(raw, 0, "matmul", p -> CublasStatus.check(fn, destroy.applyAsInt(p)));
+    /** Keeps {@code h} to close with this plan, in reverse order of creation. */
+    private OwnedHandle own(OwnedHandle h) {
         handles.add(h);
         return h;
     }

@@ -1,5 +1,7 @@
 package dev.roofline.cuda.cli;
 
+import dev.roofline.core.energy.PowerMeter;
+import dev.roofline.core.energy.PowerMeters;
 import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.roofline.Gemm;
@@ -11,8 +13,6 @@ import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.bench.BenchmarkOptions;
 import dev.roofline.cuda.bench.DeviceCeilings;
 import dev.roofline.cuda.bench.GemmVariant;
-import dev.roofline.cuda.bench.PowerMeter;
-import dev.roofline.cuda.bench.PowerMeters;
 import dev.roofline.cuda.bench.Report;
 import dev.roofline.cuda.bench.Sweep;
 import dev.roofline.cuda.blas.CublasLt;

@@ -1,12 +1,10 @@
 package dev.roofline.cuda.kernels;
 
-import dev.roofline.bindings.cudart.cudart_h;
-import dev.roofline.bindings.cudart.dim3;
+import dev.roofline.bindings.loader.OwnedHandle;
 import dev.roofline.cuda.Cuda;
-import dev.roofline.cuda.CudaException;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
-import dev.roofline.cuda.resource.OwnedHandle;
+import dev.roofline.cuda.internal.Cudart;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -53,15 +51,7 @@ public final class GemvKernels implements AutoCloseable {
         Arena image = Arena.ofShared();
         try {
             MemorySegment code = image.allocate(fatbin.length, 16).copyFrom(MemorySegment.ofArray(fatbin));
-            MemorySegment lib;
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment p = arena.allocate(ValueLayout.ADDRESS);
-                check("cudaLibraryLoadData", cudart_h.cudaLibraryLoadData(p, code, MemorySegment.NULL, MemorySegment.NULL, 0,
-                        MemorySegment.NULL, MemorySegment.NULL, 0));
-                lib = p.get(ValueLayout.ADDRESS, 0);
-            }
-            GemvKernels g = new GemvKernels(image, OwnedHandle.own(lib, 0, "GEMV kernel library",
-                    h -> check("cudaLibraryUnload", cudart_h.cudaLibraryUnload(h))));
+            GemvKernels g = new GemvKernels(image, Cudart.loadLibrary(code, "GEMV kernel library"));
             try {
                 g.lookUpAll();
                 return g;
@@ -99,14 +89,6 @@ public final class GemvKernels implements AutoCloseable {
         }
         MemorySegment kernel = kernel(kernelName(format, activation, m, n));
         try (Arena arena = Arena.ofConfined()) {
-            MemorySegment grid = dim3.allocate(arena);
-            dim3.x(grid, Math.ceilDiv(n, rowsPerBlock(format, activation, m)));
-            dim3.y(grid, 1);
-            dim3.z(grid, 1);
-            MemorySegment block = dim3.allocate(arena);
-            dim3.x(block, threadsPerBlock(format, activation, n));
-            dim3.y(block, 1);
-            dim3.z(block, 1);
             MemorySegment[] values = {
                     arena.allocateFrom(ValueLayout.ADDRESS, weights.pointer()),
                     arena.allocateFrom(ValueLayout.ADDRESS, scales == null ? MemorySegment.NULL : scales.pointer()),
@@ -120,7 +102,8 @@ public final class GemvKernels implements AutoCloseable {
             for (int i = 0; i < values.length; i++) {
                 args.setAtIndex(ValueLayout.ADDRESS, i, values[i]);
             }
-            check("cudaLaunchKernel", cudart_h.cudaLaunchKernel(kernel, grid, block, args, 0, stream.handle()));
+            Cudart.launchKernel(arena, kernel, Math.ceilDiv(n, rowsPerBlock(format, activation, m)),
+                    threadsPerBlock(format, activation, n), args, stream.handle());
         }
     }
 
@@ -173,7 +156,7 @@ public final class GemvKernels implements AutoCloseable {
 
     private void lookUpAll() {
         for (String name : kernelNames()) {
-            kernels.put(name, lookUp(name));
+            kernels.put(name, Cudart.kernel(library.get(), name));
         }
     }
 
@@ -197,15 +180,6 @@ public final class GemvKernels implements AutoCloseable {
         return names;
     }
 
-    private MemorySegment lookUp(String name) {
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment p = arena.allocate(ValueLayout.ADDRESS);
-            check("cudaLibraryGetKernel(" + name + ")",
-                    cudart_h.cudaLibraryGetKernel(p, library.get(), arena.allocateFrom(name)));
-            return p.get(ValueLayout.ADDRESS, 0);
-        }
-    }
-
     static byte[] embeddedFatbin() {
         try (InputStream in = GemvKernels.class.getResourceAsStream(FATBIN)) {
             if (in == null) {
@@ -215,13 +189,6 @@ public final class GemvKernels implements AutoCloseable {
             return in.readAllBytes();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + FATBIN, e);
-        }
-    }
-
-    // the same construction as the package-private checked layer in dev.roofline.cuda (Cudart.check)
-    private static void check(String function, int status) {
-        if (status != cudart_h.cudaSuccess()) {
-            throw CudaException.of(function, status);
         }
     }
 

@@ -1,8 +1,13 @@
 package dev.roofline.cuda.bench;
 
+import dev.roofline.core.energy.EnergyReading;
+import dev.roofline.core.energy.EnergySource;
+import dev.roofline.core.energy.PowerMeter;
+
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A meter that draws a constant {@link #WATTS} and remembers the UUIDs it was started with. Public with a public
@@ -30,7 +35,7 @@ public final class FakePowerMeter implements PowerMeter {
             public synchronized EnergyReading stop() {
                 if (reading == null) {
                     double s = (System.nanoTime() - t0) / 1e9;
-                    reading = new EnergyReading(s, WATTS * s, WATTS, WATTS, "fake", 1, 1980, false, "");
+                    reading = new EnergyReading(s, WATTS * s, WATTS, WATTS, EnergySource.INTEGRATED, 1, 1980, Set.of());
                 }
                 return reading;
             }

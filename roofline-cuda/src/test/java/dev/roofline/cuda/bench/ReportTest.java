@@ -1,5 +1,6 @@
 package dev.roofline.cuda.bench;
 
+import dev.roofline.core.energy.OperationEnergy;
 import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.roofline.Gemm;
@@ -19,7 +20,7 @@ class ReportTest {
     private static List<Sweep.Row> rows() {
         Roofline r = Roofline.on(Hardware.H200);
         Measurement plain = new Measurement("BF16 -> BF16", BF16, TimingStats.of(1600, 1610, 1590), r.predict(BF16));
-        Measurement metered = plain.withEnergy(new OperationEnergy("NVML", OperationEnergyTest.READING, 250, 0.40));
+        Measurement metered = plain.withEnergy(new OperationEnergy("NVML", MeasurementEnergyTest.READING, 250, 0.40));
         return List.of(new Sweep.Row(BF16, "BF16 -> BF16", plain, ""),
                 new Sweep.Row(BF16, "BF16 -> BF16", metered, ""),
                 new Sweep.Row(FP8, FP8_FAST.label(FP8), null, "CublasException: no algorithm, sorry"));

@@ -8,6 +8,7 @@ import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.RequiresGpu;
 import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.UnsupportedOnDeviceException;
+import dev.roofline.cuda.internal.MatmulRecipe;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -83,7 +83,9 @@ cat > "$DIST/run-benchmarks.sh" <<'RUN'
 # Short and bounded first, the long sweep last:
 # 1. the checked layer's overhead over the raw binding for cudaGetDevice (class path), and the same call in a C loop
 # 2. roofline-nvml's JMH benchmark of one sample (short: 2 warm-up and 3 measured iterations of 1 s, one fork)
-# 3. the roofline-cuda CLI on the module path with roofline-nvml beside it, so its PowerMeter fills the energy columns:
+# 3. the GEMV kernels beside cuBLASLt FP16, a same-bytes copy and the roofline (dev.roofline.cuda.bench.GemvBenchmark,
+#    from the library jars on the module path; report to $1/gemv-bench.txt)
+# 4. the roofline-cuda CLI on the module path with roofline-nvml beside it, so its PowerMeter fills the energy columns:
 #    ceilings, timing methods, sweep, predicted vs measured (CSV to $1/sweep.csv); nvidia-smi logs clocks, power and
 #    clock-event reasons every 100 ms meanwhile (to $1/smi.csv)
 D=$(cd "$(dirname "$0")" && pwd)
@@ -105,6 +107,9 @@ fi
 echo "== NVML sample overhead (JMH)"
 "$J" -jar "$D/jmh/benchmarks.jar" NvmlSampleBenchmark -wi 2 -i 3 -w 1 -r 1 -f 1 \
   -jvmArgsAppend --enable-native-access=ALL-UNNAMED -rff "$OUT_DIR/jmh-nvml.csv" -rf csv
+echo "== GEMV kernels (library jars only)"
+"$J" --enable-native-access=dev.roofline.bindings,dev.roofline.cuda -p "$MP" \
+  -m dev.roofline.cuda/dev.roofline.cuda.bench.GemvBenchmark 2>&1 | tee "$OUT_DIR/gemv-bench.txt"
 echo "== roofline-cuda CLI (with roofline-nvml's PowerMeter)"
 SMI_PID=
 if command -v nvidia-smi >/dev/null; then

@@ -23,4 +23,7 @@ timeout 300 "${J[@]}" org.junit.platform.console.ConsoleLauncher execute \
   --select-class dev.roofline.cuda.kernels.GemvKernelsIT --select-class dev.roofline.cuda.kernels.GemvShapeTest \
   --reports-dir "$OUT_DIR/reports" --details=tree --disable-banner 2>&1 | tee "$OUT_DIR/it.log" | grep -vE "✔" | tail -60
 echo "== benchmark"
-timeout 400 "${J[@]}" dev.roofline.cuda.kernels.GemvBenchmark 2>&1 | tee "$OUT_DIR/bench.log"
+# from the library jars alone, on the module path: the benchmark is API (dev.roofline.cuda.bench), not test code
+MP="$D/lib/roofline-core.jar:$D/lib/roofline-bindings.jar:$D/lib/roofline-cuda.jar"
+timeout 400 "$D/jre/bin/java" --enable-native-access=dev.roofline.bindings,dev.roofline.cuda -p "$MP" \
+  -m dev.roofline.cuda/dev.roofline.cuda.bench.GemvBenchmark 2>&1 | tee "$OUT_DIR/bench.log"

@@ -19,7 +19,7 @@ import java.util.Optional;
 
 /**
  * Times one cuBLASLt product on random inputs (rotated over enough sets to defeat the L2 when asked) and sets the
- * median beside the roofline's prediction. With {@code MatmulOptions.algorithms() > 1} every heuristic candidate
+ * median beside the roofline's prediction and the device datasheet's. With {@code MatmulOptions.algorithms() > 1} every heuristic candidate
  * gets a short timed trial and the fastest few a full one (see {@link #FINALISTS}). Given a {@link PowerMeter}, an energy phase follows the timing.
  */
 public final class GemmBenchmark {
@@ -55,7 +55,8 @@ public final class GemmBenchmark {
             }
             TimingStats t = timeFastest(mm, stream, o, ops);
             String label = mm.label() + (mo.fastAccumulation() ? GemmVariant.FAST_ACCUM : "");
-            Measurement m = new Measurement(label, gemm, t, roofline.predict(gemm));
+            Measurement m = new Measurement(label, gemm, t, roofline.predict(gemm))
+                    .withDatasheet(Roofline.on(device.hardware()).predict(gemm));
             if (meter.isEmpty()) {
                 return m;
             }

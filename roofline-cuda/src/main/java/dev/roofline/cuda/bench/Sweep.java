@@ -17,9 +17,6 @@ import java.util.function.Consumer;
 public final class Sweep {
     private Sweep() {}
 
-    /** One row: the measurement, or why there is none. */
-    public record Row(Gemm gemm, String label, Measurement measurement, String failure) {}
-
     /**
      * The product of {@code shape}'s dimensions in precision {@code p} with the output cuBLASLt gives it: FP16 and BF16
      * write their own type, FP8 writes FP16, INT8 INT32 (stated as FP32, the same 4 bytes), TF32 and FP32 FP32.
@@ -35,28 +32,31 @@ public final class Sweep {
     }
 
     /** Uses CUDA-graph replay for products with M <= 16, whose launches are short; no energy phase. */
-    public static List<Row> run(CublasLt lt, Device device, Stream stream, List<Gemm> shapes, List<Precision> precisions,
-                                Roofline roofline, BenchmarkOptions o) {
+    public static List<BenchmarkResult> run(CublasLt lt, Device device, Stream stream, List<Gemm> shapes,
+                                            List<Precision> precisions, Roofline roofline, BenchmarkOptions o) {
         return run(lt, device, stream, shapes, GemmVariant.of(precisions), roofline, o, Optional.empty(), r -> {});
     }
 
     /**
      * Each shape in each variant, the fastest of {@link GemmBenchmark#CANDIDATES} heuristic algorithms; graph replay
      * of 20 launches per sample for M <= 16, whose launches are short; an energy phase per product given a meter.
-     * {@code done} sees each row as it is finished (progress, and output that outlives a run stopped half-way).
+     * Each result is predicted by {@code roofline} (pass the measured ceilings, {@link DeviceCeilings#applyTo}) and on
+     * the device's datasheet. {@code done} sees each result as it is finished (progress, and output that outlives a run
+     * stopped half-way).
      */
-    public static List<Row> run(CublasLt lt, Device device, Stream stream, List<Gemm> shapes, List<GemmVariant> variants,
-                                Roofline roofline, BenchmarkOptions o, Optional<PowerMeter> meter, Consumer<Row> done) {
-        List<Row> rows = new ArrayList<>();
+    public static List<BenchmarkResult> run(CublasLt lt, Device device, Stream stream, List<Gemm> shapes,
+                                            List<GemmVariant> variants, Roofline roofline, BenchmarkOptions o,
+                                            Optional<PowerMeter> meter, Consumer<BenchmarkResult> done) {
+        List<BenchmarkResult> rows = new ArrayList<>();
         for (Gemm shape : shapes) {
             for (GemmVariant v : variants) {
                 Gemm g = gemmFor(shape, v.precision());
                 BenchmarkOptions opts = g.m() <= 16 ? o.withGraph(20) : o;
                 try {
-                    rows.add(new Row(g, v.label(g), GemmBenchmark.measure(lt, device, stream, g, roofline, opts,
-                            v.options(GemmBenchmark.CANDIDATES), meter), ""));
+                    rows.add(GemmBenchmark.measure(lt, device, stream, g, roofline, opts, v.options(GemmBenchmark.CANDIDATES),
+                            meter).withLabel(v.label(g)));
                 } catch (RuntimeException e) {
-                    rows.add(new Row(g, v.label(g), null, e.getClass().getSimpleName() + ": " + e.getMessage()));
+                    rows.add(BenchmarkFailure.of(v.label(g), g, e));
                 }
                 done.accept(rows.getLast());
             }

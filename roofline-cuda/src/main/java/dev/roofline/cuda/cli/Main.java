@@ -11,6 +11,7 @@ import dev.roofline.cuda.Cuda;
 import dev.roofline.cuda.Device;
 import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.bench.BenchmarkOptions;
+import dev.roofline.cuda.bench.BenchmarkResult;
 import dev.roofline.cuda.bench.DeviceCeilings;
 import dev.roofline.cuda.bench.GemmVariant;
 import dev.roofline.cuda.bench.Report;
@@ -114,12 +115,12 @@ public final class Main {
             }
             Hardware measured = c.applyTo(sheet);
             stamp(out, "sweep");
-            List<Sweep.Row> rows = Sweep.run(lt, device, stream, quick ? SHAPES.subList(0, 2) : SHAPES, VARIANTS,
-                    Roofline.on(sheet), o, meter, r -> out.println("  " + Report.line(r)));
+            List<BenchmarkResult> rows = Sweep.run(lt, device, stream, quick ? SHAPES.subList(0, 2) : SHAPES, VARIANTS,
+                    Roofline.on(measured), o, meter, r -> out.println("  " + Report.line(r)));
             stamp(out, "done");
-            out.print(Report.table(rows, measured));
+            out.print(Report.table(rows));
             if (csv != null) {
-                Files.writeString(csv, Report.csv(rows, measured));
+                Files.writeString(csv, Report.csv(rows));
                 out.println("CSV: " + csv);
             }
         }

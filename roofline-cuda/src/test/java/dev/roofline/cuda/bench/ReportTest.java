@@ -17,13 +17,12 @@ class ReportTest {
     private static final GemmVariant FP8_FAST = new GemmVariant(Precision.FP8_E4M3, true);
     private static final Gemm FP8 = Sweep.gemmFor(Gemm.of(8192, 8192, 8192), Precision.FP8_E4M3);
 
-    private static List<Sweep.Row> rows() {
+    private static List<BenchmarkResult> rows() {
         Roofline r = Roofline.on(Hardware.H200);
-        Measurement plain = new Measurement("BF16 -> BF16", BF16, TimingStats.of(1600, 1610, 1590), r.predict(BF16));
+        Measurement plain = new Measurement("BF16 -> BF16", BF16, TimingStats.of(1600, 1610, 1590), r.predict(BF16))
+                .withDatasheet(r.predict(BF16));
         Measurement metered = plain.withEnergy(new OperationEnergy("NVML", MeasurementEnergyTest.READING, 250, 0.40));
-        return List.of(new Sweep.Row(BF16, "BF16 -> BF16", plain, ""),
-                new Sweep.Row(BF16, "BF16 -> BF16", metered, ""),
-                new Sweep.Row(FP8, FP8_FAST.label(FP8), null, "CublasException: no algorithm, sorry"));
+        return List.of(plain, metered, new BenchmarkFailure(FP8_FAST.label(FP8), FP8, "CublasException: no algorithm, sorry"));
     }
 
     /** Splits one CSV line, honouring quotes. */
@@ -48,7 +47,7 @@ class ReportTest {
 
     @Test
     void everyCsvRowHasTheHeadersColumns() {
-        String[] lines = Report.csv(rows(), Hardware.H200).split("\n");
+        String[] lines = Report.csv(rows()).split("\n");
         int columns = cells(lines[0]).size();
         assertThat(columns).isEqualTo(32);
         for (String line : lines) {
@@ -58,7 +57,7 @@ class ReportTest {
 
     @Test
     void energyColumnsAreFilledOnlyWhenAMeterMeasured() {
-        String[] lines = Report.csv(rows(), Hardware.H200).split("\n");
+        String[] lines = Report.csv(rows()).split("\n");
         List<String> header = cells(lines[0]);
         int jPerOp = header.indexOf("joules_per_op");
         int perWatt = header.indexOf("gflops_per_watt");
@@ -78,7 +77,7 @@ class ReportTest {
 
     @Test
     void theTableShowsMillijoulesAndGflopsPerWattAndWhyItThrottled() {
-        String table = Report.table(rows(), Hardware.H200);
+        String table = Report.table(rows());
         String[] lines = table.split("\n");
         assertThat(lines[0]).contains("mJ/op", "GFLOPS/W", "avg W", "peak W", "throttled");
         assertThat(lines[1]).doesNotContain("1200.000");

@@ -1,0 +1,209 @@
+package dev.roofline.cuda.bench;
+
+import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.model.Models;
+import dev.roofline.core.model.WeightMatrix;
+import dev.roofline.core.roofline.Gemm;
+import dev.roofline.core.roofline.Roofline;
+import dev.roofline.cuda.Cuda;
+import dev.roofline.cuda.Device;
+import dev.roofline.cuda.DeviceBuffer;
+import dev.roofline.cuda.Stream;
+import dev.roofline.cuda.blas.CublasLt;
+import dev.roofline.cuda.blas.ElementCodec;
+import dev.roofline.cuda.blas.MatmulOptions;
+import dev.roofline.cuda.kernels.Activation;
+import dev.roofline.cuda.kernels.DeviceWeights;
+import dev.roofline.cuda.kernels.GemvKernels;
+import dev.roofline.cuda.kernels.WeightFormat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/**
+ * Times the GEMV kernels ({@link GemvKernels}) at M=1 beside cuBLASLt FP16 in the same run and the roofline with the
+ * bandwidth and kernel latency measured on the device ({@link DeviceCeilings}). Each kernel runs on random weights in
+ * its format's layout, L2-cold (rotated over copies totalling at least 4x the L2), timed as {@link
+ * GemvBenchmarkOptions#timing()} says (by default CUDA events around graph replays of 20 launches, median of 50). Beside
+ * each, a device-to-device copy moving the same bytes (half read, half written), timed the same way: the fastest a
+ * stream of that size ran on this device, launch ramp and tail included. Then, when asked, all linear layers of one
+ * Llama-3-8B decoder layer in FP16, FP8 and NVFP4.
+ *
+ * <pre>{@code
+ * GemvBenchmarkResults r = GemvBenchmark.run(Cuda.device(0), GemvBenchmarkOptions.defaults());
+ * System.out.print(r.render(ReportFormat.TEXT));
+ * }</pre>
+ */
+public final class GemvBenchmark {
+    /**
+     * The larger copy of the ceilings' copy fit. Timed like the kernels (graph replays), so the latency is the fixed
+     * cost of a launch in this harness; 256 MiB because a 1 GiB copy captured in a graph runs slower than streaming
+     * (see {@link DeviceCeilings}).
+     */
+    static final long CEILING_COPY_BYTES = 256L << 20;
+    /** Formats of the decoder-layer section: the 16-bit baseline, the 8-bit and the 4-bit formats serving engines use. */
+    static final List<WeightFormat> DECODE_LAYER_FORMATS = List.of(WeightFormat.FP16, WeightFormat.FP8_E4M3, WeightFormat.NVFP4);
+
+    /** A linear layer of the decoder: Q/K/V fused and gate/up fused, as serving engines run them. */
+    private record Linear(String name, int n, int k) {}
+
+    private GemvBenchmark() {}
+
+    /** {@link #run(Device, GemvBenchmarkOptions, Consumer)} without progress. */
+    public static GemvBenchmarkResults run(Device device, GemvBenchmarkOptions options) {
+        return run(device, options, m -> { });
+    }
+
+    /**
+     * Measures the ceilings, then every shape in every format (after cuBLASLt FP16 at that shape, when asked), then the
+     * decoder layer (when asked). {@code progress} sees each measurement as it is finished, the cuBLASLt baselines
+     * included.
+     */
+    public static GemvBenchmarkResults run(Device device, GemvBenchmarkOptions options, Consumer<? super Measurement> progress) {
+        BenchmarkOptions timing = options.timing();
+        try (Stream stream = Stream.create(); CublasLt lt = CublasLt.create(); GemvKernels gemv = GemvKernels.load()) {
+            DeviceCeilings ceilings = DeviceCeilings.measure(lt, device, stream, CEILING_COPY_BYTES, 1024, List.of(), timing);
+            Hardware measured = ceilings.applyTo(device.hardware());
+            Roofline roofline = Roofline.on(measured);
+            Roofline datasheet = Roofline.on(device.hardware());
+            List<Measurement> kernels = new ArrayList<>();
+            for (GemvBenchmarkOptions.Shape s : options.shapes()) {
+                Optional<Measurement> cublas = Optional.empty();
+                if (options.cublasBaseline()) {
+                    cublas = Optional.of(GemmBenchmark.measure(lt, device, stream, Gemm.gemv(s.n(), s.k()), roofline, timing,
+                            MatmulOptions.defaults().withAlgorithms(4)));
+                    progress.accept(cublas.get());
+                }
+                for (WeightFormat f : options.formats()) {
+                    Gemm g = gemm(f, s.n(), s.k());
+                    TimingStats t = time(gemv, device, stream, timing, f, s.n(), s.k());
+                    long bytes = f.storedBytes(s.n(), s.k());
+                    CopyReference copy = new CopyReference(bytes, ceilings.copyBytesPerSecond(), sameBytesCopy(device, stream, timing, bytes));
+                    Measurement m = new Measurement(f.name(), g, t, roofline.predict(g)).withDatasheet(datasheet.predict(g)).withCopy(copy);
+                    m = cublas.map(m::withBaseline).orElse(m);
+                    kernels.add(m);
+                    progress.accept(m);
+                }
+            }
+            List<Measurement> layer = new ArrayList<>();
+            if (options.decodeLayer()) {
+                for (WeightFormat f : DECODE_LAYER_FORMATS) {
+                    for (Linear l : decodeLayer()) {
+                        Gemm g = gemm(f, l.n(), l.k()).named(l.name());
+                        TimingStats t = time(gemv, device, stream, timing, f, l.n(), l.k());
+                        Measurement m = new Measurement(f.name(), g, t, roofline.predict(g)).withDatasheet(datasheet.predict(g));
+                        layer.add(m);
+                        progress.accept(m);
+                    }
+                }
+            }
+            return new GemvBenchmarkResults(device.toString(), ceilings, kernels, layer);
+        }
+    }
+
+    /**
+     * {@code [formats [NxK]]}: all formats at the default shapes with cuBLASLt and the decoder layer, or only the given
+     * comma-separated formats (e.g. {@code NVFP4,MXFP4}, for profilers), at one shape when given, without cuBLASLt and
+     * the layer. Prints progress, then the text report. Exit status 2 for bad arguments, 1 without a GPU.
+     */
+    public static void main(String[] args) {
+        GemvBenchmarkOptions o = GemvBenchmarkOptions.defaults();
+        try {
+            if (args.length > 2) {
+                throw new IllegalArgumentException("too many arguments");
+            }
+            if (args.length > 0) {
+                o = o.withFormats(GemvBenchmarkOptions.parseFormats(args[0])).withCublasBaseline(false).withDecodeLayer(false);
+            }
+            if (args.length > 1) {
+                o = o.withShapes(List.of(GemvBenchmarkOptions.Shape.parse(args[1])));
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("gemv-bench: " + e.getMessage() + "\nusage: GemvBenchmark [FORMAT[,FORMAT...] [NxK]]");
+            System.exit(2);
+        }
+        if (!Cuda.isAvailable()) {
+            System.err.println("gemv-bench: " + Cuda.unavailableReason().orElseThrow() + " - nothing measured");
+            System.exit(1);
+        }
+        GemvBenchmarkResults r = run(Cuda.device(0), o, m -> System.out.println("  " + Report.line(m)));
+        System.out.println();
+        System.out.print(r.render(ReportFormat.TEXT));
+    }
+
+    /** The GEMV the roofline prices for {@code f}: its weights, FP16 (BF16 for BF16 weights) activations and output. */
+    static Gemm gemm(WeightFormat f, long n, long k) {
+        return Gemm.gemv(n, k).withWeights(f.precision()).withActivations(activation(f).precision())
+                .withOutput(activation(f).precision()).named(f + " gemv " + n + "x" + k);
+    }
+
+    static Activation activation(WeightFormat f) {
+        return f == WeightFormat.BF16 ? Activation.BF16 : Activation.F16;
+    }
+
+    /** Q/K/V fused and gate/up fused, from roofline-core's Llama-3-8B matrices. */
+    private static List<Linear> decodeLayer() {
+        Map<String, WeightMatrix> w = Models.LLAMA_3_8B.matrices().stream()
+                .collect(Collectors.toMap(WeightMatrix::name, m -> m, (a, b) -> a));
+        return List.of(
+                new Linear("qkv_proj", out(w, "q_proj") + out(w, "k_proj") + out(w, "v_proj"), in(w, "q_proj")),
+                new Linear("o_proj", out(w, "o_proj"), in(w, "o_proj")),
+                new Linear("gate_up_proj", out(w, "gate_proj") + out(w, "up_proj"), in(w, "gate_proj")),
+                new Linear("down_proj", out(w, "down_proj"), in(w, "down_proj")));
+    }
+
+    private static int out(Map<String, WeightMatrix> w, String name) {
+        return Math.toIntExact(w.get(name).outFeatures());
+    }
+
+    private static int in(Map<String, WeightMatrix> w, String name) {
+        return Math.toIntExact(w.get(name).inFeatures());
+    }
+
+    /**
+     * A device-to-device copy that moves {@code bytes} (reads half, writes half), over enough buffer pairs to defeat
+     * the L2, timed like the kernels.
+     */
+    static TimingStats sameBytesCopy(Device device, Stream stream, BenchmarkOptions timing, long bytes) {
+        long half = Math.max(16, (bytes / 2) / 16 * 16);
+        return Benchmark.copy(stream, half, timing.inputSets(device.l2Bytes(), 2 * half), timing);
+    }
+
+    /** One M=1 GEMV on random weights, rotated over enough copies to defeat the L2. */
+    static TimingStats time(GemvKernels gemv, Device device, Stream stream, BenchmarkOptions timing, WeightFormat f, int n, int k) {
+        Activation a = activation(f);
+        List<AutoCloseable> owned = new ArrayList<>();
+        try {
+            DeviceWeights w0 = RandomGemvWeights.upload(f, n, k, 7);
+            owned.add(w0);
+            int sets = timing.inputSets(device.l2Bytes(), f.storedBytes(n, k));
+            DeviceWeights[] ws = new DeviceWeights[sets];
+            DeviceBuffer[] ys = new DeviceBuffer[sets];
+            ws[0] = w0;
+            for (int i = 1; i < sets; i++) {
+                ws[i] = RandomGemvWeights.copyOf(w0);
+                owned.add(ws[i]);
+            }
+            for (int i = 0; i < sets; i++) {
+                ys[i] = DeviceBuffer.allocate(2L * n);
+                owned.add(ys[i]);
+            }
+            DeviceBuffer x = DeviceBuffer.allocate(2L * k);
+            owned.add(x);
+            x.copyFrom(ElementCodec.encode(a.precision(), ElementCodec.random(a.precision(), k, 11, 1f)));
+            return Benchmark.time(stream, timing, sets, i -> gemv.gemv(ws[i], x, ys[i], 1, a, stream));
+        } finally {
+            for (AutoCloseable c : owned) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+    }
+}

@@ -2,7 +2,8 @@
  * The roofline model: number formats ({@link dev.roofline.core.precision}), GPU specifications
  * ({@link dev.roofline.core.hardware}), predictions for operators ({@link dev.roofline.core.roofline}), transformer
  * models ({@link dev.roofline.core.model}) and their whole-model predictions ({@link dev.roofline.core.transformer}).
- * No runtime dependencies.
+ * No runtime dependencies. {@code roofline <command>} ({@link dev.roofline.core.cli.Main}) runs the commands found
+ * with {@link java.util.ServiceLoader}.
  */
 module dev.roofline.core {
     exports dev.roofline.core.precision;
@@ -13,6 +14,12 @@ module dev.roofline.core {
     exports dev.roofline.core.recommend;
     exports dev.roofline.core.tiling;
     exports dev.roofline.core.report;
-    // the calculator view, reused by roofline-cuda's command line (which adds measurements)
-    exports dev.roofline.core.cli to dev.roofline.cuda;
+    // the command-line SPI and dispatcher: other modules add commands, core's own are in an unexported package
+    exports dev.roofline.core.cli;
+
+    uses dev.roofline.core.cli.Command;
+    provides dev.roofline.core.cli.Command with dev.roofline.core.cli.command.PredictCommand,
+            dev.roofline.core.cli.command.ModelCommand, dev.roofline.core.cli.command.RecommendCommand,
+            dev.roofline.core.cli.command.PlotCommand, dev.roofline.core.cli.command.HardwareCommand,
+            dev.roofline.core.cli.command.PrecisionsCommand;
 }

@@ -18,4 +18,5 @@ module dev.roofline.cuda {
     exports dev.roofline.cuda.kernels;
 
     uses dev.roofline.cuda.bench.PowerMeter;
+    provides dev.roofline.core.cli.Command with dev.roofline.cuda.cli.MeasureCommand;
 }

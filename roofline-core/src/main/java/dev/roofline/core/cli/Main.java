@@ -58,7 +58,7 @@ public final class Main {
         return run(command, Arrays.asList(args).subList(1, args.length), out, err);
     }
 
-    private static int run(Command command, List<String> args, PrintStream out, PrintStream err) {
+    static int run(Command command, List<String> args, PrintStream out, PrintStream err) {
         boolean debug = System.getenv("ROOFLINE_DEBUG") != null || args.contains(ArgumentParser.DEBUG.name());
         try {
             Arguments parsed = ArgumentParser.parse(command, args);

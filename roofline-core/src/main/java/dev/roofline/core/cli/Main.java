@@ -2,11 +2,16 @@ package dev.roofline.core.cli;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 import java.util.TreeMap;
 
@@ -33,7 +38,7 @@ public final class Main {
 
     /** Runs one command line; returns the process exit status. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        Map<String, Command> commands = installed();
+        Map<String, Command> commands = installed(err);
         if (args.length == 0) {
             err.print(listing(commands));
             return 2;
@@ -84,22 +89,36 @@ public final class Main {
 
     /** The exception's message on one line; its type where it has no message (or is not an input error). */
     static String oneLine(Throwable e) {
+        if (e instanceof NoSuchFileException f) { // its message is the bare path
+            return "no such file or directory: " + f.getFile();
+        }
+        if (e instanceof AccessDeniedException f) {
+            return "permission denied: " + f.getFile();
+        }
         String m = e.getMessage() == null || e.getMessage().isBlank() ? null : String.join(" ", e.getMessage().strip().lines().toList());
         boolean inputError = e instanceof IllegalArgumentException || e instanceof IllegalStateException
-                || e instanceof IOException || e instanceof java.io.UncheckedIOException || e instanceof UsageException;
+                || e instanceof IOException || e instanceof UncheckedIOException || e instanceof UsageException;
         if (m == null) {
             return e.getClass().getSimpleName() + (inputError ? "" : " (run with --debug for the stack trace)");
         }
         return inputError ? m : e.getClass().getSimpleName() + ": " + m;
     }
 
-    /** The installed commands by name; the first provider of a name wins. */
-    static Map<String, Command> installed() {
+    /** The installed commands by name; the first provider of a name wins, one that fails to load is left out. */
+    static Map<String, Command> installed(PrintStream err) {
         Map<String, Command> byName = new TreeMap<>();
-        for (Command c : ServiceLoader.load(Command.class, Main.class.getClassLoader())) {
-            byName.putIfAbsent(c.name(), c);
+        Iterator<Command> it = ServiceLoader.load(Command.class, Main.class.getClassLoader()).iterator();
+        while (true) {
+            try {
+                if (!it.hasNext()) {
+                    return byName;
+                }
+                Command c = it.next();
+                byName.putIfAbsent(c.name(), c);
+            } catch (ServiceConfigurationError e) {
+                err.println("roofline: a command could not be loaded: " + oneLine(e));
+            }
         }
-        return byName;
     }
 
     static String listing(Map<String, Command> commands) {

@@ -18,7 +18,7 @@ class CommandLineTest {
 
     @Test
     void discoversExactlyCoresCommandsWhenAlone() {
-        assertThat(Main.installed().keySet()).containsExactlyElementsOf(CORE_COMMANDS);
+        assertThat(Main.installed(System.err).keySet()).containsExactlyElementsOf(CORE_COMMANDS);
     }
 
     @Test
@@ -146,6 +146,14 @@ class CommandLineTest {
         int status = Main.run(broken, List.of(), new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
         assertThat(status).isEqualTo(1);
         assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("roofline broken: NullPointerException: widget\n");
+    }
+
+    @Test
+    void aMissingFileIsNamedAsMissing() {
+        assertThat(Main.oneLine(new java.nio.file.NoSuchFileException("/no/such/config.json")))
+                .isEqualTo("no such file or directory: /no/such/config.json");
+        assertThat(Main.oneLine(new java.nio.file.AccessDeniedException("/root/secret.json")))
+                .isEqualTo("permission denied: /root/secret.json");
     }
 
     @Test

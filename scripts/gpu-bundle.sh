@@ -118,7 +118,7 @@ if command -v nvidia-smi >/dev/null; then
   SMI_PID=$!
 fi
 "$J" --enable-native-access=dev.roofline.bindings,dev.roofline.cuda,dev.roofline.nvml -p "$MP" --add-modules dev.roofline.nvml \
-  -m dev.roofline.cuda/dev.roofline.cuda.cli.Main --csv "$OUT_DIR/sweep.csv" ${ROOFLINE_QUICK:+--quick}
+  -m dev.roofline.core/dev.roofline.core.cli.Main measure --csv "$OUT_DIR/sweep.csv" ${ROOFLINE_QUICK:+--quick}
 RC=$?
 [ -n "$SMI_PID" ] && kill "$SMI_PID"
 exit $RC

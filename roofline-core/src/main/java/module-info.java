@@ -3,7 +3,8 @@
  * ({@link dev.roofline.core.format}), GPU specifications ({@link dev.roofline.core.hardware}), predictions for
  * operators ({@link dev.roofline.core.roofline}), transformer models ({@link dev.roofline.core.model}) and their
  * whole-model predictions ({@link dev.roofline.core.transformer}), and the energy-metering service GPU modules
- * implement ({@link dev.roofline.core.energy}). No runtime dependencies.
+ * implement ({@link dev.roofline.core.energy}). No runtime dependencies. {@code roofline <command>}
+ * ({@link dev.roofline.core.cli.Main}) runs the commands found with {@link java.util.ServiceLoader}.
  */
 module dev.roofline.core {
     exports dev.roofline.core.precision;
@@ -16,9 +17,14 @@ module dev.roofline.core {
     exports dev.roofline.core.tiling;
     exports dev.roofline.core.report;
     exports dev.roofline.core.energy;
-    // the calculator view, reused by roofline-cuda's command line (which adds measurements)
-    exports dev.roofline.core.cli to dev.roofline.cuda;
+    // the command-line SPI and dispatcher: other modules add commands, core's own are in an unexported package
+    exports dev.roofline.core.cli;
 
     // PowerMeters looks meters up here; roofline-nvml provides one
     uses dev.roofline.core.energy.PowerMeter;
+    uses dev.roofline.core.cli.Command;
+    provides dev.roofline.core.cli.Command with dev.roofline.core.cli.command.PredictCommand,
+            dev.roofline.core.cli.command.ModelCommand, dev.roofline.core.cli.command.RecommendCommand,
+            dev.roofline.core.cli.command.PlotCommand, dev.roofline.core.cli.command.HardwareCommand,
+            dev.roofline.core.cli.command.PrecisionsCommand;
 }

@@ -11,4 +11,7 @@ module dev.roofline.quant {
     exports dev.roofline.quant.block;
     exports dev.roofline.quant.recommend;
     exports dev.roofline.quant.checkpoint;
+
+    provides dev.roofline.core.cli.Command with dev.roofline.quant.cli.QuantizeCommand,
+            dev.roofline.quant.cli.AdviseCommand;
 }

@@ -1,36 +1,34 @@
 package dev.roofline.core.cli;
 
-import dev.roofline.core.hardware.Ceiling;
-import dev.roofline.core.hardware.Hardware;
-import dev.roofline.core.precision.Precision;
-import dev.roofline.core.roofline.Gemm;
-import dev.roofline.core.roofline.Prediction;
-import dev.roofline.core.roofline.Roofline;
-
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceConfigurationError;
+import java.util.ServiceLoader;
+import java.util.TreeMap;
 
 /**
- * {@code java -jar roofline-core.jar [options]}: the roofline calculator. With no options it prices a GEMV
- * 4096×4096 on GB10 in FP16, FP8, INT8, INT4, NVFP4 and MXFP4.
+ * {@code roofline <command> [options]}: runs one of the {@link Command}s found on the module or class path.
+ * {@code roofline} alone or {@code roofline --help} lists them, and names the jars that add the missing ones.
+ *
+ * <p>Exit status: 0 on success; 2 for a usage error (unknown command or option, missing or malformed value), with the
+ * command's usage; 1 for a data or runtime error (a missing file, an invalid config, a GPU error), with one line
+ * {@code roofline <command>: <message>}. {@code --debug} or the environment variable {@code ROOFLINE_DEBUG} adds the
+ * stack trace.
  */
 public final class Main {
-    static final String USAGE = """
-            usage: roofline [options]
-              --hw NAME               hardware (default gb10); see --list-hardware
-              --shape MxNxK           GEMM shape, M = tokens, N x K = weights (default 1x4096x4096)
-              --precisions P,P,...    weight precisions to compare (default fp16,fp8,int8,int4,nvfp4,mxfp4)
-              --activations P|same    activation precision (default same: each row uses its weight precision)
-              --output P              output precision (default fp16)
-              --baseline P            precision the speedup column compares with (default fp16)
-              --efficiency BW,COMPUTE fractions of peak bandwidth and compute reached, each in (0,1] (default 1,1)
-              --list-hardware         print the hardware registry with sources
-              --list-precisions       print the precision catalog
-              --help                  print this text
-            roofline model|recommend|plot <preset|config.json> --help   transformer models (see that help)
-            """;
+    /** Commands other modules provide, by the artifact that adds them: named in the listing when absent. */
+    static final Map<String, List<String>> ELSEWHERE = Map.of(
+            "roofline-cuda", List.of("measure"),
+            "roofline-quant", List.of("quantize", "advise"));
 
     private Main() {}
 
@@ -38,126 +36,107 @@ public final class Main {
         System.exit(run(args, System.out, System.err));
     }
 
-    /** Runs the CLI; returns the process exit status (0 ok, 2 bad arguments). */
+    /** Runs one command line; returns the process exit status. */
     public static int run(String[] args, PrintStream out, PrintStream err) {
-        if (args.length > 0 && SUBCOMMANDS.contains(args[0])) {
-            return runSubcommand(args, out, err);
-        }
-        Options o;
-        try {
-            o = Options.parse(args);
-        } catch (IllegalArgumentException e) {
-            err.println("roofline: " + e.getMessage());
-            err.print(USAGE);
+        Map<String, Command> commands = installed(err);
+        if (args.length == 0) {
+            err.print(listing(commands));
             return 2;
         }
-        switch (o.action()) {
-            case HELP -> out.print(USAGE);
-            case LIST_HARDWARE -> out.print(listHardware());
-            case LIST_PRECISIONS -> out.print(listPrecisions());
-            case PREDICT -> {
-                try {
-                    out.print(predictTable(o));
-                } catch (IllegalArgumentException | IllegalStateException e) {
-                    err.println("roofline: " + e.getMessage());
-                    return 2;
-                }
+        String name = args[0];
+        if (name.equals("--help") || name.equals("-h") || name.equals("help")) {
+            out.print(listing(commands));
+            return 0;
+        }
+        Command command = commands.get(name);
+        if (command == null) {
+            Optional<String> jar = ELSEWHERE.entrySet().stream().filter(e -> e.getValue().contains(name))
+                    .map(Map.Entry::getKey).findFirst();
+            if (jar.isPresent()) {
+                err.println("roofline: " + name + " comes with " + jar.get() + ", which is not on the class path");
+                return 1;
             }
-        }
-        return 0;
-    }
-
-    private static final List<String> SUBCOMMANDS = List.of("model", "recommend", "plot");
-
-    private static int runSubcommand(String[] args, PrintStream out, PrintStream err) {
-        if (args.length > 1 && (args[1].equals("--help") || args[1].equals("-h"))) {
-            out.print(ModelCommand.USAGE);
-            return 0;
-        }
-        try {
-            out.print(ModelCommand.run(args[0], ModelOptions.parse(args)));
-            return 0;
-        } catch (IllegalArgumentException | IllegalStateException | java.io.UncheckedIOException e) {
-            err.println("roofline: " + e.getMessage());
-            err.print(ModelCommand.USAGE);
+            err.println("roofline: unknown command '" + name + "'");
+            err.print(listing(commands));
             return 2;
         }
+        return run(command, Arrays.asList(args).subList(1, args.length), out, err);
     }
 
-    static String predictTable(Options o) {
-        Roofline roofline = Roofline.on(o.hardware()).withEfficiency(o.bandwidthEfficiency(), o.computeEfficiency());
-        Gemm shape = new Gemm("gemm", 1, o.m(), o.n(), o.k(), Precision.FP16, Precision.FP16, o.output());
-        Prediction baseline = roofline.predict(operands(shape, o.baseline(), o));
-        StringBuilder sb = new StringBuilder();
-        Hardware hw = o.hardware();
-        sb.append(String.format(Locale.ROOT, "%s M=%d N=%d K=%d on %s: %.0f GB/s%s; output %s%n",
-                o.m() == 1 ? "GEMV" : "GEMM", o.m(), o.n(), o.k(), hw.name(),
-                hw.memoryBytesPerSecond() / 1e9 * o.bandwidthEfficiency(),
-                o.bandwidthEfficiency() < 1 || o.computeEfficiency() < 1
-                        ? String.format(Locale.ROOT, " (efficiency %.2f bandwidth, %.2f compute)", o.bandwidthEfficiency(), o.computeEfficiency())
-                        : "", o.output().displayName()));
-        TextTable t = new TextTable("precision", "bytes", "FLOPs", "FLOP/B", "bound", "time us", "TFLOPS", "vs " + o.baseline().shortName().toUpperCase(Locale.ROOT), "compute path");
-        List<String> notes = new ArrayList<>();
-        for (Precision p : o.precisions()) {
-            Prediction pr = roofline.predict(operands(shape, p, o));
-            t.add(p.displayName(), Long.toString(pr.bytes()), Long.toString(pr.flops()),
-                    fmt("%.2f", pr.flopsPerByte()), pr.bound().name().toLowerCase(Locale.ROOT),
-                    fmt("%.2f", pr.timeMicros()), fmt("%.2f", pr.attainableFlopsPerSecond() / 1e12),
-                    fmt("%.2fx", pr.speedupOver(baseline)), pr.computePath().executedAs().displayName()
-                            + (pr.computePath().nativePath() ? "" : " (fallback)"));
-            if (!pr.computePath().nativePath()) {
-                notes.add(p.displayName() + ": " + pr.computePath().method());
+    static int run(Command command, List<String> args, PrintStream out, PrintStream err) {
+        boolean debug = System.getenv("ROOFLINE_DEBUG") != null || args.contains(ArgumentParser.DEBUG.name());
+        try {
+            Arguments parsed = ArgumentParser.parse(command, args);
+            if (parsed.help()) {
+                out.print(Usage.of(command));
+                return 0;
             }
+            command.run(parsed, out, err);
+            return 0;
+        } catch (UsageException e) {
+            err.println("roofline " + command.name() + ": " + oneLine(e));
+            err.print(Usage.of(command));
+            return 2;
+        } catch (IOException | RuntimeException | LinkageError e) {
+            // a data or runtime error, or a bug: one line either way; the trace only on request
+            err.println("roofline " + command.name() + ": " + oneLine(e));
+            if (debug) {
+                e.printStackTrace(err);
+            }
+            return 1;
         }
-        sb.append(t.render());
-        // --hw names datasheet hardware only, which has no kernel latency
-        sb.append("time = max(bytes / bandwidth, FLOPs / peak); bytes include block scales; dense peaks.\n");
-        for (String n : notes) {
-            sb.append("note: ").append(n).append('\n');
-        }
-        sb.append("bandwidth: ").append(hw.source(Hardware.Figure.MEMORY_BANDWIDTH)).append('\n');
-        return sb.toString();
     }
 
-    private static Gemm operands(Gemm shape, Precision weights, Options o) {
-        return shape.withWeights(weights).withActivations(o.activations() == null ? weights : o.activations());
+    /** The exception's message on one line; its type where it has no message (or is not an input error). */
+    static String oneLine(Throwable e) {
+        if (e instanceof NoSuchFileException f) { // its message is the bare path
+            return "no such file or directory: " + f.getFile();
+        }
+        if (e instanceof AccessDeniedException f) {
+            return "permission denied: " + f.getFile();
+        }
+        String m = e.getMessage() == null || e.getMessage().isBlank() ? null : String.join(" ", e.getMessage().strip().lines().toList());
+        boolean inputError = e instanceof IllegalArgumentException || e instanceof IllegalStateException
+                || e instanceof IOException || e instanceof UncheckedIOException || e instanceof UsageException;
+        if (m == null) {
+            return e.getClass().getSimpleName() + (inputError ? "" : " (run with --debug for the stack trace)");
+        }
+        return inputError ? m : e.getClass().getSimpleName() + ": " + m;
     }
 
-    static String listHardware() {
-        StringBuilder sb = new StringBuilder();
-        for (Hardware h : Hardware.registry()) {
-            sb.append(String.format(Locale.ROOT, "%s%s: %.0f GB/s, %.0f GB, %d SMs, L2 %.1f MiB, CC %s, %.0f W%n",
-                    h.name(), h.aliases().isEmpty() ? "" : " (" + String.join(", ", h.aliases()) + ")",
-                    h.memoryBytesPerSecond() / 1e9, h.memoryBytes() / 1e9, h.smCount(), h.l2Bytes() / (double) (1 << 20),
-                    h.computeCapability().map(Object::toString).orElse("?"), h.powerWatts()));
-            for (Hardware.Figure f : Hardware.Figure.values()) {
-                if (f != Hardware.Figure.KERNEL_LATENCY) { // measured only, never in a datasheet
-                    sb.append("    ").append(f.name().toLowerCase(Locale.ROOT)).append(": ").append(h.source(f)).append('\n');
+    /** The installed commands by name; the first provider of a name wins, one that fails to load is left out. */
+    static Map<String, Command> installed(PrintStream err) {
+        Map<String, Command> byName = new TreeMap<>();
+        Iterator<Command> it = ServiceLoader.load(Command.class, Main.class.getClassLoader()).iterator();
+        while (true) {
+            try {
+                if (!it.hasNext()) {
+                    return byName;
                 }
+                Command c = it.next();
+                byName.putIfAbsent(c.name(), c);
+            } catch (ServiceConfigurationError e) {
+                err.println("roofline: a command could not be loaded: " + oneLine(e));
             }
-            for (Ceiling c : h.dense().values()) {
-                sb.append(String.format(Locale.ROOT, "    %-11s %9.1f TFLOPS dense (%s)  %s%n", c.precision().displayName(),
-                        c.teraFlopsPerSecond(), c.unit() == Ceiling.Unit.TENSOR_CORE ? "tensor" : "CUDA cores", c.source()));
+        }
+    }
+
+    static String listing(Map<String, Command> commands) {
+        StringBuilder sb = new StringBuilder("usage: roofline <command> [options]   (roofline <command> --help for its options)\ncommands:\n");
+        int width = commands.keySet().stream().mapToInt(String::length).max().orElse(0);
+        for (Command c : commands.values()) {
+            sb.append("  ").append(c.name()).append(" ".repeat(width - c.name().length() + 2)).append(c.summary()).append('\n');
+        }
+        List<String> missing = new ArrayList<>();
+        ELSEWHERE.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
+            List<String> absent = e.getValue().stream().filter(n -> !commands.containsKey(n)).toList();
+            if (!absent.isEmpty()) {
+                missing.add(String.join(", ", absent) + " (add " + e.getKey() + ")");
             }
+        });
+        if (!missing.isEmpty()) {
+            sb.append("not on the class path: ").append(String.join("; ", missing)).append('\n');
         }
         return sb.toString();
-    }
-
-    static String listPrecisions() {
-        TextTable t = new TextTable("precision", "names", "bits", "E", "M", "bias", "max finite", "block", "scale", "bits/elem");
-        for (Precision p : Precision.values()) {
-            t.add(p.displayName(), String.join(",", p.aliases()), Integer.toString(p.elementBits()),
-                    Integer.toString(p.exponentBits()), Integer.toString(p.mantissaBits()),
-                    p.exponentBias().isPresent() ? Integer.toString(p.exponentBias().getAsInt()) : "-",
-                    fmt("%.6g", p.maxFinite()),
-                    p.blockScaling().map(b -> Integer.toString(b.blockSize())).orElse("-"),
-                    p.blockScaling().map(b -> b.scale().name() + (b.tensorScale() == null ? "" : "+" + b.tensorScale().name() + " tensor")).orElse("-"),
-                    fmt("%.4g", p.effectiveBitsPerElement()));
-        }
-        return t.render();
-    }
-
-    private static String fmt(String f, double v) {
-        return String.format(Locale.ROOT, f, v);
     }
 }

@@ -34,7 +34,7 @@ class MainTest {
 
     @Test
     void defaultTableIsGemv4096OnGb10AcrossSixPrecisions() {
-        Run r = run();
+        Run r = run("predict");
         assertThat(r.status()).isZero();
         assertThat(r.out()).startsWith("GEMV M=1 N=4096 K=4096 on GB10: 273 GB/s");
         Map<String, String[]> rows = rows(r.out());
@@ -70,7 +70,7 @@ class MainTest {
 
     @Test
     void flagsChooseHardwareShapeAndPrecisions() {
-        Run r = run("--hw", "h100", "--shape", "8192x8192x8192", "--precisions", "bf16,fp8");
+        Run r = run("predict", "--hw", "h100", "--shape", "8192x8192x8192", "--precisions", "bf16,fp8");
         assertThat(r.status()).isZero();
         assertThat(r.out()).startsWith("GEMM M=8192 N=8192 K=8192 on H100 SXM: 3350 GB/s");
         Map<String, String[]> rows = rows(r.out());
@@ -82,7 +82,7 @@ class MainTest {
 
     @Test
     void activationsCanBePinnedForWeightOnlyQuantization() {
-        Run r = run("--precisions", "int4", "--activations", "fp16");
+        Run r = run("predict", "--precisions", "int4", "--activations", "fp16");
         Map<String, String[]> rows = rows(r.out());
         assertThat(Long.parseLong(rows.get("INT4")[1])).isEqualTo(4096L * 4096 / 2 + 4096 * 2 + 4096 * 2);
         assertThat(rows.get("INT4")[8]).isEqualTo("FP16");
@@ -90,10 +90,10 @@ class MainTest {
 
     @Test
     void listsHardwareWithSourcesAndPrecisions() {
-        Run hw = run("--list-hardware");
+        Run hw = run("hardware");
         assertThat(hw.status()).isZero();
         assertThat(hw.out()).contains("GB10 (b10").contains("273 GB/s").contains("with-sparsity").contains("[uncertain]");
-        Run p = run("--list-precisions");
+        Run p = run("precisions");
         assertThat(p.out()).contains("NVFP4").contains("E4M3+FP32 tensor").contains("448.000");
     }
 
@@ -102,19 +102,26 @@ class MainTest {
         for (String[] args : new String[][] {
                 {"--shape", "1x0x4096"}, {"--shape", "4096"}, {"--hw", "tpu"}, {"--precisions", "fp7"},
                 {"--efficiency", "1.2,1"}, {"--efficiency", "nan,1"}, {"--bogus"}, {"--hw"}}) {
-            Run r = run(args);
+            Run r = run(predict(args));
             assertThat(r.status()).as(Arrays.toString(args)).isEqualTo(2);
             assertThat(r.err()).as(Arrays.toString(args)).contains("usage: roofline");
             assertThat(r.out()).isEmpty();
         }
-        assertThat(run("--shape", "1x0x4096").err()).contains("--shape N must be > 0, got 0");
-        assertThat(run("--hw", "tpu").err()).contains("unknown hardware 'tpu'");
-        assertThat(run("--efficiency", "1.2,1").err()).contains("--efficiency bandwidth must be in (0, 1], got 1.2");
+        assertThat(run("predict", "--shape", "1x0x4096").err()).contains("--shape N must be > 0, got 0");
+        assertThat(run("predict", "--hw", "tpu").err()).contains("unknown hardware 'tpu'");
+        assertThat(run("predict", "--efficiency", "1.2,1").err()).contains("--efficiency bandwidth must be in (0, 1], got 1.2");
+    }
+
+    private static String[] predict(String... args) {
+        String[] all = new String[args.length + 1];
+        all[0] = "predict";
+        System.arraycopy(args, 0, all, 1, args.length);
+        return all;
     }
 
     @Test
     void shapesThatOverflowAreReportedNotThrown() {
-        Run r = run("--shape", "4194304x4194304x4194304");
+        Run r = run("predict", "--shape", "4194304x4194304x4194304");
         assertThat(r.status()).isEqualTo(2);
         assertThat(r.err()).contains("overflows a long");
     }

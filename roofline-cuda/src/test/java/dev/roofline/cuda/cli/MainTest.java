@@ -1,5 +1,6 @@
 package dev.roofline.cuda.cli;
 
+import dev.roofline.core.cli.Main;
 import dev.roofline.cuda.Cuda;
 import org.junit.jupiter.api.Test;
 
@@ -15,8 +16,15 @@ class MainTest {
     private static String[] run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int rc = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int rc = Main.run(measure(args), new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         return new String[] {Integer.toString(rc), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)};
+    }
+
+    private static String[] measure(String... args) {
+        String[] all = new String[args.length + 1];
+        all[0] = "measure";
+        System.arraycopy(args, 0, all, 1, args.length);
+        return all;
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.roofline.quant.cli;
 
+import dev.roofline.core.cli.Main;
 import dev.roofline.quant.checkpoint.TinyLlama;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

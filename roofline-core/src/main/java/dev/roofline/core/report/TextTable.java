@@ -1,25 +1,36 @@
-package dev.roofline.core.cli;
+package dev.roofline.core.report;
 
 import java.util.ArrayList;
 import java.util.List;
 
-/** A plain-text table with aligned columns: text left-aligned, numbers right-aligned. */
-final class TextTable {
+/**
+ * A plain-text table with aligned columns: text left-aligned, numeric columns right-aligned, a dashed rule under the
+ * header.
+ *
+ * <pre>{@code
+ * TextTable t = new TextTable("precision", "time us");
+ * t.add("FP16", "122.97");
+ * String text = t.render();
+ * }</pre>
+ */
+public final class TextTable {
     private final List<String> header;
     private final List<List<String>> rows = new ArrayList<>();
 
-    TextTable(String... header) {
+    public TextTable(String... header) {
         this.header = List.of(header);
     }
 
-    void add(String... cells) {
+    /** Adds a row of as many cells as the header has. */
+    public void add(String... cells) {
         if (cells.length != header.size()) {
             throw new IllegalArgumentException("row has " + cells.length + " cells, header has " + header.size());
         }
         rows.add(List.of(cells));
     }
 
-    String render() {
+    /** The table, one line per row, each ending in a newline. */
+    public String render() {
         int[] width = new int[header.size()];
         boolean[] numeric = new boolean[header.size()];
         for (int c = 0; c < width.length; c++) {

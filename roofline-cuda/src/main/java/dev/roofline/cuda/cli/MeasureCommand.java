@@ -2,8 +2,13 @@ package dev.roofline.cuda.cli;
 
 import dev.roofline.core.energy.PowerMeter;
 import dev.roofline.core.energy.PowerMeters;
+import dev.roofline.core.cli.Arguments;
+import dev.roofline.core.cli.Command;
+import dev.roofline.core.cli.Converters;
+import dev.roofline.core.cli.Option;
 import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.precision.Precision;
+import dev.roofline.core.report.PrecisionComparison;
 import dev.roofline.core.roofline.Gemm;
 import dev.roofline.core.roofline.Prediction;
 import dev.roofline.core.roofline.Roofline;
@@ -28,13 +33,13 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * {@code roofline-cuda [--hw NAME] [--csv FILE] [--quick]}: with a GPU, measures its ceilings, compares timing methods
- * on 8192^3 products, and times FP16, BF16, FP8 (also with fast accumulation) and INT8 GEMMs and GEMVs beside their
- * roofline predictions, with joules per product when a {@link PowerMeter} (roofline-nvml) is on the module or class
- * path; without a GPU, says why and prints the predictions for {@code --hw} (default h200). Either way it starts
- * with the roofline calculator's default view (a 4096×4096 GEMV on GB10, or on {@code --hw}).
+ * {@code roofline measure [--hw NAME] [--csv FILE] [--quick]}: with a GPU, measures its ceilings, compares timing
+ * methods on 8192^3 products, and times FP16, BF16, FP8 (also with fast accumulation) and INT8 GEMMs and GEMVs beside
+ * their roofline predictions, with joules per product when a {@link PowerMeter} (roofline-nvml) is on the module or
+ * class path; without a GPU, says why and prints the predictions for {@code --hw} (default h200). Either way it
+ * starts with the roofline calculator's default view (a 4096×4096 GEMV on GB10, or on {@code --hw}).
  */
-public final class Main {
+public final class MeasureCommand implements Command {
     static final List<Precision> PRECISIONS = List.of(Precision.FP16, Precision.BF16, Precision.FP8_E4M3, Precision.INT8);
     /** The sweep's products: each precision, and FP8 again with fast accumulation, labelled apart. */
     static final List<GemmVariant> VARIANTS = List.of(GemmVariant.of(Precision.FP16), GemmVariant.of(Precision.BF16),
@@ -42,53 +47,44 @@ public final class Main {
     static final List<Gemm> SHAPES = List.of(Gemm.gemv(8192, 8192), Gemm.of(16, 8192, 8192), Gemm.of(128, 8192, 8192),
             Gemm.of(1024, 8192, 8192), Gemm.of(8192, 8192, 8192));
 
-    private Main() {}
+    static final Option<Hardware> HW = Option.of("--hw", "NAME",
+            "hardware of the calculator view and, without a GPU, of the predictions (default gb10 and h200)", null,
+            Converters.hardware());
+    static final Option<Path> CSV = Option.of("--csv", "FILE", "also write the sweep as CSV", null, Converters.path());
+    static final Option<Boolean> QUICK = Option.flag("--quick",
+            "10 repetitions, two shapes and no timing-method comparison");
 
-    public static void main(String[] args) {
-        System.exit(run(args, System.out, System.err));
+    @Override
+    public String name() {
+        return "measure";
     }
 
-    public static int run(String[] args, PrintStream out, PrintStream err) {
-        String hwName = "h200";
-        boolean hwGiven = false;
-        Path csv = null;
-        boolean quick = false;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--hw" -> {
-                    hwName = value(args, ++i);
-                    hwGiven = true;
-                }
-                case "--csv" -> csv = Path.of(value(args, ++i));
-                case "--quick" -> quick = true;
-                default -> {
-                    err.println("roofline-cuda: unknown option " + args[i] + "\nusage: roofline-cuda [--hw NAME] [--csv FILE] [--quick]");
-                    return 2;
-                }
-            }
-        }
+    @Override
+    public String summary() {
+        return "the main job: the calculator's view, then this GPU's ceilings and cuBLASLt products beside their predictions";
+    }
+
+    @Override
+    public List<Option<?>> options() {
+        return List.of(HW, CSV, QUICK);
+    }
+
+    @Override
+    public void run(Arguments args, PrintStream out, PrintStream err) throws IOException {
         // the main job first: the roofline calculator's view (GB10 unless --hw says otherwise), GPU or not
-        int calculator = dev.roofline.core.cli.Main.run(hwGiven ? new String[] {"--hw", hwName} : new String[0], out, err);
-        if (calculator != 0) {
-            return calculator;
-        }
+        out.print(PrecisionComparison.defaults(args.find(HW).orElse(Hardware.GB10)).text());
         out.println();
         if (!Cuda.isAvailable()) {
             out.println(Cuda.unavailableReason().orElseThrow() + " - nothing measured");
-            Hardware hw = Hardware.byName(hwName);
+            Hardware hw = args.find(HW).orElse(Hardware.H200);
             out.println("Predictions only, for " + hw.name() + " (datasheet ceilings):");
             out.print(predictions(hw));
-            return 0;
+            return;
         }
-        try {
-            return measure(out, csv, quick);
-        } catch (IOException e) {
-            err.println("roofline-cuda: cannot write " + csv + ": " + e.getMessage());
-            return 1;
-        }
+        measure(out, args.find(CSV).orElse(null), args.has(QUICK));
     }
 
-    private static int measure(PrintStream out, Path csv, boolean quick) throws IOException {
+    private static void measure(PrintStream out, Path csv, boolean quick) throws IOException {
         Device device = Cuda.device(0);
         out.println(device);
         out.printf(Locale.ROOT, "CUDA runtime %d, driver %d, cuBLASLt %d%n", Cuda.runtimeVersion(), Cuda.driverVersion(),
@@ -120,11 +116,18 @@ public final class Main {
             stamp(out, "done");
             out.print(Report.table(rows));
             if (csv != null) {
-                Files.writeString(csv, Report.csv(rows));
+                write(csv, Report.csv(rows));
                 out.println("CSV: " + csv);
             }
         }
-        return 0;
+    }
+
+    private static void write(Path file, String text) throws IOException {
+        try {
+            Files.writeString(file, text);
+        } catch (IOException e) {
+            throw new IOException("cannot write " + file + ": " + e.getMessage(), e);
+        }
     }
 
     static String predictions(Hardware hw) {
@@ -146,12 +149,5 @@ public final class Main {
     /** A wall-clock mark, to line the output up with a clock and power log taken beside it. */
     private static void stamp(PrintStream out, String phase) {
         out.println("[" + Instant.now() + "] " + phase);
-    }
-
-    private static String value(String[] args, int i) {
-        if (i >= args.length) {
-            throw new IllegalArgumentException(args[i - 1] + " needs a value");
-        }
-        return args[i];
     }
 }

@@ -1,0 +1,91 @@
+package dev.roofline.core.cli;
+
+import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.precision.Precision;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** The {@link Option.Converter}s commands share; each refusal names the option and the text it got. */
+public final class Converters {
+    private Converters() {}
+
+    /** The text as typed. */
+    public static Option.Converter<String> text() {
+        return (option, value) -> value;
+    }
+
+    /** A file system path (not checked for existence: that is the command's data error). */
+    public static Option.Converter<Path> path() {
+        return (option, value) -> Path.of(value);
+    }
+
+    /** A registry hardware name or alias ({@link Hardware#byName}). */
+    public static Option.Converter<Hardware> hardware() {
+        return (option, value) -> Hardware.byName(value);
+    }
+
+    /** A precision name or alias ({@link Precision#parse}). */
+    public static Option.Converter<Precision> precision() {
+        return (option, value) -> Precision.parse(value);
+    }
+
+    /** Comma-separated precisions, e.g. {@code fp16,fp8,nvfp4}. */
+    public static Option.Converter<List<Precision>> precisions() {
+        return (option, value) -> {
+            List<Precision> ps = new ArrayList<>();
+            for (String s : value.split(",")) {
+                ps.add(Precision.parse(s));
+            }
+            return List.copyOf(ps);
+        };
+    }
+
+    /** An integer greater than zero. */
+    public static Option.Converter<Long> positiveLong() {
+        return (option, value) -> {
+            try {
+                long n = Long.parseLong(value.strip());
+                if (n > 0) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new IllegalArgumentException(option + " must be a positive integer, got '" + value + "'");
+        };
+    }
+
+    /** A decimal number. */
+    public static Option.Converter<Double> number() {
+        return (option, value) -> {
+            try {
+                return Double.parseDouble(value.strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(option + " must be a number, got '" + value + "'");
+            }
+        };
+    }
+
+    /** One of a few names, case-insensitive, e.g. {@code decode} or {@code prefill}: the name, in lower case. */
+    public static Option.Converter<String> oneOf(String... names) {
+        List<String> known = List.of(names);
+        return (option, value) -> {
+            String v = value.toLowerCase(Locale.ROOT);
+            if (!known.contains(v)) {
+                throw new IllegalArgumentException(option + " must be " + choices(known) + ", got '" + value + "'");
+            }
+            return v;
+        };
+    }
+
+    /** "a", "a or b", "a, b or c". */
+    static String choices(List<String> names) {
+        if (names.size() == 1) {
+            return names.getFirst();
+        }
+        return String.join(", ", names.subList(0, names.size() - 1)) + " or " + names.getLast();
+    }
+}

@@ -83,9 +83,9 @@ cat > "$DIST/run-benchmarks.sh" <<'RUN'
 # Short and bounded first, the long sweep last:
 # 1. the checked layer's overhead over the raw binding for cudaGetDevice (class path), and the same call in a C loop
 # 2. roofline-nvml's JMH benchmark of one sample (short: 2 warm-up and 3 measured iterations of 1 s, one fork)
-# 3. the GEMV kernels beside cuBLASLt FP16, a same-bytes copy and the roofline (dev.roofline.cuda.bench.GemvBenchmark,
-#    from the library jars on the module path; report to $1/gemv-bench.txt)
-# 4. the roofline-cuda CLI on the module path with roofline-nvml beside it, so its PowerMeter fills the energy columns:
+# 3. roofline gemv-bench: the GEMV kernels beside cuBLASLt FP16, a same-bytes copy and the roofline, from the library
+#    jars on the module path (text to $1/gemv-bench.txt, also CSV and Markdown)
+# 4. roofline measure on the module path with roofline-nvml beside it, so its PowerMeter fills the energy columns:
 #    ceilings, timing methods, sweep, predicted vs measured (CSV to $1/sweep.csv); nvidia-smi logs clocks, power and
 #    clock-event reasons every 100 ms meanwhile (to $1/smi.csv)
 D=$(cd "$(dirname "$0")" && pwd)
@@ -93,6 +93,9 @@ OUT_DIR=${1:-$D/out}
 mkdir -p "$OUT_DIR"
 J="$D/jre/bin/java"
 MP="$D/lib/roofline-core.jar:$D/lib/roofline-bindings.jar:$D/lib/roofline-cuda.jar:$D/lib/roofline-nvml.jar"
+# the dispatcher lives in roofline-core; the commands and the meter of the other modules join through ServiceLoader
+ROOFLINE=("$J" --enable-native-access=dev.roofline.bindings,dev.roofline.cuda,dev.roofline.nvml -p "$MP"
+  --add-modules dev.roofline.cuda,dev.roofline.nvml -m dev.roofline.core/dev.roofline.core.cli.Main)
 echo "== cudaGetDevice overhead (Java)"
 "$J" --enable-native-access=ALL-UNNAMED -cp "$MP:$D/lib/roofline-cuda-tests.jar" dev.roofline.cuda.CallOverheadBenchmark
 echo "== cudaGetDevice overhead (C)"
@@ -107,18 +110,16 @@ fi
 echo "== NVML sample overhead (JMH)"
 "$J" -jar "$D/jmh/benchmarks.jar" NvmlSampleBenchmark -wi 2 -i 3 -w 1 -r 1 -f 1 \
   -jvmArgsAppend --enable-native-access=ALL-UNNAMED -rff "$OUT_DIR/jmh-nvml.csv" -rf csv
-echo "== GEMV kernels (library jars only)"
-"$J" --enable-native-access=dev.roofline.bindings,dev.roofline.cuda -p "$MP" \
-  -m dev.roofline.cuda/dev.roofline.cuda.bench.GemvBenchmark 2>&1 | tee "$OUT_DIR/gemv-bench.txt"
-echo "== roofline-cuda CLI (with roofline-nvml's PowerMeter)"
+echo "== roofline gemv-bench (library jars only)"
+"${ROOFLINE[@]}" gemv-bench --csv "$OUT_DIR/gemv-bench.csv" --markdown "$OUT_DIR/gemv-bench.md" 2>&1 | tee "$OUT_DIR/gemv-bench.txt"
+echo "== roofline measure (with roofline-nvml's PowerMeter)"
 SMI_PID=
 if command -v nvidia-smi >/dev/null; then
   nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,power.draw,temperature.gpu,utilization.gpu,clocks_event_reasons.active \
     --format=csv -lms 100 >"$OUT_DIR/smi.csv" 2>&1 &
   SMI_PID=$!
 fi
-"$J" --enable-native-access=dev.roofline.bindings,dev.roofline.cuda,dev.roofline.nvml -p "$MP" --add-modules dev.roofline.nvml \
-  -m dev.roofline.core/dev.roofline.core.cli.Main measure --csv "$OUT_DIR/sweep.csv" ${ROOFLINE_QUICK:+--quick}
+"${ROOFLINE[@]}" measure --csv "$OUT_DIR/sweep.csv" ${ROOFLINE_QUICK:+--quick}
 RC=$?
 [ -n "$SMI_PID" ] && kill "$SMI_PID"
 exit $RC

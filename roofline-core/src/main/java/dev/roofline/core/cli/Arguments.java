@@ -27,6 +27,16 @@ public final class Arguments {
         this.debug = debug;
     }
 
+    /**
+     * {@code args} (the words after the command's name) parsed against {@code command}'s options, as the dispatcher
+     * parses them: for a command's own tests, and for programs that run a command without the dispatcher.
+     *
+     * @throws UsageException naming the unknown option or the malformed value
+     */
+    public static Arguments parse(Command command, List<String> args) {
+        return ArgumentParser.parse(command, args);
+    }
+
     /** The operands, in the order given; at most as many as the command declares. */
     public List<String> operands() {
         return operands;

@@ -30,7 +30,7 @@ class CommandLineTest {
         for (String c : CORE_COMMANDS) {
             assertThat(r.err()).containsPattern("(?m)^  " + c + " +\\S");
         }
-        assertThat(r.err()).contains("not on the class path: measure (add roofline-cuda); quantize, advise (add roofline-quant)");
+        assertThat(r.err()).contains("not on the class path: measure, gemv-bench (add roofline-cuda); quantize, advise (add roofline-quant)");
     }
 
     @Test

@@ -5,7 +5,6 @@ import dev.roofline.core.model.Models;
 import dev.roofline.core.model.WeightMatrix;
 import dev.roofline.core.roofline.Gemm;
 import dev.roofline.core.roofline.Roofline;
-import dev.roofline.cuda.Cuda;
 import dev.roofline.cuda.Device;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
@@ -103,36 +102,6 @@ public final class GemvBenchmark {
             }
             return new GemvBenchmarkResults(device.toString(), ceilings, kernels, layer);
         }
-    }
-
-    /**
-     * {@code [formats [NxK]]}: all formats at the default shapes with cuBLASLt and the decoder layer, or only the given
-     * comma-separated formats (e.g. {@code NVFP4,MXFP4}, for profilers), at one shape when given, without cuBLASLt and
-     * the layer. Prints progress, then the text report. Exit status 2 for bad arguments, 1 without a GPU.
-     */
-    public static void main(String[] args) {
-        GemvBenchmarkOptions o = GemvBenchmarkOptions.defaults();
-        try {
-            if (args.length > 2) {
-                throw new IllegalArgumentException("too many arguments");
-            }
-            if (args.length > 0) {
-                o = o.withFormats(GemvBenchmarkOptions.parseFormats(args[0])).withCublasBaseline(false).withDecodeLayer(false);
-            }
-            if (args.length > 1) {
-                o = o.withShapes(List.of(GemvBenchmarkOptions.Shape.parse(args[1])));
-            }
-        } catch (IllegalArgumentException e) {
-            System.err.println("gemv-bench: " + e.getMessage() + "\nusage: GemvBenchmark [FORMAT[,FORMAT...] [NxK]]");
-            System.exit(2);
-        }
-        if (!Cuda.isAvailable()) {
-            System.err.println("gemv-bench: " + Cuda.unavailableReason().orElseThrow() + " - nothing measured");
-            System.exit(1);
-        }
-        GemvBenchmarkResults r = run(Cuda.device(0), o, m -> System.out.println("  " + Report.line(m)));
-        System.out.println();
-        System.out.print(r.render(ReportFormat.TEXT));
     }
 
     /** The GEMV the roofline prices for {@code f}: its weights, FP16 (BF16 for BF16 weights) activations and output. */

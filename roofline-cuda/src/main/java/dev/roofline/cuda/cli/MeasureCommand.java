@@ -122,7 +122,7 @@ public final class MeasureCommand implements Command {
         }
     }
 
-    private static void write(Path file, String text) throws IOException {
+    static void write(Path file, String text) throws IOException {
         try {
             Files.writeString(file, text);
         } catch (IOException e) {

@@ -30,7 +30,7 @@ class QuantCommandsTest {
         Run r = run("--help");
         assertThat(r.status()).isZero();
         assertThat(r.out()).containsPattern("(?m)^  quantize +").containsPattern("(?m)^  advise +")
-                .containsPattern("(?m)^  predict +").contains("not on the class path: measure (add roofline-cuda)\n");
+                .containsPattern("(?m)^  predict +").contains("not on the class path: measure, gemv-bench (add roofline-cuda)\n");
     }
 
     @Test

@@ -31,7 +31,7 @@ public final class Sweep {
         return shape.in(p).withOutput(out).named(shape.name() + " " + p.shortName());
     }
 
-    /** Uses CUDA-graph replay for products with M <= 16, whose launches are short; no energy phase. */
+    /** Uses CUDA-graph replay for products with {@code M <= 16}, whose launches are short; no energy phase. */
     public static List<BenchmarkResult> run(CublasLt lt, Device device, Stream stream, List<Gemm> shapes,
                                             List<Precision> precisions, Roofline roofline, BenchmarkOptions o) {
         return run(lt, device, stream, shapes, GemmVariant.of(precisions), roofline, o, Optional.empty(), r -> {});
@@ -39,7 +39,7 @@ public final class Sweep {
 
     /**
      * Each shape in each variant, the fastest of {@link GemmBenchmark#CANDIDATES} heuristic algorithms; graph replay
-     * of 20 launches per sample for M <= 16, whose launches are short; an energy phase per product given a meter.
+     * of 20 launches per sample for {@code M <= 16}, whose launches are short; an energy phase per product given a meter.
      * Each result is predicted by {@code roofline} (pass the measured ceilings, {@link DeviceCeilings#applyTo}) and on
      * the device's datasheet. {@code done} sees each result as it is finished (progress, and output that outlives a run
      * stopped half-way).

@@ -23,8 +23,12 @@ module dev.roofline.core {
     // PowerMeters looks meters up here; roofline-nvml provides one
     uses dev.roofline.core.energy.PowerMeter;
     uses dev.roofline.core.cli.Command;
-    provides dev.roofline.core.cli.Command with dev.roofline.core.cli.command.PredictCommand,
-            dev.roofline.core.cli.command.ModelCommand, dev.roofline.core.cli.command.RecommendCommand,
-            dev.roofline.core.cli.command.PlotCommand, dev.roofline.core.cli.command.HardwareCommand,
+
+    provides dev.roofline.core.cli.Command with
+            dev.roofline.core.cli.command.PredictCommand,
+            dev.roofline.core.cli.command.ModelCommand,
+            dev.roofline.core.cli.command.RecommendCommand,
+            dev.roofline.core.cli.command.PlotCommand,
+            dev.roofline.core.cli.command.HardwareCommand,
             dev.roofline.core.cli.command.PrecisionsCommand;
 }

@@ -20,5 +20,8 @@ module dev.roofline.cuda {
 
     // the benchmarks measure energy with a meter another module provides (roofline-nvml), found at run time
     uses dev.roofline.core.energy.PowerMeter;
-    provides dev.roofline.core.cli.Command with dev.roofline.cuda.cli.MeasureCommand, dev.roofline.cuda.cli.GemvBenchCommand;
+
+    provides dev.roofline.core.cli.Command with
+            dev.roofline.cuda.cli.MeasureCommand,
+            dev.roofline.cuda.cli.GemvBenchCommand;
 }

@@ -12,5 +12,6 @@ module dev.roofline.nvml {
 
     exports dev.roofline.nvml;
 
-    provides dev.roofline.core.energy.PowerMeter with dev.roofline.nvml.NvmlPowerMeter;
+    provides dev.roofline.core.energy.PowerMeter with
+            dev.roofline.nvml.NvmlPowerMeter;
 }

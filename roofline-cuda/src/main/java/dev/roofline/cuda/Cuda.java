@@ -49,7 +49,8 @@ public final class Cuda {
     public static Device device(int ordinal) {
         requireAvailable();
         if (ordinal < 0 || ordinal >= Probe.RESULT.deviceCount()) {
-            throw new IllegalArgumentException("device ordinal must be in [0, " + Probe.RESULT.deviceCount() + "), got " + ordinal);
+            throw new IllegalArgumentException(
+                    "device ordinal must be in [0, " + Probe.RESULT.deviceCount() + "), got " + ordinal);
         }
         return DeviceQuery.query(ordinal);
     }

@@ -29,11 +29,21 @@ import java.util.Objects;
  * @param uuid               cudaDeviceProp.uuid as NVML writes it, "GPU-" + 8-4-4-4-12 lowercase hex digits; the
  *                           same string {@code nvidia-smi -L} shows, so NVML readings can be matched to this device
  */
-public record Device(int ordinal, String name, ComputeCapability computeCapability, int smCount, long memoryBytes,
-                     long l2Bytes, int smClockKhz, int memoryClockKhz, int memoryBusWidthBits, String uuid) {
+public record Device(
+        int ordinal,
+        String name,
+        ComputeCapability computeCapability,
+        int smCount,
+        long memoryBytes,
+        long l2Bytes,
+        int smClockKhz,
+        int memoryClockKhz,
+        int memoryBusWidthBits,
+        String uuid) {
 
     /** The UUID of a device not read from the runtime (a hand-built spec): all zeros, which no GPU reports. */
     public static final String NIL_UUID = "GPU-00000000-0000-0000-0000-000000000000";
+
     private static final java.util.regex.Pattern NVML_UUID =
             java.util.regex.Pattern.compile("GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
@@ -44,21 +54,45 @@ public record Device(int ordinal, String name, ComputeCapability computeCapabili
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(computeCapability, "computeCapability");
         if (uuid == null || !NVML_UUID.matcher(uuid).matches()) {
-            throw new IllegalArgumentException("uuid must look like GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx (lowercase hex), got " + uuid);
+            throw new IllegalArgumentException(
+                    "uuid must look like GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx (lowercase hex), got " + uuid);
         }
-        if (ordinal < 0 || smCount <= 0 || memoryBytes <= 0 || l2Bytes < 0 || smClockKhz <= 0 || memoryClockKhz <= 0
+        if (ordinal < 0
+                || smCount <= 0
+                || memoryBytes <= 0
+                || l2Bytes < 0
+                || smClockKhz <= 0
+                || memoryClockKhz <= 0
                 || memoryBusWidthBits <= 0) {
-            throw new IllegalArgumentException("device figures must be positive, got ordinal=" + ordinal + " sms=" + smCount
+            throw new IllegalArgumentException("device figures must be positive, got ordinal=" + ordinal + " sms="
+                    + smCount
                     + " memory=" + memoryBytes + " l2=" + l2Bytes + " smClockKhz=" + smClockKhz + " memoryClockKhz="
                     + memoryClockKhz + " busWidth=" + memoryBusWidthBits);
         }
     }
 
     /** A device not read from the runtime: its UUID is {@link #NIL_UUID}. */
-    public Device(int ordinal, String name, ComputeCapability computeCapability, int smCount, long memoryBytes,
-                  long l2Bytes, int smClockKhz, int memoryClockKhz, int memoryBusWidthBits) {
-        this(ordinal, name, computeCapability, smCount, memoryBytes, l2Bytes, smClockKhz, memoryClockKhz,
-                memoryBusWidthBits, NIL_UUID);
+    public Device(
+            int ordinal,
+            String name,
+            ComputeCapability computeCapability,
+            int smCount,
+            long memoryBytes,
+            long l2Bytes,
+            int smClockKhz,
+            int memoryClockKhz,
+            int memoryBusWidthBits) {
+        this(
+                ordinal,
+                name,
+                computeCapability,
+                smCount,
+                memoryBytes,
+                l2Bytes,
+                smClockKhz,
+                memoryClockKhz,
+                memoryBusWidthBits,
+                NIL_UUID);
     }
 
     /**
@@ -67,15 +101,16 @@ public record Device(int ordinal, String name, ComputeCapability computeCapabili
      */
     public static String nvmlUuid(byte[] cudaUuid) {
         if (cudaUuid == null || cudaUuid.length != 16) {
-            throw new IllegalArgumentException("cudaUuid must hold 16 bytes, got "
-                    + (cudaUuid == null ? "null" : cudaUuid.length + " bytes"));
+            throw new IllegalArgumentException(
+                    "cudaUuid must hold 16 bytes, got " + (cudaUuid == null ? "null" : cudaUuid.length + " bytes"));
         }
         StringBuilder sb = new StringBuilder("GPU-");
         for (int i = 0; i < 16; i++) {
             if (i == 4 || i == 6 || i == 8 || i == 10) {
                 sb.append('-');
             }
-            sb.append(Character.forDigit((cudaUuid[i] >> 4) & 0xF, 16)).append(Character.forDigit(cudaUuid[i] & 0xF, 16));
+            sb.append(Character.forDigit((cudaUuid[i] >> 4) & 0xF, 16))
+                    .append(Character.forDigit(cudaUuid[i] & 0xF, 16));
         }
         return sb.toString();
     }
@@ -99,22 +134,41 @@ public record Device(int ordinal, String name, ComputeCapability computeCapabili
         Source reported = Source.measured(name, java.time.LocalDate.now(), "reported by the CUDA runtime");
         double fp32 = (double) smCount * FP32_LANES_PER_SM * 2 * smClockKhz * 1e3;
         return Hardware.newBuilder(name)
-                .memoryBandwidth(memoryBytesPerSecond(), Source.derived(citation,
-                        "2 x memory clock " + memoryClockKhz + " kHz x bus width " + memoryBusWidthBits + " bit / 8 (DDR)"))
+                .memoryBandwidth(
+                        memoryBytesPerSecond(),
+                        Source.derived(
+                                citation,
+                                "2 x memory clock " + memoryClockKhz + " kHz x bus width " + memoryBusWidthBits
+                                        + " bit / 8 (DDR)"))
                 .memoryCapacity(memoryBytes, reported)
                 .smCount(smCount, reported)
                 .l2(Math.max(1, l2Bytes), reported)
                 .computeCapability(computeCapability.toString(), reported)
-                .ceiling(Precision.FP32, fp32, Ceiling.Unit.CUDA_CORE, Source.estimate(citation,
-                        "SMs x " + FP32_LANES_PER_SM + " FP32 lanes x 2 x SM clock; lanes per SM assumed"))
+                .ceiling(
+                        Precision.FP32,
+                        fp32,
+                        Ceiling.Unit.CUDA_CORE,
+                        Source.estimate(
+                                citation,
+                                "SMs x " + FP32_LANES_PER_SM + " FP32 lanes x 2 x SM clock; lanes per SM assumed"))
                 .build();
     }
 
     @Override
     public String toString() {
-        return String.format(java.util.Locale.ROOT,
+        return String.format(
+                java.util.Locale.ROOT,
                 "%s (device %d, %s): CC %s, %d SMs, %.1f GiB, L2 %.1f MiB, SM %d MHz, memory %d MHz x %d bit = %.0f GB/s",
-                name, ordinal, uuid, computeCapability, smCount, memoryBytes / (double) (1L << 30), l2Bytes / (double) (1L << 20),
-                smClockKhz / 1000, memoryClockKhz / 1000, memoryBusWidthBits, memoryBytesPerSecond() / 1e9);
+                name,
+                ordinal,
+                uuid,
+                computeCapability,
+                smCount,
+                memoryBytes / (double) (1L << 30),
+                l2Bytes / (double) (1L << 20),
+                smClockKhz / 1000,
+                memoryClockKhz / 1000,
+                memoryBusWidthBits,
+                memoryBytesPerSecond() / 1e9);
     }
 }

@@ -142,8 +142,8 @@ public final class DeviceBuffer implements AutoCloseable {
             throw new ClosedResourceException("buffer");
         }
         if (bytes <= 0 || bytes > byteSize) {
-            throw new IllegalArgumentException(what + " of " + bytes + " bytes does not fit a device buffer of "
-                    + byteSize + " bytes");
+            throw new IllegalArgumentException(
+                    what + " of " + bytes + " bytes does not fit a device buffer of " + byteSize + " bytes");
         }
     }
 

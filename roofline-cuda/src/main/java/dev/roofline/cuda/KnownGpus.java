@@ -27,6 +27,9 @@ final class KnownGpus {
 
     static Optional<Hardware> match(String deviceName) {
         String n = deviceName.strip();
-        return ENTRIES.stream().filter(e -> e.name.matcher(n).matches()).map(Entry::hardware).findFirst();
+        return ENTRIES.stream()
+                .filter(e -> e.name.matcher(n).matches())
+                .map(Entry::hardware)
+                .findFirst();
     }
 }

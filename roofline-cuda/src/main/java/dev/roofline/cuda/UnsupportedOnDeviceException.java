@@ -7,7 +7,8 @@ public final class UnsupportedOnDeviceException extends UnsupportedOperationExce
     private final ComputeCapability required;
     private final ComputeCapability actual;
 
-    public UnsupportedOnDeviceException(String feature, ComputeCapability required, String device, ComputeCapability actual) {
+    public UnsupportedOnDeviceException(
+            String feature, ComputeCapability required, String device, ComputeCapability actual) {
         super(feature + " needs compute capability >= " + required + "; " + device + " has " + actual);
         this.required = required;
         this.actual = actual;

@@ -12,9 +12,11 @@ class AvailabilityTest {
 
     @Test
     void missingLibraryIsReportedWithWhatWasTried() {
-        Availability a = Availability.probe(() -> {
-            throw new LibraryNotFoundException(NativeLibrary.CUDART, List.of("/usr/lib64/libcudart.so.13"));
-        }, () -> 1);
+        Availability a = Availability.probe(
+                () -> {
+                    throw new LibraryNotFoundException(NativeLibrary.CUDART, List.of("/usr/lib64/libcudart.so.13"));
+                },
+                () -> 1);
         assertThat(a.available()).isFalse();
         assertThat(a.reason()).startsWith("no CUDA runtime: libcudart.so.13").contains("/usr/lib64/libcudart.so.13");
     }
@@ -22,11 +24,15 @@ class AvailabilityTest {
     @Test
     void driverErrorMeansNoDevice() {
         Availability a = Availability.probe(() -> {}, () -> {
-            throw new CudaException("cudaGetDeviceCount", 35, "cudaErrorInsufficientDriver",
+            throw new CudaException(
+                    "cudaGetDeviceCount",
+                    35,
+                    "cudaErrorInsufficientDriver",
                     "CUDA driver version is insufficient for CUDA runtime version");
         });
-        assertThat(a.reason()).isEqualTo("no CUDA device: cudaGetDeviceCount failed: cudaErrorInsufficientDriver (35): "
-                + "CUDA driver version is insufficient for CUDA runtime version");
+        assertThat(a.reason())
+                .isEqualTo("no CUDA device: cudaGetDeviceCount failed: cudaErrorInsufficientDriver (35): "
+                        + "CUDA driver version is insufficient for CUDA runtime version");
     }
 
     @Test
@@ -37,11 +43,14 @@ class AvailabilityTest {
 
     @Test
     void deniedNativeAccessNamesTheFlag() {
-        Availability a = Availability.probe(() -> {
-            throw new IllegalCallerException("Illegal native access from: module dev.roofline.cuda");
-        }, () -> 1);
+        Availability a = Availability.probe(
+                () -> {
+                    throw new IllegalCallerException("Illegal native access from: module dev.roofline.cuda");
+                },
+                () -> 1);
         assertThat(a.available()).isFalse();
-        assertThat(a.reason()).contains("--enable-native-access=dev.roofline.bindings,dev.roofline.cuda")
+        assertThat(a.reason())
+                .contains("--enable-native-access=dev.roofline.bindings,dev.roofline.cuda")
                 .contains("ALL-UNNAMED");
     }
 
@@ -60,6 +69,7 @@ class AvailabilityTest {
         String reason = Cuda.unavailableReason().orElseThrow();
         assertThat(reason).matches("(?s)(no CUDA runtime|no CUDA device|native access denied).*");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> DeviceBuffer.allocate(16))
-                .isInstanceOf(CudaUnavailableException.class).hasMessage(reason);
+                .isInstanceOf(CudaUnavailableException.class)
+                .hasMessage(reason);
     }
 }

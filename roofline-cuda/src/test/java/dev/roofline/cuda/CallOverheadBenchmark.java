@@ -39,10 +39,21 @@ public final class CallOverheadBenchmark {
         }
         double rawNs = median(raw);
         double checkedNs = median(checked);
-        System.out.printf(Locale.ROOT, "cudaGetDevice raw binding:      %.2f ns/call (median of %d x %d)%n", rawNs, ROUNDS, CALLS);
-        System.out.printf(Locale.ROOT, "cudaGetDevice checked layer:    %.2f ns/call (%+.1f%% over raw)%n", checkedNs,
+        System.out.printf(
+                Locale.ROOT,
+                "cudaGetDevice raw binding:      %.2f ns/call (median of %d x %d)%n",
+                rawNs,
+                ROUNDS,
+                CALLS);
+        System.out.printf(
+                Locale.ROOT,
+                "cudaGetDevice checked layer:    %.2f ns/call (%+.1f%% over raw)%n",
+                checkedNs,
                 (checkedNs / rawNs - 1) * 100);
-        System.out.printf(Locale.ROOT, "cudaGetDevice with arena alloc: %.2f ns/call (%+.1f%% over raw)%n", median(idiomatic),
+        System.out.printf(
+                Locale.ROOT,
+                "cudaGetDevice with arena alloc: %.2f ns/call (%+.1f%% over raw)%n",
+                median(idiomatic),
                 (median(idiomatic) / rawNs - 1) * 100);
         System.out.println("sink " + sink);
     }

@@ -38,10 +38,14 @@ class CudaIT {
     @Test
     void uuidIsTheOneNvidiaSmiShows() throws Exception {
         Device d = Cuda.device(0);
-        assertThat(d.uuid()).matches("GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}").isNotEqualTo(Device.NIL_UUID);
+        assertThat(d.uuid())
+                .matches("GPU-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+                .isNotEqualTo(Device.NIL_UUID);
         Process p;
         try {
-            p = new ProcessBuilder("nvidia-smi", "--query-gpu=uuid", "--format=csv,noheader").redirectErrorStream(true).start();
+            p = new ProcessBuilder("nvidia-smi", "--query-gpu=uuid", "--format=csv,noheader")
+                    .redirectErrorStream(true)
+                    .start();
         } catch (java.io.IOException e) {
             org.junit.jupiter.api.Assumptions.abort("nvidia-smi not runnable here: " + e.getMessage());
             return;
@@ -64,7 +68,8 @@ class CudaIT {
     @Test
     void deviceToDeviceCopyAndFill() {
         float[] v = randomFloats(4096);
-        try (DeviceBuffer a = DeviceBuffer.allocate(4 * 4096); DeviceBuffer b = DeviceBuffer.allocate(4 * 4096)) {
+        try (DeviceBuffer a = DeviceBuffer.allocate(4 * 4096);
+                DeviceBuffer b = DeviceBuffer.allocate(4 * 4096)) {
             a.copyFrom(v);
             b.fill(0xFF);
             b.copyFrom(a);
@@ -77,7 +82,8 @@ class CudaIT {
         DeviceBuffer b = DeviceBuffer.allocate(64);
         b.close();
         b.close();
-        assertThatThrownBy(() -> b.copyFrom(new byte[8])).isInstanceOf(ClosedResourceException.class)
+        assertThatThrownBy(() -> b.copyFrom(new byte[8]))
+                .isInstanceOf(ClosedResourceException.class)
                 .hasMessage("buffer already closed");
         assertThatThrownBy(b::pointer).isInstanceOf(ClosedResourceException.class);
     }
@@ -85,8 +91,10 @@ class CudaIT {
     @Test
     void oversizedCopiesAreRefused() {
         try (DeviceBuffer b = DeviceBuffer.allocate(16)) {
-            assertThatThrownBy(() -> b.copyFrom(new byte[17])).isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("17 bytes").hasMessageContaining("16 bytes");
+            assertThatThrownBy(() -> b.copyFrom(new byte[17]))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("17 bytes")
+                    .hasMessageContaining("16 bytes");
         }
     }
 
@@ -103,8 +111,11 @@ class CudaIT {
 
     @Test
     void eventsTimeWorkOnAStream() {
-        try (Stream s = Stream.create(); Event start = Event.create(); Event end = Event.create();
-             DeviceBuffer a = DeviceBuffer.allocate(256L << 20); DeviceBuffer b = DeviceBuffer.allocate(256L << 20)) {
+        try (Stream s = Stream.create();
+                Event start = Event.create();
+                Event end = Event.create();
+                DeviceBuffer a = DeviceBuffer.allocate(256L << 20);
+                DeviceBuffer b = DeviceBuffer.allocate(256L << 20)) {
             a.fill(1);
             start.record(s);
             b.copyFromAsync(a, a.byteSize(), s);
@@ -118,7 +129,9 @@ class CudaIT {
     @Test
     void graphReplayRunsTheCapturedWork() {
         float[] v = randomFloats(1024);
-        try (Stream s = Stream.create(); DeviceBuffer a = DeviceBuffer.allocate(4096); DeviceBuffer b = DeviceBuffer.allocate(4096)) {
+        try (Stream s = Stream.create();
+                DeviceBuffer a = DeviceBuffer.allocate(4096);
+                DeviceBuffer b = DeviceBuffer.allocate(4096)) {
             a.copyFrom(v);
             b.fill(0);
             try (CudaGraph g = s.capture(() -> b.copyFromAsync(a, 4096, s))) {
@@ -135,6 +148,8 @@ class CudaIT {
         Stream s = Stream.create();
         s.close();
         s.close();
-        assertThatThrownBy(s::synchronize).isInstanceOf(ClosedResourceException.class).hasMessage("stream already closed");
+        assertThatThrownBy(s::synchronize)
+                .isInstanceOf(ClosedResourceException.class)
+                .hasMessage("stream already closed");
     }
 }

@@ -55,7 +55,8 @@ class DeviceTest {
         assertThat(hw.computeCapability()).contains(HOPPER);
         // 132 SMs x 128 lanes x 2 FLOP x 1.98 GHz = 66.9 TFLOPS (H100 SXM datasheet: 67)
         assertThat(hw.ceiling(Precision.FP32).orElseThrow().flopsPerSecond()).isCloseTo(66.908e12, within(1e9));
-        assertThat(hw.ceiling(Precision.FP32).orElseThrow().source().uncertain()).isTrue();
+        assertThat(hw.ceiling(Precision.FP32).orElseThrow().source().uncertain())
+                .isTrue();
     }
 
     @Test

@@ -19,8 +19,10 @@ public @interface RequiresGpu {
     final class Condition implements ExecutionCondition {
         @Override
         public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
-            return Cuda.isAvailable() ? ConditionEvaluationResult.enabled("CUDA device present")
-                    : ConditionEvaluationResult.disabled(Cuda.unavailableReason().orElseThrow());
+            return Cuda.isAvailable()
+                    ? ConditionEvaluationResult.enabled("CUDA device present")
+                    : ConditionEvaluationResult.disabled(
+                            Cuda.unavailableReason().orElseThrow());
         }
     }
 }

@@ -104,9 +104,14 @@ public final class NvmlDevice implements PowerSource {
     public PowerSample sample(long nowNanos) {
         OptionalDouble w = powerWatts();
         if (w.isEmpty()) {
-            throw new UnsupportedOperationException("GPU " + index + " does not report power draw (nvmlDeviceGetPowerUsage: NOT_SUPPORTED)");
+            throw new UnsupportedOperationException(
+                    "GPU " + index + " does not report power draw (nvmlDeviceGetPowerUsage: NOT_SUPPORTED)");
         }
-        return new PowerSample(nowNanos, w.getAsDouble(), smClockMHz().orElse(PowerSample.NOT_SUPPORTED), clockEventMask().orElse(0));
+        return new PowerSample(
+                nowNanos,
+                w.getAsDouble(),
+                smClockMHz().orElse(PowerSample.NOT_SUPPORTED),
+                clockEventMask().orElse(0));
     }
 
     private static OptionalDouble watts(OptionalLong milliwatts) {

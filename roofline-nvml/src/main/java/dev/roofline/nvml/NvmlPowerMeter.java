@@ -49,7 +49,14 @@ public final class NvmlPowerMeter implements PowerMeter {
     }
 
     static EnergyReading toReading(PowerSummary s) {
-        return new EnergyReading(s.durationSeconds(), s.energyJoules(), s.averageWatts(), s.peakWatts(),
-                s.energySource(), s.sampleCount(), s.minSmClockMHz(), ClockEventReason.reasons(s.reasonsSeen()));
+        return new EnergyReading(
+                s.durationSeconds(),
+                s.energyJoules(),
+                s.averageWatts(),
+                s.peakWatts(),
+                s.energySource(),
+                s.sampleCount(),
+                s.minSmClockMHz(),
+                ClockEventReason.reasons(s.reasonsSeen()));
     }
 }

@@ -26,20 +26,34 @@ import java.util.Set;
  * @param reasonsSeen         every clock-event reason present in any sample
  * @param error               why sampling stopped early, if it did
  */
-public record PowerSummary(double durationSeconds, int sampleCount, double averageWatts, double peakWatts,
-                           double energyJoules, EnergySource energySource, int minSmClockMHz, double averageSmClockMHz,
-                           Set<ClockEventReason> reasonsSeen, Optional<String> error) {
+public record PowerSummary(
+        double durationSeconds,
+        int sampleCount,
+        double averageWatts,
+        double peakWatts,
+        double energyJoules,
+        EnergySource energySource,
+        int minSmClockMHz,
+        double averageSmClockMHz,
+        Set<ClockEventReason> reasonsSeen,
+        Optional<String> error) {
 
     public PowerSummary {
-        reasonsSeen = Collections.unmodifiableSet(reasonsSeen.isEmpty() ? EnumSet.noneOf(ClockEventReason.class) : EnumSet.copyOf(reasonsSeen));
+        reasonsSeen = Collections.unmodifiableSet(
+                reasonsSeen.isEmpty() ? EnumSet.noneOf(ClockEventReason.class) : EnumSet.copyOf(reasonsSeen));
     }
 
     /**
      * Summarises {@code samples} (in time order) taken between {@code startNanos} and {@code endNanos}.
      * {@code energyStartMj}/{@code energyEndMj} are counter readings in millijoules (empty without a counter).
      */
-    public static PowerSummary of(List<PowerSample> samples, long startNanos, long endNanos,
-                                  OptionalLong energyStartMj, OptionalLong energyEndMj, Optional<String> error) {
+    public static PowerSummary of(
+            List<PowerSample> samples,
+            long startNanos,
+            long endNanos,
+            OptionalLong energyStartMj,
+            OptionalLong energyEndMj,
+            Optional<String> error) {
         if (endNanos < startNanos) {
             throw new IllegalArgumentException("endNanos must be >= startNanos, got " + endNanos + " < " + startNanos);
         }
@@ -70,11 +84,20 @@ public record PowerSummary(double durationSeconds, int sampleCount, double avera
             energy = 0;
             source = EnergySource.NONE;
         }
-        double average = duration > 0 ? energy / duration : (samples.isEmpty() ? 0 : samples.getFirst().watts());
-        return new PowerSummary(duration, samples.size(), average, peak, energy, source,
+        double average = duration > 0
+                ? energy / duration
+                : (samples.isEmpty() ? 0 : samples.getFirst().watts());
+        return new PowerSummary(
+                duration,
+                samples.size(),
+                average,
+                peak,
+                energy,
+                source,
                 clockCount == 0 ? PowerSample.NOT_SUPPORTED : minClock,
                 clockCount == 0 ? Double.NaN : (double) clockSum / clockCount,
-                ClockEventReason.decode(reasons), error);
+                ClockEventReason.decode(reasons),
+                error);
     }
 
     /** Trapezoids between samples; the first sample's power held back to start, the last one's forward to end. */
@@ -110,7 +133,8 @@ public record PowerSummary(double durationSeconds, int sampleCount, double avera
             throw new IllegalArgumentException("flops must be a finite number > 0, got " + flops);
         }
         if (!(energyJoules > 0)) {
-            throw new IllegalStateException("no energy measured (" + energySource + "): cannot compute GFLOPS per watt");
+            throw new IllegalStateException(
+                    "no energy measured (" + energySource + "): cannot compute GFLOPS per watt");
         }
         return flops / energyJoules / 1e9;
     }

@@ -40,7 +40,8 @@ public final class PowerTracker implements AutoCloseable {
         this.intervalNanos = interval.toNanos();
         this.energyStart = readEnergy(source);
         this.startNanos = System.nanoTime();
-        this.sampler = Thread.ofPlatform().daemon().name("roofline-power-sampler").unstarted(this::sampleLoop);
+        this.sampler =
+                Thread.ofPlatform().daemon().name("roofline-power-sampler").unstarted(this::sampleLoop);
         sampler.start();
     }
 
@@ -53,7 +54,9 @@ public final class PowerTracker implements AutoCloseable {
         if (source == null) {
             throw new IllegalArgumentException("source must not be null");
         }
-        if (interval == null || interval.compareTo(Duration.ofMillis(1)) < 0 || interval.compareTo(Duration.ofSeconds(10)) > 0) {
+        if (interval == null
+                || interval.compareTo(Duration.ofMillis(1)) < 0
+                || interval.compareTo(Duration.ofSeconds(10)) > 0) {
             throw new IllegalArgumentException("interval must be between 1 ms and 10 s, got " + interval);
         }
         return new PowerTracker(source, interval);
@@ -115,7 +118,12 @@ public final class PowerTracker implements AutoCloseable {
             }
         }
         long now = System.nanoTime();
-        return PowerSummary.of(copyUntil(now), startNanos, now, OptionalLong.empty(), OptionalLong.empty(),
+        return PowerSummary.of(
+                copyUntil(now),
+                startNanos,
+                now,
+                OptionalLong.empty(),
+                OptionalLong.empty(),
                 Optional.ofNullable(error));
     }
 
@@ -137,7 +145,8 @@ public final class PowerTracker implements AutoCloseable {
             }
         }
         OptionalLong energyEnd = energyStart.isPresent() ? readEnergy(source) : OptionalLong.empty();
-        finalSummary = PowerSummary.of(copyUntil(end), startNanos, end, energyStart, energyEnd, Optional.ofNullable(error));
+        finalSummary =
+                PowerSummary.of(copyUntil(end), startNanos, end, energyStart, energyEnd, Optional.ofNullable(error));
         if (interrupted) {
             Thread.currentThread().interrupt();
         }

@@ -9,7 +9,8 @@ package dev.roofline.nvml;
 public record Utilization(int gpuPercent, int memoryPercent) {
     public Utilization {
         if (gpuPercent < 0 || gpuPercent > 100 || memoryPercent < 0 || memoryPercent > 100) {
-            throw new IllegalArgumentException("utilization must be in 0..100, got gpu " + gpuPercent + ", memory " + memoryPercent);
+            throw new IllegalArgumentException(
+                    "utilization must be in 0..100, got gpu " + gpuPercent + ", memory " + memoryPercent);
         }
     }
 }

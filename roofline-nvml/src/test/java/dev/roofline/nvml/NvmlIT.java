@@ -25,8 +25,14 @@ class NvmlIT {
 
     /** nvidia-smi's CSV row for GPU {@code index}: the fields asked for, in order. */
     static String[] smi(int index, String fields) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("nvidia-smi", "-i", Integer.toString(index), "--query-gpu=" + fields,
-                "--format=csv,noheader,nounits").redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(
+                        "nvidia-smi",
+                        "-i",
+                        Integer.toString(index),
+                        "--query-gpu=" + fields,
+                        "--format=csv,noheader,nounits")
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as("nvidia-smi: " + out).isZero();
@@ -42,9 +48,15 @@ class NvmlIT {
         try (NvmlMonitor nvml = NvmlMonitor.open()) {
             NvmlDevice gpu = nvml.device(0);
             String[] smi = smi(0, "name,uuid,enforced.power.limit,clocks.max.sm,clocks.max.mem,driver_version");
-            System.out.printf("NvmlIT identity: ours name=%s uuid=%s limit=%.1f W maxSm=%s maxMem=%s driver=%s | smi %s%n",
-                    gpu.name(), gpu.uuid(), gpu.powerLimitWatts().orElse(Double.NaN), gpu.maxSmClockMHz(),
-                    gpu.maxMemoryClockMHz(), nvml.driverVersion(), String.join(" | ", smi));
+            System.out.printf(
+                    "NvmlIT identity: ours name=%s uuid=%s limit=%.1f W maxSm=%s maxMem=%s driver=%s | smi %s%n",
+                    gpu.name(),
+                    gpu.uuid(),
+                    gpu.powerLimitWatts().orElse(Double.NaN),
+                    gpu.maxSmClockMHz(),
+                    gpu.maxMemoryClockMHz(),
+                    nvml.driverVersion(),
+                    String.join(" | ", smi));
             assertThat(gpu.name()).isEqualTo(smi[0]);
             assertThat(gpu.uuid()).isEqualTo(smi[1]);
             assertThat(gpu.powerLimitWatts().orElseThrow()).isCloseTo(Double.parseDouble(smi[2]), within(0.5));
@@ -63,12 +75,14 @@ class NvmlIT {
             String[] smi = smi(0, "power.draw,temperature.gpu,clocks.sm,utilization.gpu");
             double after = gpu.powerWatts().orElseThrow();
             int tempAfter = gpu.temperatureCelsius().orElseThrow();
-            System.out.printf("NvmlIT live: ours power %.2f/%.2f W temp %d/%d C sm %s util %s | smi %s%n", before, after,
-                    tempBefore, tempAfter, gpu.smClockMHz(), gpu.utilization(), String.join(" | ", smi));
+            System.out.printf(
+                    "NvmlIT live: ours power %.2f/%.2f W temp %d/%d C sm %s util %s | smi %s%n",
+                    before, after, tempBefore, tempAfter, gpu.smClockMHz(), gpu.utilization(), String.join(" | ", smi));
             double smiPower = Double.parseDouble(smi[0]);
             // an idle GPU's draw moves a little between reads: the smi reading lies near ours taken around it
             assertThat(smiPower).isBetween(Math.min(before, after) - 15, Math.max(before, after) + 15);
-            assertThat(Integer.parseInt(smi[1])).isBetween(Math.min(tempBefore, tempAfter) - 3, Math.max(tempBefore, tempAfter) + 3);
+            assertThat(Integer.parseInt(smi[1]))
+                    .isBetween(Math.min(tempBefore, tempAfter) - 3, Math.max(tempBefore, tempAfter) + 3);
             assertThat(gpu.utilization().orElseThrow().gpuPercent()).isBetween(0, 100);
             assertThat(gpu.clockEventReasons()).isPresent();
         }
@@ -82,7 +96,9 @@ class NvmlIT {
         a.close();
         a.close(); // idempotent
         assertThat(b.device(0).powerWatts()).isPresent(); // NVML still initialized for b
-        assertThatThrownBy(fromA::powerWatts).isInstanceOf(IllegalStateException.class).hasMessageContaining("already closed");
+        assertThatThrownBy(fromA::powerWatts)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("already closed");
         b.close();
         try (NvmlMonitor c = NvmlMonitor.open()) { // a fresh init after the last shutdown
             assertThat(c.deviceCount()).isPositive();
@@ -93,7 +109,8 @@ class NvmlIT {
     void badDeviceIndexIsRejected() {
         try (NvmlMonitor nvml = NvmlMonitor.open()) {
             int n = nvml.deviceCount();
-            assertThatThrownBy(() -> nvml.device(n)).hasMessageContaining("device index must be in [0, " + n + "), got " + n);
+            assertThatThrownBy(() -> nvml.device(n))
+                    .hasMessageContaining("device index must be in [0, " + n + "), got " + n);
         }
     }
 
@@ -109,9 +126,15 @@ class NvmlIT {
             assertThat(s.sampleCount()).isGreaterThanOrEqualTo(20);
             assertThat(s.error()).isEmpty();
             // two independent measurements: the hardware counter, and sampled power integrated over time
-            PowerSummary sampled = PowerSummary.of(t.samples(), t.startNanos(), t.endNanos(),
-                    java.util.OptionalLong.empty(), java.util.OptionalLong.empty(), java.util.Optional.empty());
-            System.out.printf("NvmlIT idle: counter %.2f J, sampled %.2f J (avg %.1f W)%n",
+            PowerSummary sampled = PowerSummary.of(
+                    t.samples(),
+                    t.startNanos(),
+                    t.endNanos(),
+                    java.util.OptionalLong.empty(),
+                    java.util.OptionalLong.empty(),
+                    java.util.Optional.empty());
+            System.out.printf(
+                    "NvmlIT idle: counter %.2f J, sampled %.2f J (avg %.1f W)%n",
                     s.energyJoules(), sampled.energyJoules(), sampled.averageWatts());
             assertThat(s.energyJoules()).isCloseTo(sampled.energyJoules(), within(0.15 * sampled.energyJoules() + 2));
         }

@@ -17,8 +17,13 @@ class NvmlPowerMeterTest {
     @Test
     void summariesBecomeEnergyReadings() {
         // 300 J from the counter over 2 s; one sample hit the software power cap at 1410 MHz
-        PowerSummary s = PowerSummary.of(List.of(new PowerSample(0, 640, 1980, 0), new PowerSample(1_000_000_000L, 700, 1410, 0x4)),
-                0, 2_000_000_000L, OptionalLong.of(1_000_000), OptionalLong.of(1_300_000), Optional.empty());
+        PowerSummary s = PowerSummary.of(
+                List.of(new PowerSample(0, 640, 1980, 0), new PowerSample(1_000_000_000L, 700, 1410, 0x4)),
+                0,
+                2_000_000_000L,
+                OptionalLong.of(1_000_000),
+                OptionalLong.of(1_300_000),
+                Optional.empty());
         EnergyReading r = NvmlPowerMeter.toReading(s);
         assertThat(r.seconds()).isEqualTo(2);
         assertThat(r.joules()).isEqualTo(300);
@@ -33,8 +38,10 @@ class NvmlPowerMeterTest {
 
     @Test
     void roofLineCudaFindsItWithTheServiceLoader() {
-        // the lookup roofline-cuda's benchmarks do (through roofline-core's PowerMeters); it works on the module path (provides) and the class path (META-INF)
-        assertThat(PowerMeters.installed()).hasValueSatisfying(m -> assertThat(m).isInstanceOf(NvmlPowerMeter.class));
+        // the lookup roofline-cuda's benchmarks do (through roofline-core's PowerMeters); it works on the module path
+        // (provides) and the class path (META-INF)
+        assertThat(PowerMeters.installed())
+                .hasValueSatisfying(m -> assertThat(m).isInstanceOf(NvmlPowerMeter.class));
         assertThat(PowerMeters.installed().orElseThrow().name()).isEqualTo("NVML");
     }
 }

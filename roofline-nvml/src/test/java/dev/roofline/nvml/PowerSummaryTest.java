@@ -22,8 +22,10 @@ class PowerSummaryTest {
     void integratesSamplesWithTrapezoids() {
         // 100 W at 0 s, 200 W at 1 s, 200 W at 2 s, 100 W at 3 s over [0 s, 3 s]:
         // (100+200)/2*1 + (200+200)/2*1 + (200+100)/2*1 = 150 + 200 + 150 = 500 J
-        List<PowerSample> samples = List.of(at(0, 100, 1980, 0), at(1, 200, 1755, 0), at(2, 200, 1500, 0x4), at(3, 100, 1980, 0x1));
-        PowerSummary s = PowerSummary.of(samples, 0, 3 * S, OptionalLong.empty(), OptionalLong.empty(), Optional.empty());
+        List<PowerSample> samples =
+                List.of(at(0, 100, 1980, 0), at(1, 200, 1755, 0), at(2, 200, 1500, 0x4), at(3, 100, 1980, 0x1));
+        PowerSummary s =
+                PowerSummary.of(samples, 0, 3 * S, OptionalLong.empty(), OptionalLong.empty(), Optional.empty());
         assertThat(s.energyJoules()).isCloseTo(500, within(1e-9));
         assertThat(s.energySource()).isEqualTo(EnergySource.INTEGRATED);
         assertThat(s.averageWatts()).isCloseTo(500.0 / 3, within(1e-9));
@@ -38,9 +40,11 @@ class PowerSummaryTest {
 
     @Test
     void holdsTheEdgeSamplesToTheIntervalEnds() {
-        // samples at 1 s (300 W) and 2 s (100 W) over [0 s, 4 s]: 300*1 + (300+100)/2*1 + 100*2 = 300 + 200 + 200 = 700 J
+        // samples at 1 s (300 W) and 2 s (100 W) over [0 s, 4 s]: 300*1 + (300+100)/2*1 + 100*2 = 300 + 200 + 200 = 700
+        // J
         List<PowerSample> samples = List.of(at(1, 300, -1, 0), at(2, 100, -1, 0));
-        PowerSummary s = PowerSummary.of(samples, 0, 4 * S, OptionalLong.empty(), OptionalLong.empty(), Optional.empty());
+        PowerSummary s =
+                PowerSummary.of(samples, 0, 4 * S, OptionalLong.empty(), OptionalLong.empty(), Optional.empty());
         assertThat(s.energyJoules()).isCloseTo(700, within(1e-9));
         assertThat(s.averageWatts()).isCloseTo(175, within(1e-9));
         assertThat(s.minSmClockMHz()).isEqualTo(PowerSample.NOT_SUPPORTED);
@@ -52,7 +56,8 @@ class PowerSummaryTest {
     void theEnergyCounterWinsOverTheIntegral() {
         // counter 1,000,000 mJ -> 1,250,000 mJ: 250 J over 2 s = 125 W average, whatever the samples say
         List<PowerSample> samples = List.of(at(0, 90, 1000, 0), at(1, 500, 1000, 0));
-        PowerSummary s = PowerSummary.of(samples, 0, 2 * S, OptionalLong.of(1_000_000), OptionalLong.of(1_250_000), Optional.empty());
+        PowerSummary s = PowerSummary.of(
+                samples, 0, 2 * S, OptionalLong.of(1_000_000), OptionalLong.of(1_250_000), Optional.empty());
         assertThat(s.energySource()).isEqualTo(EnergySource.COUNTER);
         assertThat(s.energyJoules()).isEqualTo(250);
         assertThat(s.averageWatts()).isEqualTo(125);
@@ -61,17 +66,20 @@ class PowerSummaryTest {
 
     @Test
     void perOperationAndPerWattFigures() {
-        PowerSummary s = PowerSummary.of(List.of(), 0, 2 * S, OptionalLong.of(0), OptionalLong.of(1_400_000), Optional.empty());
+        PowerSummary s =
+                PowerSummary.of(List.of(), 0, 2 * S, OptionalLong.of(0), OptionalLong.of(1_400_000), Optional.empty());
         // 1400 J for 700 operations = 2 J each; 2.8e15 FLOP / 1400 J = 2e12 FLOP/J = 2000 GFLOPS/W
         assertThat(s.joulesPer(700)).isEqualTo(2);
         assertThat(s.gflopsPerWatt(2.8e15)).isCloseTo(2000, within(1e-9));
         assertThatThrownBy(() -> s.joulesPer(0)).hasMessageContaining("operations must be > 0, got 0");
-        assertThatThrownBy(() -> s.gflopsPerWatt(Double.NaN)).hasMessageContaining("flops must be a finite number > 0, got NaN");
+        assertThatThrownBy(() -> s.gflopsPerWatt(Double.NaN))
+                .hasMessageContaining("flops must be a finite number > 0, got NaN");
     }
 
     @Test
     void noSamplesAndNoCounterMeansNoEnergy() {
-        PowerSummary s = PowerSummary.of(List.of(), 0, S, OptionalLong.empty(), OptionalLong.empty(), Optional.of("boom"));
+        PowerSummary s =
+                PowerSummary.of(List.of(), 0, S, OptionalLong.empty(), OptionalLong.empty(), Optional.of("boom"));
         assertThat(s.energySource()).isEqualTo(EnergySource.NONE);
         assertThat(s.energyJoules()).isZero();
         assertThat(s.error()).contains("boom");
@@ -80,9 +88,11 @@ class PowerSummaryTest {
 
     @Test
     void rejectsBadInput() {
-        assertThatThrownBy(() -> PowerSummary.of(List.of(), 5, 4, OptionalLong.empty(), OptionalLong.empty(), Optional.empty()))
+        assertThatThrownBy(() ->
+                        PowerSummary.of(List.of(), 5, 4, OptionalLong.empty(), OptionalLong.empty(), Optional.empty()))
                 .hasMessageContaining("endNanos must be >= startNanos");
-        assertThatThrownBy(() -> new PowerSample(0, -1, 0, 0)).hasMessageContaining("watts must be a finite number >= 0, got -1.0");
+        assertThatThrownBy(() -> new PowerSample(0, -1, 0, 0))
+                .hasMessageContaining("watts must be a finite number >= 0, got -1.0");
         assertThatThrownBy(() -> new PowerSample(0, 1, -2, 0)).hasMessageContaining("smClockMHz");
     }
 }

@@ -42,10 +42,13 @@ class PowerTrackedMatmulIT {
         for (int i = 0; i < data.length; i++) {
             data[i] = Float.floatToFloat16((float) (r.nextDouble() * 2 - 1));
         }
-        try (NvmlMonitor nvml = NvmlMonitor.open(); CublasLt lt = CublasLt.create(); Stream stream = Stream.create();
-             Matmul mm = Matmul.plan(lt, g, device, MatmulOptions.defaults());
-             DeviceBuffer a = DeviceBuffer.allocate(2L * n * n); DeviceBuffer b = DeviceBuffer.allocate(2L * n * n);
-             DeviceBuffer c = DeviceBuffer.allocate(2L * n * n)) {
+        try (NvmlMonitor nvml = NvmlMonitor.open();
+                CublasLt lt = CublasLt.create();
+                Stream stream = Stream.create();
+                Matmul mm = Matmul.plan(lt, g, device, MatmulOptions.defaults());
+                DeviceBuffer a = DeviceBuffer.allocate(2L * n * n);
+                DeviceBuffer b = DeviceBuffer.allocate(2L * n * n);
+                DeviceBuffer c = DeviceBuffer.allocate(2L * n * n)) {
             a.copyFrom(data);
             b.copyFrom(data);
             NvmlDevice gpu = nvml.deviceByUuid(device.uuid());
@@ -60,16 +63,31 @@ class PowerTrackedMatmulIT {
             PowerTracker tracker = PowerTracker.start(gpu, Duration.ofMillis(10));
             int launches = runFor(mm, ops, stream, 3_000_000_000L);
             PowerSummary counter = tracker.stop();
-            PowerSummary sampled = PowerSummary.of(tracker.samples(), tracker.startNanos(), tracker.endNanos(),
-                    OptionalLong.empty(), OptionalLong.empty(), Optional.empty());
+            PowerSummary sampled = PowerSummary.of(
+                    tracker.samples(),
+                    tracker.startNanos(),
+                    tracker.endNanos(),
+                    OptionalLong.empty(),
+                    OptionalLong.empty(),
+                    Optional.empty());
             double flops = (double) g.flops() * launches;
-            System.out.printf("PowerTrackedMatmulIT: %d launches of FP16 %d^3 in %.3f s; idle %.1f W; %s%n",
+            System.out.printf(
+                    "PowerTrackedMatmulIT: %d launches of FP16 %d^3 in %.3f s; idle %.1f W; %s%n",
                     launches, n, counter.durationSeconds(), idle, counter);
-            System.out.printf("PowerTrackedMatmulIT: counter %.1f J (avg %.1f W, peak %.1f W), sampled %.1f J (avg %.1f W); "
+            System.out.printf(
+                    "PowerTrackedMatmulIT: counter %.1f J (avg %.1f W, peak %.1f W), sampled %.1f J (avg %.1f W); "
                             + "%.3f J per GEMM, %.1f GFLOPS/W, %.1f TFLOPS; min SM clock %d MHz; throttled %s %s%n",
-                    counter.energyJoules(), counter.averageWatts(), counter.peakWatts(), sampled.energyJoules(),
-                    sampled.averageWatts(), counter.joulesPer(launches), counter.gflopsPerWatt(flops),
-                    flops / counter.durationSeconds() / 1e12, counter.minSmClockMHz(), counter.throttled(), counter.reasonsSeen());
+                    counter.energyJoules(),
+                    counter.averageWatts(),
+                    counter.peakWatts(),
+                    sampled.energyJoules(),
+                    sampled.averageWatts(),
+                    counter.joulesPer(launches),
+                    counter.gflopsPerWatt(flops),
+                    flops / counter.durationSeconds() / 1e12,
+                    counter.minSmClockMHz(),
+                    counter.throttled(),
+                    counter.reasonsSeen());
 
             assertThat(counter.energySource()).isEqualTo(EnergySource.COUNTER);
             assertThat(counter.error()).isEmpty();
@@ -77,7 +95,8 @@ class PowerTrackedMatmulIT {
             // two independent measurements of the same interval: within 10 %
             assertThat(counter.energyJoules()).isCloseTo(sampled.energyJoules(), within(0.10 * sampled.energyJoules()));
             // energy = average power x time, by definition of the summary, and the GEMMs raise the draw above idle
-            assertThat(counter.energyJoules()).isCloseTo(counter.averageWatts() * counter.durationSeconds(), within(1e-6));
+            assertThat(counter.energyJoules())
+                    .isCloseTo(counter.averageWatts() * counter.durationSeconds(), within(1e-6));
             assertThat(counter.averageWatts()).isGreaterThan(idle * 1.5);
         }
     }

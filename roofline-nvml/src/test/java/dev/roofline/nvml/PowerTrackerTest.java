@@ -74,7 +74,8 @@ class PowerTrackerTest {
         PowerSource late = new PowerSource() {
             @Override
             public PowerSample sample(long nowNanos) {
-                return new PowerSample(taken.incrementAndGet() <= 3 ? nowNanos : nowNanos + 10_000_000_000L, 250, 1980, 0);
+                return new PowerSample(
+                        taken.incrementAndGet() <= 3 ? nowNanos : nowNanos + 10_000_000_000L, 250, 1980, 0);
             }
 
             @Override
@@ -124,7 +125,9 @@ class PowerTrackerTest {
         }
         PowerSummary s = t.stop();
         assertThat(s.sampleCount()).isEqualTo(3);
-        assertThat(s.error()).hasValueSatisfying(e -> assertThat(e).contains("after 3 samples").contains("GPU fell off the bus"));
+        assertThat(s.error())
+                .hasValueSatisfying(
+                        e -> assertThat(e).contains("after 3 samples").contains("GPU fell off the bus"));
     }
 
     @Test
@@ -157,7 +160,8 @@ class PowerTrackerTest {
     void rejectsBadArguments() {
         assertThatThrownBy(() -> PowerTracker.start(null)).hasMessageContaining("source must not be null");
         FakeGpu gpu = new FakeGpu(1, false, 1);
-        assertThatThrownBy(() -> PowerTracker.start(gpu, Duration.ZERO)).hasMessageContaining("interval must be between 1 ms and 10 s, got PT0S");
+        assertThatThrownBy(() -> PowerTracker.start(gpu, Duration.ZERO))
+                .hasMessageContaining("interval must be between 1 ms and 10 s, got PT0S");
         assertThatThrownBy(() -> PowerTracker.start(gpu, Duration.ofMinutes(1))).hasMessageContaining("PT1M");
     }
 }

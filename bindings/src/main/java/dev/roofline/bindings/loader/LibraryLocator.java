@@ -47,7 +47,8 @@ public final class LibraryLocator {
      * @param isFile        whether a path is a readable regular file
      * @param ldconfigCache output of {@code ldconfig -p}, or "" when unavailable
      */
-    public LibraryLocator(Function<String, String> environment, Predicate<Path> isFile, Supplier<String> ldconfigCache) {
+    public LibraryLocator(
+            Function<String, String> environment, Predicate<Path> isFile, Supplier<String> ldconfigCache) {
         this.environment = environment;
         this.isFile = isFile;
         this.ldconfigCache = ldconfigCache;
@@ -55,8 +56,8 @@ public final class LibraryLocator {
 
     /** The real process environment and file system. */
     public static LibraryLocator system() {
-        return new LibraryLocator(System::getenv, p -> Files.isRegularFile(p) && Files.isReadable(p),
-                LibraryLocator::runLdconfig);
+        return new LibraryLocator(
+                System::getenv, p -> Files.isRegularFile(p) && Files.isReadable(p), LibraryLocator::runLdconfig);
     }
 
     /** A locator over a fixed environment, e.g. for tests. */
@@ -156,7 +157,8 @@ public final class LibraryLocator {
     private static String runLdconfig() {
         for (String exe : List.of("/sbin/ldconfig", "/usr/sbin/ldconfig", "ldconfig")) {
             try {
-                Process proc = new ProcessBuilder(exe, "-p").redirectErrorStream(true).start();
+                Process proc =
+                        new ProcessBuilder(exe, "-p").redirectErrorStream(true).start();
                 byte[] out = proc.getInputStream().readAllBytes();
                 if (proc.waitFor(5, TimeUnit.SECONDS) && proc.exitValue() == 0) {
                     return new String(out, StandardCharsets.UTF_8);

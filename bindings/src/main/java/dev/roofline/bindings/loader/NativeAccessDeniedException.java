@@ -5,7 +5,9 @@ public final class NativeAccessDeniedException extends IllegalStateException {
     public static final String FLAG = "--enable-native-access=dev.roofline.bindings,dev.roofline.cuda";
 
     public NativeAccessDeniedException(String what, Throwable cause) {
-        super("native access denied while " + what + ": start the JVM with " + FLAG
-                + " (or --enable-native-access=ALL-UNNAMED on the class path)", cause);
+        super(
+                "native access denied while " + what + ": start the JVM with " + FLAG
+                        + " (or --enable-native-access=ALL-UNNAMED on the class path)",
+                cause);
     }
 }

@@ -30,7 +30,8 @@ public final class NativeLibraries {
         } catch (IllegalCallerException e) {
             throw new NativeAccessDeniedException("loading " + p, e);
         } catch (UnsatisfiedLinkError e) {
-            throw new LibraryNotFoundException(library, java.util.List.of(p + " (found but failed to load: " + e.getMessage() + ")"));
+            throw new LibraryNotFoundException(
+                    library, java.util.List.of(p + " (found but failed to load: " + e.getMessage() + ")"));
         }
         LOADED.put(library, p);
         return p;

@@ -19,8 +19,8 @@ public final class OwnedHandle implements AutoCloseable {
     private final Function<String, ? extends RuntimeException> closedError;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    private OwnedHandle(Arena arena, MemorySegment handle, String what,
-                        Function<String, ? extends RuntimeException> closedError) {
+    private OwnedHandle(
+            Arena arena, MemorySegment handle, String what, Function<String, ? extends RuntimeException> closedError) {
         this.arena = arena;
         this.handle = handle;
         this.what = what;
@@ -36,8 +36,12 @@ public final class OwnedHandle implements AutoCloseable {
      * @param closedError the exception {@link #get()} throws after close, made from {@code what} (the owner's
      *                    "... already closed" type)
      */
-    public static OwnedHandle own(MemorySegment raw, long size, String what, Consumer<MemorySegment> destroy,
-                                  Function<String, ? extends RuntimeException> closedError) {
+    public static OwnedHandle own(
+            MemorySegment raw,
+            long size,
+            String what,
+            Consumer<MemorySegment> destroy,
+            Function<String, ? extends RuntimeException> closedError) {
         Arena arena = Arena.ofShared();
         MemorySegment owned = MemorySegment.ofAddress(raw.address()).reinterpret(size, arena, destroy);
         return new OwnedHandle(arena, owned, what, closedError);

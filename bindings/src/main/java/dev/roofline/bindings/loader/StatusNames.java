@@ -32,7 +32,9 @@ public final class StatusNames {
         Map<Integer, String> names = new HashMap<>();
         for (Method m : header.getMethods()) {
             String n = m.getName();
-            if (isStatusName.test(n) && m.getParameterCount() == 0 && m.getReturnType() == int.class
+            if (isStatusName.test(n)
+                    && m.getParameterCount() == 0
+                    && m.getReturnType() == int.class
                     && Modifier.isStatic(m.getModifiers())) {
                 try {
                     // where two constants share a value, the smaller name wins, whatever order reflection lists them

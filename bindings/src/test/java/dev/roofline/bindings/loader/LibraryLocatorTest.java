@@ -17,14 +17,17 @@ class LibraryLocatorTest {
 
     @Test
     void environmentOverrideWinsOverEverythingElse() {
-        var l = locator(Map.of("ROOFLINE_CUDART", "/opt/mine/libcudart.so.13", "LD_LIBRARY_PATH", "/ld"),
-                Set.of("/opt/mine/libcudart.so.13", "/ld/libcudart.so.13"), "");
+        var l = locator(
+                Map.of("ROOFLINE_CUDART", "/opt/mine/libcudart.so.13", "LD_LIBRARY_PATH", "/ld"),
+                Set.of("/opt/mine/libcudart.so.13", "/ld/libcudart.so.13"),
+                "");
         assertThat(l.locate(NativeLibrary.CUDART)).isEqualTo(Path.of("/opt/mine/libcudart.so.13"));
     }
 
     @Test
     void missingOverrideFailsWithoutFallingBack() {
-        var l = locator(Map.of("ROOFLINE_CUBLASLT", "/nope/libcublasLt.so.13"), Set.of("/usr/lib64/libcublasLt.so.13"), "");
+        var l = locator(
+                Map.of("ROOFLINE_CUBLASLT", "/nope/libcublasLt.so.13"), Set.of("/usr/lib64/libcublasLt.so.13"), "");
         assertThatThrownBy(() -> l.locate(NativeLibrary.CUBLASLT))
                 .isInstanceOf(LibraryNotFoundException.class)
                 .hasMessageContaining("ROOFLINE_CUBLASLT=/nope/libcublasLt.so.13 (no such readable file)")
@@ -39,36 +42,49 @@ class LibraryLocatorTest {
 
     @Test
     void stubsOverrideIsRefused() {
-        var l = locator(Map.of("ROOFLINE_CUDART", "/usr/local/cuda/lib64/stubs/libcudart.so.13"),
-                Set.of("/usr/local/cuda/lib64/stubs/libcudart.so.13"), "");
+        var l = locator(
+                Map.of("ROOFLINE_CUDART", "/usr/local/cuda/lib64/stubs/libcudart.so.13"),
+                Set.of("/usr/local/cuda/lib64/stubs/libcudart.so.13"),
+                "");
         assertThatThrownBy(() -> l.locate(NativeLibrary.CUDART)).hasMessageContaining("stubs library, refused");
     }
 
     @Test
     void ldLibraryPathComesBeforeKnownDirectories() {
-        var l = locator(Map.of("LD_LIBRARY_PATH", "/a:/b"),
-                Set.of("/b/libcudart.so.13", "/usr/local/cuda/lib64/libcudart.so.13"), "");
+        var l = locator(
+                Map.of("LD_LIBRARY_PATH", "/a:/b"),
+                Set.of("/b/libcudart.so.13", "/usr/local/cuda/lib64/libcudart.so.13"),
+                "");
         assertThat(l.locate(NativeLibrary.CUDART)).isEqualTo(Path.of("/b/libcudart.so.13"));
     }
 
     @Test
     void stubsDirectoryOnLdLibraryPathIsSkipped() {
-        var l = locator(Map.of("LD_LIBRARY_PATH", "/usr/local/cuda/lib64/stubs"),
-                Set.of("/usr/local/cuda/lib64/stubs/libcudart.so.13", "/usr/lib64/libcudart.so.13"), "");
+        var l = locator(
+                Map.of("LD_LIBRARY_PATH", "/usr/local/cuda/lib64/stubs"),
+                Set.of("/usr/local/cuda/lib64/stubs/libcudart.so.13", "/usr/lib64/libcudart.so.13"),
+                "");
         assertThat(l.locate(NativeLibrary.CUDART)).isEqualTo(Path.of("/usr/lib64/libcudart.so.13"));
     }
 
     @Test
     void knownDirectoriesAreSearchedInOrder() {
-        var l = locator(Map.of(), Set.of("/usr/local/nvidia/lib64/libcudart.so.13",
-                "/usr/local/cuda/targets/x86_64-linux/lib/libcudart.so.13"), "");
-        assertThat(l.locate(NativeLibrary.CUDART)).isEqualTo(Path.of("/usr/local/cuda/targets/x86_64-linux/lib/libcudart.so.13"));
+        var l = locator(
+                Map.of(),
+                Set.of(
+                        "/usr/local/nvidia/lib64/libcudart.so.13",
+                        "/usr/local/cuda/targets/x86_64-linux/lib/libcudart.so.13"),
+                "");
+        assertThat(l.locate(NativeLibrary.CUDART))
+                .isEqualTo(Path.of("/usr/local/cuda/targets/x86_64-linux/lib/libcudart.so.13"));
     }
 
     @Test
     void cudaHomeIsSearchedBeforeKnownDirectories() {
-        var l = locator(Map.of("CUDA_HOME", "/opt/cuda-13.0"),
-                Set.of("/opt/cuda-13.0/lib64/libcudart.so.13", "/usr/lib64/libcudart.so.13"), "");
+        var l = locator(
+                Map.of("CUDA_HOME", "/opt/cuda-13.0"),
+                Set.of("/opt/cuda-13.0/lib64/libcudart.so.13", "/usr/lib64/libcudart.so.13"),
+                "");
         assertThat(l.locate(NativeLibrary.CUDART)).isEqualTo(Path.of("/opt/cuda-13.0/lib64/libcudart.so.13"));
     }
 
@@ -80,7 +96,10 @@ class LibraryLocatorTest {
                 \tlibcudart.so (libc6,x86-64) => /weird/libcudart.so
                 \tlibcudart.so.13 (libc6,x86-64) => /weird/lib/libcudart.so.13
                 """;
-        var l = locator(Map.of(), Set.of("/weird/stubs/libcudart.so.13", "/weird/lib/libcudart.so.13", "/weird/libcudart.so"), cache);
+        var l = locator(
+                Map.of(),
+                Set.of("/weird/stubs/libcudart.so.13", "/weird/lib/libcudart.so.13", "/weird/libcudart.so"),
+                cache);
         assertThat(l.locate(NativeLibrary.CUDART)).isEqualTo(Path.of("/weird/lib/libcudart.so.13"));
     }
 
@@ -91,7 +110,10 @@ class LibraryLocatorTest {
                 .isInstanceOfSatisfying(LibraryNotFoundException.class, e -> {
                     assertThat(e.library()).isEqualTo(NativeLibrary.CUBLASLT);
                     assertThat(e.tried()).first().isEqualTo("/x/libcublasLt.so.13");
-                    assertThat(e.tried()).contains("/usr/local/cuda/lib64/libcublasLt.so.13", "/usr/local/nvidia/lib64/libcublasLt.so.13");
+                    assertThat(e.tried())
+                            .contains(
+                                    "/usr/local/cuda/lib64/libcublasLt.so.13",
+                                    "/usr/local/nvidia/lib64/libcublasLt.so.13");
                     assertThat(e.tried()).last().asString().startsWith("ldconfig -p");
                     assertThat(e.tried()).hasSize(1 + LibraryLocator.KNOWN_DIRECTORIES.size() + 1);
                 })
@@ -100,7 +122,8 @@ class LibraryLocatorTest {
 
     @Test
     void stubDetectionLooksAtWholeComponentsOnly() {
-        assertThat(LibraryLocator.isStub(Path.of("/usr/local/cuda/lib64/stubs/libcuda.so"))).isTrue();
+        assertThat(LibraryLocator.isStub(Path.of("/usr/local/cuda/lib64/stubs/libcuda.so")))
+                .isTrue();
         assertThat(LibraryLocator.isStub(Path.of("/opt/stubsfree/libcuda.so"))).isFalse();
     }
 }

@@ -28,14 +28,19 @@ class OwnedHandleTest {
     void useAfterCloseIsAnIllegalStateNamingTheResource() {
         OwnedHandle h = OwnedHandle.own(MemorySegment.ofAddress(0x2000), 0, "NVML session", p -> {});
         h.close();
-        assertThatThrownBy(h::get).isExactlyInstanceOf(IllegalStateException.class).hasMessage("NVML session already closed");
+        assertThatThrownBy(h::get)
+                .isExactlyInstanceOf(IllegalStateException.class)
+                .hasMessage("NVML session already closed");
     }
 
     @Test
     void useAfterCloseThrowsTheOwnersException() {
-        OwnedHandle h = OwnedHandle.own(MemorySegment.ofAddress(0x3000), 0, "stream", p -> {}, UnsupportedOperationException::new);
+        OwnedHandle h = OwnedHandle.own(
+                MemorySegment.ofAddress(0x3000), 0, "stream", p -> {}, UnsupportedOperationException::new);
         h.close();
-        assertThatThrownBy(h::get).isExactlyInstanceOf(UnsupportedOperationException.class).hasMessage("stream");
+        assertThatThrownBy(h::get)
+                .isExactlyInstanceOf(UnsupportedOperationException.class)
+                .hasMessage("stream");
     }
 
     @Test

@@ -29,8 +29,8 @@ class StatusNamesTest {
         }
     }
 
-    private static final StatusNames NAMES = StatusNames.of(Header.class,
-            n -> n.equals("LIB_OK") || n.startsWith("LIB_ERROR_"), "libStatus ");
+    private static final StatusNames NAMES =
+            StatusNames.of(Header.class, n -> n.equals("LIB_OK") || n.startsWith("LIB_ERROR_"), "libStatus ");
 
     @Test
     void namesComeFromTheMatchingConstants() {

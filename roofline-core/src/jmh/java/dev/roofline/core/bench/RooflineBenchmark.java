@@ -30,7 +30,9 @@ import java.util.concurrent.TimeUnit;
 @Fork(1)
 public class RooflineBenchmark {
 
-    private static final Precision[] PRECISIONS = {Precision.FP16, Precision.FP8_E4M3, Precision.INT4, Precision.NVFP4, Precision.MXFP4};
+    private static final Precision[] PRECISIONS = {
+        Precision.FP16, Precision.FP8_E4M3, Precision.INT4, Precision.NVFP4, Precision.MXFP4
+    };
     private static final long[] SIZES = {1024, 4096, 8192, 14336, 28672};
 
     private Roofline roofline;
@@ -46,8 +48,15 @@ public class RooflineBenchmark {
     public double gemmPrediction() {
         int j = i++;
         long n = SIZES[j % SIZES.length];
-        Gemm g = new Gemm("bench", 1, 1 + (j & 15), n, SIZES[(j >> 3) % SIZES.length],
-                PRECISIONS[j % PRECISIONS.length], Precision.FP16, Precision.FP16);
+        Gemm g = new Gemm(
+                "bench",
+                1,
+                1 + (j & 15),
+                n,
+                SIZES[(j >> 3) % SIZES.length],
+                PRECISIONS[j % PRECISIONS.length],
+                Precision.FP16,
+                Precision.FP16);
         Prediction p = roofline.predict(g);
         return p.timeSeconds();
     }

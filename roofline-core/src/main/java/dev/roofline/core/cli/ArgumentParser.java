@@ -14,7 +14,8 @@ import java.util.Map;
  */
 final class ArgumentParser {
     static final Option<Boolean> HELP = Option.flag("--help", "print this text");
-    static final Option<Boolean> DEBUG = Option.flag("--debug", "print the stack trace of a failure (or set ROOFLINE_DEBUG=1)");
+    static final Option<Boolean> DEBUG =
+            Option.flag("--debug", "print the stack trace of a failure (or set ROOFLINE_DEBUG=1)");
 
     private ArgumentParser() {}
 

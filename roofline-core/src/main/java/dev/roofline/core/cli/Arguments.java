@@ -18,8 +18,12 @@ public final class Arguments {
     private final boolean help;
     private final boolean debug;
 
-    Arguments(List<String> operands, Map<Option<?>, List<Object>> given, Map<Option<?>, Object> defaults,
-              boolean help, boolean debug) {
+    Arguments(
+            List<String> operands,
+            Map<Option<?>, List<Object>> given,
+            Map<Option<?>, Object> defaults,
+            boolean help,
+            boolean debug) {
         this.operands = List.copyOf(operands);
         this.given = new LinkedHashMap<>(given);
         this.defaults = new LinkedHashMap<>(defaults);

@@ -50,8 +50,10 @@ public final class Main {
         }
         Command command = commands.get(name);
         if (command == null) {
-            Optional<String> jar = ELSEWHERE.entrySet().stream().filter(e -> e.getValue().contains(name))
-                    .map(Map.Entry::getKey).findFirst();
+            Optional<String> jar = ELSEWHERE.entrySet().stream()
+                    .filter(e -> e.getValue().contains(name))
+                    .map(Map.Entry::getKey)
+                    .findFirst();
             if (jar.isPresent()) {
                 err.println("roofline: " + name + " comes with " + jar.get() + ", which is not on the class path");
                 return 1;
@@ -95,9 +97,14 @@ public final class Main {
         if (e instanceof AccessDeniedException f) {
             return "permission denied: " + f.getFile();
         }
-        String m = e.getMessage() == null || e.getMessage().isBlank() ? null : String.join(" ", e.getMessage().strip().lines().toList());
-        boolean inputError = e instanceof IllegalArgumentException || e instanceof IllegalStateException
-                || e instanceof IOException || e instanceof UncheckedIOException || e instanceof UsageException;
+        String m = e.getMessage() == null || e.getMessage().isBlank()
+                ? null
+                : String.join(" ", e.getMessage().strip().lines().toList());
+        boolean inputError = e instanceof IllegalArgumentException
+                || e instanceof IllegalStateException
+                || e instanceof IOException
+                || e instanceof UncheckedIOException
+                || e instanceof UsageException;
         if (m == null) {
             return e.getClass().getSimpleName() + (inputError ? "" : " (run with --debug for the stack trace)");
         }
@@ -107,7 +114,8 @@ public final class Main {
     /** The installed commands by name; the first provider of a name wins, one that fails to load is left out. */
     static Map<String, Command> installed(PrintStream err) {
         Map<String, Command> byName = new TreeMap<>();
-        Iterator<Command> it = ServiceLoader.load(Command.class, Main.class.getClassLoader()).iterator();
+        Iterator<Command> it =
+                ServiceLoader.load(Command.class, Main.class.getClassLoader()).iterator();
         while (true) {
             try {
                 if (!it.hasNext()) {
@@ -122,20 +130,28 @@ public final class Main {
     }
 
     static String listing(Map<String, Command> commands) {
-        StringBuilder sb = new StringBuilder("usage: roofline <command> [options]   (roofline <command> --help for its options)\ncommands:\n");
+        StringBuilder sb = new StringBuilder(
+                "usage: roofline <command> [options]   (roofline <command> --help for its options)\ncommands:\n");
         int width = commands.keySet().stream().mapToInt(String::length).max().orElse(0);
         for (Command c : commands.values()) {
-            sb.append("  ").append(c.name()).append(" ".repeat(width - c.name().length() + 2)).append(c.summary()).append('\n');
+            sb.append("  ")
+                    .append(c.name())
+                    .append(" ".repeat(width - c.name().length() + 2))
+                    .append(c.summary())
+                    .append('\n');
         }
         List<String> missing = new ArrayList<>();
         ELSEWHERE.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
-            List<String> absent = e.getValue().stream().filter(n -> !commands.containsKey(n)).toList();
+            List<String> absent =
+                    e.getValue().stream().filter(n -> !commands.containsKey(n)).toList();
             if (!absent.isEmpty()) {
                 missing.add(String.join(", ", absent) + " (add " + e.getKey() + ")");
             }
         });
         if (!missing.isEmpty()) {
-            sb.append("not on the class path: ").append(String.join("; ", missing)).append('\n');
+            sb.append("not on the class path: ")
+                    .append(String.join("; ", missing))
+                    .append('\n');
         }
         return sb.toString();
     }

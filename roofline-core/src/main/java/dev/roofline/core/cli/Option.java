@@ -18,8 +18,13 @@ import java.util.Objects;
  * @param converter    turns the typed text into a value; refuses bad text with an IllegalArgumentException
  * @param <T>          the value's type
  */
-public record Option<T>(String name, String valueName, String description, String defaultValue, boolean repeatable,
-                        Converter<T> converter) {
+public record Option<T>(
+        String name,
+        String valueName,
+        String description,
+        String defaultValue,
+        boolean repeatable,
+        Converter<T> converter) {
 
     /** Turns an option's text into its value, or throws an IllegalArgumentException naming the option and the text. */
     @FunctionalInterface
@@ -40,8 +45,8 @@ public record Option<T>(String name, String valueName, String description, Strin
     }
 
     /** An option that takes a value. */
-    public static <T> Option<T> of(String name, String valueName, String description, String defaultValue,
-                                   Converter<T> converter) {
+    public static <T> Option<T> of(
+            String name, String valueName, String description, String defaultValue, Converter<T> converter) {
         Objects.requireNonNull(valueName, "valueName");
         return new Option<>(name, valueName, description, defaultValue, false, converter);
     }

@@ -8,7 +8,8 @@ final class Usage {
     private Usage() {}
 
     static String of(Command command) {
-        StringBuilder sb = new StringBuilder("usage: roofline ").append(command.synopsis()).append('\n');
+        StringBuilder sb =
+                new StringBuilder("usage: roofline ").append(command.synopsis()).append('\n');
         sb.append(command.summary()).append('\n');
         List<String> left = new ArrayList<>();
         List<String> right = new ArrayList<>();
@@ -18,7 +19,11 @@ final class Usage {
         }
         int width = left.stream().mapToInt(String::length).max().orElse(0);
         for (int i = 0; i < left.size(); i++) {
-            sb.append("  ").append(left.get(i)).append(" ".repeat(width - left.get(i).length() + 2)).append(right.get(i)).append('\n');
+            sb.append("  ")
+                    .append(left.get(i))
+                    .append(" ".repeat(width - left.get(i).length() + 2))
+                    .append(right.get(i))
+                    .append('\n');
         }
         return sb.toString();
     }

@@ -32,13 +32,17 @@ public enum ClockLimitReason {
 
     /** True for reasons that mean the GPU ran slower than it could under load (not idle or a user setting). */
     public boolean isThrottle() {
-        return this == SW_POWER_CAP || this == HW_SLOWDOWN || this == SW_THERMAL_SLOWDOWN
-                || this == HW_THERMAL_SLOWDOWN || this == HW_POWER_BRAKE_SLOWDOWN;
+        return this == SW_POWER_CAP
+                || this == HW_SLOWDOWN
+                || this == SW_THERMAL_SLOWDOWN
+                || this == HW_THERMAL_SLOWDOWN
+                || this == HW_POWER_BRAKE_SLOWDOWN;
     }
 
     /** An unmodifiable copy of {@code reasons} that iterates in declaration order. */
     public static Set<ClockLimitReason> setOf(Set<ClockLimitReason> reasons) {
-        return Collections.unmodifiableSet(reasons.isEmpty() ? EnumSet.noneOf(ClockLimitReason.class) : EnumSet.copyOf(reasons));
+        return Collections.unmodifiableSet(
+                reasons.isEmpty() ? EnumSet.noneOf(ClockLimitReason.class) : EnumSet.copyOf(reasons));
     }
 
     /** For reports: the names in declaration order joined by {@code |}, e.g. "SW_POWER_CAP|HW_SLOWDOWN"; "" for none. */

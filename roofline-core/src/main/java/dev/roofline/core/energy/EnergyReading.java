@@ -15,9 +15,15 @@ import java.util.Set;
  * @param minSmClockMHz     lowest SM clock seen
  * @param clockLimitReasons every reason the clocks were below their maximum while measuring; empty when none
  */
-public record EnergyReading(double seconds, double joules, double averageWatts, double peakWatts,
-                            EnergySource energySource, int samples, int minSmClockMHz,
-                            Set<ClockLimitReason> clockLimitReasons) {
+public record EnergyReading(
+        double seconds,
+        double joules,
+        double averageWatts,
+        double peakWatts,
+        EnergySource energySource,
+        int samples,
+        int minSmClockMHz,
+        Set<ClockLimitReason> clockLimitReasons) {
 
     public EnergyReading {
         Objects.requireNonNull(energySource, "energySource");

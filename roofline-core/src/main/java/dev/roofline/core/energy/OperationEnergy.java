@@ -17,7 +17,8 @@ public record OperationEnergy(String meter, EnergyReading reading, long operatio
         Objects.requireNonNull(meter, "meter");
         Objects.requireNonNull(reading, "reading");
         if (operations < 1 || !(gpuSeconds > 0)) {
-            throw new IllegalArgumentException("need operations >= 1 and gpuSeconds > 0, got " + operations + ", " + gpuSeconds);
+            throw new IllegalArgumentException(
+                    "need operations >= 1 and gpuSeconds > 0, got " + operations + ", " + gpuSeconds);
         }
     }
 

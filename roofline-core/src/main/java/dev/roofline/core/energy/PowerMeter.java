@@ -13,7 +13,7 @@ package dev.roofline.core.energy;
  * }
  * }</pre>
  */
-public interface PowerMeter {            // implemented by roofline-nvml, found with ServiceLoader
+public interface PowerMeter { // implemented by roofline-nvml, found with ServiceLoader
     /** e.g. "NVML". */
     String name();
 
@@ -22,8 +22,15 @@ public interface PowerMeter {            // implemented by roofline-nvml, found 
      *
      * @param gpuUuid in NVML form "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" (roofline-cuda's {@code Device.uuid()})
      */
-    Session start(String gpuUuid);        // gpuUuid in NVML form "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"
+    Session start(String gpuUuid); // gpuUuid in NVML form "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"
 
     /** One measurement; {@link #stop()} ends it and may be called again for the same reading. */
-    interface Session extends AutoCloseable { EnergyReading stop(); @Override default void close() { stop(); } }
+    interface Session extends AutoCloseable {
+        EnergyReading stop();
+
+        @Override
+        default void close() {
+            stop();
+        }
+    }
 }

@@ -14,13 +14,20 @@ package dev.roofline.core.format;
 public final class E2M1 {
     private E2M1() {}
 
-    private static final float[] VALUES = {0f, 0.5f, 1f, 1.5f, 2f, 3f, 4f, 6f, -0f, -0.5f, -1f, -1.5f, -2f, -3f, -4f, -6f};
+    private static final float[] VALUES = {
+        0f, 0.5f, 1f, 1.5f, 2f, 3f, 4f, 6f, -0f, -0.5f, -1f, -1.5f, -2f, -3f, -4f, -6f
+    };
 
     /** Code of {@code x} (already divided by its scale); the sign bit follows {@code x < 0}. */
     public static int encode(float x) {
         float m = Math.abs(x);
-        int code = (m > 0.25f ? 1 : 0) + (m >= 0.75f ? 1 : 0) + (m > 1.25f ? 1 : 0) + (m >= 1.75f ? 1 : 0)
-                + (m > 2.5f ? 1 : 0) + (m >= 3.5f ? 1 : 0) + (m > 5f ? 1 : 0);
+        int code = (m > 0.25f ? 1 : 0)
+                + (m >= 0.75f ? 1 : 0)
+                + (m > 1.25f ? 1 : 0)
+                + (m >= 1.75f ? 1 : 0)
+                + (m > 2.5f ? 1 : 0)
+                + (m >= 3.5f ? 1 : 0)
+                + (m > 5f ? 1 : 0);
         return x < 0 ? code | 8 : code;
     }
 

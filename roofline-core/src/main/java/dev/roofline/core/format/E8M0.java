@@ -6,6 +6,7 @@ package dev.roofline.core.format;
 public final class E8M0 {
     /** The code of 2^0 = 1. */
     public static final int BIAS = 127;
+
     public static final int NAN = 0xFF;
 
     private E8M0() {}

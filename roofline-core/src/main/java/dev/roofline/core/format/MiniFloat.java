@@ -65,7 +65,8 @@ public final class MiniFloat {
     /** The value of {@code code} (NaN or ±infinity for special codes). */
     public double decode(int code) {
         if (code < 0 || code >= codeCount()) {
-            throw new IllegalArgumentException("code must be in [0, " + (codeCount() - 1) + "] for " + precision + ", got " + code);
+            throw new IllegalArgumentException(
+                    "code must be in [0, " + (codeCount() - 1) + "] for " + precision + ", got " + code);
         }
         double sign = (code >> (e + m)) != 0 ? -1.0 : 1.0;
         int exp = (code >> m) & expMask;
@@ -120,8 +121,9 @@ public final class MiniFloat {
         return switch (specials) {
             case IEEE -> expMask << m;
             case NAN_ONLY_ALL_ONES -> (expMask << m) | ((1 << m) - 1);
-            case NONE -> throw new IllegalArgumentException(value + " is beyond " + precision + "'s largest finite value "
-                    + maxFinite + " and the format has no infinity or NaN; use Overflow.SATURATE");
+            case NONE ->
+                throw new IllegalArgumentException(value + " is beyond " + precision + "'s largest finite value "
+                        + maxFinite + " and the format has no infinity or NaN; use Overflow.SATURATE");
         };
     }
 

@@ -14,7 +14,10 @@ import dev.roofline.core.precision.Precision;
 public record Ceiling(Precision precision, double flopsPerSecond, Unit unit, Source source) {
 
     /** Tensor cores (matrix units) or the general-purpose CUDA cores. */
-    public enum Unit { TENSOR_CORE, CUDA_CORE }
+    public enum Unit {
+        TENSOR_CORE,
+        CUDA_CORE
+    }
 
     public Ceiling {
         Checks.notNull("precision", precision);

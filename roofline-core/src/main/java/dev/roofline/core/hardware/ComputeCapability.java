@@ -5,7 +5,8 @@ public record ComputeCapability(int major, int minor) implements Comparable<Comp
 
     public ComputeCapability {
         if (major < 1 || minor < 0 || minor > 9) {
-            throw new IllegalArgumentException("compute capability must be major >= 1 and minor in 0..9, got " + major + "." + minor);
+            throw new IllegalArgumentException(
+                    "compute capability must be major >= 1 and minor in 0..9, got " + major + "." + minor);
         }
     }
 
@@ -23,7 +24,8 @@ public record ComputeCapability(int major, int minor) implements Comparable<Comp
             }
             int dot = t.indexOf('.');
             if (dot > 0) {
-                return new ComputeCapability(Integer.parseInt(t.substring(0, dot)), Integer.parseInt(t.substring(dot + 1)));
+                return new ComputeCapability(
+                        Integer.parseInt(t.substring(0, dot)), Integer.parseInt(t.substring(dot + 1)));
             }
         } catch (NumberFormatException e) {
             // fall through to the error below

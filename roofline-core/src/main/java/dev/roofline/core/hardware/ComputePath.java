@@ -15,8 +15,14 @@ import dev.roofline.core.precision.Precision;
  *                    the path is not native
  * @param note        extra words appended to {@link #method()}, empty for none
  */
-public record ComputePath(Precision weights, Precision activations, Ceiling ceiling, boolean nativePath,
-                          Precision wanted, String note, String hardwareName) {
+public record ComputePath(
+        Precision weights,
+        Precision activations,
+        Ceiling ceiling,
+        boolean nativePath,
+        Precision wanted,
+        String note,
+        String hardwareName) {
 
     /** Short description, e.g. "FP8 E4M3 on tensor cores" or "no INT4 path on H100 SXM: INT4 converted to FP16, FP16 ceiling". */
     public String method() {
@@ -38,13 +44,21 @@ public record ComputePath(Precision weights, Precision activations, Ceiling ceil
     }
 
     private String operands() {
-        return weights == activations ? weights.displayName()
+        return weights == activations
+                ? weights.displayName()
                 : "W " + weights.displayName() + " x A " + activations.displayName();
     }
 
     /** The same path priced at another ceiling (e.g. the 2:4-sparse one), with a note saying so. */
     public ComputePath at(Ceiling other, String why) {
-        return new ComputePath(weights, activations, other, nativePath, wanted, note.isEmpty() ? why : note + ", " + why, hardwareName);
+        return new ComputePath(
+                weights,
+                activations,
+                other,
+                nativePath,
+                wanted,
+                note.isEmpty() ? why : note + ", " + why,
+                hardwareName);
     }
 
     /** The precision the multiply-adds actually run in. */

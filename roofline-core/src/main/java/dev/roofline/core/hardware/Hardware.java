@@ -37,12 +37,30 @@ import java.util.stream.Collectors;
  * @param sparse          2:4 structured-sparsity peaks, kept apart and never used by predictions unless asked for
  * @param sources         where each non-ceiling figure comes from
  */
-public record Hardware(String name, List<String> aliases, double memoryBytesPerSecond, long memoryBytes, int smCount,
-                       long l2Bytes, Optional<ComputeCapability> computeCapability, double powerWatts,
-                       double kernelLatencySeconds, Map<Precision, Ceiling> dense, Map<Precision, Ceiling> sparse, Map<Figure, Source> sources) {
+public record Hardware(
+        String name,
+        List<String> aliases,
+        double memoryBytesPerSecond,
+        long memoryBytes,
+        int smCount,
+        long l2Bytes,
+        Optional<ComputeCapability> computeCapability,
+        double powerWatts,
+        double kernelLatencySeconds,
+        Map<Precision, Ceiling> dense,
+        Map<Precision, Ceiling> sparse,
+        Map<Figure, Source> sources) {
 
     /** The figures of a GPU other than its ceilings. */
-    public enum Figure { MEMORY_BANDWIDTH, MEMORY_CAPACITY, SM_COUNT, L2_SIZE, COMPUTE_CAPABILITY, POWER, KERNEL_LATENCY }
+    public enum Figure {
+        MEMORY_BANDWIDTH,
+        MEMORY_CAPACITY,
+        SM_COUNT,
+        L2_SIZE,
+        COMPUTE_CAPABILITY,
+        POWER,
+        KERNEL_LATENCY
+    }
 
     public static final Hardware GB10 = Datasheets.gb10();
     public static final Hardware H100_SXM = Datasheets.h100Sxm();
@@ -59,12 +77,14 @@ public record Hardware(String name, List<String> aliases, double memoryBytesPerS
         aliases = List.copyOf(aliases);
         Checks.positive("memoryBytesPerSecond", memoryBytesPerSecond);
         if (memoryBytes < 0 || smCount < 0 || l2Bytes < 0 || !(powerWatts >= 0) || Double.isInfinite(powerWatts)) {
-            throw new IllegalArgumentException("memoryBytes, smCount, l2Bytes and powerWatts must be >= 0 (0 = unknown), got "
-                    + memoryBytes + ", " + smCount + ", " + l2Bytes + ", " + powerWatts);
+            throw new IllegalArgumentException(
+                    "memoryBytes, smCount, l2Bytes and powerWatts must be >= 0 (0 = unknown), got " + memoryBytes + ", "
+                            + smCount + ", " + l2Bytes + ", " + powerWatts);
         }
         if (!(kernelLatencySeconds >= 0) || Double.isInfinite(kernelLatencySeconds)) {
-            throw new IllegalArgumentException("kernelLatencySeconds must be a finite number >= 0 (0 = not modelled), got "
-                    + kernelLatencySeconds);
+            throw new IllegalArgumentException(
+                    "kernelLatencySeconds must be a finite number >= 0 (0 = not modelled), got "
+                            + kernelLatencySeconds);
         }
         Checks.notNull("computeCapability", computeCapability);
         dense = immutable(dense);
@@ -100,7 +120,8 @@ public record Hardware(String name, List<String> aliases, double memoryBytesPerS
         }
         String key = normalize(name);
         for (Hardware h : REGISTRY) {
-            if (normalize(h.name).equals(key) || h.aliases.stream().anyMatch(a -> normalize(a).equals(key))) {
+            if (normalize(h.name).equals(key)
+                    || h.aliases.stream().anyMatch(a -> normalize(a).equals(key))) {
                 return h;
             }
         }
@@ -154,8 +175,8 @@ public record Hardware(String name, List<String> aliases, double memoryBytesPerS
                 return new ComputePath(weights, activations, c, false, wanted, "", name);
             }
         }
-        throw new IllegalStateException("hardware '" + name + "' has no ceiling that can run W " + weights
-                + " x A " + activations + "; it has " + dense.keySet());
+        throw new IllegalStateException("hardware '" + name + "' has no ceiling that can run W " + weights + " x A "
+                + activations + "; it has " + dense.keySet());
     }
 
     /** A copy whose ceiling for {@code c.precision()} is {@code c} (e.g. a measured peak replacing the datasheet's). */
@@ -164,15 +185,37 @@ public record Hardware(String name, List<String> aliases, double memoryBytesPerS
         Map<Precision, Ceiling> d = new EnumMap<>(Precision.class);
         d.putAll(dense);
         d.put(c.precision(), c);
-        return new Hardware(name, aliases, memoryBytesPerSecond, memoryBytes, smCount, l2Bytes, computeCapability,
-                powerWatts, kernelLatencySeconds, d, sparse, sources);
+        return new Hardware(
+                name,
+                aliases,
+                memoryBytesPerSecond,
+                memoryBytes,
+                smCount,
+                l2Bytes,
+                computeCapability,
+                powerWatts,
+                kernelLatencySeconds,
+                d,
+                sparse,
+                sources);
     }
 
     /** A copy with another memory bandwidth, e.g. the copy bandwidth measured on the device. */
     public Hardware withMemoryBandwidth(double bytesPerSecond, Source source) {
         Checks.positive("bytesPerSecond", bytesPerSecond);
-        return new Hardware(name, aliases, bytesPerSecond, memoryBytes, smCount, l2Bytes, computeCapability,
-                powerWatts, kernelLatencySeconds, dense, sparse, sourcesWith(Figure.MEMORY_BANDWIDTH, source));
+        return new Hardware(
+                name,
+                aliases,
+                bytesPerSecond,
+                memoryBytes,
+                smCount,
+                l2Bytes,
+                computeCapability,
+                powerWatts,
+                kernelLatencySeconds,
+                dense,
+                sparse,
+                sourcesWith(Figure.MEMORY_BANDWIDTH, source));
     }
 
     /**
@@ -180,8 +223,19 @@ public record Hardware(String name, List<String> aliases, double memoryBytesPerS
      * of the measured copy time against bytes copied. 0 turns the term off.
      */
     public Hardware withKernelLatency(double seconds, Source source) {
-        return new Hardware(name, aliases, memoryBytesPerSecond, memoryBytes, smCount, l2Bytes, computeCapability,
-                powerWatts, seconds, dense, sparse, sourcesWith(Figure.KERNEL_LATENCY, source));
+        return new Hardware(
+                name,
+                aliases,
+                memoryBytesPerSecond,
+                memoryBytes,
+                smCount,
+                l2Bytes,
+                computeCapability,
+                powerWatts,
+                seconds,
+                dense,
+                sparse,
+                sourcesWith(Figure.KERNEL_LATENCY, source));
     }
 
     /** This GPU's sources with {@code f}'s replaced. */
@@ -199,8 +253,10 @@ public record Hardware(String name, List<String> aliases, double memoryBytesPerS
 
     /** Arithmetic intensity (FLOP/byte) above which work in {@code p} is compute-bound: peak / bandwidth. */
     public double ridgePoint(Precision p) {
-        return ceiling(p).map(c -> c.flopsPerSecond() / memoryBytesPerSecond)
-                .orElseThrow(() -> new IllegalArgumentException(name + " has no " + p + " ceiling; it has " + dense.keySet()));
+        return ceiling(p)
+                .map(c -> c.flopsPerSecond() / memoryBytesPerSecond)
+                .orElseThrow(() ->
+                        new IllegalArgumentException(name + " has no " + p + " ceiling; it has " + dense.keySet()));
     }
 
     @Override
@@ -283,7 +339,8 @@ public record Hardware(String name, List<String> aliases, double memoryBytesPerS
 
         /** A 2:4-sparsity peak for {@code p}, kept apart from the dense ones. */
         public Builder sparseCeiling(Precision p, double flopsPerSecond, Source source) {
-            sparse.put(Checks.notNull("precision", p), new Ceiling(p, flopsPerSecond, Ceiling.Unit.TENSOR_CORE, source));
+            sparse.put(
+                    Checks.notNull("precision", p), new Ceiling(p, flopsPerSecond, Ceiling.Unit.TENSOR_CORE, source));
             return this;
         }
 
@@ -299,8 +356,19 @@ public record Hardware(String name, List<String> aliases, double memoryBytesPerS
             if (Double.isNaN(bandwidth)) {
                 throw new IllegalStateException("hardware '" + name + "' needs memoryBandwidth(...)");
             }
-            return new Hardware(name, aliases, bandwidth, memoryBytes, smCount, l2Bytes, Optional.ofNullable(cc),
-                    powerWatts, kernelLatencySeconds, dense, sparse, sources);
+            return new Hardware(
+                    name,
+                    aliases,
+                    bandwidth,
+                    memoryBytes,
+                    smCount,
+                    l2Bytes,
+                    Optional.ofNullable(cc),
+                    powerWatts,
+                    kernelLatencySeconds,
+                    dense,
+                    sparse,
+                    sources);
         }
     }
 }

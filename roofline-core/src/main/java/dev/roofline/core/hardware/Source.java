@@ -14,7 +14,12 @@ import java.time.LocalDate;
  */
 public record Source(Kind kind, String citation, String note, boolean uncertain) {
 
-    public enum Kind { DATASHEET, DERIVED, MEASURED, USER }
+    public enum Kind {
+        DATASHEET,
+        DERIVED,
+        MEASURED,
+        USER
+    }
 
     public Source {
         Checks.notNull("kind", kind);

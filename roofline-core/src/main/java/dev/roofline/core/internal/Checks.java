@@ -45,7 +45,8 @@ public final class Checks {
 
     public static String notBlank(String name, String value) {
         if (value == null || value.isBlank()) {
-            throw new IllegalArgumentException(name + " must not be blank, got " + (value == null ? "null" : "'" + value + "'"));
+            throw new IllegalArgumentException(
+                    name + " must not be blank, got " + (value == null ? "null" : "'" + value + "'"));
         }
         return value;
     }

@@ -20,7 +20,8 @@ import java.util.Map;
  */
 public final class ConfigJson {
     /** The {@code model_type} values this reader maps to a {@link Model}. */
-    public static final List<String> SUPPORTED_MODEL_TYPES = List.of("llama", "mistral", "qwen2", "mixtral", "deepseek_v3");
+    public static final List<String> SUPPORTED_MODEL_TYPES =
+            List.of("llama", "mistral", "qwen2", "mixtral", "deepseek_v3");
 
     private ConfigJson() {}
 
@@ -56,8 +57,12 @@ public final class ConfigJson {
     public static String modelName(Path file) {
         Path absolute = file.toAbsolutePath().normalize();
         Path folder = absolute.getParent() == null ? null : absolute.getParent().getFileName();
-        String fileName = absolute.getFileName() == null ? "model" : absolute.getFileName().toString();
-        return fileName.equals("config.json") && folder != null ? folder.toString() : fileName.replaceFirst("\\.json$", "");
+        String fileName = absolute.getFileName() == null
+                ? "model"
+                : absolute.getFileName().toString();
+        return fileName.equals("config.json") && folder != null
+                ? folder.toString()
+                : fileName.replaceFirst("\\.json$", "");
     }
 
     /** A model named {@code name} from config.json text. */
@@ -74,8 +79,9 @@ public final class ConfigJson {
             throw new IllegalArgumentException("config.json is not valid JSON: " + e.getMessage(), e);
         }
         if (!(root instanceof Map<?, ?> object)) {
-            throw new IllegalArgumentException("config.json must be a JSON object: the file must hold a JSON object at the"
-                    + " top level, got " + (root instanceof List<?> ? "an array" : String.valueOf(root)));
+            throw new IllegalArgumentException(
+                    "config.json must be a JSON object: the file must hold a JSON object at the" + " top level, got "
+                            + (root instanceof List<?> ? "an array" : String.valueOf(root)));
         }
         @SuppressWarnings("unchecked")
         Map<String, Object> c = (Map<String, Object>) object;
@@ -89,12 +95,12 @@ public final class ConfigJson {
             throw new IllegalArgumentException("config.json has no \"model_type\"; supported: " + supported());
         }
         if (!(type instanceof String s)) {
-            throw new IllegalArgumentException("config.json field model_type must be a string, got " + type + "; supported: "
-                    + supported());
+            throw new IllegalArgumentException(
+                    "config.json field model_type must be a string, got " + type + "; supported: " + supported());
         }
         if (!SUPPORTED_MODEL_TYPES.contains(s)) {
-            throw new IllegalArgumentException("config.json field model_type \"" + s + "\" is not supported; supported: "
-                    + supported());
+            throw new IllegalArgumentException(
+                    "config.json field model_type \"" + s + "\" is not supported; supported: " + supported());
         }
         return s;
     }
@@ -106,14 +112,22 @@ public final class ConfigJson {
     private static Model model(String name, String type, Map<String, Object> c) {
         int hidden = integer(c, "hidden_size");
         int heads = integer(c, "num_attention_heads");
-        Model.Builder b = Model.newBuilder(name).hiddenSize(hidden).layers(integer(c, "num_hidden_layers"))
-                .vocabSize(integer(c, "vocab_size")).tiedEmbeddings(bool(c, "tie_word_embeddings", false));
+        Model.Builder b = Model.newBuilder(name)
+                .hiddenSize(hidden)
+                .layers(integer(c, "num_hidden_layers"))
+                .vocabSize(integer(c, "vocab_size"))
+                .tiedEmbeddings(bool(c, "tie_word_embeddings", false));
         if (c.containsKey("kv_lora_rank")) {
             if (c.get("q_lora_rank") == null) {
                 throw new IllegalArgumentException("q_lora_rank null (MLA without query compression) is not supported");
             }
-            b.latentAttention(new LatentAttention(heads, integer(c, "q_lora_rank"), integer(c, "kv_lora_rank"),
-                    integer(c, "qk_nope_head_dim"), integer(c, "qk_rope_head_dim"), integer(c, "v_head_dim")));
+            b.latentAttention(new LatentAttention(
+                    heads,
+                    integer(c, "q_lora_rank"),
+                    integer(c, "kv_lora_rank"),
+                    integer(c, "qk_nope_head_dim"),
+                    integer(c, "qk_rope_head_dim"),
+                    integer(c, "v_head_dim")));
         } else {
             b.attention(heads, c.get("num_key_value_heads") == null ? heads : integer(c, "num_key_value_heads"));
             if (c.get("head_dim") != null) {
@@ -128,11 +142,18 @@ public final class ConfigJson {
         }
         if (c.containsKey("n_routed_experts")) {
             int dense = c.get("first_k_dense_replace") == null ? 0 : integer(c, "first_k_dense_replace");
-            b.mixtureOfExperts(new MixtureOfExperts(integer(c, "n_routed_experts"), integer(c, "num_experts_per_tok"),
-                    integer(c, "moe_intermediate_size"), c.get("n_shared_experts") == null ? 0 : integer(c, "n_shared_experts"),
-                    dense, dense > 0 ? integer(c, "intermediate_size") : 0, "noaux_tc".equals(c.get("topk_method"))));
+            b.mixtureOfExperts(new MixtureOfExperts(
+                    integer(c, "n_routed_experts"),
+                    integer(c, "num_experts_per_tok"),
+                    integer(c, "moe_intermediate_size"),
+                    c.get("n_shared_experts") == null ? 0 : integer(c, "n_shared_experts"),
+                    dense,
+                    dense > 0 ? integer(c, "intermediate_size") : 0,
+                    "noaux_tc".equals(c.get("topk_method"))));
         } else if (c.containsKey("num_local_experts")) {
-            b.mixtureOfExperts(MixtureOfExperts.routed(integer(c, "num_local_experts"), integer(c, "num_experts_per_tok"),
+            b.mixtureOfExperts(MixtureOfExperts.routed(
+                    integer(c, "num_local_experts"),
+                    integer(c, "num_experts_per_tok"),
                     integer(c, "intermediate_size")));
         } else {
             b.swiGlu(integer(c, "intermediate_size"));
@@ -143,7 +164,8 @@ public final class ConfigJson {
     private static int integer(Map<String, Object> c, String key) {
         Object v = c.get(key);
         if (v == null) {
-            throw new IllegalArgumentException("config.json needs \"" + key + "\"" + (c.containsKey(key) ? " (it is null)" : ""));
+            throw new IllegalArgumentException(
+                    "config.json needs \"" + key + "\"" + (c.containsKey(key) ? " (it is null)" : ""));
         }
         if (!(v instanceof Long l) || l <= 0 || l > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("config.json \"" + key + "\" must be a positive integer, got " + v);

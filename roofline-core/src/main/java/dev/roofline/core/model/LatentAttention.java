@@ -10,8 +10,9 @@ import java.util.List;
  * compressed latent of {@code kvLoraRank} plus a shared RoPE key of {@code qkRopeHeadDim}
  * ({@code kv_a: H → kvLoraRank + rope}), expanded by {@code kv_b: kvLoraRank → heads·(nope + vHeadDim)}.
  */
-public record LatentAttention(int heads, int qLoraRank, int kvLoraRank, int qkNopeHeadDim, int qkRopeHeadDim,
-                              int vHeadDim) implements AttentionShape {
+public record LatentAttention(
+        int heads, int qLoraRank, int kvLoraRank, int qkNopeHeadDim, int qkRopeHeadDim, int vHeadDim)
+        implements AttentionShape {
 
     public LatentAttention {
         Checks.positive("heads", heads);
@@ -29,7 +30,8 @@ public record LatentAttention(int heads, int qLoraRank, int kvLoraRank, int qkNo
 
     @Override
     public List<WeightMatrix> matrices(long hiddenSize, long layers) {
-        return List.of(new WeightMatrix("q_a_proj", qLoraRank, hiddenSize, layers),
+        return List.of(
+                new WeightMatrix("q_a_proj", qLoraRank, hiddenSize, layers),
                 new WeightMatrix("q_b_proj", heads * qkHeadDim(), qLoraRank, layers),
                 new WeightMatrix("kv_a_proj_with_mqa", (long) kvLoraRank + qkRopeHeadDim, hiddenSize, layers),
                 new WeightMatrix("kv_b_proj", (long) heads * (qkNopeHeadDim + vHeadDim), kvLoraRank, layers),

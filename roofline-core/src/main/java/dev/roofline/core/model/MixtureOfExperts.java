@@ -13,8 +13,15 @@ import java.util.List;
  *
  * @param routerBias the router carries one bias per expert (DeepSeek-V3's {@code e_score_correction_bias})
  */
-public record MixtureOfExperts(int experts, int topK, int expertIntermediateSize, int sharedExperts,
-                               int denseLayers, int denseIntermediateSize, boolean routerBias) implements FeedForward {
+public record MixtureOfExperts(
+        int experts,
+        int topK,
+        int expertIntermediateSize,
+        int sharedExperts,
+        int denseLayers,
+        int denseIntermediateSize,
+        boolean routerBias)
+        implements FeedForward {
 
     public MixtureOfExperts {
         Checks.positive("experts", experts);
@@ -24,7 +31,8 @@ public record MixtureOfExperts(int experts, int topK, int expertIntermediateSize
             throw new IllegalArgumentException("topK must be <= experts, got " + topK + " > " + experts);
         }
         if (sharedExperts < 0 || denseLayers < 0) {
-            throw new IllegalArgumentException("sharedExperts and denseLayers must be >= 0, got " + sharedExperts + " and " + denseLayers);
+            throw new IllegalArgumentException(
+                    "sharedExperts and denseLayers must be >= 0, got " + sharedExperts + " and " + denseLayers);
         }
         if (denseLayers > 0) {
             Checks.positive("denseIntermediateSize", denseIntermediateSize);
@@ -71,9 +79,15 @@ public record MixtureOfExperts(int experts, int topK, int expertIntermediateSize
         }
         if (moe > 0) {
             m.add(new WeightMatrix("router", experts, hidden, moe));
-            m.addAll(SwiGlu.matrices("expert ", hidden, expertIntermediateSize, moe * expertsPerLayer, WeightMatrix.Role.ROUTED_EXPERT));
+            m.addAll(SwiGlu.matrices(
+                    "expert ", hidden, expertIntermediateSize, moe * expertsPerLayer, WeightMatrix.Role.ROUTED_EXPERT));
             if (sharedExperts > 0) {
-                m.addAll(SwiGlu.matrices("shared ", hidden, (long) sharedExperts * expertIntermediateSize, moe, WeightMatrix.Role.DENSE));
+                m.addAll(SwiGlu.matrices(
+                        "shared ",
+                        hidden,
+                        (long) sharedExperts * expertIntermediateSize,
+                        moe,
+                        WeightMatrix.Role.DENSE));
             }
         }
         return List.copyOf(m);

@@ -18,8 +18,14 @@ import java.util.function.Supplier;
  * long params = m.parameterCount();
  * }</pre>
  */
-public record Model(String name, int hiddenSize, int layers, int vocabSize, boolean tiedEmbeddings,
-                    AttentionShape attention, FeedForward feedForward) {
+public record Model(
+        String name,
+        int hiddenSize,
+        int layers,
+        int vocabSize,
+        boolean tiedEmbeddings,
+        AttentionShape attention,
+        FeedForward feedForward) {
 
     /** Norm weights and biases are kept in 16 bits whatever the matrices are quantized to. */
     public static final Precision VECTOR_PRECISION = Precision.BF16;
@@ -60,8 +66,10 @@ public record Model(String name, int hiddenSize, int layers, int vocabSize, bool
     public long vectorParameters() {
         Supplier<String> what = () -> "vector parameters of " + name;
         long perLayer = Checks.add(2L * hiddenSize, attention.vectorParameters(), what);
-        return Checks.add(Checks.add(Checks.multiply(layers, perLayer, what), feedForward.vectorParameters(layers), what),
-                hiddenSize, what);
+        return Checks.add(
+                Checks.add(Checks.multiply(layers, perLayer, what), feedForward.vectorParameters(layers), what),
+                hiddenSize,
+                what);
     }
 
     /** Every parameter, embeddings and LM head included (a tied head counted once), as Hugging Face counts them. */
@@ -96,7 +104,8 @@ public record Model(String name, int hiddenSize, int layers, int vocabSize, bool
     public long kvCacheBytesPerToken(Precision kv) {
         Checks.notNull("kv", kv);
         long rows = attention.kvCacheElementsPerToken() / attention.kvCacheRowElements();
-        return Checks.multiply(kv.storageBytes(rows, attention.kvCacheRowElements()), layers, () -> "KV bytes of " + name);
+        return Checks.multiply(
+                kv.storageBytes(rows, attention.kvCacheRowElements()), layers, () -> "KV bytes of " + name);
     }
 
     @Override
@@ -190,11 +199,13 @@ public record Model(String name, int hiddenSize, int layers, int vocabSize, bool
             } else if (heads > 0) {
                 int d = headDim > 0 ? headDim : hiddenSize / heads;
                 if (d == 0) {
-                    throw new IllegalStateException("model '" + name + "': hiddenSize " + hiddenSize + " < heads " + heads + "; set headDim");
+                    throw new IllegalStateException(
+                            "model '" + name + "': hiddenSize " + hiddenSize + " < heads " + heads + "; set headDim");
                 }
                 a = new MultiHeadAttention(heads, kvHeads, d, qkvBias);
             } else {
-                throw new IllegalStateException("model '" + name + "' needs attention(heads, kvHeads) or latentAttention(...)");
+                throw new IllegalStateException(
+                        "model '" + name + "' needs attention(heads, kvHeads) or latentAttention(...)");
             }
             return new Model(name, hiddenSize, layers, vocabSize, tied, a, feedForward);
         }

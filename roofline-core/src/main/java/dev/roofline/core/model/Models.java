@@ -23,25 +23,46 @@ public final class Models {
     /** mistralai/Mistral-7B-v0.1. */
     public static final Model MISTRAL_7B = dense("Mistral-7B", 4096, 32, 32, 8, 14336, 32000);
     /** Qwen/Qwen2.5-7B: biases on Q, K and V; untied embeddings. */
-    public static final Model QWEN2_5_7B = Model.newBuilder("Qwen2.5-7B").hiddenSize(3584).layers(28).vocabSize(152064)
-            .attention(28, 4).qkvBias(true).swiGlu(18944).build();
+    public static final Model QWEN2_5_7B = Model.newBuilder("Qwen2.5-7B")
+            .hiddenSize(3584)
+            .layers(28)
+            .vocabSize(152064)
+            .attention(28, 4)
+            .qkvBias(true)
+            .swiGlu(18944)
+            .build();
     /** mistralai/Mixtral-8x7B-v0.1: 8 experts, top 2. */
-    public static final Model MIXTRAL_8X7B = Model.newBuilder("Mixtral-8x7B").hiddenSize(4096).layers(32).vocabSize(32000)
-            .attention(32, 8).mixtureOfExperts(MixtureOfExperts.routed(8, 2, 14336)).build();
+    public static final Model MIXTRAL_8X7B = Model.newBuilder("Mixtral-8x7B")
+            .hiddenSize(4096)
+            .layers(32)
+            .vocabSize(32000)
+            .attention(32, 8)
+            .mixtureOfExperts(MixtureOfExperts.routed(8, 2, 14336))
+            .build();
     /**
      * deepseek-ai/DeepSeek-V3 (DeepSeek-R1 has the same shape): MLA, 256 routed experts top 8, 1 shared, first 3
      * layers dense. The main model only: the multi-token-prediction module in the checkpoint is not counted.
      */
-    public static final Model DEEPSEEK_V3 = Model.newBuilder("DeepSeek-V3").hiddenSize(7168).layers(61).vocabSize(129280)
+    public static final Model DEEPSEEK_V3 = Model.newBuilder("DeepSeek-V3")
+            .hiddenSize(7168)
+            .layers(61)
+            .vocabSize(129280)
             .latentAttention(new LatentAttention(128, 1536, 512, 128, 64, 128))
-            .mixtureOfExperts(new MixtureOfExperts(256, 8, 2048, 1, 3, 18432, true)).build();
+            .mixtureOfExperts(new MixtureOfExperts(256, 8, 2048, 1, 3, 18432, true))
+            .build();
 
-    private static final List<Model> PRESETS = List.of(LLAMA_2_7B, LLAMA_2_70B, LLAMA_3_8B, LLAMA_3_70B, MISTRAL_7B,
-            QWEN2_5_7B, MIXTRAL_8X7B, DEEPSEEK_V3);
+    private static final List<Model> PRESETS = List.of(
+            LLAMA_2_7B, LLAMA_2_70B, LLAMA_3_8B, LLAMA_3_70B, MISTRAL_7B, QWEN2_5_7B, MIXTRAL_8X7B, DEEPSEEK_V3);
 
-    private static Model dense(String name, int hidden, int layers, int heads, int kvHeads, int intermediate, int vocab) {
-        return Model.newBuilder(name).hiddenSize(hidden).layers(layers).vocabSize(vocab).attention(heads, kvHeads)
-                .swiGlu(intermediate).build();
+    private static Model dense(
+            String name, int hidden, int layers, int heads, int kvHeads, int intermediate, int vocab) {
+        return Model.newBuilder(name)
+                .hiddenSize(hidden)
+                .layers(layers)
+                .vocabSize(vocab)
+                .attention(heads, kvHeads)
+                .swiGlu(intermediate)
+                .build();
     }
 
     public static List<Model> presets() {
@@ -63,7 +84,8 @@ public final class Models {
                 return m;
             }
         }
-        throw new IllegalArgumentException("unknown model '" + name + "'; known: " + knownNames() + ", or a config.json path");
+        throw new IllegalArgumentException(
+                "unknown model '" + name + "'; known: " + knownNames() + ", or a config.json path");
     }
 
     public static String knownNames() {

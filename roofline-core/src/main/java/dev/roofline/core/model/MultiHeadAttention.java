@@ -31,8 +31,11 @@ public record MultiHeadAttention(int heads, int kvHeads, int headDim, boolean qk
     public List<WeightMatrix> matrices(long hiddenSize, long layers) {
         long q = (long) heads * headDim;
         long kv = (long) kvHeads * headDim;
-        return List.of(new WeightMatrix("q_proj", q, hiddenSize, layers), new WeightMatrix("k_proj", kv, hiddenSize, layers),
-                new WeightMatrix("v_proj", kv, hiddenSize, layers), new WeightMatrix("o_proj", hiddenSize, q, layers));
+        return List.of(
+                new WeightMatrix("q_proj", q, hiddenSize, layers),
+                new WeightMatrix("k_proj", kv, hiddenSize, layers),
+                new WeightMatrix("v_proj", kv, hiddenSize, layers),
+                new WeightMatrix("o_proj", hiddenSize, q, layers));
     }
 
     @Override

@@ -11,8 +11,10 @@ public record SwiGlu(int intermediateSize) implements FeedForward {
         Checks.positive("intermediateSize", intermediateSize);
     }
 
-    static List<WeightMatrix> matrices(String prefix, long hidden, long intermediate, long count, WeightMatrix.Role role) {
-        return List.of(new WeightMatrix(prefix + "gate_proj", intermediate, hidden, count, role),
+    static List<WeightMatrix> matrices(
+            String prefix, long hidden, long intermediate, long count, WeightMatrix.Role role) {
+        return List.of(
+                new WeightMatrix(prefix + "gate_proj", intermediate, hidden, count, role),
                 new WeightMatrix(prefix + "up_proj", intermediate, hidden, count, role),
                 new WeightMatrix(prefix + "down_proj", hidden, intermediate, count, role));
     }

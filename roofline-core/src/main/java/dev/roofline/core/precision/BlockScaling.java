@@ -37,7 +37,9 @@ public record BlockScaling(int blockSize, ScaleFormat scale, Layout layout, Scal
     /** Bytes of every scale (block scales plus the tensor scale) for such a tensor. */
     public long scaleBytes(long elements, long rowLength) {
         long blockScaleBytes = Checks.multiply(blockCount(elements, rowLength), scale.bytes(), () -> "scale bytes");
-        return tensorScale == null ? blockScaleBytes : Checks.add(blockScaleBytes, tensorScale.bytes(), () -> "scale bytes");
+        return tensorScale == null
+                ? blockScaleBytes
+                : Checks.add(blockScaleBytes, tensorScale.bytes(), () -> "scale bytes");
     }
 
     private static long ceilDiv(long a, long b) {

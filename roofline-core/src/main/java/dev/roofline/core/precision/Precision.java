@@ -31,8 +31,21 @@ public enum Precision {
     TF32("TF32", NumberKind.FLOAT, 32, 8, 10, Specials.IEEE, null, "tf32", "tensorfloat32"),
     BF16("BF16", NumberKind.FLOAT, 16, 8, 7, Specials.IEEE, null, "bf16", "bfloat16"),
     FP16("FP16", NumberKind.FLOAT, 16, 5, 10, Specials.IEEE, null, "fp16", "float16", "f16", "half"),
-    FP8_E4M3("FP8 E4M3", NumberKind.FLOAT, 8, 4, 3, Specials.NAN_ONLY_ALL_ONES, null,
-            "fp8", "e4m3", "fp8e4m3", "fp8e4m3fn", "float8e4m3", "float8e4m3fn", "f8e4m3"),
+    FP8_E4M3(
+            "FP8 E4M3",
+            NumberKind.FLOAT,
+            8,
+            4,
+            3,
+            Specials.NAN_ONLY_ALL_ONES,
+            null,
+            "fp8",
+            "e4m3",
+            "fp8e4m3",
+            "fp8e4m3fn",
+            "float8e4m3",
+            "float8e4m3fn",
+            "f8e4m3"),
     FP8_E5M2("FP8 E5M2", NumberKind.FLOAT, 8, 5, 2, Specials.IEEE, null, "e5m2", "fp8e5m2", "float8e5m2", "f8e5m2"),
     INT8("INT8", NumberKind.INTEGER, 8, 0, 0, null, null, "int8", "i8", "s8"),
     INT4("INT4", NumberKind.INTEGER, 4, 0, 0, null, null, "int4", "i4", "s4"),
@@ -40,11 +53,26 @@ public enum Precision {
      * INT4 with one FP32 scale per 128 consecutive elements of a row (symmetric): weight-only INT4 as roofline-quant
      * writes it and roofline-cuda's GEMV reads it. 4.25 bits per element.
      */
-    INT4_G128("INT4 g128", NumberKind.INTEGER, 4, 0, 0, null,
-            new BlockScaling(128, ScaleFormat.FP32, BlockScaling.Layout.ROWS, null), "int4g128", "w4g128"),
+    INT4_G128(
+            "INT4 g128",
+            NumberKind.INTEGER,
+            4,
+            0,
+            0,
+            null,
+            new BlockScaling(128, ScaleFormat.FP32, BlockScaling.Layout.ROWS, null),
+            "int4g128",
+            "w4g128"),
     INT2("INT2", NumberKind.INTEGER, 2, 0, 0, null, null, "int2", "i2"),
-    NVFP4("NVFP4", NumberKind.FLOAT, 4, 2, 1, Specials.NONE,
-            new BlockScaling(16, ScaleFormat.E4M3, BlockScaling.Layout.ROWS, ScaleFormat.FP32), "nvfp4"),
+    NVFP4(
+            "NVFP4",
+            NumberKind.FLOAT,
+            4,
+            2,
+            1,
+            Specials.NONE,
+            new BlockScaling(16, ScaleFormat.E4M3, BlockScaling.Layout.ROWS, ScaleFormat.FP32),
+            "nvfp4"),
     MXFP8_E4M3("MXFP8 E4M3", NumberKind.FLOAT, 8, 4, 3, Specials.NAN_ONLY_ALL_ONES, Mx.SCALING, "mxfp8", "mxfp8e4m3"),
     MXFP8_E5M2("MXFP8 E5M2", NumberKind.FLOAT, 8, 5, 2, Specials.IEEE, Mx.SCALING, "mxfp8e5m2"),
     MXFP6_E3M2("MXFP6 E3M2", NumberKind.FLOAT, 6, 3, 2, Specials.NONE, Mx.SCALING, "mxfp6e3m2"),
@@ -52,8 +80,16 @@ public enum Precision {
     MXFP4("MXFP4", NumberKind.FLOAT, 4, 2, 1, Specials.NONE, Mx.SCALING, "mxfp4", "mxfp4e2m1"),
     /** OCP MXINT8: 8-bit two's complement with an implicit scale of 2^-6, so elements lie in [-2, 127/64]. */
     MXINT8("MXINT8", NumberKind.INTEGER, 8, 0, 6, null, Mx.SCALING, "mxint8"),
-    NF4("NF4", NumberKind.CODEBOOK, 4, 0, 0, null,
-            new BlockScaling(64, ScaleFormat.FP16, BlockScaling.Layout.FLAT, null), "nf4", "normalfloat4");
+    NF4(
+            "NF4",
+            NumberKind.CODEBOOK,
+            4,
+            0,
+            0,
+            null,
+            new BlockScaling(64, ScaleFormat.FP16, BlockScaling.Layout.FLAT, null),
+            "nf4",
+            "normalfloat4");
 
     /** OCP MX v1.0: 32 elements share one E8M0 scale along the row. */
     private static final class Mx {
@@ -87,8 +123,15 @@ public enum Precision {
     private final List<String> aliases;
     private final double maxFinite;
 
-    Precision(String displayName, NumberKind kind, int bits, int exponentBits, int mantissaBits, Specials specials,
-              BlockScaling blockScaling, String... aliases) {
+    Precision(
+            String displayName,
+            NumberKind kind,
+            int bits,
+            int exponentBits,
+            int mantissaBits,
+            Specials specials,
+            BlockScaling blockScaling,
+            String... aliases) {
         this.displayName = displayName;
         this.kind = kind;
         this.bits = bits;
@@ -124,9 +167,7 @@ public enum Precision {
 
     /** Every name {@link #parse} accepts, grouped by precision. */
     public static String knownNames() {
-        return Arrays.stream(values())
-                .map(p -> String.join("|", p.aliases))
-                .collect(Collectors.joining(", "));
+        return Arrays.stream(values()).map(p -> String.join("|", p.aliases)).collect(Collectors.joining(", "));
     }
 
     private static String normalize(String name) {
@@ -191,7 +232,9 @@ public enum Precision {
 
     /** Element bits plus block-scale bits spread over the block (the per-tensor scale is not counted). */
     public double effectiveBitsPerElement() {
-        return blockScaling == null ? bits : bits + (double) blockScaling.scale().bits() / blockScaling.blockSize();
+        return blockScaling == null
+                ? bits
+                : bits + (double) blockScaling.scale().bits() / blockScaling.blockSize();
     }
 
     /**
@@ -214,8 +257,10 @@ public enum Precision {
     public long elementBytes(long... shape) {
         long elements = elementCount(shape);
         // ceil(elements * bits / 8) without overflowing on the intermediate product
-        return Checks.add(Checks.multiply(elements / 8, bits, () -> "bytes of shape " + Arrays.toString(shape)),
-                Math.ceilDiv((elements % 8) * bits, 8), () -> "bytes of shape " + Arrays.toString(shape));
+        return Checks.add(
+                Checks.multiply(elements / 8, bits, () -> "bytes of shape " + Arrays.toString(shape)),
+                Math.ceilDiv((elements % 8) * bits, 8),
+                () -> "bytes of shape " + Arrays.toString(shape));
     }
 
     /**
@@ -231,7 +276,9 @@ public enum Precision {
 
     /** Bytes of the single per-tensor scale that {@link #scaleBytes} includes (NVFP4: one FP32, 4 B); 0 if none. */
     public int tensorScaleBytes() {
-        return blockScaling == null || blockScaling.tensorScale() == null ? 0 : blockScaling.tensorScale().bytes();
+        return blockScaling == null || blockScaling.tensorScale() == null
+                ? 0
+                : blockScaling.tensorScale().bytes();
     }
 
     private static long elementCount(long... shape) {
@@ -241,7 +288,8 @@ public enum Precision {
         long elements = 1;
         for (int i = 0; i < shape.length; i++) {
             if (shape[i] <= 0) {
-                throw new IllegalArgumentException("shape[" + i + "] must be > 0, got " + shape[i] + " in " + Arrays.toString(shape));
+                throw new IllegalArgumentException(
+                        "shape[" + i + "] must be > 0, got " + shape[i] + " in " + Arrays.toString(shape));
             }
             elements = Checks.multiply(elements, shape[i], () -> "element count of shape " + Arrays.toString(shape));
         }

@@ -17,8 +17,8 @@ import java.util.Set;
  * AccuracyConstraint.minimumSqnr(25.0, Map.of(Precision.NVFP4, 20.3, Precision.FP8_E4M3, 31.1));
  * }</pre>
  */
-public sealed interface AccuracyConstraint permits AccuracyConstraint.Any, AccuracyConstraint.AllowedFormats,
-        AccuracyConstraint.MinimumSqnr {
+public sealed interface AccuracyConstraint
+        permits AccuracyConstraint.Any, AccuracyConstraint.AllowedFormats, AccuracyConstraint.MinimumSqnr {
 
     boolean allows(Precision p);
 

@@ -21,7 +21,9 @@ public record Choice(Precision weights, Precision activations, Precision kvCache
 
     /** Bits summed over the three, a proxy for accuracy when two choices are equally fast. */
     double bits() {
-        return weights.effectiveBitsPerElement() + activations.effectiveBitsPerElement() + kvCache.effectiveBitsPerElement();
+        return weights.effectiveBitsPerElement()
+                + activations.effectiveBitsPerElement()
+                + kvCache.effectiveBitsPerElement();
     }
 
     /** e.g. "W NVFP4, A FP16, KV FP8 E4M3". */

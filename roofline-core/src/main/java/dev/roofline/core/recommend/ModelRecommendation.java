@@ -14,8 +14,12 @@ import java.util.List;
  * @param fp16       the FP16 baseline prediction
  * @param chosen     the prediction with the recommended precisions
  */
-public record ModelRecommendation(Recommendation model, List<Ranked> ranked, List<Recommendation> operators,
-                                  ModelPrediction fp16, ModelPrediction chosen) {
+public record ModelRecommendation(
+        Recommendation model,
+        List<Ranked> ranked,
+        List<Recommendation> operators,
+        ModelPrediction fp16,
+        ModelPrediction chosen) {
 
     /** A candidate and its whole-model speedup over FP16. */
     public record Ranked(Choice choice, double speedupVsFp16) {}

@@ -35,8 +35,15 @@ import java.util.Locale;
  */
 public final class Recommender {
 
-    static final List<Precision> WEIGHTS = List.of(Precision.FP16, Precision.BF16, Precision.FP8_E4M3, Precision.INT8,
-            Precision.MXFP8_E4M3, Precision.INT4, Precision.NVFP4, Precision.MXFP4);
+    static final List<Precision> WEIGHTS = List.of(
+            Precision.FP16,
+            Precision.BF16,
+            Precision.FP8_E4M3,
+            Precision.INT8,
+            Precision.MXFP8_E4M3,
+            Precision.INT4,
+            Precision.NVFP4,
+            Precision.MXFP4);
     static final List<Precision> KV = List.of(Precision.FP16, Precision.FP8_E4M3, Precision.NVFP4);
     private static final double TIE = 1.01;
 
@@ -75,7 +82,11 @@ public final class Recommender {
                         continue;
                     }
                     Choice c = new Choice(w, a, kv);
-                    if (!c.equals(Choice.FP16) && !out.contains(c) && constraint.allows(w) && constraint.allows(a) && constraint.allows(kv)) {
+                    if (!c.equals(Choice.FP16)
+                            && !out.contains(c)
+                            && constraint.allows(w)
+                            && constraint.allows(a)
+                            && constraint.allows(kv)) {
                         out.add(c);
                     }
                 }
@@ -96,22 +107,37 @@ public final class Recommender {
         }
         List<ModelRecommendation.Ranked> ranked = new ArrayList<>();
         for (int i = 0; i < choices.size(); i++) {
-            ranked.add(new ModelRecommendation.Ranked(choices.get(i), fp16.timeSeconds() / predictions.get(i).timeSeconds()));
+            ranked.add(new ModelRecommendation.Ranked(
+                    choices.get(i), fp16.timeSeconds() / predictions.get(i).timeSeconds()));
         }
-        ranked.sort(Comparator.comparingDouble(ModelRecommendation.Ranked::speedupVsFp16).reversed());
+        ranked.sort(Comparator.comparingDouble(ModelRecommendation.Ranked::speedupVsFp16)
+                .reversed());
         int best = pick(choices, i -> fp16.timeSeconds() / predictions.get(i).timeSeconds());
         ModelPrediction chosen = predictions.get(best);
-        Recommendation whole = new Recommendation(model.name(), choices.get(best), modelMethod(choices.get(best)),
-                fp16.timeSeconds() / chosen.timeSeconds(), modelReason(fp16, chosen, choices.get(best)));
+        Recommendation whole = new Recommendation(
+                model.name(),
+                choices.get(best),
+                modelMethod(choices.get(best)),
+                fp16.timeSeconds() / chosen.timeSeconds(),
+                modelReason(fp16, chosen, choices.get(best)));
         List<Recommendation> perOperator = new ArrayList<>();
         for (int op = 0; op < fp16.operators().size(); op++) {
             int k = op;
             OperatorTime base = fp16.operators().get(k);
-            int b = pick(choices, i -> base.timeSeconds() / predictions.get(i).operators().get(k).timeSeconds());
+            int b = pick(
+                    choices,
+                    i -> base.timeSeconds()
+                            / predictions.get(i).operators().get(k).timeSeconds());
             Prediction p = predictions.get(b).operators().get(k).prediction();
-            String method = base.step().operator() instanceof Attention ? kvMethod(choices.get(b)) : p.computePath().method();
-            perOperator.add(new Recommendation(base.name(), choices.get(b), method,
-                    base.prediction().timeSeconds() / p.timeSeconds(), operatorReason(base.prediction(), p)));
+            String method = base.step().operator() instanceof Attention
+                    ? kvMethod(choices.get(b))
+                    : p.computePath().method();
+            perOperator.add(new Recommendation(
+                    base.name(),
+                    choices.get(b),
+                    method,
+                    base.prediction().timeSeconds() / p.timeSeconds(),
+                    operatorReason(base.prediction(), p)));
         }
         return new ModelRecommendation(whole, ranked, perOperator, fp16, chosen);
     }
@@ -124,7 +150,8 @@ public final class Recommender {
         }
         int best = -1;
         for (int i = 0; i < choices.size(); i++) {
-            if (speedup.applyAsDouble(i) * TIE >= top && (best < 0 || choices.get(i).bits() > choices.get(best).bits())) {
+            if (speedup.applyAsDouble(i) * TIE >= top
+                    && (best < 0 || choices.get(i).bits() > choices.get(best).bits())) {
                 best = i;
             }
         }
@@ -133,14 +160,18 @@ public final class Recommender {
 
     private String modelMethod(Choice c) {
         Hardware hw = roofline.hardware();
-        String m = "projections: " + hw.computePath(c.weights(), c.activations()).method();
+        String m =
+                "projections: " + hw.computePath(c.weights(), c.activations()).method();
         return c.kvCache() == c.activations() ? m : m + "; attention: " + kvMethod(c);
     }
 
     private String kvMethod(Choice c) {
-        Precision executed = roofline.hardware().computePath(c.kvCache(), c.activations()).executedAs();
-        return c.kvCache().displayName() + " KV cache" + (executed == c.kvCache() ? " on " + executed.displayName() + " tensor cores"
-                : " converted to " + executed.displayName() + ", " + executed.displayName() + " tensor cores");
+        Precision executed =
+                roofline.hardware().computePath(c.kvCache(), c.activations()).executedAs();
+        return c.kvCache().displayName() + " KV cache"
+                + (executed == c.kvCache()
+                        ? " on " + executed.displayName() + " tensor cores"
+                        : " converted to " + executed.displayName() + ", " + executed.displayName() + " tensor cores");
     }
 
     private String modelReason(ModelPrediction fp16, ModelPrediction chosen, Choice c) {
@@ -152,28 +183,62 @@ public final class Recommender {
         }
         double memoryShare = memory / fp16.timeSeconds();
         Workload w = fp16.workload();
-        String what = String.format(Locale.ROOT, "%s at batch %d and context %d on %s spends %.0f%% of its FP16 time in %s operators",
-                w.phase() == Phase.PREFILL ? "Prefill" : "Decode", w.batch(), w.contextTokens(), fp16.hardware().name(),
-                100 * Math.max(memoryShare, 1 - memoryShare), memoryShare >= 0.5 ? "memory-bound" : "compute-bound");
+        String what = String.format(
+                Locale.ROOT,
+                "%s at batch %d and context %d on %s spends %.0f%% of its FP16 time in %s operators",
+                w.phase() == Phase.PREFILL ? "Prefill" : "Decode",
+                w.batch(),
+                w.contextTokens(),
+                fp16.hardware().name(),
+                100 * Math.max(memoryShare, 1 - memoryShare),
+                memoryShare >= 0.5 ? "memory-bound" : "compute-bound");
         String why = memoryShare >= 0.5
-                ? String.format(Locale.ROOT, "so cutting bytes %.2fx with %s matters most", (double) fp16.bytes() / chosen.bytes(), c.label())
-                : String.format(Locale.ROOT, "so the %s tensor-core ceiling matters most",
-                        fp16.hardware().computePath(c.weights(), c.activations()).executedAs().displayName());
-        return String.format(Locale.ROOT, "%s, %s, for a predicted %.2fx over FP16.", what, why, fp16.timeSeconds() / chosen.timeSeconds());
+                ? String.format(
+                        Locale.ROOT,
+                        "so cutting bytes %.2fx with %s matters most",
+                        (double) fp16.bytes() / chosen.bytes(),
+                        c.label())
+                : String.format(
+                        Locale.ROOT,
+                        "so the %s tensor-core ceiling matters most",
+                        fp16.hardware()
+                                .computePath(c.weights(), c.activations())
+                                .executedAs()
+                                .displayName());
+        return String.format(
+                Locale.ROOT,
+                "%s, %s, for a predicted %.2fx over FP16.",
+                what,
+                why,
+                fp16.timeSeconds() / chosen.timeSeconds());
     }
 
     private static String operatorReason(Prediction fp16, Prediction p) {
         double speedup = fp16.timeSeconds() / p.timeSeconds();
         if (speedup < TIE) {
-            return String.format(Locale.ROOT, "No allowed format makes it faster (%s-bound at %.3g FLOP/B), so it stays at the highest precision.",
-                    fp16.bound().name().toLowerCase(Locale.ROOT), fp16.flopsPerByte());
+            return String.format(
+                    Locale.ROOT,
+                    "No allowed format makes it faster (%s-bound at %.3g FLOP/B), so it stays at the highest precision.",
+                    fp16.bound().name().toLowerCase(Locale.ROOT),
+                    fp16.flopsPerByte());
         }
         if (fp16.bound() == Bound.MEMORY) {
-            return String.format(Locale.ROOT, "Memory-bound at %.3g FLOP/B (ridge %.0f), so %.2fx fewer bytes give %.2fx.",
-                    fp16.flopsPerByte(), fp16.ridgeFlopsPerByte(), (double) fp16.bytes() / p.bytes(), speedup);
+            return String.format(
+                    Locale.ROOT,
+                    "Memory-bound at %.3g FLOP/B (ridge %.0f), so %.2fx fewer bytes give %.2fx.",
+                    fp16.flopsPerByte(),
+                    fp16.ridgeFlopsPerByte(),
+                    (double) fp16.bytes() / p.bytes(),
+                    speedup);
         }
-        return String.format(Locale.ROOT, "Compute-bound at %.3g FLOP/B (ridge %.0f), so the %s ceiling (%.0f vs %.0f TFLOPS) gives %.2fx.",
-                fp16.flopsPerByte(), fp16.ridgeFlopsPerByte(), p.computePath().executedAs().displayName(),
-                p.peakFlopsPerSecond() / 1e12, fp16.peakFlopsPerSecond() / 1e12, speedup);
+        return String.format(
+                Locale.ROOT,
+                "Compute-bound at %.3g FLOP/B (ridge %.0f), so the %s ceiling (%.0f vs %.0f TFLOPS) gives %.2fx.",
+                fp16.flopsPerByte(),
+                fp16.ridgeFlopsPerByte(),
+                p.computePath().executedAs().displayName(),
+                p.peakFlopsPerSecond() / 1e12,
+                fp16.peakFlopsPerSecond() / 1e12,
+                speedup);
     }
 }

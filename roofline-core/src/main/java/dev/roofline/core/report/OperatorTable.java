@@ -18,18 +18,25 @@ import java.util.Locale;
 public final class OperatorTable {
     private OperatorTable() {}
 
-    public static final List<String> HEADER = List.of("operator", "count", "FLOPs", "bytes", "FLOP/B", "bound",
-            "time us", "share %", "compute path");
+    public static final List<String> HEADER =
+            List.of("operator", "count", "FLOPs", "bytes", "FLOP/B", "bound", "time us", "share %", "compute path");
 
     /** One row per operator, cells as text, in the order of {@link #HEADER}. */
     public static List<List<String>> rows(ModelPrediction p) {
         Checks.notNull("prediction", p);
         List<List<String>> rows = new ArrayList<>();
         for (OperatorTime o : p.operators()) {
-            rows.add(List.of(o.name(), Long.toString(o.count()), Long.toString(o.flops()), Long.toString(o.bytes()),
-                    fmt("%.4g", o.prediction().flopsPerByte()), o.prediction().bound().name().toLowerCase(Locale.ROOT),
-                    fmt("%.3f", o.timeSeconds() * 1e6), fmt("%.2f", 100 * p.share(o)),
-                    o.prediction().computePath().executedAs().displayName() + (o.prediction().computePath().nativePath() ? "" : " (fallback)")));
+            rows.add(List.of(
+                    o.name(),
+                    Long.toString(o.count()),
+                    Long.toString(o.flops()),
+                    Long.toString(o.bytes()),
+                    fmt("%.4g", o.prediction().flopsPerByte()),
+                    o.prediction().bound().name().toLowerCase(Locale.ROOT),
+                    fmt("%.3f", o.timeSeconds() * 1e6),
+                    fmt("%.2f", 100 * p.share(o)),
+                    o.prediction().computePath().executedAs().displayName()
+                            + (o.prediction().computePath().nativePath() ? "" : " (fallback)")));
         }
         return rows;
     }
@@ -42,9 +49,13 @@ public final class OperatorTable {
         }
         sb.append('\n');
         for (List<String> r : rows(p)) {
-            sb.append("| ").append(String.join(" | ", r.stream().map(c -> c.replace("|", "\\|")).toList())).append(" |\n");
+            sb.append("| ")
+                    .append(String.join(
+                            " | ", r.stream().map(c -> c.replace("|", "\\|")).toList()))
+                    .append(" |\n");
         }
-        sb.append(fmt("| **total** | | %d | %d | | | %.3f | 100.00 | |%n", p.flops(), p.bytes(), p.timeSeconds() * 1e6));
+        sb.append(
+                fmt("| **total** | | %d | %d | | | %.3f | 100.00 | |%n", p.flops(), p.bytes(), p.timeSeconds() * 1e6));
         return sb.toString();
     }
 
@@ -53,7 +64,8 @@ public final class OperatorTable {
         StringBuilder sb = new StringBuilder();
         sb.append(String.join(",", HEADER)).append("\r\n");
         for (List<String> r : rows(p)) {
-            sb.append(String.join(",", r.stream().map(OperatorTable::csvCell).toList())).append("\r\n");
+            sb.append(String.join(",", r.stream().map(OperatorTable::csvCell).toList()))
+                    .append("\r\n");
         }
         return sb.toString();
     }

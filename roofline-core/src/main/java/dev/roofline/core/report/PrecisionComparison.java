@@ -24,8 +24,8 @@ import java.util.Locale;
  */
 public final class PrecisionComparison {
     /** The calculator's default rows: FP16, FP8 E4M3, INT8, INT4, NVFP4 and MXFP4. */
-    public static final List<Precision> DEFAULT_PRECISIONS = List.of(Precision.FP16, Precision.FP8_E4M3,
-            Precision.INT8, Precision.INT4, Precision.NVFP4, Precision.MXFP4);
+    public static final List<Precision> DEFAULT_PRECISIONS = List.of(
+            Precision.FP16, Precision.FP8_E4M3, Precision.INT8, Precision.INT4, Precision.NVFP4, Precision.MXFP4);
     /** The calculator's default shape: a 4096×4096 GEMV, one decode token through one weight matrix. */
     public static final Gemm DEFAULT_SHAPE = Gemm.gemv(4096, 4096);
 
@@ -35,8 +35,12 @@ public final class PrecisionComparison {
     private final Precision pinnedActivations; // null: each row's weight precision
     private final Precision baseline;
 
-    private PrecisionComparison(Roofline roofline, Gemm shape, List<Precision> precisions, Precision pinnedActivations,
-                                Precision baseline) {
+    private PrecisionComparison(
+            Roofline roofline,
+            Gemm shape,
+            List<Precision> precisions,
+            Precision pinnedActivations,
+            Precision baseline) {
         this.roofline = Checks.notNull("roofline", roofline);
         this.shape = Checks.notNull("shape", shape);
         this.precisions = List.copyOf(Checks.notNull("precisions", precisions));
@@ -77,22 +81,46 @@ public final class PrecisionComparison {
         Hardware hw = roofline.hardware();
         Prediction base = roofline.predict(operands(baseline));
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "%s M=%d N=%d K=%d on %s: %.0f GB/s%s; output %s%n",
-                shape.m() == 1 ? "GEMV" : "GEMM", shape.m(), shape.n(), shape.k(), hw.name(),
+        sb.append(String.format(
+                Locale.ROOT,
+                "%s M=%d N=%d K=%d on %s: %.0f GB/s%s; output %s%n",
+                shape.m() == 1 ? "GEMV" : "GEMM",
+                shape.m(),
+                shape.n(),
+                shape.k(),
+                hw.name(),
                 hw.memoryBytesPerSecond() / 1e9 * roofline.bandwidthEfficiency(),
                 roofline.bandwidthEfficiency() < 1 || roofline.computeEfficiency() < 1
-                        ? String.format(Locale.ROOT, " (efficiency %.2f bandwidth, %.2f compute)",
-                                roofline.bandwidthEfficiency(), roofline.computeEfficiency())
-                        : "", shape.output().displayName()));
-        TextTable t = new TextTable("precision", "bytes", "FLOPs", "FLOP/B", "bound", "time us", "TFLOPS",
-                "vs " + baseline.shortName().toUpperCase(Locale.ROOT), "compute path");
+                        ? String.format(
+                                Locale.ROOT,
+                                " (efficiency %.2f bandwidth, %.2f compute)",
+                                roofline.bandwidthEfficiency(),
+                                roofline.computeEfficiency())
+                        : "",
+                shape.output().displayName()));
+        TextTable t = new TextTable(
+                "precision",
+                "bytes",
+                "FLOPs",
+                "FLOP/B",
+                "bound",
+                "time us",
+                "TFLOPS",
+                "vs " + baseline.shortName().toUpperCase(Locale.ROOT),
+                "compute path");
         List<String> notes = new ArrayList<>();
         for (Precision p : precisions) {
             Prediction pr = roofline.predict(operands(p));
-            t.add(p.displayName(), Long.toString(pr.bytes()), Long.toString(pr.flops()),
-                    fmt("%.2f", pr.flopsPerByte()), pr.bound().name().toLowerCase(Locale.ROOT),
-                    fmt("%.2f", pr.timeMicros()), fmt("%.2f", pr.attainableFlopsPerSecond() / 1e12),
-                    fmt("%.2fx", pr.speedupOver(base)), pr.computePath().executedAs().displayName()
+            t.add(
+                    p.displayName(),
+                    Long.toString(pr.bytes()),
+                    Long.toString(pr.flops()),
+                    fmt("%.2f", pr.flopsPerByte()),
+                    pr.bound().name().toLowerCase(Locale.ROOT),
+                    fmt("%.2f", pr.timeMicros()),
+                    fmt("%.2f", pr.attainableFlopsPerSecond() / 1e12),
+                    fmt("%.2fx", pr.speedupOver(base)),
+                    pr.computePath().executedAs().displayName()
                             + (pr.computePath().nativePath() ? "" : " (fallback)"));
             if (!pr.computePath().nativePath()) {
                 notes.add(p.displayName() + ": " + pr.computePath().method());
@@ -104,7 +132,9 @@ public final class PrecisionComparison {
         for (String n : notes) {
             sb.append("note: ").append(n).append('\n');
         }
-        sb.append("bandwidth: ").append(hw.source(Hardware.Figure.MEMORY_BANDWIDTH)).append('\n');
+        sb.append("bandwidth: ")
+                .append(hw.source(Hardware.Figure.MEMORY_BANDWIDTH))
+                .append('\n');
         return sb.toString();
     }
 

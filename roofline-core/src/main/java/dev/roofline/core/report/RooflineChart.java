@@ -23,7 +23,9 @@ import java.util.Locale;
 public record RooflineChart(Hardware hardware, List<Precision> precisions, List<ChartPoint> points, String title) {
 
     private static final int W = 1040, H = 660, LEFT = 110, RIGHT = 300, TOP = 50, BOTTOM = 70;
-    private static final String[] COLORS = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"};
+    private static final String[] COLORS = {
+        "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"
+    };
 
     public RooflineChart {
         Checks.notNull("hardware", hardware);
@@ -32,7 +34,8 @@ public record RooflineChart(Hardware hardware, List<Precision> precisions, List<
         Checks.notNull("title", title);
         for (Precision p : precisions) {
             if (!hardware.runsNatively(p)) {
-                throw new IllegalArgumentException(hardware.name() + " has no " + p + " ceiling; it has " + hardware.dense().keySet());
+                throw new IllegalArgumentException(hardware.name() + " has no " + p + " ceiling; it has "
+                        + hardware.dense().keySet());
             }
         }
     }
@@ -59,7 +62,8 @@ public record RooflineChart(Hardware hardware, List<Precision> precisions, List<
             if (o.flops() == 0) {
                 continue; // a pure copy (embedding gather) has no place on a log intensity axis
             }
-            c = c.withPoint(new ChartPoint(o.name(), o.prediction().flopsPerByte(), o.prediction().attainableFlopsPerSecond(), false));
+            c = c.withPoint(new ChartPoint(
+                    o.name(), o.prediction().flopsPerByte(), o.prediction().attainableFlopsPerSecond(), false));
         }
         return c;
     }
@@ -73,44 +77,64 @@ public record RooflineChart(Hardware hardware, List<Precision> precisions, List<
             maxPeak = Math.max(maxPeak, f);
             minPeak = Math.min(minPeak, f);
         }
-        double xMinData = 1, xMaxData = maxPeak > 0 ? maxPeak / bw * 4 : 1000, yMinData = maxPeak > 0 ? minPeak / 100 : 1e12;
+        double xMinData = 1,
+                xMaxData = maxPeak > 0 ? maxPeak / bw * 4 : 1000,
+                yMinData = maxPeak > 0 ? minPeak / 100 : 1e12;
         for (ChartPoint p : points) {
             xMinData = Math.min(xMinData, p.flopsPerByte());
             xMaxData = Math.max(xMaxData, p.flopsPerByte());
             yMinData = Math.min(yMinData, p.flopsPerSecond());
             maxPeak = Math.max(maxPeak, p.flopsPerSecond());
         }
-        Axes ax = new Axes(Math.floor(Math.log10(xMinData)), Math.ceil(Math.log10(xMaxData * 1.01)),
-                Math.floor(Math.log10(yMinData)), Math.ceil(Math.log10(maxPeak * 1.01)));
+        Axes ax = new Axes(
+                Math.floor(Math.log10(xMinData)),
+                Math.ceil(Math.log10(xMaxData * 1.01)),
+                Math.floor(Math.log10(yMinData)),
+                Math.ceil(Math.log10(maxPeak * 1.01)));
         StringBuilder s = new StringBuilder();
-        s.append(f("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">%n", W, H, W, H));
+        s.append(f(
+                "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\">%n",
+                W, H, W, H));
         s.append(f("<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n", W, H));
         s.append(f("<text x=\"%d\" y=\"28\" font-size=\"18\" font-weight=\"bold\">%s</text>%n", LEFT, esc(title)));
         grid(s, ax);
         List<String> legend = new ArrayList<>();
         // bandwidth slope from the left edge to the highest ceiling
         double xTop = Math.min(Math.pow(10, ax.x1), maxPeak / bw);
-        s.append(f("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\" stroke-width=\"2.5\"/>%n",
-                ax.x(Math.pow(10, ax.x0)), ax.y(Math.max(bw * Math.pow(10, ax.x0), Math.pow(10, ax.y0))), ax.x(xTop), ax.y(bw * xTop)));
-        legend.add(f("<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"black\" stroke-width=\"2.5\"/><text x=\"32\" y=\"4\" font-size=\"12\">DRAM %.0f GB/s</text>", bw / 1e9));
+        s.append(f(
+                "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\" stroke-width=\"2.5\"/>%n",
+                ax.x(Math.pow(10, ax.x0)),
+                ax.y(Math.max(bw * Math.pow(10, ax.x0), Math.pow(10, ax.y0))),
+                ax.x(xTop),
+                ax.y(bw * xTop)));
+        legend.add(f(
+                "<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"black\" stroke-width=\"2.5\"/><text x=\"32\" y=\"4\" font-size=\"12\">DRAM %.0f GB/s</text>",
+                bw / 1e9));
         for (int i = 0; i < precisions.size(); i++) {
             Ceiling c = hardware.ceiling(precisions.get(i)).orElseThrow();
             String color = COLORS[i % COLORS.length];
             double ridge = c.flopsPerSecond() / bw;
-            s.append(f("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>%n",
+            s.append(f(
+                    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"2\"/>%n",
                     ax.x(ridge), ax.y(c.flopsPerSecond()), ax.x(Math.pow(10, ax.x1)), ax.y(c.flopsPerSecond()), color));
-            s.append(f("<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-dasharray=\"3,4\"/>%n",
+            s.append(f(
+                    "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-dasharray=\"3,4\"/>%n",
                     ax.x(ridge), ax.y(c.flopsPerSecond()), ax.x(ridge), H - BOTTOM, color));
-            legend.add(f("<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"%s\" stroke-width=\"2\"/><text x=\"32\" y=\"4\" font-size=\"12\">%s %s (ridge %.0f)</text>",
+            legend.add(f(
+                    "<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"%s\" stroke-width=\"2\"/><text x=\"32\" y=\"4\" font-size=\"12\">%s %s (ridge %.0f)</text>",
                     color, esc(c.precision().displayName()), tflops(c.flopsPerSecond()), ridge));
         }
         points(s, ax);
-        legend.add("<circle cx=\"12\" cy=\"0\" r=\"4\" fill=\"#444\"/><text x=\"32\" y=\"4\" font-size=\"12\">predicted operator</text>");
+        legend.add(
+                "<circle cx=\"12\" cy=\"0\" r=\"4\" fill=\"#444\"/><text x=\"32\" y=\"4\" font-size=\"12\">predicted operator</text>");
         if (points.stream().anyMatch(ChartPoint::measured)) {
-            legend.add("<rect x=\"7\" y=\"-5\" width=\"10\" height=\"10\" fill=\"#e6550d\"/><text x=\"32\" y=\"4\" font-size=\"12\">measured</text>");
+            legend.add(
+                    "<rect x=\"7\" y=\"-5\" width=\"10\" height=\"10\" fill=\"#e6550d\"/><text x=\"32\" y=\"4\" font-size=\"12\">measured</text>");
         }
         int lx = W - RIGHT + 20;
-        s.append(f("<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"white\" stroke=\"#999\"/>%n", lx - 8, TOP, RIGHT - 30, 16 + 22 * legend.size()));
+        s.append(f(
+                "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"white\" stroke=\"#999\"/>%n",
+                lx - 8, TOP, RIGHT - 30, 16 + 22 * legend.size()));
         for (int i = 0; i < legend.size(); i++) {
             s.append(f("<g transform=\"translate(%d,%d)\">%s</g>%n", lx, TOP + 20 + 22 * i, legend.get(i)));
         }
@@ -119,21 +143,31 @@ public record RooflineChart(Hardware hardware, List<Precision> precisions, List<
 
     private void grid(StringBuilder s, Axes ax) {
         int x0 = LEFT, x1 = W - RIGHT, y0 = TOP, y1 = H - BOTTOM;
-        s.append(f("<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"black\"/>%n", x0, y0, x1 - x0, y1 - y0));
+        s.append(f(
+                "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"black\"/>%n",
+                x0, y0, x1 - x0, y1 - y0));
         for (int e = (int) ax.x0; e <= ax.x1; e++) {
             double x = ax.x(Math.pow(10, e));
             s.append(f("<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#ddd\"/>%n", x, y0, x, y1));
             s.append(f("<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\"/>%n", x, y1, x, y1 + 6));
-            s.append(f("<text x=\"%.1f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">%s</text>%n", x, y1 + 20, decade(e)));
+            s.append(f(
+                    "<text x=\"%.1f\" y=\"%d\" font-size=\"12\" text-anchor=\"middle\">%s</text>%n",
+                    x, y1 + 20, decade(e)));
         }
         for (int e = (int) ax.y0; e <= ax.y1; e++) {
             double y = ax.y(Math.pow(10, e));
             s.append(f("<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>%n", x0, y, x1, y));
             s.append(f("<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"black\"/>%n", x0 - 6, y, x0, y));
-            s.append(f("<text x=\"%d\" y=\"%.1f\" font-size=\"12\" text-anchor=\"end\">%s</text>%n", x0 - 9, y + 4, tflops(Math.pow(10, e))));
+            s.append(f(
+                    "<text x=\"%d\" y=\"%.1f\" font-size=\"12\" text-anchor=\"end\">%s</text>%n",
+                    x0 - 9, y + 4, tflops(Math.pow(10, e))));
         }
-        s.append(f("<text x=\"%d\" y=\"%d\" font-size=\"14\" text-anchor=\"middle\">arithmetic intensity (FLOP/byte)</text>%n", (x0 + x1) / 2, H - 22));
-        s.append(f("<text transform=\"translate(20,%d) rotate(-90)\" font-size=\"14\" text-anchor=\"middle\">attainable FLOP/s</text>%n", (y0 + y1) / 2));
+        s.append(f(
+                "<text x=\"%d\" y=\"%d\" font-size=\"14\" text-anchor=\"middle\">arithmetic intensity (FLOP/byte)</text>%n",
+                (x0 + x1) / 2, H - 22));
+        s.append(f(
+                "<text transform=\"translate(20,%d) rotate(-90)\" font-size=\"14\" text-anchor=\"middle\">attainable FLOP/s</text>%n",
+                (y0 + y1) / 2));
     }
 
     private void points(StringBuilder s, Axes ax) {
@@ -144,13 +178,15 @@ public record RooflineChart(Hardware hardware, List<Precision> precisions, List<
             double x = ax.x(p.flopsPerByte());
             double y = ax.y(p.flopsPerSecond());
             if (p.measured()) {
-                s.append(f("<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"#e6550d\"/>%n", x - 5, y - 5));
+                s.append(
+                        f("<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"#e6550d\"/>%n", x - 5, y - 5));
             } else {
                 s.append(f("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#444\"/>%n", x, y));
             }
             int g = -1;
             for (int i = 0; i < groups.size(); i++) {
-                if (Math.hypot(centres.get(i)[0] - x, centres.get(i)[1] - y) < 12 && groups.get(i).getFirst().measured() == p.measured()) {
+                if (Math.hypot(centres.get(i)[0] - x, centres.get(i)[1] - y) < 12
+                        && groups.get(i).getFirst().measured() == p.measured()) {
                     g = i;
                 }
             }
@@ -163,7 +199,8 @@ public record RooflineChart(Hardware hardware, List<Precision> precisions, List<
         }
         List<double[]> placed = new ArrayList<>();
         for (int i = 0; i < groups.size(); i++) {
-            List<String> lines = wrap(groups.get(i).stream().map(ChartPoint::label).toList(), 44);
+            List<String> lines =
+                    wrap(groups.get(i).stream().map(ChartPoint::label).toList(), 44);
             double x = centres.get(i)[0] + 8;
             double y = centres.get(i)[1] + 4 - 11 * (lines.size() - 1) / 2.0;
             for (double[] q : placed) {
@@ -174,7 +211,9 @@ public record RooflineChart(Hardware hardware, List<Precision> precisions, List<
             placed.add(new double[] {x, y - 10, y + 11 * (lines.size() - 1)});
             String color = groups.get(i).getFirst().measured() ? "#e6550d" : "#333";
             for (int l = 0; l < lines.size(); l++) {
-                s.append(f("<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"%s\">%s</text>%n", x, y + 11 * l, color, esc(lines.get(l))));
+                s.append(f(
+                        "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"%s\">%s</text>%n",
+                        x, y + 11 * l, color, esc(lines.get(l))));
             }
         }
     }

@@ -25,8 +25,17 @@ import java.util.function.Supplier;
  * @param activations    precision of Q and the output
  * @param kvCache        precision of K and V as stored
  */
-public record Attention(String name, long batch, long queries, long keys, long keyDim, long valueDim,
-                        boolean sharedKeyValue, Precision activations, Precision kvCache) implements Operator {
+public record Attention(
+        String name,
+        long batch,
+        long queries,
+        long keys,
+        long keyDim,
+        long valueDim,
+        boolean sharedKeyValue,
+        Precision activations,
+        Precision kvCache)
+        implements Operator {
 
     /** FLOPs per score for the online softmax: max, subtract, exp, sum and the final rescale. */
     public static final int SOFTMAX_FLOPS_PER_SCORE = 5;
@@ -41,7 +50,8 @@ public record Attention(String name, long batch, long queries, long keys, long k
         Checks.notNull("activations", activations);
         Checks.notNull("kvCache", kvCache);
         if (sharedKeyValue && valueDim > keyDim) {
-            throw new IllegalArgumentException("valueDim must be <= keyDim when V shares K's rows, got " + valueDim + " > " + keyDim);
+            throw new IllegalArgumentException(
+                    "valueDim must be <= keyDim when V shares K's rows, got " + valueDim + " > " + keyDim);
         }
         // validate once that FLOPs and bytes fit, so the accessors never fail later
         flops(batch, queries, keys, keyDim, valueDim);
@@ -49,15 +59,23 @@ public record Attention(String name, long batch, long queries, long keys, long k
     }
 
     /** Separate K and V rows of width {@code headDim}-style dimensions. */
-    public static Attention of(String name, long batch, long queries, long keys, long keyDim, long valueDim,
-                               Precision activations, Precision kvCache) {
+    public static Attention of(
+            String name,
+            long batch,
+            long queries,
+            long keys,
+            long keyDim,
+            long valueDim,
+            Precision activations,
+            Precision kvCache) {
         return new Attention(name, batch, queries, keys, keyDim, valueDim, false, activations, kvCache);
     }
 
     /** Q·Kᵀ plus score·V: {@code 2·batch·queries·keys·(keyDim + valueDim)}. */
     public long matmulFlops() {
         Supplier<String> what = this::describe;
-        return Checks.multiply(Checks.multiply(Checks.multiply(2 * batch, queries, what), keys, what), keyDim + valueDim, what);
+        return Checks.multiply(
+                Checks.multiply(Checks.multiply(2 * batch, queries, what), keys, what), keyDim + valueDim, what);
     }
 
     /** {@link #SOFTMAX_FLOPS_PER_SCORE} per score. */
@@ -88,8 +106,15 @@ public record Attention(String name, long batch, long queries, long keys, long k
         return Checks.add(matmul, Checks.multiply(s, SOFTMAX_FLOPS_PER_SCORE, what), what);
     }
 
-    private static long bytes(long batch, long queries, long keys, long keyDim, long valueDim, boolean shared,
-                              Precision a, Precision kv) {
+    private static long bytes(
+            long batch,
+            long queries,
+            long keys,
+            long keyDim,
+            long valueDim,
+            boolean shared,
+            Precision a,
+            Precision kv) {
         Supplier<String> what = () -> "bytes of attention batch=" + batch + " queries=" + queries + " keys=" + keys;
         long q = a.storageBytes(queries, keyDim);
         long o = a.storageBytes(queries, valueDim);

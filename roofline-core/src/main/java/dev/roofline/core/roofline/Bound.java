@@ -1,4 +1,7 @@
 package dev.roofline.core.roofline;
 
 /** Which ceiling limits an operator: DRAM bandwidth or arithmetic peak. */
-public enum Bound { MEMORY, COMPUTE }
+public enum Bound {
+    MEMORY,
+    COMPUTE
+}

@@ -28,7 +28,8 @@ public record Elementwise(String name, long flops, long bytes) implements Operat
         long flops = flopsOf(name, elements, flopsPerElement);
         double bytes = Math.ceil(elements * bytesPerElement);
         if (bytes >= Long.MAX_VALUE) {
-            throw new IllegalArgumentException("bytes of '" + name + "' with " + elements + " elements overflow a long");
+            throw new IllegalArgumentException(
+                    "bytes of '" + name + "' with " + elements + " elements overflow a long");
         }
         return new Elementwise(name, flops, (long) bytes);
     }
@@ -40,16 +41,19 @@ public record Elementwise(String name, long flops, long bytes) implements Operat
         }
         double flops = elements * flopsPerElement;
         if (flops >= Long.MAX_VALUE) {
-            throw new IllegalArgumentException("FLOPs of '" + name + "' with " + elements + " elements overflow a long");
+            throw new IllegalArgumentException(
+                    "FLOPs of '" + name + "' with " + elements + " elements overflow a long");
         }
         return Math.round(flops);
     }
 
     /** Each element read {@code reads} times and written {@code writes} times in precision {@code p}. */
-    public static Elementwise streaming(String name, long elements, double flopsPerElement, Precision p, int reads, int writes) {
+    public static Elementwise streaming(
+            String name, long elements, double flopsPerElement, Precision p, int reads, int writes) {
         Checks.notNull("precision", p);
         if (reads < 0 || writes < 0 || reads + writes == 0) {
-            throw new IllegalArgumentException("reads and writes must be >= 0 and not both 0, got " + reads + " and " + writes);
+            throw new IllegalArgumentException(
+                    "reads and writes must be >= 0 and not both 0, got " + reads + " and " + writes);
         }
         long perTensor = p.storageBytes(elements);
         long bytes = Checks.multiply(perTensor, reads + writes, () -> "bytes of '" + name + "'");

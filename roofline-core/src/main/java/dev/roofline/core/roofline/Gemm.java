@@ -14,8 +14,9 @@ import java.util.function.Supplier;
  * Gemm g = Gemm.of(8192, 8192, 8192).in(Precision.FP8_E4M3);        // W8A8, FP16 output
  * }</pre>
  */
-public record Gemm(String name, long batch, long m, long n, long k,
-                   Precision weights, Precision activations, Precision output) implements Operator {
+public record Gemm(
+        String name, long batch, long m, long n, long k, Precision weights, Precision activations, Precision output)
+        implements Operator {
 
     public Gemm {
         Checks.notBlank("name", name);
@@ -43,7 +44,15 @@ public record Gemm(String name, long batch, long m, long n, long k,
 
     /** {@code batch} independent FP16 GEMMs of one shape (e.g. attention heads). */
     public static Gemm batched(long batch, long m, long n, long k) {
-        return new Gemm(batch + "x gemm " + m + "x" + n + "x" + k, batch, m, n, k, Precision.FP16, Precision.FP16, Precision.FP16);
+        return new Gemm(
+                batch + "x gemm " + m + "x" + n + "x" + k,
+                batch,
+                m,
+                n,
+                k,
+                Precision.FP16,
+                Precision.FP16,
+                Precision.FP16);
     }
 
     public Gemm named(String newName) {

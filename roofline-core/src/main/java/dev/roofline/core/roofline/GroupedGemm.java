@@ -18,8 +18,16 @@ import java.util.function.Supplier;
  * @param expertsTouched expected number of distinct experts whose weights are read, &gt; 0
  * @param tokens         routed rows (tokens × experts per token)
  */
-public record GroupedGemm(String name, double expertsTouched, long tokens, long n, long k,
-                          Precision weights, Precision activations, Precision output) implements Operator {
+public record GroupedGemm(
+        String name,
+        double expertsTouched,
+        long tokens,
+        long n,
+        long k,
+        Precision weights,
+        Precision activations,
+        Precision output)
+        implements Operator {
 
     public GroupedGemm {
         Checks.notBlank("name", name);
@@ -55,6 +63,7 @@ public record GroupedGemm(String name, double expertsTouched, long tokens, long 
         if (weightBytes >= Long.MAX_VALUE) {
             throw new IllegalArgumentException(what.get() + " overflows a long");
         }
-        return Checks.add(Checks.add((long) weightBytes, a.storageBytes(tokens, k), what), c.storageBytes(tokens, n), what);
+        return Checks.add(
+                Checks.add((long) weightBytes, a.storageBytes(tokens, k), what), c.storageBytes(tokens, n), what);
     }
 }

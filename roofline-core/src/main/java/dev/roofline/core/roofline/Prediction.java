@@ -20,8 +20,15 @@ import dev.roofline.core.internal.Checks;
  * @param computeSeconds           flops / peak
  * @param latencySeconds           fixed cost of the kernel, added to the larger of the two
  */
-public record Prediction(Operator operator, Hardware hardware, ComputePath computePath, double bytesPerSecond,
-                         double peakFlopsPerSecond, double memorySeconds, double computeSeconds, double latencySeconds) {
+public record Prediction(
+        Operator operator,
+        Hardware hardware,
+        ComputePath computePath,
+        double bytesPerSecond,
+        double peakFlopsPerSecond,
+        double memorySeconds,
+        double computeSeconds,
+        double latencySeconds) {
 
     public long flops() {
         return operator.flops();
@@ -43,8 +50,8 @@ public record Prediction(Operator operator, Hardware hardware, ComputePath compu
 
     /** The same prediction without the kernel latency: the plain roofline time ({@link #hardware()} still has one). */
     public Prediction withoutLatency() {
-        return new Prediction(operator, hardware, computePath, bytesPerSecond, peakFlopsPerSecond, memorySeconds,
-                computeSeconds, 0);
+        return new Prediction(
+                operator, hardware, computePath, bytesPerSecond, peakFlopsPerSecond, memorySeconds, computeSeconds, 0);
     }
 
     /** Which of the roofline's two terms is larger; the latency, when there is one, is not part of this. */

@@ -48,16 +48,24 @@ public record Roofline(Hardware hardware, double bandwidthEfficiency, double com
 
     public Prediction predict(Operator op) {
         Checks.notNull("operator", op);
-        ComputePath path = switch (op) {
-            case Gemm g -> hardware.computePath(g.weights(), g.activations());
-            case GroupedGemm g -> hardware.computePath(g.weights(), g.activations());
-            // Q·Kᵀ and score·V run on tensor cores with K and V as the stored operand
-            case Attention a -> hardware.computePath(a.kvCache(), a.activations());
-            case Elementwise e -> {
-                Ceiling c = hardware.vectorCeiling();
-                yield new ComputePath(Precision.FP32, Precision.FP32, c, true, Precision.FP32, "elementwise", hardware.name());
-            }
-        };
+        ComputePath path =
+                switch (op) {
+                    case Gemm g -> hardware.computePath(g.weights(), g.activations());
+                    case GroupedGemm g -> hardware.computePath(g.weights(), g.activations());
+                    // Q·Kᵀ and score·V run on tensor cores with K and V as the stored operand
+                    case Attention a -> hardware.computePath(a.kvCache(), a.activations());
+                    case Elementwise e -> {
+                        Ceiling c = hardware.vectorCeiling();
+                        yield new ComputePath(
+                                Precision.FP32,
+                                Precision.FP32,
+                                c,
+                                true,
+                                Precision.FP32,
+                                "elementwise",
+                                hardware.name());
+                    }
+                };
         Ceiling ceiling = path.ceiling();
         if (sparse && ceiling.unit() == Ceiling.Unit.TENSOR_CORE) {
             Ceiling s = hardware.sparse().get(ceiling.precision());
@@ -68,7 +76,7 @@ public record Roofline(Hardware hardware, double bandwidthEfficiency, double com
         }
         double bw = hardware.memoryBytesPerSecond() * bandwidthEfficiency;
         double peak = ceiling.flopsPerSecond() * computeEfficiency;
-        return new Prediction(op, hardware, path, bw, peak, op.bytes() / bw, op.flops() / peak,
-                hardware.kernelLatencySeconds());
+        return new Prediction(
+                op, hardware, path, bw, peak, op.bytes() / bw, op.flops() / peak, hardware.kernelLatencySeconds());
     }
 }

@@ -8,8 +8,13 @@ import java.util.List;
 public record Tile(int bm, int bn, int bk) {
 
     /** Shapes CUTLASS-style kernels commonly instantiate. */
-    public static final List<Tile> COMMON = List.of(new Tile(64, 64, 64), new Tile(128, 64, 64), new Tile(64, 128, 64),
-            new Tile(128, 128, 64), new Tile(128, 256, 64), new Tile(256, 128, 64));
+    public static final List<Tile> COMMON = List.of(
+            new Tile(64, 64, 64),
+            new Tile(128, 64, 64),
+            new Tile(64, 128, 64),
+            new Tile(128, 128, 64),
+            new Tile(128, 256, 64),
+            new Tile(256, 128, 64));
 
     public Tile {
         Checks.positive("BM", bm);

@@ -13,8 +13,17 @@ import dev.roofline.core.roofline.Gemm;
  * @param stageBytes        shared memory of one pipeline stage: (BM + BN) · BK operand elements
  * @param predictedSeconds  max(dramBytes / bandwidth, FLOPs / (peak · waveEfficiency))
  */
-public record TiledGemm(Gemm gemm, Tile tile, int smCount, long tilesM, long tilesN, long waves, double waveEfficiency,
-                        long dramBytes, long stageBytes, double predictedSeconds) {
+public record TiledGemm(
+        Gemm gemm,
+        Tile tile,
+        int smCount,
+        long tilesM,
+        long tilesN,
+        long waves,
+        double waveEfficiency,
+        long dramBytes,
+        long stageBytes,
+        double predictedSeconds) {
 
     public long tiles() {
         return gemm.batch() * tilesM * tilesN;

@@ -42,7 +42,8 @@ public final class Tiling {
         TiledGemm best = null;
         for (Tile t : tiles) {
             TiledGemm c = of(g, t, hw.smCount(), p);
-            if (best == null || c.predictedSeconds() < best.predictedSeconds()
+            if (best == null
+                    || c.predictedSeconds() < best.predictedSeconds()
                     || (c.predictedSeconds() == best.predictedSeconds() && c.dramBytes() < best.dramBytes())) {
                 best = c;
             }
@@ -94,7 +95,8 @@ public final class Tiling {
                 long from = row == firstRow ? start % tilesN : 0;
                 long to = segmentEnd == lastRow ? end % tilesN : tilesN - 1;
                 long rows = segmentEnd - row + 1;
-                bPanels += rows == 1 ? to - from + 1 : rows == 2 ? Math.min(tilesN, (tilesN - from) + (to + 1)) : tilesN;
+                bPanels +=
+                        rows == 1 ? to - from + 1 : rows == 2 ? Math.min(tilesN, (tilesN - from) + (to + 1)) : tilesN;
                 row = segmentEnd + 1;
             }
         }

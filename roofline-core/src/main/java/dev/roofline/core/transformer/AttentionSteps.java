@@ -28,9 +28,23 @@ final class AttentionSteps {
             // fused into the GEMM epilogue: one add per output, the bias vector read once
             s.add(new Elementwise("qkv bias", mul(s.n, q + 2 * kv), vectorBytes(q + 2 * kv)), layers, false);
         }
-        long ropeBytes = 2 * w.activations().storageBytes(mul(s.n, a.heads()), d) + 2 * w.kvCache().storageBytes(mul(s.n, a.kvHeads()), d);
-        s.add(new Elementwise("rope", mul(mul(mul(s.n, a.heads() + a.kvHeads()), d), ROPE_FLOPS_PER_ELEMENT), ropeBytes), layers, false);
-        scores(s, "attention", mul(w.batch(), a.kvHeads()), w.queryTokens() * a.groupSize(), d, d, false, w.kvCache(), layers);
+        long ropeBytes = 2 * w.activations().storageBytes(mul(s.n, a.heads()), d)
+                + 2 * w.kvCache().storageBytes(mul(s.n, a.kvHeads()), d);
+        s.add(
+                new Elementwise(
+                        "rope", mul(mul(mul(s.n, a.heads() + a.kvHeads()), d), ROPE_FLOPS_PER_ELEMENT), ropeBytes),
+                layers,
+                false);
+        scores(
+                s,
+                "attention",
+                mul(w.batch(), a.kvHeads()),
+                w.queryTokens() * a.groupSize(),
+                d,
+                d,
+                false,
+                w.kvCache(),
+                layers);
         s.linear("o_proj", s.hidden, q, layers);
     }
 
@@ -50,18 +64,72 @@ final class AttentionSteps {
         s.rmsNorm("kv_a norm", s.n, latent, w.kvCache(), layers);
         long ropeElementsQ = mul(mul(s.n, h), a.qkRopeHeadDim());
         long ropeElementsK = mul(s.n, a.qkRopeHeadDim());
-        long ropeBytes = 2 * w.activations().storageBytes(ropeElementsQ) + 2 * w.kvCache().storageBytes(ropeElementsK);
-        s.add(new Elementwise("rope", mul(ropeElementsQ + ropeElementsK, ROPE_FLOPS_PER_ELEMENT), ropeBytes), layers, false);
+        long ropeBytes = 2 * w.activations().storageBytes(ropeElementsQ)
+                + 2 * w.kvCache().storageBytes(ropeElementsK);
+        s.add(
+                new Elementwise("rope", mul(ropeElementsQ + ropeElementsK, ROPE_FLOPS_PER_ELEMENT), ropeBytes),
+                layers,
+                false);
         if (w.phase() == Phase.PREFILL) {
             // the S cached latents of each sequence expanded to per-head K_nope and V
-            s.add(new Gemm("kv_b_proj", 1, mul(w.batch(), w.contextTokens()), h * (a.qkNopeHeadDim() + a.vHeadDim()), latent,
-                    w.weights(), w.kvCache(), w.activations()), layers, true);
-            scores(s, "attention", mul(w.batch(), h), w.queryTokens(), qk, a.vHeadDim(), false, w.activations(), layers);
+            s.add(
+                    new Gemm(
+                            "kv_b_proj",
+                            1,
+                            mul(w.batch(), w.contextTokens()),
+                            h * (a.qkNopeHeadDim() + a.vHeadDim()),
+                            latent,
+                            w.weights(),
+                            w.kvCache(),
+                            w.activations()),
+                    layers,
+                    true);
+            scores(
+                    s,
+                    "attention",
+                    mul(w.batch(), h),
+                    w.queryTokens(),
+                    qk,
+                    a.vHeadDim(),
+                    false,
+                    w.activations(),
+                    layers);
         } else {
             // W_UK and W_UV are the two halves of kv_b_proj, applied per head
-            s.add(new Gemm("q absorb (W_UK)", h, s.n, latent, a.qkNopeHeadDim(), w.weights(), w.activations(), w.activations()), layers, true);
-            scores(s, "latent attention", w.batch(), w.queryTokens() * h, latent + a.qkRopeHeadDim(), latent, true, w.kvCache(), layers);
-            s.add(new Gemm("o absorb (W_UV)", h, s.n, a.vHeadDim(), latent, w.weights(), w.activations(), w.activations()), layers, true);
+            s.add(
+                    new Gemm(
+                            "q absorb (W_UK)",
+                            h,
+                            s.n,
+                            latent,
+                            a.qkNopeHeadDim(),
+                            w.weights(),
+                            w.activations(),
+                            w.activations()),
+                    layers,
+                    true);
+            scores(
+                    s,
+                    "latent attention",
+                    w.batch(),
+                    w.queryTokens() * h,
+                    latent + a.qkRopeHeadDim(),
+                    latent,
+                    true,
+                    w.kvCache(),
+                    layers);
+            s.add(
+                    new Gemm(
+                            "o absorb (W_UV)",
+                            h,
+                            s.n,
+                            a.vHeadDim(),
+                            latent,
+                            w.weights(),
+                            w.activations(),
+                            w.activations()),
+                    layers,
+                    true);
         }
         s.linear("o_proj", s.hidden, h * a.vHeadDim(), layers);
     }
@@ -70,8 +138,16 @@ final class AttentionSteps {
      * softmax(Q·Kᵀ)·V for {@code batch} KV heads of {@code rows} query rows each. Flash: one fused operator. Otherwise
      * Q·Kᵀ writes the scores, softmax reads and rewrites them, score·V reads them again.
      */
-    private static void scores(StepList s, String name, long batch, long rows, long keyDim, long valueDim, boolean shared,
-                               Precision kv, long layers) {
+    private static void scores(
+            StepList s,
+            String name,
+            long batch,
+            long rows,
+            long keyDim,
+            long valueDim,
+            boolean shared,
+            Precision kv,
+            long layers) {
         Workload w = s.w;
         long keys = w.contextTokens();
         if (w.flashAttention()) {
@@ -80,7 +156,11 @@ final class AttentionSteps {
         }
         Precision a = w.activations();
         s.add(new Gemm(name + " QK^T", batch, rows, keys, keyDim, kv, a, a), layers, true);
-        s.add(Elementwise.streaming(name + " softmax", mul(mul(batch, rows), keys), Attention.SOFTMAX_FLOPS_PER_SCORE, a, 1, 1), layers, false);
+        s.add(
+                Elementwise.streaming(
+                        name + " softmax", mul(mul(batch, rows), keys), Attention.SOFTMAX_FLOPS_PER_SCORE, a, 1, 1),
+                layers,
+                false);
         s.add(new Gemm(name + " score*V", batch, rows, valueDim, keys, kv, a, a), layers, true);
     }
 

@@ -35,10 +35,43 @@ final class MlpSteps {
         double touched = moe.expectedDistinctExperts(n);
         long routed = mul(n, k);
         long ff = moe.expertIntermediateSize();
-        s.add(new GroupedGemm("experts gate_proj", touched, routed, ff, s.hidden, w.weights(), w.activations(), w.activations()), layers, true);
-        s.add(new GroupedGemm("experts up_proj", touched, routed, ff, s.hidden, w.weights(), w.activations(), w.activations()), layers, true);
+        s.add(
+                new GroupedGemm(
+                        "experts gate_proj",
+                        touched,
+                        routed,
+                        ff,
+                        s.hidden,
+                        w.weights(),
+                        w.activations(),
+                        w.activations()),
+                layers,
+                true);
+        s.add(
+                new GroupedGemm(
+                        "experts up_proj",
+                        touched,
+                        routed,
+                        ff,
+                        s.hidden,
+                        w.weights(),
+                        w.activations(),
+                        w.activations()),
+                layers,
+                true);
         s.siluMul("experts silu*up", mul(routed, ff), layers);
-        s.add(new GroupedGemm("experts down_proj", touched, routed, s.hidden, ff, w.weights(), w.activations(), w.activations()), layers, true);
+        s.add(
+                new GroupedGemm(
+                        "experts down_proj",
+                        touched,
+                        routed,
+                        s.hidden,
+                        ff,
+                        w.weights(),
+                        w.activations(),
+                        w.activations()),
+                layers,
+                true);
         long inputs = k;
         if (moe.sharedExperts() > 0) {
             swiGlu(s, "shared ", (long) moe.sharedExperts() * ff, layers);
@@ -46,7 +79,8 @@ final class MlpSteps {
         }
         // y = Σ weight_i · expert_i (+ shared): a multiply-add per routed output, an add for the shared one
         long flops = mul(mul(n, s.hidden), 2 * k + (inputs - k));
-        long bytes = w.activations().storageBytes(mul(n, inputs), s.hidden) + w.activations().storageBytes(n, s.hidden);
+        long bytes = w.activations().storageBytes(mul(n, inputs), s.hidden)
+                + w.activations().storageBytes(n, s.hidden);
         s.add(new Elementwise("expert combine", flops, bytes), layers, false);
     }
 }

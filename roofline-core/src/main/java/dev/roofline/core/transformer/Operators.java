@@ -29,7 +29,13 @@ public final class Operators {
         long layers = model.layers();
         long h = model.hiddenSize();
         // gather n rows of the table, write them as activations
-        s.add(new Elementwise("embedding", 0, w.weights().storageBytes(s.n, h) + w.activations().storageBytes(s.n, h)), 1, false);
+        s.add(
+                new Elementwise(
+                        "embedding",
+                        0,
+                        w.weights().storageBytes(s.n, h) + w.activations().storageBytes(s.n, h)),
+                1,
+                false);
         s.rmsNorm("rmsnorm", s.n, h, w.activations(), 2 * layers);
         switch (model.attention()) {
             case MultiHeadAttention a -> AttentionSteps.multiHead(s, a, layers);

@@ -57,8 +57,12 @@ public record Transformer(Model model, Roofline roofline) {
     public MemoryFit memory(Workload w) {
         Checks.notNull("workload", w);
         long perToken = model.kvCacheBytesPerToken(w.kvCache());
-        long cache = Checks.multiply(Checks.multiply(perToken, w.batch(), () -> "KV-cache bytes"), w.contextTokens(), () -> "KV-cache bytes");
-        return new MemoryFit(model.weightBytes(w.weights()), cache, perToken, hardware().memoryBytes());
+        long cache = Checks.multiply(
+                Checks.multiply(perToken, w.batch(), () -> "KV-cache bytes"),
+                w.contextTokens(),
+                () -> "KV-cache bytes");
+        return new MemoryFit(
+                model.weightBytes(w.weights()), cache, perToken, hardware().memoryBytes());
     }
 
     /**
@@ -68,7 +72,8 @@ public record Transformer(Model model, Roofline roofline) {
     public double decodeWeightBytes(Workload w) {
         Checks.notNull("workload", w);
         double touchedFraction = model.feedForward() instanceof MixtureOfExperts moe
-                ? moe.expectedDistinctExperts(w.batch()) / moe.experts() : 1;
+                ? moe.expectedDistinctExperts(w.batch()) / moe.experts()
+                : 1;
         double total = Model.VECTOR_PRECISION.storageBytes(model.vectorParameters());
         for (WeightMatrix m : model.matrices()) {
             total += switch (m.role()) {

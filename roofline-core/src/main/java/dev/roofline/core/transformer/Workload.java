@@ -19,8 +19,14 @@ import dev.roofline.core.precision.Precision;
  * @param flashAttention fused attention without an S × S score matrix in DRAM (default); false materialises the
  *                       scores, softmax reading and writing them
  */
-public record Workload(Phase phase, long batch, long contextTokens, Precision weights, Precision activations,
-                       Precision kvCache, boolean flashAttention) {
+public record Workload(
+        Phase phase,
+        long batch,
+        long contextTokens,
+        Precision weights,
+        Precision activations,
+        Precision kvCache,
+        boolean flashAttention) {
 
     public Workload {
         Checks.notNull("phase", phase);

@@ -10,7 +10,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ArgumentParserTest {
     static final Option<Long> COUNT = Option.of("--count", "N", "how many", "3", Converters.positiveLong());
-    static final Option<String> TAG = Option.of("--tag", "T", "a tag", null, Converters.text()).repeated();
+    static final Option<String> TAG =
+            Option.of("--tag", "T", "a tag", null, Converters.text()).repeated();
     static final Option<Boolean> QUIET = Option.flag("--quiet", "say less");
 
     static final Command COMMAND = new Command() {
@@ -62,21 +63,31 @@ class ArgumentParserTest {
 
     @Test
     void aRefusedValueNamesTheOption() {
-        assertThatThrownBy(() -> parse("--count", "0")).isInstanceOf(UsageException.class)
+        assertThatThrownBy(() -> parse("--count", "0"))
+                .isInstanceOf(UsageException.class)
                 .hasMessage("--count must be a positive integer, got '0'");
     }
 
     @Test
     void misuseIsAUsageError() {
-        assertThatThrownBy(() -> parse("--cuont", "2")).isInstanceOf(UsageException.class).hasMessage("unknown option --cuont");
-        assertThatThrownBy(() -> parse("--count")).isInstanceOf(UsageException.class).hasMessage("--count needs a value (N)");
-        assertThatThrownBy(() -> parse("--quiet=1")).isInstanceOf(UsageException.class).hasMessage("--quiet takes no value, got '1'");
-        assertThatThrownBy(() -> parse("a", "b")).isInstanceOf(UsageException.class).hasMessage("unexpected argument 'b'");
+        assertThatThrownBy(() -> parse("--cuont", "2"))
+                .isInstanceOf(UsageException.class)
+                .hasMessage("unknown option --cuont");
+        assertThatThrownBy(() -> parse("--count"))
+                .isInstanceOf(UsageException.class)
+                .hasMessage("--count needs a value (N)");
+        assertThatThrownBy(() -> parse("--quiet=1"))
+                .isInstanceOf(UsageException.class)
+                .hasMessage("--quiet takes no value, got '1'");
+        assertThatThrownBy(() -> parse("a", "b"))
+                .isInstanceOf(UsageException.class)
+                .hasMessage("unexpected argument 'b'");
     }
 
     @Test
     void missingOperandsAreReportedByTheCommandsMessage() {
-        assertThatThrownBy(() -> parse().operands(1, "demo needs <in>")).isInstanceOf(UsageException.class)
+        assertThatThrownBy(() -> parse().operands(1, "demo needs <in>"))
+                .isInstanceOf(UsageException.class)
                 .hasMessage("demo needs <in>");
     }
 

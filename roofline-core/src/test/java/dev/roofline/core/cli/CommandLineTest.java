@@ -14,7 +14,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** The dispatcher's contract with only roofline-core on the path: listing, help, exit statuses, one-line errors. */
 class CommandLineTest {
 
-    static final List<String> CORE_COMMANDS = List.of("hardware", "model", "plot", "precisions", "predict", "recommend");
+    static final List<String> CORE_COMMANDS =
+            List.of("hardware", "model", "plot", "precisions", "predict", "recommend");
 
     @Test
     void discoversExactlyCoresCommandsWhenAlone() {
@@ -30,7 +31,9 @@ class CommandLineTest {
         for (String c : CORE_COMMANDS) {
             assertThat(r.err()).containsPattern("(?m)^  " + c + " +\\S");
         }
-        assertThat(r.err()).contains("not on the class path: measure, gemv-bench (add roofline-cuda); quantize, advise (add roofline-quant)");
+        assertThat(r.err())
+                .contains(
+                        "not on the class path: measure, gemv-bench (add roofline-cuda); quantize, advise (add roofline-quant)");
     }
 
     @Test
@@ -60,17 +63,25 @@ class CommandLineTest {
         for (String c : CORE_COMMANDS) {
             MainTest.Run r = MainTest.run(c, "--help");
             assertThat(r.status()).as(c).isZero();
-            assertThat(r.out()).as(c).startsWith("usage: roofline ").contains(c).contains("  --help").contains("  --debug");
+            assertThat(r.out())
+                    .as(c)
+                    .startsWith("usage: roofline ")
+                    .contains(c)
+                    .contains("  --help")
+                    .contains("  --debug");
             assertThat(r.err()).as(c).isEmpty();
         }
-        assertThat(MainTest.run("predict", "-h").out()).contains("--shape MxNxK").contains("(default 1x4096x4096)");
+        assertThat(MainTest.run("predict", "-h").out())
+                .contains("--shape MxNxK")
+                .contains("(default 1x4096x4096)");
     }
 
     @Test
     void anUnknownOptionIsAUsageErrorNamingIt() {
         for (String c : CORE_COMMANDS) {
             String[] args = c.equals("model") || c.equals("recommend") || c.equals("plot")
-                    ? new String[] {c, "mistral-7b", "--bogus"} : new String[] {c, "--bogus"};
+                    ? new String[] {c, "mistral-7b", "--bogus"}
+                    : new String[] {c, "--bogus"};
             MainTest.Run r = MainTest.run(args);
             assertThat(r.status()).as(c).isEqualTo(2);
             assertThat(r.err()).as(c).startsWith("roofline " + c + ": unknown option --bogus\nusage: roofline ");
@@ -83,7 +94,8 @@ class CommandLineTest {
         MainTest.Run r = MainTest.run("predict", "--precisions", "fp16", "--hw");
         assertThat(r.status()).isEqualTo(2);
         assertThat(r.err()).startsWith("roofline predict: --hw needs a value (NAME)\n");
-        assertThat(MainTest.run("predict", "--hw", "--shape", "1x8x8").err()).startsWith("roofline predict: --hw needs a value");
+        assertThat(MainTest.run("predict", "--hw", "--shape", "1x8x8").err())
+                .startsWith("roofline predict: --hw needs a value");
         assertThat(MainTest.run("predict", "--hw=").err()).startsWith("roofline predict: --hw needs a value");
     }
 
@@ -125,7 +137,10 @@ class CommandLineTest {
         Path out = dir.resolve("no-such-dir").resolve("r.svg");
         MainTest.Run r = MainTest.run("plot", "mistral-7b", "--out", out.toString());
         assertThat(r.status()).isEqualTo(1);
-        assertThat(r.err()).startsWith("roofline plot: cannot write " + out).endsWith("\n").hasLineCount(1);
+        assertThat(r.err())
+                .startsWith("roofline plot: cannot write " + out)
+                .endsWith("\n")
+                .hasLineCount(1);
     }
 
     @Test
@@ -143,7 +158,11 @@ class CommandLineTest {
             throw new NullPointerException("widget");
         });
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = Main.run(broken, List.of(), new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int status = Main.run(
+                broken,
+                List.of(),
+                new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         assertThat(status).isEqualTo(1);
         assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo("roofline broken: NullPointerException: widget\n");
     }
@@ -162,9 +181,14 @@ class CommandLineTest {
             throw new IllegalStateException("widget");
         });
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = Main.run(broken, List.of("--debug"), new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int status = Main.run(
+                broken,
+                List.of("--debug"),
+                new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         assertThat(status).isEqualTo(1);
-        assertThat(err.toString(StandardCharsets.UTF_8)).startsWith("roofline broken: widget\njava.lang.IllegalStateException: widget\n")
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .startsWith("roofline broken: widget\njava.lang.IllegalStateException: widget\n")
                 .contains("\tat ");
     }
 

@@ -20,7 +20,10 @@ class MainTest {
     static Run run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int status = Main.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
@@ -41,11 +44,16 @@ class MainTest {
         assertThat(rows).containsOnlyKeys("FP16", "FP8_E4M3", "INT8", "INT4", "NVFP4", "MXFP4");
 
         // hand calculation, 273e9 B/s; activations in the row's precision, FP16 output
-        double fp16Bytes = (4096.0 * 4096 + 4096) * 2 + 4096 * 2;                          // 33,570,816
-        double fp8Bytes = 4096.0 * 4096 + 4096 + 4096 * 2;                                  // 16,789,504
-        double int4Bytes = (4096.0 * 4096 + 4096) / 2 + 4096 * 2;                           //  8,398,848
-        double nvfp4Bytes = 4096.0 * 4096 / 2 + 4096.0 * 4096 / 16 + 4                      // weights
-                + 4096 / 2 + 4096 / 16 + 4 + 4096 * 2;                                      // activations + output
+        double fp16Bytes = (4096.0 * 4096 + 4096) * 2 + 4096 * 2; // 33,570,816
+        double fp8Bytes = 4096.0 * 4096 + 4096 + 4096 * 2; // 16,789,504
+        double int4Bytes = (4096.0 * 4096 + 4096) / 2 + 4096 * 2; //  8,398,848
+        double nvfp4Bytes = 4096.0 * 4096 / 2
+                + 4096.0 * 4096 / 16
+                + 4 // weights
+                + 4096 / 2
+                + 4096 / 16
+                + 4
+                + 4096 * 2; // activations + output
         double mxfp4Bytes = 4096.0 * 4096 / 2 + 4096.0 * 4096 / 32 + 4096 / 2 + 4096 / 32 + 4096 * 2;
         assertRow(rows.get("FP16"), fp16Bytes, "memory", 1.0);
         assertRow(rows.get("FP8_E4M3"), fp8Bytes, "memory", fp16Bytes / fp8Bytes);
@@ -62,10 +70,14 @@ class MainTest {
     private static void assertRow(String[] row, double bytes, String bound, double speedup) {
         assertThat(Long.parseLong(row[1])).as(row[0] + " bytes").isEqualTo((long) bytes);
         assertThat(Long.parseLong(row[2])).as(row[0] + " FLOPs").isEqualTo(2L * 4096 * 4096);
-        assertThat(Double.parseDouble(row[3])).as(row[0] + " FLOP/B").isCloseTo(2.0 * 4096 * 4096 / bytes, within(0.005));
+        assertThat(Double.parseDouble(row[3]))
+                .as(row[0] + " FLOP/B")
+                .isCloseTo(2.0 * 4096 * 4096 / bytes, within(0.005));
         assertThat(row[4]).isEqualTo(bound);
         assertThat(Double.parseDouble(row[5])).as(row[0] + " us").isCloseTo(bytes / 273e9 * 1e6, within(0.005));
-        assertThat(Double.parseDouble(row[7].replace("x", ""))).as(row[0] + " speedup").isCloseTo(speedup, within(0.005));
+        assertThat(Double.parseDouble(row[7].replace("x", "")))
+                .as(row[0] + " speedup")
+                .isCloseTo(speedup, within(0.005));
     }
 
     @Test
@@ -76,8 +88,10 @@ class MainTest {
         Map<String, String[]> rows = rows(r.out());
         assertThat(rows.get("BF16")[4]).isEqualTo("compute");
         // 2 * 8192^3 / 989.5e12 s
-        assertThat(Double.parseDouble(rows.get("BF16")[5])).isCloseTo(2.0 * Math.pow(8192, 3) / 989.5e12 * 1e6, within(0.005));
-        assertThat(Double.parseDouble(rows.get("FP8_E4M3")[5])).isCloseTo(2.0 * Math.pow(8192, 3) / 1979e12 * 1e6, within(0.005));
+        assertThat(Double.parseDouble(rows.get("BF16")[5]))
+                .isCloseTo(2.0 * Math.pow(8192, 3) / 989.5e12 * 1e6, within(0.005));
+        assertThat(Double.parseDouble(rows.get("FP8_E4M3")[5]))
+                .isCloseTo(2.0 * Math.pow(8192, 3) / 1979e12 * 1e6, within(0.005));
     }
 
     @Test
@@ -92,7 +106,11 @@ class MainTest {
     void listsHardwareWithSourcesAndPrecisions() {
         Run hw = run("hardware");
         assertThat(hw.status()).isZero();
-        assertThat(hw.out()).contains("GB10 (b10").contains("273 GB/s").contains("with-sparsity").contains("[uncertain]");
+        assertThat(hw.out())
+                .contains("GB10 (b10")
+                .contains("273 GB/s")
+                .contains("with-sparsity")
+                .contains("[uncertain]");
         Run p = run("precisions");
         assertThat(p.out()).contains("NVFP4").contains("E4M3+FP32 tensor").contains("448.000");
     }
@@ -100,8 +118,9 @@ class MainTest {
     @Test
     void badArgumentsPrintUsageAndFail() {
         for (String[] args : new String[][] {
-                {"--shape", "1x0x4096"}, {"--shape", "4096"}, {"--hw", "tpu"}, {"--precisions", "fp7"},
-                {"--efficiency", "1.2,1"}, {"--efficiency", "nan,1"}, {"--bogus"}, {"--hw"}}) {
+            {"--shape", "1x0x4096"}, {"--shape", "4096"}, {"--hw", "tpu"}, {"--precisions", "fp7"},
+            {"--efficiency", "1.2,1"}, {"--efficiency", "nan,1"}, {"--bogus"}, {"--hw"}
+        }) {
             Run r = run(predict(args));
             assertThat(r.status()).as(Arrays.toString(args)).isEqualTo(2);
             assertThat(r.err()).as(Arrays.toString(args)).contains("usage: roofline");
@@ -109,7 +128,8 @@ class MainTest {
         }
         assertThat(run("predict", "--shape", "1x0x4096").err()).contains("--shape N must be > 0, got 0");
         assertThat(run("predict", "--hw", "tpu").err()).contains("unknown hardware 'tpu'");
-        assertThat(run("predict", "--efficiency", "1.2,1").err()).contains("--efficiency bandwidth must be in (0, 1], got 1.2");
+        assertThat(run("predict", "--efficiency", "1.2,1").err())
+                .contains("--efficiency bandwidth must be in (0, 1], got 1.2");
     }
 
     private static String[] predict(String... args) {

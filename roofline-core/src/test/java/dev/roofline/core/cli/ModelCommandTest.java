@@ -14,7 +14,9 @@ class ModelCommandTest {
     void modelPrintsSummaryMemoryCrossoverAndTable() {
         MainTest.Run r = MainTest.run("model", "llama-3-8b", "--hw", "gb10", "--batch", "1", "--context", "4096");
         assertThat(r.status()).as(r.err()).isZero();
-        assertThat(r.out()).startsWith("Llama-3-8B (8,030,261,248 parameters, 8,030,261,248 active) on GB10: decode, batch 1, context 4096");
+        assertThat(r.out())
+                .startsWith(
+                        "Llama-3-8B (8,030,261,248 parameters, 8,030,261,248 active) on GB10: decode, batch 1, context 4096");
         assertThat(r.out()).contains("weights 16.06 GB").contains("fits").contains("beyond 114,516 tokens of context");
         assertThat(r.out()).contains("gate_proj").contains("lm_head");
     }
@@ -23,7 +25,8 @@ class ModelCommandTest {
     void modelReadsAConfigJsonAndWritesCsv(@TempDir Path dir) throws Exception {
         Path config = dir.resolve("config.json");
         Files.writeString(config, ConfigJsonText.LLAMA_3_8B);
-        MainTest.Run r = MainTest.run("model", config.toString(), "--format", "csv", "--phase", "prefill", "--context", "512");
+        MainTest.Run r =
+                MainTest.run("model", config.toString(), "--format", "csv", "--phase", "prefill", "--context", "512");
         assertThat(r.status()).as(r.err()).isZero();
         assertThat(r.out()).startsWith("operator,count,FLOPs,bytes");
     }
@@ -39,8 +42,19 @@ class ModelCommandTest {
     @Test
     void plotWritesAnSvg(@TempDir Path dir) throws Exception {
         Path svg = dir.resolve("r.svg");
-        MainTest.Run r = MainTest.run("plot", "deepseek-v3", "--hw", "gb200", "--batch", "16", "--weights", "nvfp4",
-                "--measured", "gemv:0.9:3.5", "--out", svg.toString());
+        MainTest.Run r = MainTest.run(
+                "plot",
+                "deepseek-v3",
+                "--hw",
+                "gb200",
+                "--batch",
+                "16",
+                "--weights",
+                "nvfp4",
+                "--measured",
+                "gemv:0.9:3.5",
+                "--out",
+                svg.toString());
         assertThat(r.status()).as(r.err()).isZero();
         assertThat(Files.readString(svg)).contains("latent attention").contains(">gemv<");
     }
@@ -51,10 +65,13 @@ class ModelCommandTest {
         assertThat(r.status()).isEqualTo(2);
         assertThat(r.err()).contains("unknown model 'gpt-5'").contains("usage: roofline model|recommend|plot");
         assertThat(MainTest.run("model").err()).contains("model needs a model");
-        assertThat(MainTest.run("model", "mistral-7b", "--batch", "0").err()).contains("--batch must be a positive integer, got '0'");
-        assertThat(MainTest.run("model", "mistral-7b", "--phase", "train").err()).contains("--phase must be decode or prefill, got 'train'");
+        assertThat(MainTest.run("model", "mistral-7b", "--batch", "0").err())
+                .contains("--batch must be a positive integer, got '0'");
+        assertThat(MainTest.run("model", "mistral-7b", "--phase", "train").err())
+                .contains("--phase must be decode or prefill, got 'train'");
         assertThat(MainTest.run("model", "missing.json").err()).contains("model config 'missing.json' does not exist");
-        assertThat(MainTest.run("plot", "mistral-7b", "--measured", "x:1").err()).contains("--measured expects LABEL:FLOP_PER_BYTE:TFLOPS");
+        assertThat(MainTest.run("plot", "mistral-7b", "--measured", "x:1").err())
+                .contains("--measured expects LABEL:FLOP_PER_BYTE:TFLOPS");
     }
 
     /** Meta-Llama-3-8B's config.json (abridged). */

@@ -23,14 +23,16 @@ class EnergyReadingTest {
 
     @Test
     void idleAndUserSettingsAreNotThrottling() {
-        assertThat(reading(EnumSet.of(ClockLimitReason.GPU_IDLE, ClockLimitReason.APPLICATIONS_CLOCKS_SETTING)).throttled())
+        assertThat(reading(EnumSet.of(ClockLimitReason.GPU_IDLE, ClockLimitReason.APPLICATIONS_CLOCKS_SETTING))
+                        .throttled())
                 .isFalse();
         assertThat(reading(Set.of()).throttled()).isFalse();
     }
 
     @Test
     void reasonNamesFollowDeclarationOrderWhateverTheInputOrder() {
-        Set<ClockLimitReason> backwards = new LinkedHashSet<>(List.of(ClockLimitReason.HW_SLOWDOWN, ClockLimitReason.SW_POWER_CAP));
+        Set<ClockLimitReason> backwards =
+                new LinkedHashSet<>(List.of(ClockLimitReason.HW_SLOWDOWN, ClockLimitReason.SW_POWER_CAP));
         assertThat(reading(backwards).clockLimitReasonNames()).isEqualTo("SW_POWER_CAP|HW_SLOWDOWN");
         assertThat(reading(Set.of()).clockLimitReasonNames()).isEmpty();
     }

@@ -56,19 +56,24 @@ class PowerMetersTest {
     void aMeterListedInMetaInfServicesOnTheClassPathIsFound(@TempDir Path dir) throws IOException {
         Path services = dir.resolve("META-INF/services/" + PowerMeter.class.getName());
         Files.createDirectories(services.getParent());
-        Files.writeString(services, "# a provider, as roofline-nvml's jar lists it\n" + FakePowerMeter.class.getName() + "\n");
+        Files.writeString(
+                services, "# a provider, as roofline-nvml's jar lists it\n" + FakePowerMeter.class.getName() + "\n");
         try (URLClassLoader loader = new ClassPathJar(dir)) {
             PowerMeter m = PowerMeters.installed(loader).orElseThrow();
             assertThat(m.getClass().getName()).isEqualTo(FakePowerMeter.class.getName());
             assertThat(m.getClass().getClassLoader()).isSameAs(loader);
             assertThat(m.name()).isEqualTo("fake");
-            assertThat(m.start("GPU-00000000-0000-0000-0000-000000000000").stop().averageWatts()).isEqualTo(FakePowerMeter.WATTS);
+            assertThat(m.start("GPU-00000000-0000-0000-0000-000000000000")
+                            .stop()
+                            .averageWatts())
+                    .isEqualTo(FakePowerMeter.WATTS);
         }
     }
 
     @Test
     void withoutAProviderThereIsNoMeter(@TempDir Path dir) throws IOException {
-        try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, ClassLoader.getPlatformClassLoader())) {
+        try (URLClassLoader loader =
+                new URLClassLoader(new URL[] {dir.toUri().toURL()}, ClassLoader.getPlatformClassLoader())) {
             assertThat(PowerMeters.installed(loader)).isEmpty();
         }
     }

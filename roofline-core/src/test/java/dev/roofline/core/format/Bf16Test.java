@@ -32,8 +32,18 @@ class Bf16Test {
     void agreesWithTheGeneralCodecOnEveryFloatButNan() {
         MiniFloat bf16 = MiniFloat.of(Precision.BF16);
         Random r = new Random(5);
-        float[] special = {0f, -0f, Float.MIN_VALUE, -Float.MIN_VALUE, Float.MIN_NORMAL, Float.MAX_VALUE,
-                Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, 1f + 0x1p-8f, 3f + 0x1p-7f};
+        float[] special = {
+            0f,
+            -0f,
+            Float.MIN_VALUE,
+            -Float.MIN_VALUE,
+            Float.MIN_NORMAL,
+            Float.MAX_VALUE,
+            Float.POSITIVE_INFINITY,
+            Float.NEGATIVE_INFINITY,
+            1f + 0x1p-8f,
+            3f + 0x1p-7f
+        };
         for (float x : special) {
             assertThat(Bf16.encode(x) & 0xFFFF).as("x=%s", x).isEqualTo(bf16.encode(x, Overflow.NON_SATURATING));
         }
@@ -46,7 +56,9 @@ class Bf16Test {
         for (int code = 0; code < 0x10000; code++) {
             double v = bf16.decode(code);
             if (!Double.isNaN(v)) {
-                assertThat((double) Bf16.decode((short) code)).as("code %x", code).isEqualTo(v);
+                assertThat((double) Bf16.decode((short) code))
+                        .as("code %x", code)
+                        .isEqualTo(v);
             }
         }
     }

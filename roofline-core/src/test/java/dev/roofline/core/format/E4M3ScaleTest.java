@@ -26,7 +26,6 @@ class E4M3ScaleTest {
         assertThat(E4M3Scale.encode(1e6f)).isEqualTo(126);
     }
 
-
     @Test
     void aScaleByHand() {
         // 0.171875 = 1.375 x 2^-3: exponent -3 + 7 = 4 (0100), mantissa 0.375 = 3/8 (011)

@@ -14,14 +14,17 @@ class HardwareTest {
     @Test
     void gb10UsesThePublished273GBsNot287() {
         assertThat(Hardware.GB10.memoryBytesPerSecond()).isEqualTo(273e9);
-        assertThat(Hardware.GB10.source(Hardware.Figure.MEMORY_BANDWIDTH).kind()).isEqualTo(Source.Kind.DATASHEET);
+        assertThat(Hardware.GB10.source(Hardware.Figure.MEMORY_BANDWIDTH).kind())
+                .isEqualTo(Source.Kind.DATASHEET);
     }
 
     @Test
     void gb10OnePetaflopFp4IsTheSparseFigure() {
         assertThat(Hardware.GB10.sparse().get(Precision.NVFP4).flopsPerSecond()).isEqualTo(1000e12);
-        assertThat(Hardware.GB10.ceiling(Precision.NVFP4).orElseThrow().flopsPerSecond()).isEqualTo(500e12);
-        assertThat(Hardware.GB10.ceiling(Precision.NVFP4).orElseThrow().source().kind()).isEqualTo(Source.Kind.DERIVED);
+        assertThat(Hardware.GB10.ceiling(Precision.NVFP4).orElseThrow().flopsPerSecond())
+                .isEqualTo(500e12);
+        assertThat(Hardware.GB10.ceiling(Precision.NVFP4).orElseThrow().source().kind())
+                .isEqualTo(Source.Kind.DERIVED);
     }
 
     @Test
@@ -40,7 +43,9 @@ class HardwareTest {
         assertThatThrownBy(() -> Hardware.byName("rtx9090"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown hardware 'rtx9090'")
-                .hasMessageContaining("GB10").hasMessageContaining("H200").hasMessageContaining("b10");
+                .hasMessageContaining("GB10")
+                .hasMessageContaining("H200")
+                .hasMessageContaining("b10");
     }
 
     @Test
@@ -51,7 +56,9 @@ class HardwareTest {
                     assertThat(h.sources()).as(h.name() + " " + f).containsKey(f);
                 }
             }
-            h.dense().values().forEach(c -> assertThat(c.source().citation()).as(h + " " + c.precision()).isNotBlank());
+            h.dense().values().forEach(c -> assertThat(c.source().citation())
+                    .as(h + " " + c.precision())
+                    .isNotBlank());
             h.sparse().values().forEach(c -> assertThat(c.source().citation()).isNotBlank());
         }
     }
@@ -72,7 +79,8 @@ class HardwareTest {
         assertThat(h.kernelLatencySeconds()).isEqualTo(2.5e-6);
         assertThat(h.source(Hardware.Figure.KERNEL_LATENCY)).isEqualTo(s);
         assertThat(h.memoryBytesPerSecond()).isEqualTo(Hardware.H200.memoryBytesPerSecond());
-        assertThat(h.withCeiling(Hardware.H200.ceiling(Precision.FP8_E4M3).orElseThrow()).kernelLatencySeconds())
+        assertThat(h.withCeiling(Hardware.H200.ceiling(Precision.FP8_E4M3).orElseThrow())
+                        .kernelLatencySeconds())
                 .isEqualTo(2.5e-6);
         assertThat(h.withMemoryBandwidth(4e12, s).kernelLatencySeconds()).isEqualTo(2.5e-6);
     }
@@ -81,20 +89,28 @@ class HardwareTest {
     void negativeOrNonFiniteKernelLatencyIsRejected() {
         Source s = Source.user("x");
         assertThatThrownBy(() -> Hardware.H200.withKernelLatency(-1e-6, s))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kernelLatencySeconds").hasMessageContaining("-1.0E-6");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("kernelLatencySeconds")
+                .hasMessageContaining("-1.0E-6");
         assertThatThrownBy(() -> Hardware.H200.withKernelLatency(Double.NaN, s))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kernelLatencySeconds");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("kernelLatencySeconds");
         assertThatThrownBy(() -> Hardware.H200.withKernelLatency(Double.POSITIVE_INFINITY, s))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kernelLatencySeconds");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("kernelLatencySeconds");
         assertThatThrownBy(() -> Hardware.newBuilder("x").kernelLatency(0, s))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("kernelLatency seconds");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("kernelLatency seconds");
     }
 
     @Test
     void builtHardwareKeepsItsKernelLatency() {
         Source s = Source.user("my measurement");
-        Hardware h = Hardware.newBuilder("my-gpu").memoryBandwidth(1e12, s).kernelLatency(4e-6, s)
-                .ceiling(Precision.FP32, 50e12, Ceiling.Unit.CUDA_CORE, s).build();
+        Hardware h = Hardware.newBuilder("my-gpu")
+                .memoryBandwidth(1e12, s)
+                .kernelLatency(4e-6, s)
+                .ceiling(Precision.FP32, 50e12, Ceiling.Unit.CUDA_CORE, s)
+                .build();
         assertThat(h.kernelLatencySeconds()).isEqualTo(4e-6);
         assertThat(h.source(Hardware.Figure.KERNEL_LATENCY)).isEqualTo(s);
     }
@@ -102,18 +118,24 @@ class HardwareTest {
     @Test
     void denseIsHalfOfTheWithSparsityDatasheetFigure() {
         // H100 SXM datasheet: FP16 1,979 TFLOPS and FP8 3,958 TFLOPS "with sparsity"
-        assertThat(Hardware.H100_SXM.ceiling(Precision.FP16).orElseThrow().flopsPerSecond()).isEqualTo(989.5e12);
-        assertThat(Hardware.H100_SXM.ceiling(Precision.FP8_E4M3).orElseThrow().flopsPerSecond()).isEqualTo(1979e12);
-        assertThat(Hardware.H200.ceiling(Precision.BF16).orElseThrow().flopsPerSecond()).isEqualTo(989.5e12);
+        assertThat(Hardware.H100_SXM.ceiling(Precision.FP16).orElseThrow().flopsPerSecond())
+                .isEqualTo(989.5e12);
+        assertThat(Hardware.H100_SXM.ceiling(Precision.FP8_E4M3).orElseThrow().flopsPerSecond())
+                .isEqualTo(1979e12);
+        assertThat(Hardware.H200.ceiling(Precision.BF16).orElseThrow().flopsPerSecond())
+                .isEqualTo(989.5e12);
         // B200: FP4 18 PFLOPS sparse -> 9 dense
-        assertThat(Hardware.B200.ceiling(Precision.NVFP4).orElseThrow().flopsPerSecond()).isEqualTo(9000e12);
-        assertThat(Hardware.GB200.ceiling(Precision.FP8_E4M3).orElseThrow().flopsPerSecond()).isEqualTo(5000e12);
+        assertThat(Hardware.B200.ceiling(Precision.NVFP4).orElseThrow().flopsPerSecond())
+                .isEqualTo(9000e12);
+        assertThat(Hardware.GB200.ceiling(Precision.FP8_E4M3).orElseThrow().flopsPerSecond())
+                .isEqualTo(5000e12);
     }
 
     @Test
     void hopperAndBlackwellHaveNoInt4TensorCores() {
-        for (Hardware h : new Hardware[] {Hardware.GB10, Hardware.H100_SXM, Hardware.H100_PCIE, Hardware.H200,
-                Hardware.B200, Hardware.GB200}) {
+        for (Hardware h : new Hardware[] {
+            Hardware.GB10, Hardware.H100_SXM, Hardware.H100_PCIE, Hardware.H200, Hardware.B200, Hardware.GB200
+        }) {
             assertThat(h.runsNatively(Precision.INT4)).as(h.name()).isFalse();
         }
         assertThat(Hardware.A100_SXM_80GB.runsNatively(Precision.INT4)).isTrue();
@@ -135,13 +157,17 @@ class HardwareTest {
 
     @Test
     void nvfp4IsNativeOnBlackwellOnly() {
-        assertThat(Hardware.B200.computePath(Precision.NVFP4, Precision.NVFP4).nativePath()).isTrue();
-        assertThat(Hardware.GB10.computePath(Precision.NVFP4, Precision.NVFP4).executedAs()).isEqualTo(Precision.NVFP4);
+        assertThat(Hardware.B200.computePath(Precision.NVFP4, Precision.NVFP4).nativePath())
+                .isTrue();
+        assertThat(Hardware.GB10.computePath(Precision.NVFP4, Precision.NVFP4).executedAs())
+                .isEqualTo(Precision.NVFP4);
         ComputePath hopper = Hardware.H200.computePath(Precision.NVFP4, Precision.NVFP4);
         assertThat(hopper.nativePath()).isFalse();
         assertThat(hopper.executedAs()).isEqualTo(Precision.FP16);
         // MXFP8 on Hopper: FP8 tensor cores with software block scales
-        assertThat(Hardware.H200.computePath(Precision.MXFP8_E4M3, Precision.MXFP8_E4M3).executedAs())
+        assertThat(Hardware.H200
+                        .computePath(Precision.MXFP8_E4M3, Precision.MXFP8_E4M3)
+                        .executedAs())
                 .isEqualTo(Precision.FP8_E4M3);
     }
 
@@ -156,7 +182,8 @@ class HardwareTest {
     void ridgePointIsPeakOverBandwidth() {
         // 989.5 TFLOPS / 3.35 TB/s
         assertThat(Hardware.H100_SXM.ridgePoint(Precision.FP16)).isCloseTo(989.5 / 3.35, within(1e-9));
-        assertThatThrownBy(() -> Hardware.H100_SXM.ridgePoint(Precision.NVFP4)).hasMessageContaining("no NVFP4 ceiling");
+        assertThatThrownBy(() -> Hardware.H100_SXM.ridgePoint(Precision.NVFP4))
+                .hasMessageContaining("no NVFP4 ceiling");
     }
 
     @Test
@@ -167,23 +194,30 @@ class HardwareTest {
                 .ceiling(Precision.FP16, 300e12, Ceiling.Unit.TENSOR_CORE, Source.user("vendor sheet"))
                 .build();
         assertThat(mine.memoryBytesPerSecond()).isEqualTo(1.5e12);
-        assertThat(mine.computePath(Precision.BF16, Precision.BF16).executedAs()).isEqualTo(Precision.FP32);
+        assertThat(mine.computePath(Precision.BF16, Precision.BF16).executedAs())
+                .isEqualTo(Precision.FP32);
         assertThat(mine.computeCapability()).isEmpty();
     }
 
     @Test
     void builderRejectsBadFigures() {
         assertThatThrownBy(() -> Hardware.newBuilder("x").memoryBandwidth(Double.NaN, Source.user("s")))
-                .hasMessageContaining("memoryBandwidth").hasMessageContaining("NaN");
+                .hasMessageContaining("memoryBandwidth")
+                .hasMessageContaining("NaN");
         assertThatThrownBy(() -> Hardware.newBuilder("x").memoryBandwidth(-1, Source.user("s")))
                 .hasMessageContaining("-1.0");
-        assertThatThrownBy(() -> Hardware.newBuilder(" "))
-                .hasMessageContaining("name must not be blank");
-        assertThatThrownBy(() -> Hardware.newBuilder("x").ceiling(Precision.FP16, 0, Ceiling.Unit.TENSOR_CORE, Source.user("s")))
-                .hasMessageContaining("flopsPerSecond").hasMessageContaining("0.0");
-        assertThatThrownBy(() -> Hardware.newBuilder("x").ceiling(Precision.FP16, 1e12, Ceiling.Unit.TENSOR_CORE, Source.user("s")).build())
+        assertThatThrownBy(() -> Hardware.newBuilder(" ")).hasMessageContaining("name must not be blank");
+        assertThatThrownBy(() ->
+                        Hardware.newBuilder("x").ceiling(Precision.FP16, 0, Ceiling.Unit.TENSOR_CORE, Source.user("s")))
+                .hasMessageContaining("flopsPerSecond")
+                .hasMessageContaining("0.0");
+        assertThatThrownBy(() -> Hardware.newBuilder("x")
+                        .ceiling(Precision.FP16, 1e12, Ceiling.Unit.TENSOR_CORE, Source.user("s"))
+                        .build())
                 .hasMessageContaining("needs memoryBandwidth");
-        assertThatThrownBy(() -> Hardware.newBuilder("x").memoryBandwidth(1e12, Source.user("s")).build())
+        assertThatThrownBy(() -> Hardware.newBuilder("x")
+                        .memoryBandwidth(1e12, Source.user("s"))
+                        .build())
                 .hasMessageContaining("at least one dense ceiling");
         assertThatThrownBy(() -> Hardware.newBuilder("x").computeCapability("nine", Source.user("s")))
                 .hasMessageContaining("'nine'");
@@ -192,14 +226,17 @@ class HardwareTest {
     @Test
     void measuredCeilingsReplaceDatasheetOnes() {
         Source measured = Source.measured("NVIDIA H200", LocalDate.of(2026, 11, 22), "cuBLASLt 8192^3");
-        Hardware h = Hardware.H200.withCeiling(new Ceiling(Precision.FP16, 700e12, Ceiling.Unit.TENSOR_CORE, measured))
+        Hardware h = Hardware.H200
+                .withCeiling(new Ceiling(Precision.FP16, 700e12, Ceiling.Unit.TENSOR_CORE, measured))
                 .withMemoryBandwidth(4.26e12, measured);
         assertThat(h.ceiling(Precision.FP16).orElseThrow().flopsPerSecond()).isEqualTo(700e12);
         assertThat(h.ceiling(Precision.FP16).orElseThrow().source().kind()).isEqualTo(Source.Kind.MEASURED);
         assertThat(h.memoryBytesPerSecond()).isEqualTo(4.26e12);
-        assertThat(h.source(Hardware.Figure.MEMORY_BANDWIDTH).citation()).contains("measured on NVIDIA H200, 2026-11-22");
+        assertThat(h.source(Hardware.Figure.MEMORY_BANDWIDTH).citation())
+                .contains("measured on NVIDIA H200, 2026-11-22");
         // the registry entry itself is unchanged
-        assertThat(Hardware.H200.ceiling(Precision.FP16).orElseThrow().flopsPerSecond()).isEqualTo(989.5e12);
+        assertThat(Hardware.H200.ceiling(Precision.FP16).orElseThrow().flopsPerSecond())
+                .isEqualTo(989.5e12);
     }
 
     @Test

@@ -78,7 +78,8 @@ class ConfigJsonTest {
     void missingOrMistypedKeysAreNamed() {
         assertThatThrownBy(() -> ConfigJson.parse("x", "{\"model_type\": \"llama\", \"hidden_size\": 4096}"))
                 .hasMessageContaining("config.json needs \"num_attention_heads\"");
-        assertThatThrownBy(() -> ConfigJson.parse("x", LLAMA_3_8B.replace("\"hidden_size\": 4096", "\"hidden_size\": \"4096\"")))
+        assertThatThrownBy(() ->
+                        ConfigJson.parse("x", LLAMA_3_8B.replace("\"hidden_size\": 4096", "\"hidden_size\": \"4096\"")))
                 .hasMessageContaining("\"hidden_size\" must be a positive integer, got 4096");
         assertThatThrownBy(() -> ConfigJson.parse("x", "[1, 2]")).hasMessageContaining("must be a JSON object");
     }
@@ -86,8 +87,10 @@ class ConfigJsonTest {
     @Test
     void malformedJsonIsReportedWithLineAndColumn() {
         assertThatThrownBy(() -> ConfigJson.parse("x", "{\n  \"a\": 1,\n  \"b\": }"))
-                .hasMessageContaining("JSON line 3 column 8").hasMessageContaining("expected a value");
-        assertThatThrownBy(() -> ConfigJson.parse("x", "{\"a\": 1, \"a\": 2}")).hasMessageContaining("duplicate key \"a\"");
+                .hasMessageContaining("JSON line 3 column 8")
+                .hasMessageContaining("expected a value");
+        assertThatThrownBy(() -> ConfigJson.parse("x", "{\"a\": 1, \"a\": 2}"))
+                .hasMessageContaining("duplicate key \"a\"");
         assertThatThrownBy(() -> ConfigJson.parse("x", "{\"a\": 1} x")).hasMessageContaining("after the JSON value");
         assertThatThrownBy(() -> ConfigJson.parse("x", "{\"a\": 01}")).hasMessageContaining("expected ',' or '}'");
         assertThatThrownBy(() -> ConfigJson.parse("x", "{\"a\": \"x")).hasMessageContaining("unexpected end of input");
@@ -95,7 +98,8 @@ class ConfigJsonTest {
 
     @Test
     void jsonValuesOfEveryKind() {
-        Object v = Json.parse("{\"s\": \"a\\u0041\\n\", \"n\": -1.5e2, \"i\": 7, \"t\": true, \"z\": null, \"l\": [1, [], {}]}");
+        Object v = Json.parse(
+                "{\"s\": \"a\\u0041\\n\", \"n\": -1.5e2, \"i\": 7, \"t\": true, \"z\": null, \"l\": [1, [], {}]}");
         assertThat(v).isInstanceOf(java.util.Map.class);
         java.util.Map<?, ?> m = (java.util.Map<?, ?>) v;
         assertThat(m.get("s")).isEqualTo("aA\n");
@@ -114,25 +118,29 @@ class ConfigJsonTest {
                 .hasMessage("config.json field model_type \"qwen2_moe\" is not supported; supported: llama, mistral,"
                         + " qwen2, mixtral, deepseek_v3");
         assertThatThrownBy(() -> ConfigJson.parse("x", LLAMA_3_8B.replace("\"model_type\": \"llama\",", "")))
-                .hasMessage("config.json has no \"model_type\"; supported: llama, mistral, qwen2, mixtral, deepseek_v3");
-        assertThatThrownBy(() -> ConfigJson.parse("x", LLAMA_3_8B.replace("\"model_type\": \"llama\"", "\"model_type\": 7")))
-                .hasMessageContaining("model_type must be a string, got 7").hasMessageContaining("supported: llama");
+                .hasMessage(
+                        "config.json has no \"model_type\"; supported: llama, mistral, qwen2, mixtral, deepseek_v3");
+        assertThatThrownBy(() ->
+                        ConfigJson.parse("x", LLAMA_3_8B.replace("\"model_type\": \"llama\"", "\"model_type\": 7")))
+                .hasMessageContaining("model_type must be a string, got 7")
+                .hasMessageContaining("supported: llama");
     }
 
     @Test
     void aFileNamesTheFieldAndItselfInTheError(@TempDir Path dir) throws IOException {
         Path file = Files.writeString(dir.resolve("config.json"), "{\"model_type\": \"bert\"}");
         assertThatThrownBy(() -> ConfigJson.read(file))
-                .hasMessage(file + ": config.json field model_type \"bert\" is not supported; supported: llama, mistral,"
-                        + " qwen2, mixtral, deepseek_v3");
+                .hasMessage(
+                        file + ": config.json field model_type \"bert\" is not supported; supported: llama, mistral,"
+                                + " qwen2, mixtral, deepseek_v3");
     }
 
     @Test
     void hiddenSizeMustSplitIntoWholeHeadsWithoutHeadDim() {
         // 4100 / 32 = 128.125: the head width would be truncated to 128
         String odd = LLAMA_3_8B.replace("\"hidden_size\": 4096", "\"hidden_size\": 4100");
-        assertThatThrownBy(() -> ConfigJson.parse("x", odd)).hasMessageContaining("\"hidden_size\" 4100 is not a multiple of"
-                + " \"num_attention_heads\" 32");
+        assertThatThrownBy(() -> ConfigJson.parse("x", odd))
+                .hasMessageContaining("\"hidden_size\" 4100 is not a multiple of" + " \"num_attention_heads\" 32");
         // an explicit head_dim (Mistral-Nemo: hidden 5120, 32 heads of 128) needs no such split
         String nemo = LLAMA_3_8B.replace("\"hidden_size\": 4096", "\"hidden_size\": 4100, \"head_dim\": 128");
         assertThat(ConfigJson.parse("x", nemo).attention()).isNotNull();
@@ -141,8 +149,12 @@ class ConfigJsonTest {
     @Test
     void theModelIsNamedForItsCheckpointFolder(@TempDir Path dir) throws IOException {
         Path folder = Files.createDirectory(dir.resolve("Meta-Llama-3-8B"));
-        assertThat(ConfigJson.read(Files.writeString(folder.resolve("config.json"), LLAMA_3_8B)).name()).isEqualTo("Meta-Llama-3-8B");
-        assertThat(ConfigJson.read(Files.writeString(dir.resolve("llama3.json"), LLAMA_3_8B)).name()).isEqualTo("llama3");
+        assertThat(ConfigJson.read(Files.writeString(folder.resolve("config.json"), LLAMA_3_8B))
+                        .name())
+                .isEqualTo("Meta-Llama-3-8B");
+        assertThat(ConfigJson.read(Files.writeString(dir.resolve("llama3.json"), LLAMA_3_8B))
+                        .name())
+                .isEqualTo("llama3");
         assertThat(ConfigJson.modelName(Path.of("config.json")))
                 .isEqualTo(Path.of("").toAbsolutePath().getFileName().toString());
     }

@@ -16,9 +16,11 @@ class ModelsTest {
     @Test
     void llama3_8bHas8030261248ParametersIncludingEmbeddingsAndLmHead() {
         long h = 4096, kv = 8 * 128, ff = 14336, vocab = 128256;
-        long layer = h * h + 2 * h * kv + h * h   // q, k, v, o: under GQA K and V are H x d_kv, not H x H
-                + 3 * h * ff                        // gate, up, down
-                + 2 * h;                            // two RMSNorm weights
+        long layer = h * h
+                + 2 * h * kv
+                + h * h // q, k, v, o: under GQA K and V are H x d_kv, not H x H
+                + 3 * h * ff // gate, up, down
+                + 2 * h; // two RMSNorm weights
         long total = 32 * layer + 2 * vocab * h + h; // untied embedding and lm_head, final norm
         assertThat(total).isEqualTo(8_030_261_248L);
         assertThat(Models.LLAMA_3_8B.parameterCount()).isEqualTo(8_030_261_248L);
@@ -69,7 +71,8 @@ class ModelsTest {
     @Test
     void fp16WeightsAreTwoBytesPerParameter() {
         assertThat(Models.LLAMA_3_8B.weightBytes(Precision.FP16)).isEqualTo(2 * 8_030_261_248L);
-        // NVFP4 matrices: half a byte per element + one E4M3 scale per 16 + a FP32 tensor scale per matrix; BF16 vectors
+        // NVFP4 matrices: half a byte per element + one E4M3 scale per 16 + a FP32 tensor scale per matrix; BF16
+        // vectors
         long h = 4096;
         long vectors = 65 * h;
         assertThat(Models.LLAMA_3_8B.weightBytes(Precision.NVFP4))
@@ -98,26 +101,52 @@ class ModelsTest {
         assertThat(Models.byName("llama-3-8b")).isSameAs(Models.LLAMA_3_8B);
         assertThat(Models.byName("Qwen2.5_7B")).isSameAs(Models.QWEN2_5_7B);
         assertThat(Models.byName("deepseek-r1")).isSameAs(Models.DEEPSEEK_V3);
-        assertThatThrownBy(() -> Models.byName("gpt-5")).hasMessageContaining("unknown model 'gpt-5'").hasMessageContaining("Llama-3-8B");
+        assertThatThrownBy(() -> Models.byName("gpt-5"))
+                .hasMessageContaining("unknown model 'gpt-5'")
+                .hasMessageContaining("Llama-3-8B");
     }
 
     @Test
     void builderRefusesIncompleteOrInconsistentModels() {
-        assertThatThrownBy(() -> Model.newBuilder("x").hiddenSize(64).layers(1).vocabSize(10).swiGlu(128).build())
+        assertThatThrownBy(() -> Model.newBuilder("x")
+                        .hiddenSize(64)
+                        .layers(1)
+                        .vocabSize(10)
+                        .swiGlu(128)
+                        .build())
                 .hasMessageContaining("attention(heads, kvHeads)");
-        assertThatThrownBy(() -> Model.newBuilder("x").hiddenSize(64).layers(1).vocabSize(10).attention(8, 3).swiGlu(128).build())
+        assertThatThrownBy(() -> Model.newBuilder("x")
+                        .hiddenSize(64)
+                        .layers(1)
+                        .vocabSize(10)
+                        .attention(8, 3)
+                        .swiGlu(128)
+                        .build())
                 .hasMessageContaining("heads must be a multiple of kvHeads, got 8 and 3");
-        assertThatThrownBy(() -> Model.newBuilder("x").hiddenSize(0)).hasMessageContaining("hiddenSize must be > 0, got 0");
-        assertThatThrownBy(() -> new MixtureOfExperts(8, 9, 128, 0, 0, 0, false)).hasMessageContaining("topK must be <= experts, got 9 > 8");
-        assertThatThrownBy(() -> Model.newBuilder("x").hiddenSize(64).layers(2).vocabSize(10).attention(8, 8)
-                .mixtureOfExperts(new MixtureOfExperts(8, 2, 128, 0, 3, 256, false)).build())
+        assertThatThrownBy(() -> Model.newBuilder("x").hiddenSize(0))
+                .hasMessageContaining("hiddenSize must be > 0, got 0");
+        assertThatThrownBy(() -> new MixtureOfExperts(8, 9, 128, 0, 0, 0, false))
+                .hasMessageContaining("topK must be <= experts, got 9 > 8");
+        assertThatThrownBy(() -> Model.newBuilder("x")
+                        .hiddenSize(64)
+                        .layers(2)
+                        .vocabSize(10)
+                        .attention(8, 8)
+                        .mixtureOfExperts(new MixtureOfExperts(8, 2, 128, 0, 3, 256, false))
+                        .build())
                 .hasMessageContaining("denseLayers must be <= layers, got 3 > 2");
     }
 
     @Test
     void builtModelMatchesItsHandCount() {
-        Model m = Model.newBuilder("tiny").hiddenSize(64).layers(2).vocabSize(100).tiedEmbeddings(true)
-                .attention(4, 2).swiGlu(128).build();
+        Model m = Model.newBuilder("tiny")
+                .hiddenSize(64)
+                .layers(2)
+                .vocabSize(100)
+                .tiedEmbeddings(true)
+                .attention(4, 2)
+                .swiGlu(128)
+                .build();
         long layer = 64 * 64 + 2 * 64 * 32 + 64 * 64 + 3 * 64 * 128 + 2 * 64;
         assertThat(m.parameterCount()).isEqualTo(2 * layer + 100 * 64 + 64);
     }

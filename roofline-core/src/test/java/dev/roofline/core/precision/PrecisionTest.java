@@ -13,19 +13,20 @@ class PrecisionTest {
     /** Largest finite values as the IEEE 754 and OCP FP8 / MX v1.0 specifications tabulate them. */
     @ParameterizedTest
     @CsvSource({
-            "FP16, 65504",
-            "FP8_E4M3, 448",
-            "FP8_E5M2, 57344",
-            "MXFP8_E4M3, 448",
-            "MXFP6_E3M2, 28",
-            "MXFP6_E2M3, 7.5",
-            "MXFP4, 6",
-            "NVFP4, 6",
-            "INT8, 127",
-            "INT4, 7",
-            "INT2, 1",
-            "MXINT8, 1.984375",
-            "NF4, 1"})
+        "FP16, 65504",
+        "FP8_E4M3, 448",
+        "FP8_E5M2, 57344",
+        "MXFP8_E4M3, 448",
+        "MXFP6_E3M2, 28",
+        "MXFP6_E2M3, 7.5",
+        "MXFP4, 6",
+        "NVFP4, 6",
+        "INT8, 127",
+        "INT4, 7",
+        "INT2, 1",
+        "MXINT8, 1.984375",
+        "NF4, 1"
+    })
     void maxFiniteMatchesTheSpecifications(Precision p, double expected) {
         assertThat(p.maxFinite()).isEqualTo(expected);
     }
@@ -39,8 +40,17 @@ class PrecisionTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"FP16, 5, 10, 15", "BF16, 8, 7, 127", "FP8_E4M3, 4, 3, 7", "FP8_E5M2, 5, 2, 15",
-            "MXFP6_E3M2, 3, 2, 3", "MXFP6_E2M3, 2, 3, 1", "NVFP4, 2, 1, 1", "TF32, 8, 10, 127", "FP64, 11, 52, 1023"})
+    @CsvSource({
+        "FP16, 5, 10, 15",
+        "BF16, 8, 7, 127",
+        "FP8_E4M3, 4, 3, 7",
+        "FP8_E5M2, 5, 2, 15",
+        "MXFP6_E3M2, 3, 2, 3",
+        "MXFP6_E2M3, 2, 3, 1",
+        "NVFP4, 2, 1, 1",
+        "TF32, 8, 10, 127",
+        "FP64, 11, 52, 1023"
+    })
     void floatLayouts(Precision p, int e, int m, int bias) {
         assertThat(p.exponentBits()).isEqualTo(e);
         assertThat(p.mantissaBits()).isEqualTo(m);
@@ -60,9 +70,17 @@ class PrecisionTest {
         assertThat(nvfp4.blockSize()).isEqualTo(16);
         assertThat(nvfp4.scale()).isEqualTo(ScaleFormat.E4M3);
         assertThat(nvfp4.tensorScale()).isEqualTo(ScaleFormat.FP32);
-        for (Precision mx : new Precision[] {Precision.MXFP8_E4M3, Precision.MXFP8_E5M2, Precision.MXFP6_E3M2,
-                Precision.MXFP6_E2M3, Precision.MXFP4, Precision.MXINT8}) {
-            assertThat(mx.blockScaling().orElseThrow().blockSize()).as(mx.name()).isEqualTo(32);
+        for (Precision mx : new Precision[] {
+            Precision.MXFP8_E4M3,
+            Precision.MXFP8_E5M2,
+            Precision.MXFP6_E3M2,
+            Precision.MXFP6_E2M3,
+            Precision.MXFP4,
+            Precision.MXINT8
+        }) {
+            assertThat(mx.blockScaling().orElseThrow().blockSize())
+                    .as(mx.name())
+                    .isEqualTo(32);
             assertThat(mx.blockScaling().orElseThrow().scale()).as(mx.name()).isEqualTo(ScaleFormat.E8M0);
         }
         assertThat(Precision.NF4.blockScaling().orElseThrow().blockSize()).isEqualTo(64);
@@ -71,8 +89,16 @@ class PrecisionTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"NVFP4, 4.5", "MXFP4, 4.25", "MXFP6_E3M2, 6.25", "MXFP8_E4M3, 8.25", "MXINT8, 8.25", "NF4, 4.25",
-            "INT4, 4", "FP16, 16"})
+    @CsvSource({
+        "NVFP4, 4.5",
+        "MXFP4, 4.25",
+        "MXFP6_E3M2, 6.25",
+        "MXFP8_E4M3, 8.25",
+        "MXINT8, 8.25",
+        "NF4, 4.25",
+        "INT4, 4",
+        "FP16, 16"
+    })
     void effectiveBitsSpreadTheBlockScale(Precision p, double bits) {
         // element bits + scale bits / block size: 4 + 8/16, 4 + 8/32, 6 + 8/32, 8 + 8/32, 4 + 16/64
         assertThat(p.effectiveBitsPerElement()).isEqualTo(bits);
@@ -152,18 +178,37 @@ class PrecisionTest {
     void nonPositiveDimensionsAreRejectedByPosition() {
         assertThatThrownBy(() -> Precision.FP16.storageBytes(4, 0))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("shape[1]").hasMessageContaining("got 0");
+                .hasMessageContaining("shape[1]")
+                .hasMessageContaining("got 0");
         assertThatThrownBy(() -> Precision.FP16.storageBytes(-3))
-                .hasMessageContaining("shape[0]").hasMessageContaining("-3");
-        assertThatThrownBy(() -> Precision.FP16.storageBytes())
-                .hasMessageContaining("at least one dimension");
+                .hasMessageContaining("shape[0]")
+                .hasMessageContaining("-3");
+        assertThatThrownBy(() -> Precision.FP16.storageBytes()).hasMessageContaining("at least one dimension");
     }
 
     @ParameterizedTest
-    @CsvSource({"fp8, FP8_E4M3", "E4M3, FP8_E4M3", "float8_e4m3fn, FP8_E4M3", "e5m2, FP8_E5M2", "nvfp4, NVFP4",
-            "NVFP4, NVFP4", "bf16, BF16", "bfloat16, BF16", "half, FP16", "fp16, FP16", "fp32, FP32", "tf32, TF32",
-            "int8, INT8", "int4, INT4", "mxfp4, MXFP4", "mxfp8, MXFP8_E4M3", "mxfp6-e2m3, MXFP6_E2M3", "nf4, NF4",
-            "' MXINT8 ', MXINT8", "fp64, FP64"})
+    @CsvSource({
+        "fp8, FP8_E4M3",
+        "E4M3, FP8_E4M3",
+        "float8_e4m3fn, FP8_E4M3",
+        "e5m2, FP8_E5M2",
+        "nvfp4, NVFP4",
+        "NVFP4, NVFP4",
+        "bf16, BF16",
+        "bfloat16, BF16",
+        "half, FP16",
+        "fp16, FP16",
+        "fp32, FP32",
+        "tf32, TF32",
+        "int8, INT8",
+        "int4, INT4",
+        "mxfp4, MXFP4",
+        "mxfp8, MXFP8_E4M3",
+        "mxfp6-e2m3, MXFP6_E2M3",
+        "nf4, NF4",
+        "' MXINT8 ', MXINT8",
+        "fp64, FP64"
+    })
     void parsesTheNamesUsersType(String name, Precision expected) {
         assertThat(Precision.parse(name)).isEqualTo(expected);
     }
@@ -173,14 +218,17 @@ class PrecisionTest {
         assertThatThrownBy(() -> Precision.parse("fp7"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("unknown precision 'fp7'")
-                .hasMessageContaining("nvfp4").hasMessageContaining("bf16").hasMessageContaining("mxfp6e3m2");
+                .hasMessageContaining("nvfp4")
+                .hasMessageContaining("bf16")
+                .hasMessageContaining("mxfp6e3m2");
         assertThatThrownBy(() -> Precision.parse(null)).hasMessageContaining("must not be null");
     }
 
     @Test
     void ambiguousNamesAskWhichOneWasMeant() {
         assertThatThrownBy(() -> Precision.parse("fp4"))
-                .hasMessageContaining("ambiguous").hasMessageContaining("nvfp4 or mxfp4");
+                .hasMessageContaining("ambiguous")
+                .hasMessageContaining("nvfp4 or mxfp4");
     }
 
     @Test

@@ -19,7 +19,9 @@ class RooflineTest {
         long bytes = (4096L * 4096 + 4096 + 4096) * 2; // weights + input vector + output vector, 2 B each
         assertThat(p.bytes()).isEqualTo(bytes).isEqualTo(33_570_816L);
         assertThat(p.flops()).isEqualTo(2L * 4096 * 4096);
-        assertThat(p.timeMicros()).isCloseTo(bytes / GB10_BW * 1e6, within(1e-9)).isCloseTo(122.97, within(0.01));
+        assertThat(p.timeMicros())
+                .isCloseTo(bytes / GB10_BW * 1e6, within(1e-9))
+                .isCloseTo(122.97, within(0.01));
         assertThat(p.bound()).isEqualTo(Bound.MEMORY);
         assertThat(p.flopsPerByte()).isCloseTo(33_554_432.0 / 33_570_816, within(1e-12));
     }
@@ -29,7 +31,7 @@ class RooflineTest {
         Gemm g = Gemm.gemv(4096, 4096).withWeights(Precision.NVFP4);
         Prediction p = Roofline.on(Hardware.GB10).predict(g);
         long weights = 4096L * 4096 / 2 + 4096L * 4096 / 16 + 4; // elements + E4M3 block scales + FP32 tensor scale
-        long bytes = weights + 4096 * 2 + 4096 * 2;               // FP16 activations and output
+        long bytes = weights + 4096 * 2 + 4096 * 2; // FP16 activations and output
         assertThat(p.bytes()).isEqualTo(bytes);
         assertThat(p.timeSeconds()).isCloseTo(bytes / GB10_BW, within(1e-15));
         assertThat(p.bound()).isEqualTo(Bound.MEMORY);
@@ -61,7 +63,9 @@ class RooflineTest {
         assertThat(p.latencySeconds()).isEqualTo(2e-6);
         assertThat(p.memorySeconds()).isCloseTo(bytes / 4.8e12, within(1e-15));
         // 67,141,632 B / 4.8 TB/s = 13.988 µs, + 2 µs
-        assertThat(p.timeMicros()).isCloseTo(2 + bytes / 4.8e12 * 1e6, within(1e-9)).isCloseTo(15.99, within(0.01));
+        assertThat(p.timeMicros())
+                .isCloseTo(2 + bytes / 4.8e12 * 1e6, within(1e-9))
+                .isCloseTo(15.99, within(0.01));
         assertThat(p.bound()).isEqualTo(Bound.MEMORY);
         // the roofline itself is unchanged by the latency term
         assertThat(p.attainableFlopsPerSecond()).isCloseTo(p.flopsPerByte() * 4.8e12, within(1.0));
@@ -83,7 +87,8 @@ class RooflineTest {
 
     @Test
     void datasheetPredictionsCarryNoLatency() {
-        assertThat(Roofline.on(Hardware.H200).predict(Gemm.gemv(4096, 4096)).latencySeconds()).isZero();
+        assertThat(Roofline.on(Hardware.H200).predict(Gemm.gemv(4096, 4096)).latencySeconds())
+                .isZero();
     }
 
     @Test
@@ -104,7 +109,8 @@ class RooflineTest {
 
     @Test
     void fp8GemmOnH200UsesFp8Peak() {
-        Prediction p = Roofline.on(Hardware.H200).predict(Gemm.of(8192, 8192, 8192).in(Precision.FP8_E4M3));
+        Prediction p =
+                Roofline.on(Hardware.H200).predict(Gemm.of(8192, 8192, 8192).in(Precision.FP8_E4M3));
         assertThat(p.computePath().nativePath()).isTrue();
         assertThat(p.peakFlopsPerSecond()).isEqualTo(1979e12);
     }
@@ -127,7 +133,8 @@ class RooflineTest {
     @Test
     void sparsityIsOptInOnly() {
         Gemm g = Gemm.of(8192, 8192, 8192);
-        assertThat(Roofline.on(Hardware.H100_SXM).predict(g).peakFlopsPerSecond()).isEqualTo(989.5e12);
+        assertThat(Roofline.on(Hardware.H100_SXM).predict(g).peakFlopsPerSecond())
+                .isEqualTo(989.5e12);
         Prediction sparse = Roofline.on(Hardware.H100_SXM).withSparsity().predict(g);
         assertThat(sparse.peakFlopsPerSecond()).isEqualTo(1979e12);
         assertThat(sparse.computePath().method()).contains("sparse");
@@ -148,7 +155,8 @@ class RooflineTest {
 
     @Test
     void invalidShapesNameTheDimension() {
-        assertThatThrownBy(() -> Gemm.of(0, 4096, 4096)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> Gemm.of(0, 4096, 4096))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("M must be > 0, got 0");
         assertThatThrownBy(() -> Gemm.of(1, -5, 4096)).hasMessageContaining("N must be > 0, got -5");
         assertThatThrownBy(() -> Gemm.gemv(4096, 0)).hasMessageContaining("K must be > 0, got 0");
@@ -165,14 +173,17 @@ class RooflineTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("overflows a long");
         assertThatThrownBy(() -> Gemm.of(1L << 22, 1L << 22, 1L << 22))
-                .hasMessageContaining("FLOPs of GEMM").hasMessageContaining("overflows a long");
+                .hasMessageContaining("FLOPs of GEMM")
+                .hasMessageContaining("overflows a long");
     }
 
     @Test
     void badEfficienciesAreRejected() {
         Roofline r = Roofline.on(Hardware.GB10);
-        assertThatThrownBy(() -> r.withEfficiency(Double.NaN, 1)).hasMessageContaining("bandwidthEfficiency must be in (0, 1], got NaN");
-        assertThatThrownBy(() -> r.withEfficiency(1, 1.5)).hasMessageContaining("computeEfficiency must be in (0, 1], got 1.5");
+        assertThatThrownBy(() -> r.withEfficiency(Double.NaN, 1))
+                .hasMessageContaining("bandwidthEfficiency must be in (0, 1], got NaN");
+        assertThatThrownBy(() -> r.withEfficiency(1, 1.5))
+                .hasMessageContaining("computeEfficiency must be in (0, 1], got 1.5");
         assertThatThrownBy(() -> r.withEfficiency(0, 1)).hasMessageContaining("got 0.0");
         assertThatThrownBy(() -> r.predict(null)).hasMessageContaining("operator must not be null");
     }
@@ -181,7 +192,9 @@ class RooflineTest {
     void badElementwiseArgumentsAreRejected() {
         assertThatThrownBy(() -> Elementwise.of("x", 0, 1, 2)).hasMessageContaining("elements must be > 0, got 0");
         assertThatThrownBy(() -> Elementwise.of("x", 10, Double.NaN, 2)).hasMessageContaining("flopsPerElement");
-        assertThatThrownBy(() -> Elementwise.streaming("x", 10, 1, Precision.FP16, 0, 0)).hasMessageContaining("reads and writes");
-        assertThatThrownBy(() -> Elementwise.reduction("x", 10, 20, Precision.FP16)).hasMessageContaining("outputs must be <= elements");
+        assertThatThrownBy(() -> Elementwise.streaming("x", 10, 1, Precision.FP16, 0, 0))
+                .hasMessageContaining("reads and writes");
+        assertThatThrownBy(() -> Elementwise.reduction("x", 10, 20, Precision.FP16))
+                .hasMessageContaining("outputs must be <= elements");
     }
 }

@@ -15,13 +15,13 @@ class TilingTest {
         TiledGemm t = Tiling.of(Gemm.of(4096, 4096, 4096), new Tile(128, 128, 64), Hardware.H100_SXM);
         assertThat(t.tilesM()).isEqualTo(32);
         assertThat(t.tilesN()).isEqualTo(32);
-        assertThat(t.waves()).isEqualTo(8);                                  // ceil(1024 / 132)
+        assertThat(t.waves()).isEqualTo(8); // ceil(1024 / 132)
         assertThat(t.waveEfficiency()).isCloseTo(1024.0 / (8 * 132), within(1e-12));
         // wave w runs tiles 132w..132w+131 in rows of 32, i.e. tile rows floor(132w/32)..floor((132w+131)/32): waves
         // 0-6 touch 5 A panels each, wave 7 (tiles 924-1023) rows 28-31; every wave touches all 32 B panels.
         // One panel is 128 x 4096 FP16 = 1 MiB
         long panel = 128L * 4096 * 2;
-        long[] aPerWave = {5, 5, 5, 5, 5, 5, 5, 4};    // rows 0-4, 4-8, 8-12, 12-16, 16-20, 20-24, 24-28, 28-31
+        long[] aPerWave = {5, 5, 5, 5, 5, 5, 5, 4}; // rows 0-4, 4-8, 8-12, 12-16, 16-20, 20-24, 24-28, 28-31
         long a = 0;
         for (long w : aPerWave) {
             a += w;
@@ -47,7 +47,9 @@ class TilingTest {
         // M = N = 1664: 128x128 gives 169 tiles = 2 waves on 132 SMs (64%); 128x256 gives 91 tiles in one wave (69%)
         TiledGemm best = Tiling.best(Gemm.of(1664, 1664, 8192), Hardware.H100_SXM);
         for (Tile t : Tile.COMMON) {
-            assertThat(best.predictedSeconds()).isLessThanOrEqualTo(Tiling.of(Gemm.of(1664, 1664, 8192), t, Hardware.H100_SXM).predictedSeconds());
+            assertThat(best.predictedSeconds())
+                    .isLessThanOrEqualTo(Tiling.of(Gemm.of(1664, 1664, 8192), t, Hardware.H100_SXM)
+                            .predictedSeconds());
         }
         assertThat(best.waveEfficiency()).isGreaterThan(169.0 / 264);
     }
@@ -55,6 +57,7 @@ class TilingTest {
     @Test
     void misuseIsRefused() {
         assertThatThrownBy(() -> new Tile(0, 64, 64)).hasMessageContaining("BM must be > 0, got 0");
-        assertThatThrownBy(() -> Tiling.best(Gemm.of(64, 64, 64), Hardware.GB10, java.util.List.of())).hasMessageContaining("at least one tile");
+        assertThatThrownBy(() -> Tiling.best(Gemm.of(64, 64, 64), Hardware.GB10, java.util.List.of()))
+                .hasMessageContaining("at least one tile");
     }
 }

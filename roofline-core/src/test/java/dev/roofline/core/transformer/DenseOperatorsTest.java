@@ -68,12 +68,16 @@ class DenseOperatorsTest {
     void wholeLayerFlopsAddTheVectorWorkCountedByHand() {
         long s = 4096;
         List<Step> steps = Operators.of(Models.LLAMA_3_8B, Workload.decode(1, s));
-        long perLayer = steps.stream().filter(x -> x.count() >= LAYERS).mapToLong(Step::flops).sum() / LAYERS;
-        long vector = 2 * 4 * H          // two RMSNorms, 4 FLOPs per element
+        long perLayer = steps.stream()
+                        .filter(x -> x.count() >= LAYERS)
+                        .mapToLong(Step::flops)
+                        .sum()
+                / LAYERS;
+        long vector = 2 * 4 * H // two RMSNorms, 4 FLOPs per element
                 + 3 * (HEADS + KV_HEADS) * D // RoPE on q and k
-                + 5 * HEADS * s              // softmax, 5 per score
-                + 2 * H                      // two residual adds
-                + 4 * FF;                    // silu(gate) * up
+                + 5 * HEADS * s // softmax, 5 per score
+                + 2 * H // two residual adds
+                + 4 * FF; // silu(gate) * up
         assertThat(perLayer).isEqualTo(2 * LAYER_MATRIX_PARAMS + 4 * s * HEADS * D + vector);
     }
 
@@ -93,7 +97,9 @@ class DenseOperatorsTest {
 
     @Test
     void separatePrecisionsForWeightsActivationsAndKv() {
-        Workload w = Workload.decode(1, 1024).withWeights(Precision.NVFP4).withActivations(Precision.FP8_E4M3)
+        Workload w = Workload.decode(1, 1024)
+                .withWeights(Precision.NVFP4)
+                .withActivations(Precision.FP8_E4M3)
                 .withKvCache(Precision.FP8_E4M3);
         Map<String, Step> st = steps(w);
         long nvfp4 = H * H / 2 + H * H / 16 + 4;
@@ -116,7 +122,9 @@ class DenseOperatorsTest {
         long total = 0;
         for (Step s : steps) {
             if (s.matmul() && s.count() == LAYERS) {
-                total += s.operator() instanceof dev.roofline.core.roofline.Attention a ? a.matmulFlops() : s.operator().flops();
+                total += s.operator() instanceof dev.roofline.core.roofline.Attention a
+                        ? a.matmulFlops()
+                        : s.operator().flops();
             }
         }
         return total;

@@ -19,7 +19,8 @@ class MoeOperatorsTest {
     static final long H = 4096, FF = 14336;
 
     static Map<String, Step> steps(List<Step> steps) {
-        return steps.stream().collect(Collectors.toMap(s -> s.name() + "@" + s.count(), Function.identity(), (a, b) -> a));
+        return steps.stream()
+                .collect(Collectors.toMap(s -> s.name() + "@" + s.count(), Function.identity(), (a, b) -> a));
     }
 
     @Test
@@ -33,7 +34,8 @@ class MoeOperatorsTest {
         assertThat(gate.expertsTouched()).isCloseTo(2, within(1e-12));
         assertThat(gate.flops()).isEqualTo(2 * 2 * FF * H);
         assertThat(gate.bytes()).isEqualTo(2 * FF * H * 2 + 2 * H * 2 + 2 * FF * 2);
-        assertThat(st.get("experts down_proj@32").operator().bytes()).isEqualTo(2 * H * FF * 2 + 2 * FF * 2 + 2 * H * 2);
+        assertThat(st.get("experts down_proj@32").operator().bytes())
+                .isEqualTo(2 * H * FF * 2 + 2 * FF * 2 + 2 * H * 2);
         assertThat(st.get("experts silu*up@32").operator().flops()).isEqualTo(2 * FF * 4);
         assertThat(st.get("expert combine@32").operator().flops()).isEqualTo(H * 2 * 2);
         assertThat(st.get("expert combine@32").operator().bytes()).isEqualTo((2 * H + H) * 2);
@@ -46,7 +48,9 @@ class MoeOperatorsTest {
         long matmul = 0;
         for (Step x : Operators.of(Models.MIXTRAL_8X7B, Workload.decode(1, s))) {
             if (x.matmul() && x.count() == 32) {
-                matmul += x.operator() instanceof Attention a ? a.matmulFlops() : x.operator().flops();
+                matmul += x.operator() instanceof Attention a
+                        ? a.matmulFlops()
+                        : x.operator().flops();
             }
         }
         assertThat(matmul).isEqualTo(2 * active + 4 * s * 32 * 128);
@@ -73,7 +77,8 @@ class MoeOperatorsTest {
         assertThat(st.get("q absorb (W_UK)@61").operator().flops()).isEqualTo(2 * 128 * 512 * 128);
         assertThat(st.get("dense gate_proj@3").operator().flops()).isEqualTo(2 * 18432 * h);
         assertThat(st.get("shared gate_proj@58").operator().flops()).isEqualTo(2 * 2048 * h);
-        assertThat(((GroupedGemm) st.get("experts gate_proj@58").operator()).expertsTouched()).isCloseTo(8, within(1e-9));
+        assertThat(((GroupedGemm) st.get("experts gate_proj@58").operator()).expertsTouched())
+                .isCloseTo(8, within(1e-9));
     }
 
     @Test
@@ -84,7 +89,9 @@ class MoeOperatorsTest {
         long matmul = 0;
         for (Step x : Operators.of(Models.DEEPSEEK_V3, Workload.decode(1, s))) {
             if (x.matmul() && (x.count() == 61 || x.count() == 58)) {
-                matmul += x.operator() instanceof Attention a ? a.matmulFlops() : x.operator().flops();
+                matmul += x.operator() instanceof Attention a
+                        ? a.matmulFlops()
+                        : x.operator().flops();
             }
         }
         assertThat(matmul).isEqualTo(2 * (mla + moeActive) + 2 * 128 * s * (576 + 512));

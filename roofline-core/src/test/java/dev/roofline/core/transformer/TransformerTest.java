@@ -21,7 +21,8 @@ class TransformerTest {
     @Test
     void llama3DecodeOnGb10IsMemoryBoundEverywhere() {
         ModelPrediction p = Transformer.of(Models.LLAMA_3_8B, Hardware.GB10).predict(Workload.decode(1, 4096));
-        assertThat(p.operators()).allSatisfy(o -> assertThat(o.prediction().bound()).isEqualTo(Bound.MEMORY));
+        assertThat(p.operators())
+                .allSatisfy(o -> assertThat(o.prediction().bound()).isEqualTo(Bound.MEMORY));
         assertThat(p.timeSeconds()).isCloseTo(p.bytes() / 273e9, within(1e-12));
         // weights minus the embedding table, plus one embedding row, plus the 4096-token cache, plus activations
         // (per layer about 0.4 MB: vectors of 4096 and 14336 FP16 values read and written by each operator)
@@ -37,16 +38,21 @@ class TransformerTest {
         // 451 modelled operators per decode step are not 451 kernel launches; the model prices the roofline alone
         Hardware measured = Hardware.H200.withKernelLatency(1.7e-6, Source.user("test"));
         ModelPrediction with = Transformer.of(Models.LLAMA_3_8B, measured).predict(Workload.decode(1, 4096));
-        ModelPrediction without = Transformer.of(Models.LLAMA_3_8B, Hardware.H200).predict(Workload.decode(1, 4096));
-        assertThat(with.timeSeconds()).isEqualTo(without.timeSeconds()).isCloseTo(without.bytes() / 4.8e12, within(1e-12));
-        assertThat(with.operators()).allSatisfy(o -> assertThat(o.prediction().latencySeconds()).isZero());
+        ModelPrediction without =
+                Transformer.of(Models.LLAMA_3_8B, Hardware.H200).predict(Workload.decode(1, 4096));
+        assertThat(with.timeSeconds())
+                .isEqualTo(without.timeSeconds())
+                .isCloseTo(without.bytes() / 4.8e12, within(1e-12));
+        assertThat(with.operators())
+                .allSatisfy(o -> assertThat(o.prediction().latencySeconds()).isZero());
     }
 
     @Test
     void prefillOnH100IsComputeBoundInTheProjections() {
         ModelPrediction p = Transformer.of(Models.LLAMA_3_8B, Hardware.H100_SXM).predict(Workload.prefill(1, 4096));
         assertThat(p.operator("gate_proj").prediction().bound()).isEqualTo(Bound.COMPUTE);
-        assertThat(p.operator("gate_proj").timeSeconds()).isCloseTo(32 * 2.0 * 4096 * 14336 * 4096 / 989.5e12, within(1e-12));
+        assertThat(p.operator("gate_proj").timeSeconds())
+                .isCloseTo(32 * 2.0 * 4096 * 14336 * 4096 / 989.5e12, within(1e-12));
         assertThat(p.tokensPerSecond()).isCloseTo(4096 / p.timeSeconds(), within(1e-6));
     }
 
@@ -54,10 +60,12 @@ class TransformerTest {
     void kvCrossoverOfLlama3_8bInFp16IsNear10To5TokensNot1600() {
         Transformer t = Transformer.of(Models.LLAMA_3_8B, Hardware.GB10);
         double weightsRead = LLAMA3_8B_FP16_BYTES - 128256.0 * 4096 * 2 + 4096 * 2;
-        assertThat(t.kvCrossoverContext(Workload.decode(1, 1))).isCloseTo(weightsRead / LLAMA3_8B_KV_PER_TOKEN, within(1e-6))
+        assertThat(t.kvCrossoverContext(Workload.decode(1, 1)))
+                .isCloseTo(weightsRead / LLAMA3_8B_KV_PER_TOKEN, within(1e-6))
                 .isBetween(1.1e5, 1.2e5);
         // eight sequences share the weight reads: the crossover is eight times shorter
-        assertThat(t.kvCrossoverContext(Workload.decode(8, 1))).isCloseTo((weightsRead + 7 * 8192) / 8 / LLAMA3_8B_KV_PER_TOKEN, within(1e-6));
+        assertThat(t.kvCrossoverContext(Workload.decode(8, 1)))
+                .isCloseTo((weightsRead + 7 * 8192) / 8 / LLAMA3_8B_KV_PER_TOKEN, within(1e-6));
     }
 
     @Test
@@ -90,7 +98,8 @@ class TransformerTest {
     void nvfp4WeightsSpeedUpMemoryBoundDecode() {
         Transformer t = Transformer.of(Models.LLAMA_3_70B, Hardware.GB10);
         double fp16 = t.predict(Workload.decode(1, 4096)).timeSeconds();
-        double nvfp4 = t.predict(Workload.decode(1, 4096).withWeights(Precision.NVFP4)).timeSeconds();
+        double nvfp4 =
+                t.predict(Workload.decode(1, 4096).withWeights(Precision.NVFP4)).timeSeconds();
         assertThat(fp16 / nvfp4).isBetween(3.0, 16.0 / 4.5);
     }
 
@@ -99,7 +108,9 @@ class TransformerTest {
         assertThatThrownBy(() -> Workload.decode(0, 1)).hasMessageContaining("batch must be > 0, got 0");
         assertThatThrownBy(() -> Workload.prefill(1, -5)).hasMessageContaining("contextTokens must be > 0, got -5");
         Transformer t = Transformer.of(Models.LLAMA_3_8B, Hardware.GB10);
-        assertThatThrownBy(() -> t.sweep(Workload.decode(1, 1), new long[0], new long[] {1})).hasMessageContaining("at least one");
-        assertThatThrownBy(() -> t.predict(Workload.decode(1, 1)).operator("nope")).hasMessageContaining("no operator 'nope'");
+        assertThatThrownBy(() -> t.sweep(Workload.decode(1, 1), new long[0], new long[] {1}))
+                .hasMessageContaining("at least one");
+        assertThatThrownBy(() -> t.predict(Workload.decode(1, 1)).operator("nope"))
+                .hasMessageContaining("no operator 'nope'");
     }
 }

@@ -18,7 +18,8 @@ import java.util.function.IntConsumer;
  */
 public final class Benchmark {
     /** GPU time the energy phase runs at least: several of the meter's samples and counter updates. */
-    public static final double ENERGY_PHASE_SECONDS = 1.0; // NVML's energy counter steps are coarse against shorter windows
+    public static final double ENERGY_PHASE_SECONDS =
+            1.0; // NVML's energy counter steps are coarse against shorter windows
 
     private Benchmark() {}
 
@@ -76,12 +77,19 @@ public final class Benchmark {
      *
      * @param secondsPerLaunch the timed median, to size the phase
      */
-    public static OperationEnergy energy(Stream stream, BenchmarkOptions o, int sets, IntConsumer launch,
-                                         PowerMeter meter, String gpuUuid, double secondsPerLaunch) {
+    public static OperationEnergy energy(
+            Stream stream,
+            BenchmarkOptions o,
+            int sets,
+            IntConsumer launch,
+            PowerMeter meter,
+            String gpuUuid,
+            double secondsPerLaunch) {
         Runnable one = rotating(sets, launch);
         int n = o.launchesPerSample();
         CudaGraph g = o.graph() ? stream.capture(() -> repeat(n, one)) : null;
-        try (Event start = Event.create(); Event end = Event.create()) {
+        try (Event start = Event.create();
+                Event end = Event.create()) {
             Runnable chunk = g != null ? () -> g.launch(stream) : () -> repeat(n, one);
             chunk.run();
             stream.synchronize();

@@ -12,8 +12,8 @@ package dev.roofline.cuda.bench;
  * @param backToBack        enqueue all samples one after another with events between them and synchronize once at the
  *                          end (steady state, as in a serving loop); otherwise each sample waits for the one before
  */
-public record BenchmarkOptions(int warmup, int repetitions, boolean l2Cold, boolean graph, int launchesPerSample,
-                               boolean backToBack) {
+public record BenchmarkOptions(
+        int warmup, int repetitions, boolean l2Cold, boolean graph, int launchesPerSample, boolean backToBack) {
 
     public BenchmarkOptions {
         if (warmup < 0 || repetitions < 1 || launchesPerSample < 1) {

@@ -24,7 +24,8 @@ import java.util.function.Function;
  * @param value      the row's value, null when the cell is empty
  * @param <T>        the row type
  */
-public record Column<T>(String title, String csvName, String textFormat, String csvFormat, Function<? super T, ?> value) {
+public record Column<T>(
+        String title, String csvName, String textFormat, String csvFormat, Function<? super T, ?> value) {
 
     public Column {
         if (title == null && csvName == null) {
@@ -41,8 +42,8 @@ public record Column<T>(String title, String csvName, String textFormat, String 
     }
 
     /** A column of numbers, right-aligned, formatted for text and for CSV. */
-    public static <T> Column<T> number(String title, String csvName, String textFormat, String csvFormat,
-                                       Function<? super T, ?> value) {
+    public static <T> Column<T> number(
+            String title, String csvName, String textFormat, String csvFormat, Function<? super T, ?> value) {
         return new Column<>(title, csvName, textFormat, csvFormat, value);
     }
 

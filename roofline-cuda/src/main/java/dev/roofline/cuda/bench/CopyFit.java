@@ -18,8 +18,8 @@ public record CopyFit(double bytesPerSecond, double interceptSeconds) {
 
     public CopyFit {
         if (!(bytesPerSecond > 0) || Double.isInfinite(bytesPerSecond) || !Double.isFinite(interceptSeconds)) {
-            throw new IllegalArgumentException("need a finite bandwidth > 0 and a finite intercept, got " + bytesPerSecond
-                    + " B/s and " + interceptSeconds + " s");
+            throw new IllegalArgumentException("need a finite bandwidth > 0 and a finite intercept, got "
+                    + bytesPerSecond + " B/s and " + interceptSeconds + " s");
         }
     }
 
@@ -31,14 +31,19 @@ public record CopyFit(double bytesPerSecond, double interceptSeconds) {
      */
     public static CopyFit through(long smallBytes, double smallSeconds, long largeBytes, double largeSeconds) {
         if (smallBytes <= 0 || largeBytes <= smallBytes) {
-            throw new IllegalArgumentException("need 0 < smallBytes < largeBytes, got " + smallBytes + " and " + largeBytes);
+            throw new IllegalArgumentException(
+                    "need 0 < smallBytes < largeBytes, got " + smallBytes + " and " + largeBytes);
         }
-        if (!(smallSeconds > 0) || !(largeSeconds > 0) || Double.isInfinite(smallSeconds) || Double.isInfinite(largeSeconds)) {
-            throw new IllegalArgumentException("copy times must be finite and > 0, got " + smallSeconds + " s and " + largeSeconds + " s");
+        if (!(smallSeconds > 0)
+                || !(largeSeconds > 0)
+                || Double.isInfinite(smallSeconds)
+                || Double.isInfinite(largeSeconds)) {
+            throw new IllegalArgumentException(
+                    "copy times must be finite and > 0, got " + smallSeconds + " s and " + largeSeconds + " s");
         }
         if (largeSeconds <= smallSeconds) {
-            throw new IllegalArgumentException("the " + largeBytes + "-byte copy (" + largeSeconds + " s) did not take longer than the "
-                    + smallBytes + "-byte one (" + smallSeconds + " s)");
+            throw new IllegalArgumentException("the " + largeBytes + "-byte copy (" + largeSeconds
+                    + " s) did not take longer than the " + smallBytes + "-byte one (" + smallSeconds + " s)");
         }
         double bw = (largeBytes - smallBytes) / (largeSeconds - smallSeconds);
         return new CopyFit(bw, smallSeconds - smallBytes / bw);

@@ -36,15 +36,22 @@ import java.util.Map;
  * @param peakHow             how the peaks were measured
  * @param failures            precisions whose peak could not be measured, and why
  */
-public record DeviceCeilings(String gpu, LocalDate date, double copyBytesPerSecond, double kernelLatencySeconds, String copyHow,
-                             Map<Precision, Double> peakFlopsPerSecond, String peakHow, Map<Precision, String> failures) {
+public record DeviceCeilings(
+        String gpu,
+        LocalDate date,
+        double copyBytesPerSecond,
+        double kernelLatencySeconds,
+        String copyHow,
+        Map<Precision, Double> peakFlopsPerSecond,
+        String peakHow,
+        Map<Precision, String> failures) {
 
     /** The smaller copy of the fit, in MiB: the size of a decode GEMV's weights (e.g. 4096 x 4096 in FP16). */
     public static final int SMALL_COPY_MIB = 32;
 
     public DeviceCeilings {
-        peakFlopsPerSecond = Collections.unmodifiableMap(new EnumMap<>(peakFlopsPerSecond.isEmpty()
-                ? new EnumMap<>(Precision.class) : peakFlopsPerSecond));
+        peakFlopsPerSecond = Collections.unmodifiableMap(
+                new EnumMap<>(peakFlopsPerSecond.isEmpty() ? new EnumMap<>(Precision.class) : peakFlopsPerSecond));
         failures = Map.copyOf(failures);
     }
 
@@ -57,12 +64,18 @@ public record DeviceCeilings(String gpu, LocalDate date, double copyBytesPerSeco
      *                                  of the small copy's time, for noise): the larger one ran slower than streaming,
      *                                  as a 1 GiB copy captured in a CUDA graph did on an H200
      */
-    public static DeviceCeilings measure(CublasLt lt, Device device, Stream stream, long copyBytes, long n,
-                                         List<Precision> precisions, BenchmarkOptions o) {
+    public static DeviceCeilings measure(
+            CublasLt lt,
+            Device device,
+            Stream stream,
+            long copyBytes,
+            long n,
+            List<Precision> precisions,
+            BenchmarkOptions o) {
         long small = (long) SMALL_COPY_MIB << 20;
         if (copyBytes <= small) {
-            throw new IllegalArgumentException("copyBytes must be larger than the " + SMALL_COPY_MIB + " MiB copy it is fitted against, got "
-                    + copyBytes);
+            throw new IllegalArgumentException("copyBytes must be larger than the " + SMALL_COPY_MIB
+                    + " MiB copy it is fitted against, got " + copyBytes);
         }
         BenchmarkOptions cold = o.withL2Cold(true);
         int smallSets = cold.inputSets(device.l2Bytes(), 2 * small);
@@ -71,9 +84,15 @@ public record DeviceCeilings(String gpu, LocalDate date, double copyBytesPerSeco
         double largeSeconds = Benchmark.copy(stream, copyBytes, largeSets, o).medianSeconds();
         CopyFit fit = CopyFit.through(2 * small, smallSeconds, 2 * copyBytes, largeSeconds);
         if (fit.interceptSeconds() < -0.05 * smallSeconds) {
-            throw new IllegalStateException(String.format(Locale.ROOT, "the copies do not lie on a line: %d MiB took %.2f us and %d MiB "
-                    + "%.2f us, an intercept of %.2f us; the larger copy ran slower than streaming (in a CUDA graph, keep copyBytes "
-                    + "at 256 MiB or less)", SMALL_COPY_MIB, smallSeconds * 1e6, copyBytes >> 20, largeSeconds * 1e6,
+            throw new IllegalStateException(String.format(
+                    Locale.ROOT,
+                    "the copies do not lie on a line: %d MiB took %.2f us and %d MiB "
+                            + "%.2f us, an intercept of %.2f us; the larger copy ran slower than streaming (in a CUDA graph, keep copyBytes "
+                            + "at 256 MiB or less)",
+                    SMALL_COPY_MIB,
+                    smallSeconds * 1e6,
+                    copyBytes >> 20,
+                    largeSeconds * 1e6,
                     fit.interceptSeconds() * 1e6));
         }
         Map<Precision, Double> peaks = new EnumMap<>(Precision.class);
@@ -82,7 +101,14 @@ public record DeviceCeilings(String gpu, LocalDate date, double copyBytesPerSeco
         for (Precision p : precisions) {
             Gemm g = Sweep.gemmFor(Gemm.of(n, n, n), p);
             try {
-                Measurement m = GemmBenchmark.measure(lt, device, stream, g, datasheet, o, MatmulOptions.defaults().withAlgorithms(GemmBenchmark.CANDIDATES));
+                Measurement m = GemmBenchmark.measure(
+                        lt,
+                        device,
+                        stream,
+                        g,
+                        datasheet,
+                        o,
+                        MatmulOptions.defaults().withAlgorithms(GemmBenchmark.CANDIDATES));
                 // the kernel latency is added back by every prediction, so it is no part of the peak
                 double t = m.time().medianSeconds(), busy = t - fit.latencySeconds();
                 peaks.put(p, g.flops() / (busy > 0 ? busy : t));
@@ -90,14 +116,30 @@ public record DeviceCeilings(String gpu, LocalDate date, double copyBytesPerSeco
                 failures.put(p, e.getClass().getSimpleName() + ": " + e.getMessage());
             }
         }
-        return new DeviceCeilings(device.name(), LocalDate.now(), fit.bytesPerSecond(), fit.latencySeconds(),
-                String.format(Locale.ROOT, "line through cudaMemcpyAsync device-to-device copies of %d MiB (%.2f us) and %d MiB "
-                        + "(%.2f us), L2-cold over %d and %d buffer pairs, bytes read + written: slope %.0f GB/s, intercept %.2f us; %s",
-                        SMALL_COPY_MIB, smallSeconds * 1e6, copyBytes >> 20, largeSeconds * 1e6, smallSets, largeSets,
-                        fit.bytesPerSecond() / 1e9, fit.interceptSeconds() * 1e6, how(o)),
-                peaks, "FLOPs / (median time - kernel latency) of cuBLASLt " + n + "^3 on random data, fastest of " + GemmBenchmark.CANDIDATES + " heuristic algorithms (brief screen, "
+        return new DeviceCeilings(
+                device.name(),
+                LocalDate.now(),
+                fit.bytesPerSecond(),
+                fit.latencySeconds(),
+                String.format(
+                        Locale.ROOT,
+                        "line through cudaMemcpyAsync device-to-device copies of %d MiB (%.2f us) and %d MiB "
+                                + "(%.2f us), L2-cold over %d and %d buffer pairs, bytes read + written: slope %.0f GB/s, intercept %.2f us; %s",
+                        SMALL_COPY_MIB,
+                        smallSeconds * 1e6,
+                        copyBytes >> 20,
+                        largeSeconds * 1e6,
+                        smallSets,
+                        largeSets,
+                        fit.bytesPerSecond() / 1e9,
+                        fit.interceptSeconds() * 1e6,
+                        how(o)),
+                peaks,
+                "FLOPs / (median time - kernel latency) of cuBLASLt " + n + "^3 on random data, fastest of "
+                        + GemmBenchmark.CANDIDATES + " heuristic algorithms (brief screen, "
                         + GemmBenchmark.FINALISTS + " timed in full), "
-                        + how(o), failures);
+                        + how(o),
+                failures);
     }
 
     /** {@code hw} with the measured bandwidth and kernel latency and, for each measured precision, the measured peak. */
@@ -105,7 +147,8 @@ public record DeviceCeilings(String gpu, LocalDate date, double copyBytesPerSeco
         Hardware h = hw.withMemoryBandwidth(copyBytesPerSecond, Source.measured(gpu, date, copyHow))
                 .withKernelLatency(kernelLatencySeconds, Source.measured(gpu, date, copyHow));
         for (Map.Entry<Precision, Double> e : peakFlopsPerSecond.entrySet()) {
-            h = h.withCeiling(new Ceiling(e.getKey(), e.getValue(), Ceiling.Unit.TENSOR_CORE, Source.measured(gpu, date, peakHow)));
+            h = h.withCeiling(new Ceiling(
+                    e.getKey(), e.getValue(), Ceiling.Unit.TENSOR_CORE, Source.measured(gpu, date, peakHow)));
         }
         return h;
     }

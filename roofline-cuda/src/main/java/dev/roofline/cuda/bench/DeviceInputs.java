@@ -15,6 +15,7 @@ import java.util.Map;
 public final class DeviceInputs {
     /** FP8 values spread over [-4, 4) so they use more than the exponents near 1. */
     public static final float FP8_RANGE = 4f;
+
     static final long HOST_CACHE_BYTES = 1L << 30;
 
     private record Key(Precision precision, long elements, long seed) {}

@@ -27,18 +27,32 @@ public final class GemmBenchmark {
     public static final int CANDIDATES = 32;
     /** Candidates of the brief first round timed in full. */
     public static final int FINALISTS = 4;
+
     private static final System.Logger LOG = System.getLogger(GemmBenchmark.class.getName());
 
     private GemmBenchmark() {}
 
-    public static Measurement measure(CublasLt lt, Device device, Stream stream, Gemm gemm, Roofline roofline,
-                                      BenchmarkOptions o, MatmulOptions mo) {
+    public static Measurement measure(
+            CublasLt lt,
+            Device device,
+            Stream stream,
+            Gemm gemm,
+            Roofline roofline,
+            BenchmarkOptions o,
+            MatmulOptions mo) {
         return measure(lt, device, stream, gemm, roofline, o, mo, Optional.empty());
     }
 
     /** As above; with a meter, the timed product then runs back to back for {@link Benchmark#ENERGY_PHASE_SECONDS} inside its session. */
-    public static Measurement measure(CublasLt lt, Device device, Stream stream, Gemm gemm, Roofline roofline,
-                                      BenchmarkOptions o, MatmulOptions mo, Optional<PowerMeter> meter) {
+    public static Measurement measure(
+            CublasLt lt,
+            Device device,
+            Stream stream,
+            Gemm gemm,
+            Roofline roofline,
+            BenchmarkOptions o,
+            MatmulOptions mo,
+            Optional<PowerMeter> meter) {
         List<DeviceBuffer> owned = new ArrayList<>();
         try (Matmul mm = Matmul.plan(lt, gemm, device, mo)) {
             long[] need = mm.requiredBytes();
@@ -61,11 +75,13 @@ public final class GemmBenchmark {
                 return m;
             }
             try {
-                return m.withEnergy(Benchmark.energy(stream, o, sets, i -> mm.run(ops[i], stream), meter.get(),
-                        device.uuid(), t.medianSeconds()));
+                return m.withEnergy(Benchmark.energy(
+                        stream, o, sets, i -> mm.run(ops[i], stream), meter.get(), device.uuid(), t.medianSeconds()));
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "energy of " + label + " " + gemm.name() + " not measured by "
-                        + meter.get().name() + ": " + e);
+                LOG.log(
+                        System.Logger.Level.WARNING,
+                        "energy of " + label + " " + gemm.name() + " not measured by "
+                                + meter.get().name() + ": " + e);
                 return m;
             }
         } finally {
@@ -84,13 +100,17 @@ public final class GemmBenchmark {
         if (mm.algorithmCount() == 1) {
             return Benchmark.time(stream, o, sets, i -> mm.run(ops[i], stream));
         }
-        BenchmarkOptions quick = o.withWarmup(2).withRepetitions(5)
+        BenchmarkOptions quick = o.withWarmup(2)
+                .withRepetitions(5)
                 .withLaunchesPerSample(o.graph() ? o.launchesPerSample() : Math.min(3, o.launchesPerSample()));
         Map<Integer, Double> screened = new HashMap<>();
         for (int a = 0; a < mm.algorithmCount(); a++) {
             mm.selectAlgorithm(a);
             try {
-                screened.put(a, Benchmark.time(stream, quick, sets, i -> mm.run(ops[i], stream)).medianMicros());
+                screened.put(
+                        a,
+                        Benchmark.time(stream, quick, sets, i -> mm.run(ops[i], stream))
+                                .medianMicros());
             } catch (RuntimeException e) { // a candidate the heuristic offered but cannot launch here
                 LOG.log(System.Logger.Level.DEBUG, "candidate " + a + " of " + mm.label() + " failed: " + e);
             }
@@ -99,8 +119,11 @@ public final class GemmBenchmark {
             throw new IllegalStateException("none of the " + mm.algorithmCount() + " heuristic candidates for "
                     + mm.label() + " " + mm.gemm().name() + " could be launched");
         }
-        List<Integer> finalists = new ArrayList<>(screened.entrySet().stream().sorted(Map.Entry.comparingByValue())
-                .limit(FINALISTS).map(Map.Entry::getKey).toList());
+        List<Integer> finalists = new ArrayList<>(screened.entrySet().stream()
+                .sorted(Map.Entry.comparingByValue())
+                .limit(FINALISTS)
+                .map(Map.Entry::getKey)
+                .toList());
         if (screened.containsKey(0) && !finalists.contains(0)) {
             finalists.add(0); // the heuristic's own first choice always competes at steady state
         }

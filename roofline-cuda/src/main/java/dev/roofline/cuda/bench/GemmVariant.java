@@ -35,6 +35,7 @@ public record GemmVariant(Precision precision, boolean fastAccumulation) {
 
     /** e.g. "FP8 E4M3 -> FP16 fast accum" for {@code gemm} in this variant. */
     public String label(dev.roofline.core.roofline.Gemm gemm) {
-        return gemm.weights().displayName() + " -> " + gemm.output().displayName() + (fastAccumulation ? FAST_ACCUM : "");
+        return gemm.weights().displayName() + " -> " + gemm.output().displayName()
+                + (fastAccumulation ? FAST_ACCUM : "");
     }
 }

@@ -45,7 +45,8 @@ public final class GemvBenchmark {
      */
     static final long CEILING_COPY_BYTES = 256L << 20;
     /** Formats of the decoder-layer section: the 16-bit baseline, the 8-bit and the 4-bit formats serving engines use. */
-    static final List<WeightFormat> DECODE_LAYER_FORMATS = List.of(WeightFormat.FP16, WeightFormat.FP8_E4M3, WeightFormat.NVFP4);
+    static final List<WeightFormat> DECODE_LAYER_FORMATS =
+            List.of(WeightFormat.FP16, WeightFormat.FP8_E4M3, WeightFormat.NVFP4);
 
     /** A linear layer of the decoder: Q/K/V fused and gate/up fused, as serving engines run them. */
     private record Linear(String name, int n, int k) {}
@@ -54,7 +55,7 @@ public final class GemvBenchmark {
 
     /** {@link #run(Device, GemvBenchmarkOptions, Consumer)} without progress. */
     public static GemvBenchmarkResults run(Device device, GemvBenchmarkOptions options) {
-        return run(device, options, m -> { });
+        return run(device, options, m -> {});
     }
 
     /**
@@ -62,10 +63,14 @@ public final class GemvBenchmark {
      * decoder layer (when asked). {@code progress} sees each measurement as it is finished, the cuBLASLt baselines
      * included.
      */
-    public static GemvBenchmarkResults run(Device device, GemvBenchmarkOptions options, Consumer<? super Measurement> progress) {
+    public static GemvBenchmarkResults run(
+            Device device, GemvBenchmarkOptions options, Consumer<? super Measurement> progress) {
         BenchmarkOptions timing = options.timing();
-        try (Stream stream = Stream.create(); CublasLt lt = CublasLt.create(); GemvKernels gemv = GemvKernels.load()) {
-            DeviceCeilings ceilings = DeviceCeilings.measure(lt, device, stream, CEILING_COPY_BYTES, 1024, List.of(), timing);
+        try (Stream stream = Stream.create();
+                CublasLt lt = CublasLt.create();
+                GemvKernels gemv = GemvKernels.load()) {
+            DeviceCeilings ceilings =
+                    DeviceCeilings.measure(lt, device, stream, CEILING_COPY_BYTES, 1024, List.of(), timing);
             Hardware measured = ceilings.applyTo(device.hardware());
             Roofline roofline = Roofline.on(measured);
             Roofline datasheet = Roofline.on(device.hardware());
@@ -73,7 +78,13 @@ public final class GemvBenchmark {
             for (GemvBenchmarkOptions.Shape s : options.shapes()) {
                 Optional<Measurement> cublas = Optional.empty();
                 if (options.cublasBaseline()) {
-                    cublas = Optional.of(GemmBenchmark.measure(lt, device, stream, Gemm.gemv(s.n(), s.k()), roofline, timing,
+                    cublas = Optional.of(GemmBenchmark.measure(
+                            lt,
+                            device,
+                            stream,
+                            Gemm.gemv(s.n(), s.k()),
+                            roofline,
+                            timing,
                             MatmulOptions.defaults().withAlgorithms(4)));
                     progress.accept(cublas.get());
                 }
@@ -81,8 +92,11 @@ public final class GemvBenchmark {
                     Gemm g = gemm(f, s.n(), s.k());
                     TimingStats t = time(gemv, device, stream, timing, f, s.n(), s.k());
                     long bytes = f.storedBytes(s.n(), s.k());
-                    CopyReference copy = new CopyReference(bytes, ceilings.copyBytesPerSecond(), sameBytesCopy(device, stream, timing, bytes));
-                    Measurement m = new Measurement(f.name(), g, t, roofline.predict(g)).withDatasheet(datasheet.predict(g)).withCopy(copy);
+                    CopyReference copy = new CopyReference(
+                            bytes, ceilings.copyBytesPerSecond(), sameBytesCopy(device, stream, timing, bytes));
+                    Measurement m = new Measurement(f.name(), g, t, roofline.predict(g))
+                            .withDatasheet(datasheet.predict(g))
+                            .withCopy(copy);
                     m = cublas.map(m::withBaseline).orElse(m);
                     kernels.add(m);
                     progress.accept(m);
@@ -94,7 +108,8 @@ public final class GemvBenchmark {
                     for (Linear l : decodeLayer()) {
                         Gemm g = gemm(f, l.n(), l.k()).named(l.name());
                         TimingStats t = time(gemv, device, stream, timing, f, l.n(), l.k());
-                        Measurement m = new Measurement(f.name(), g, t, roofline.predict(g)).withDatasheet(datasheet.predict(g));
+                        Measurement m = new Measurement(f.name(), g, t, roofline.predict(g))
+                                .withDatasheet(datasheet.predict(g));
                         layer.add(m);
                         progress.accept(m);
                     }
@@ -106,8 +121,11 @@ public final class GemvBenchmark {
 
     /** The GEMV the roofline prices for {@code f}: its weights, FP16 (BF16 for BF16 weights) activations and output. */
     static Gemm gemm(WeightFormat f, long n, long k) {
-        return Gemm.gemv(n, k).withWeights(f.precision()).withActivations(activation(f).precision())
-                .withOutput(activation(f).precision()).named(f + " gemv " + n + "x" + k);
+        return Gemm.gemv(n, k)
+                .withWeights(f.precision())
+                .withActivations(activation(f).precision())
+                .withOutput(activation(f).precision())
+                .named(f + " gemv " + n + "x" + k);
     }
 
     static Activation activation(WeightFormat f) {
@@ -143,7 +161,8 @@ public final class GemvBenchmark {
     }
 
     /** One M=1 GEMV on random weights, rotated over enough copies to defeat the L2. */
-    static TimingStats time(GemvKernels gemv, Device device, Stream stream, BenchmarkOptions timing, WeightFormat f, int n, int k) {
+    static TimingStats time(
+            GemvKernels gemv, Device device, Stream stream, BenchmarkOptions timing, WeightFormat f, int n, int k) {
         Activation a = activation(f);
         List<AutoCloseable> owned = new ArrayList<>();
         try {

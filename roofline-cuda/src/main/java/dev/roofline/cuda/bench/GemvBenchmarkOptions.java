@@ -25,11 +25,16 @@ import java.util.stream.Collectors;
  * @param cublasBaseline time cuBLASLt's FP16 GEMV at each shape, for the speedup columns
  * @param decodeLayer    also time the linear layers of one Llama-3-8B decoder layer in FP16, FP8 and NVFP4
  */
-public record GemvBenchmarkOptions(List<Shape> shapes, List<WeightFormat> formats, BenchmarkOptions timing,
-                                   boolean cublasBaseline, boolean decodeLayer) {
+public record GemvBenchmarkOptions(
+        List<Shape> shapes,
+        List<WeightFormat> formats,
+        BenchmarkOptions timing,
+        boolean cublasBaseline,
+        boolean decodeLayer) {
 
     /** The headline shapes: a square layer, and an MLP's up and down projection of Llama-3-70B's width. */
-    public static final List<Shape> DEFAULT_SHAPES = List.of(new Shape(8192, 8192), new Shape(28672, 8192), new Shape(8192, 28672));
+    public static final List<Shape> DEFAULT_SHAPES =
+            List.of(new Shape(8192, 8192), new Shape(28672, 8192), new Shape(8192, 28672));
 
     /**
      * A weight matrix of {@code n} outputs and {@code k} inputs (the GEMV's N and K; M is 1).
@@ -58,7 +63,8 @@ public record GemvBenchmarkOptions(List<Shape> shapes, List<WeightFormat> format
             } catch (NumberFormatException e) {
                 // reported below with the text
             }
-            throw new IllegalArgumentException("shape '" + text + "' is not NxK with positive integers N and K, e.g. 8192x28672");
+            throw new IllegalArgumentException(
+                    "shape '" + text + "' is not NxK with positive integers N and K, e.g. 8192x28672");
         }
 
         @Override
@@ -72,12 +78,14 @@ public record GemvBenchmarkOptions(List<Shape> shapes, List<WeightFormat> format
         formats = List.copyOf(formats);
         Objects.requireNonNull(timing, "timing");
         if (shapes.isEmpty() || formats.isEmpty()) {
-            throw new IllegalArgumentException("need at least one shape and one format, got " + shapes + " and " + formats);
+            throw new IllegalArgumentException(
+                    "need at least one shape and one format, got " + shapes + " and " + formats);
         }
         for (Shape s : shapes) {
             for (WeightFormat f : formats) {
                 if (s.k() % f.kMultiple() != 0) {
-                    throw new IllegalArgumentException(f + " needs K a multiple of " + f.kMultiple() + ", got shape " + s);
+                    throw new IllegalArgumentException(
+                            f + " needs K a multiple of " + f.kMultiple() + ", got shape " + s);
                 }
             }
         }
@@ -101,13 +109,19 @@ public record GemvBenchmarkOptions(List<Shape> shapes, List<WeightFormat> format
 
     /** Comma-separated formats, e.g. "NVFP4,mxfp4" (see {@link #parseFormat}). */
     public static List<WeightFormat> parseFormats(String commaSeparated) {
-        return Arrays.stream(commaSeparated.split(",", -1)).map(GemvBenchmarkOptions::parseFormat).toList();
+        return Arrays.stream(commaSeparated.split(",", -1))
+                .map(GemvBenchmarkOptions::parseFormat)
+                .toList();
     }
 
     /** The headline run (see the class comment). */
     public static GemvBenchmarkOptions defaults() {
-        return new GemvBenchmarkOptions(DEFAULT_SHAPES, Arrays.asList(WeightFormat.values()),
-                BenchmarkOptions.defaults().withGraph(20), true, true);
+        return new GemvBenchmarkOptions(
+                DEFAULT_SHAPES,
+                Arrays.asList(WeightFormat.values()),
+                BenchmarkOptions.defaults().withGraph(20),
+                true,
+                true);
     }
 
     public GemvBenchmarkOptions withShapes(List<Shape> s) {

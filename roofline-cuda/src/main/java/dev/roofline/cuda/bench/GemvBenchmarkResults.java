@@ -21,8 +21,8 @@ import java.util.stream.Stream;
  * @param kernels     each shape in each format, in the order run
  * @param decodeLayer the decoder layer's linears per format; empty when not asked for
  */
-public record GemvBenchmarkResults(String device, DeviceCeilings ceilings, List<Measurement> kernels,
-                                   List<Measurement> decodeLayer) {
+public record GemvBenchmarkResults(
+        String device, DeviceCeilings ceilings, List<Measurement> kernels, List<Measurement> decodeLayer) {
 
     /** The kernel table: in CSV, every measurement (the decoder layer's too), cells empty where a figure has no input. */
     static final Table<Measurement> KERNELS = Table.of(List.of(
@@ -31,23 +31,32 @@ public record GemvBenchmarkResults(String device, DeviceCeilings ceilings, List<
             Column.text("format", "format", Measurement::label),
             Column.number(null, "n", "%d", "%d", m -> gemm(m, Gemm::n)),
             Column.number(null, "k", "%d", "%d", m -> gemm(m, Gemm::k)),
-            Column.number("median us", "median_us", "%.2f", "%.3f", m -> m.time().medianMicros()),
+            Column.number(
+                    "median us", "median_us", "%.2f", "%.3f", m -> m.time().medianMicros()),
             Column.number(null, "min_us", "%.3f", "%.3f", m -> m.time().minMicros()),
             Column.number(null, "p90_us", "%.3f", "%.3f", m -> m.time().p90Micros()),
             Column.number(null, "samples", "%d", "%d", m -> m.time().samples()),
-            Column.number("cuBLAS FP16 us", "cublas_fp16_us", "%.2f", "%.3f", m -> m.baseline().map(b -> b.time().medianMicros())),
+            Column.number("cuBLAS FP16 us", "cublas_fp16_us", "%.2f", "%.3f", m -> m.baseline()
+                    .map(b -> b.time().medianMicros())),
             Column.number("speedup", "speedup", "%.2fx", "%.3f", Measurement::speedup),
             Column.number("weight GB/s", "weight_gbps", "%.0f", "%.1f", Measurement::streamedGigabytesPerSecond),
             Column.number("% of copy", "pct_of_copy", "%.1f%%", "%.2f", Measurement::percentOfCopy),
-            Column.number("roofline us", "roofline_us", "%.2f", "%.3f", m -> m.prediction().timeMicros()),
+            Column.number("roofline us", "roofline_us", "%.2f", "%.3f", m -> m.prediction()
+                    .timeMicros()),
             Column.number("err %", "error_pct", "%+.1f", "%.2f", Measurement::errorPercent),
-            Column.number("same-bytes copy us", "same_bytes_copy_us", "%.2f", "%.3f",
-                    m -> m.copy().map(c -> c.sameBytesCopy().medianMicros())),
+            Column.number("same-bytes copy us", "same_bytes_copy_us", "%.2f", "%.3f", m -> m.copy()
+                    .map(c -> c.sameBytesCopy().medianMicros())),
             Column.number("vs copy", "vs_copy", "%.2fx", "%.3f", Measurement::timesSameBytesCopy),
-            Column.number("err % w/o latency", "error_pct_without_latency", "%+.1f", "%.2f", Measurement::errorPercentWithoutLatency),
-            Column.number("speedup at roofline", "speedup_at_roofline", "%.2fx", "%.3f", Measurement::speedupAtRoofline),
-            Column.number("% of copy at roofline", "pct_of_copy_at_roofline", "%.1f%%", "%.2f", Measurement::percentOfCopyAtRoofline),
-            Column.number(null, "datasheet_us", "%.3f", "%.3f", m -> m.datasheet().map(p -> p.timeMicros())),
+            Column.number(
+                    "err % w/o latency",
+                    "error_pct_without_latency", "%+.1f", "%.2f", Measurement::errorPercentWithoutLatency),
+            Column.number(
+                    "speedup at roofline", "speedup_at_roofline", "%.2fx", "%.3f", Measurement::speedupAtRoofline),
+            Column.number(
+                    "% of copy at roofline",
+                    "pct_of_copy_at_roofline", "%.1f%%", "%.2f", Measurement::percentOfCopyAtRoofline),
+            Column.number(
+                    null, "datasheet_us", "%.3f", "%.3f", m -> m.datasheet().map(p -> p.timeMicros())),
             Column.text(null, "bound", m -> m.prediction().bound().name().toLowerCase(Locale.ROOT))));
 
     static final Table<Measurement> DECODE_LAYER = Table.of(List.of(
@@ -55,8 +64,10 @@ public record GemvBenchmarkResults(String device, DeviceCeilings ceilings, List<
             Column.text("format", null, Measurement::label),
             Column.text("shape NxK", null, m -> gemm(m, g -> g.n() + "x" + g.k())),
             Column.number("measured us", null, "%.2f", "%.3f", m -> m.time().medianMicros()),
-            Column.number("roofline us (measured BW + latency)", null, "%.2f", "%.3f", m -> m.prediction().timeMicros()),
-            Column.number("roofline us (datasheet)", null, "%.2f", "%.3f", m -> m.datasheet().map(p -> p.timeMicros()))));
+            Column.number("roofline us (measured BW + latency)", null, "%.2f", "%.3f", m -> m.prediction()
+                    .timeMicros()),
+            Column.number("roofline us (datasheet)", null, "%.2f", "%.3f", m -> m.datasheet()
+                    .map(p -> p.timeMicros()))));
 
     static final Table<LayerTotal> LAYER_TOTALS = Table.of(List.of(
             Column.text("layer", null, t -> t.label()),
@@ -75,7 +86,8 @@ public record GemvBenchmarkResults(String device, DeviceCeilings ceilings, List<
     /** The decoder layer's linears summed per format, in the order run. */
     public List<LayerTotal> layerTotals() {
         Map<String, List<Measurement>> byFormat = new LinkedHashMap<>();
-        decodeLayer.forEach(m -> byFormat.computeIfAbsent(m.label(), l -> new ArrayList<>()).add(m));
+        decodeLayer.forEach(
+                m -> byFormat.computeIfAbsent(m.label(), l -> new ArrayList<>()).add(m));
         return byFormat.values().stream().map(LayerTotal::of).toList();
     }
 
@@ -85,18 +97,31 @@ public record GemvBenchmarkResults(String device, DeviceCeilings ceilings, List<
      */
     public String render(ReportFormat format) {
         if (format == ReportFormat.CSV) {
-            return Report.render(KERNELS, Stream.concat(kernels.stream(), decodeLayer.stream()).toList(), format);
+            return Report.render(
+                    KERNELS,
+                    Stream.concat(kernels.stream(), decodeLayer.stream()).toList(),
+                    format);
         }
         StringBuilder sb = new StringBuilder();
-        sb.append(Report.notes(List.of("device: " + device, String.format(Locale.ROOT,
-                "copy bandwidth (read + write): %.0f GB/s, kernel latency %.2f us (%s)", ceilings.copyBytesPerSecond() / 1e9,
-                ceilings.kernelLatencySeconds() * 1e6, ceilings.copyHow())), format).stripLeading());
+        sb.append(Report.notes(
+                        List.of(
+                                "device: " + device,
+                                String.format(
+                                        Locale.ROOT,
+                                        "copy bandwidth (read + write): %.0f GB/s, kernel latency %.2f us (%s)",
+                                        ceilings.copyBytesPerSecond() / 1e9,
+                                        ceilings.kernelLatencySeconds() * 1e6,
+                                        ceilings.copyHow())),
+                        format)
+                .stripLeading());
         sb.append('\n').append(Report.heading("GEMV kernels, M=1", format));
         sb.append(Report.render(KERNELS, kernels, format));
-        sb.append(Report.notes(List.of("err % = (measured / roofline - 1) x 100, the roofline on the measured copy bandwidth plus the"
-                + " kernel latency; 'w/o latency' drops the latency term. Speedup is over cuBLASLt FP16; 'same-bytes copy' moves the"
-                + " format's weight and scale bytes (half read, half written); 'at roofline': the speedup and share of the copy"
-                + " bandwidth of a kernel running exactly at the roofline."), format));
+        sb.append(Report.notes(
+                List.of("err % = (measured / roofline - 1) x 100, the roofline on the measured copy bandwidth plus the"
+                        + " kernel latency; 'w/o latency' drops the latency term. Speedup is over cuBLASLt FP16; 'same-bytes copy' moves the"
+                        + " format's weight and scale bytes (half read, half written); 'at roofline': the speedup and share of the copy"
+                        + " bandwidth of a kernel running exactly at the roofline."),
+                format));
         if (!decodeLayer.isEmpty()) {
             sb.append('\n').append(Report.heading("Llama-3-8B decoder layer, M=1", format));
             sb.append(Report.render(DECODE_LAYER, decodeLayer, format));

@@ -25,8 +25,9 @@ public record LayerTotal(String label, double measuredMicros, double predictedMi
         double measured = 0, predicted = 0, datasheet = 0;
         for (Measurement m : linears) {
             if (!m.label().equals(label) || m.datasheet().isEmpty()) {
-                throw new IllegalArgumentException("a layer total needs linears of one format with datasheet predictions, got "
-                        + m.label() + " " + m.operator().name() + " beside " + label);
+                throw new IllegalArgumentException(
+                        "a layer total needs linears of one format with datasheet predictions, got " + m.label() + " "
+                                + m.operator().name() + " beside " + label);
             }
             measured += m.time().medianMicros();
             predicted += m.prediction().timeMicros();

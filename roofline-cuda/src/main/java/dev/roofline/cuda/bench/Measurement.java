@@ -32,9 +32,16 @@ import java.util.function.ToDoubleFunction;
  * @param baseline   what it is compared with, e.g. the vendor library's product of the same shape
  * @param copy       the copy it is set beside, for memory-bound kernels
  */
-public record Measurement(String label, Operator operator, TimingStats time, Prediction prediction,
-                          Optional<Prediction> datasheet, Optional<OperationEnergy> energy, Optional<Measurement> baseline,
-                          Optional<CopyReference> copy) implements BenchmarkResult {
+public record Measurement(
+        String label,
+        Operator operator,
+        TimingStats time,
+        Prediction prediction,
+        Optional<Prediction> datasheet,
+        Optional<OperationEnergy> energy,
+        Optional<Measurement> baseline,
+        Optional<CopyReference> copy)
+        implements BenchmarkResult {
 
     public Measurement {
         Objects.requireNonNull(label, "label");
@@ -89,12 +96,14 @@ public record Measurement(String label, Operator operator, TimingStats time, Pre
 
     /** How many times faster than the baseline: baseline median / this median. */
     public OptionalDouble speedup() {
-        return baseline.map(b -> OptionalDouble.of(b.time().medianSeconds() / time.medianSeconds())).orElse(OptionalDouble.empty());
+        return baseline.map(b -> OptionalDouble.of(b.time().medianSeconds() / time.medianSeconds()))
+                .orElse(OptionalDouble.empty());
     }
 
     /** The speedup over the baseline of a kernel running exactly at the prediction: baseline median / predicted time. */
     public OptionalDouble speedupAtRoofline() {
-        return baseline.map(b -> OptionalDouble.of(b.time().medianSeconds() / prediction.timeSeconds())).orElse(OptionalDouble.empty());
+        return baseline.map(b -> OptionalDouble.of(b.time().medianSeconds() / prediction.timeSeconds()))
+                .orElse(OptionalDouble.empty());
     }
 
     /** The copy reference's streamed bytes over the median time, in GB/s (for a GEMV: weights and scales). */

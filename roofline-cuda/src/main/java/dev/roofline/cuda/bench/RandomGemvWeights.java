@@ -26,7 +26,8 @@ final class RandomGemvWeights {
         rnd.nextBytes(w);
         if (f == WeightFormat.FP16 || f == WeightFormat.BF16) {
             for (int i = 1; i < w.length; i += 2) {
-                w[i] &= (byte) (f == WeightFormat.FP16 ? 0xBB : 0xBF); // keep FP16 exponents < 31 (no Inf/NaN) and BF16 < 128
+                w[i] &= (byte)
+                        (f == WeightFormat.FP16 ? 0xBB : 0xBF); // keep FP16 exponents < 31 (no Inf/NaN) and BF16 < 128
             }
         }
         byte[] s = null;

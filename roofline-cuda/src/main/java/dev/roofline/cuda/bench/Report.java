@@ -44,7 +44,7 @@ public final class Report {
         for (String n : notes) {
             switch (format) {
                 case TEXT -> sb.append(n).append('\n');
-                case CSV -> { }
+                case CSV -> {}
                 case MARKDOWN -> sb.append('\n').append(n).append('\n');
             }
         }
@@ -58,13 +58,20 @@ public final class Report {
      */
     public static String gemm(List<? extends BenchmarkResult> rows, ReportFormat format) {
         List<String> notes = new ArrayList<>();
-        double latency = rows.stream().filter(r -> r instanceof Measurement).map(r -> (Measurement) r)
-                .mapToDouble(m -> m.prediction().latencySeconds()).max().orElse(0);
-        notes.add("err % = (measured / predicted - 1) x 100; 'sheet' uses datasheet ceilings, 'meas.' the ceilings measured on this device"
-                + (latency > 0 ? fmt(" plus its kernel latency (%.2f us per product)", latency * 1e6) : "") + ".");
+        double latency = rows.stream()
+                .filter(r -> r instanceof Measurement)
+                .map(r -> (Measurement) r)
+                .mapToDouble(m -> m.prediction().latencySeconds())
+                .max()
+                .orElse(0);
+        notes.add(
+                "err % = (measured / predicted - 1) x 100; 'sheet' uses datasheet ceilings, 'meas.' the ceilings measured on this device"
+                        + (latency > 0 ? fmt(" plus its kernel latency (%.2f us per product)", latency * 1e6) : "")
+                        + ".");
         if (rows.stream().anyMatch(r -> r instanceof Measurement m && m.energy().isPresent())) {
-            notes.add("energy: each product again back to back for >= " + Benchmark.ENERGY_PHASE_SECONDS
-                    + " s of GPU time inside one PowerMeter session; mJ/op = joules / launches, GFLOPS/W = FLOPs x launches / joules / 1e9.");
+            notes.add(
+                    "energy: each product again back to back for >= " + Benchmark.ENERGY_PHASE_SECONDS
+                            + " s of GPU time inside one PowerMeter session; mJ/op = joules / launches, GFLOPS/W = FLOPs x launches / joules / 1e9.");
         }
         return render(GemmTable.TABLE, rows, format) + notes(notes, format);
     }
@@ -84,11 +91,21 @@ public final class Report {
         String head = fmt("%-28s %s", r.label(), r.shape());
         return switch (r) {
             case BenchmarkFailure f -> head + " failed: " + f.reason();
-            case Measurement m -> head + fmt(" %.2f us %.1f TFLOPS", m.time().medianMicros(), m.teraFlopsPerSecond())
-                    + m.energy().map(e -> fmt(" %.3f mJ %.1f GFLOPS/W avg %.0f W peak %.0f W min SM %d MHz%s",
-                            e.joulesPerOperation() * 1e3, e.gigaflopsPerWatt(m.operator().flops()), e.reading().averageWatts(),
-                            e.reading().peakWatts(), e.reading().minSmClockMHz(),
-                            e.reading().throttled() ? " throttled " + e.reading().clockLimitReasonNames() : "")).orElse("");
+            case Measurement m ->
+                head
+                        + fmt(" %.2f us %.1f TFLOPS", m.time().medianMicros(), m.teraFlopsPerSecond())
+                        + m.energy()
+                                .map(e -> fmt(
+                                        " %.3f mJ %.1f GFLOPS/W avg %.0f W peak %.0f W min SM %d MHz%s",
+                                        e.joulesPerOperation() * 1e3,
+                                        e.gigaflopsPerWatt(m.operator().flops()),
+                                        e.reading().averageWatts(),
+                                        e.reading().peakWatts(),
+                                        e.reading().minSmClockMHz(),
+                                        e.reading().throttled()
+                                                ? " throttled " + e.reading().clockLimitReasonNames()
+                                                : ""))
+                                .orElse("");
         };
     }
 
@@ -100,15 +117,24 @@ public final class Report {
 
     /** A Markdown table cell: pipes and backslashes escaped, line breaks as spaces. */
     static String markdownEscape(String s) {
-        return s.replace("\\", "\\\\").replace("|", "\\|").replace("\r\n", " ").replace('\n', ' ').replace('\r', ' ');
+        return s.replace("\\", "\\\\")
+                .replace("|", "\\|")
+                .replace("\r\n", " ")
+                .replace('\n', ' ')
+                .replace('\r', ' ');
     }
 
     private static <T> String csv(Table<T> table, List<? extends T> rows) {
         List<Column<T>> cols = table.columnsIn(ReportFormat.CSV);
         StringBuilder sb = new StringBuilder();
-        sb.append(String.join(",", cols.stream().map(c -> csvEscape(c.csvName())).toList())).append('\n');
+        sb.append(String.join(
+                        ",", cols.stream().map(c -> csvEscape(c.csvName())).toList()))
+                .append('\n');
         for (T row : rows) {
-            sb.append(String.join(",", cols.stream().map(c -> csvEscape(c.csvCell(row))).toList())).append('\n');
+            sb.append(String.join(
+                            ",",
+                            cols.stream().map(c -> csvEscape(c.csvCell(row))).toList()))
+                    .append('\n');
         }
         return sb.toString();
     }
@@ -152,7 +178,8 @@ public final class Report {
         int keys = table.keyColumnsIn(ReportFormat.MARKDOWN);
         StringBuilder sb = new StringBuilder();
         sb.append(markdownLine(cols.stream().map(Column::title).toList()));
-        sb.append(markdownLine(cols.stream().map(c -> c.leftAligned() ? "---" : "---:").toList()));
+        sb.append(markdownLine(
+                cols.stream().map(c -> c.leftAligned() ? "---" : "---:").toList()));
         for (T row : rows) {
             String failure = table.failure().apply(row);
             String[] c = new String[cols.size()];
@@ -178,43 +205,79 @@ public final class Report {
 
     /** The columns of {@link #gemm}. */
     private static final class GemmTable {
-        static final Table<BenchmarkResult> TABLE = new Table<>(List.of(
-                Column.text("product", "label", BenchmarkResult::label),
-                Column.text("shape MxNxK", null, BenchmarkResult::shape),
-                Column.number(null, "m", "%d", "%d", gemm(Gemm::m)),
-                Column.number(null, "n", "%d", "%d", gemm(Gemm::n)),
-                Column.number(null, "k", "%d", "%d", gemm(Gemm::k)),
-                Column.text(null, "weights", gemm(g -> g.weights().shortName())),
-                Column.text(null, "activations", gemm(g -> g.activations().shortName())),
-                Column.text(null, "output", gemm(g -> g.output().shortName())),
-                Column.number(null, "flops", "%d", "%d", r -> r.operator().flops()),
-                Column.number(null, "bytes", "%d", "%d", r -> r.operator().bytes()),
-                Column.number("median us", "median_us", "%.2f", "%.3f", measured(m -> m.time().medianMicros())),
-                Column.number(null, "min_us", "%.3f", "%.3f", measured(m -> m.time().minMicros())),
-                Column.number(null, "p90_us", "%.3f", "%.3f", measured(m -> m.time().p90Micros())),
-                Column.number(null, "samples", "%d", "%d", measured(m -> m.time().samples())),
-                Column.number("TFLOPS", "tflops", "%.1f", "%.2f", measured(Measurement::teraFlopsPerSecond)),
-                Column.number("GB/s", "gbps", "%.0f", "%.1f", measured(Measurement::gigabytesPerSecond)),
-                Column.number("sheet us", "datasheet_us", "%.2f", "%.3f", measured(m -> m.datasheet().map(p -> p.timeMicros()))),
-                Column.number("err %", "datasheet_error_pct", "%+.1f", "%.2f", measured(Measurement::datasheetErrorPercent)),
-                Column.number("meas. us", "measured_ceiling_us", "%.2f", "%.3f", measured(m -> m.prediction().timeMicros())),
-                Column.number("err %", "measured_ceiling_error_pct", "%+.1f", "%.2f", measured(Measurement::errorPercent)),
-                Column.text("bound", "bound", measured(m -> m.prediction().bound().name().toLowerCase(Locale.ROOT))),
-                Column.text(null, "failure", r -> r instanceof BenchmarkFailure f ? f.reason() : null),
-                Column.number("mJ/op", null, "%.3f", "%.3f", energy((m, e) -> e.joulesPerOperation() * 1e3)),
-                Column.number(null, "joules_per_op", "%.6g", "%.6g", energy((m, e) -> e.joulesPerOperation())),
-                Column.number("GFLOPS/W", "gflops_per_watt", "%.1f", "%.2f", energy((m, e) -> e.gigaflopsPerWatt(m.operator().flops()))),
-                Column.number("avg W", "avg_watts", "%.0f", "%.1f", energy((m, e) -> e.reading().averageWatts())),
-                Column.number("peak W", "peak_watts", "%.0f", "%.1f", energy((m, e) -> e.reading().peakWatts())),
-                Column.text("throttled", null, energy((m, e) -> e.reading().throttled() ? "yes " + e.reading().clockLimitReasonNames() : "no")),
-                Column.text(null, "throttled", energy((m, e) -> e.reading().throttled())),
-                Column.number(null, "min_sm_mhz", "%d", "%d", energy((m, e) -> e.reading().minSmClockMHz())),
-                Column.text(null, "clock_event_reasons", energy((m, e) -> e.reading().clockLimitReasonNames())),
-                Column.number(null, "energy_launches", "%d", "%d", energy((m, e) -> e.operations())),
-                Column.number(null, "energy_gpu_s", "%.4f", "%.4f", energy((m, e) -> e.gpuSeconds())),
-                Column.number(null, "energy_meter_s", "%.4f", "%.4f", energy((m, e) -> e.reading().seconds())),
-                Column.text(null, "energy_source", energy((m, e) -> e.reading().energySource().name()))),
-                2, r -> r instanceof BenchmarkFailure f ? f.reason() : null);
+        static final Table<BenchmarkResult> TABLE = new Table<>(
+                List.of(
+                        Column.text("product", "label", BenchmarkResult::label),
+                        Column.text("shape MxNxK", null, BenchmarkResult::shape),
+                        Column.number(null, "m", "%d", "%d", gemm(Gemm::m)),
+                        Column.number(null, "n", "%d", "%d", gemm(Gemm::n)),
+                        Column.number(null, "k", "%d", "%d", gemm(Gemm::k)),
+                        Column.text(null, "weights", gemm(g -> g.weights().shortName())),
+                        Column.text(
+                                null, "activations", gemm(g -> g.activations().shortName())),
+                        Column.text(null, "output", gemm(g -> g.output().shortName())),
+                        Column.number(
+                                null, "flops", "%d", "%d", r -> r.operator().flops()),
+                        Column.number(
+                                null, "bytes", "%d", "%d", r -> r.operator().bytes()),
+                        Column.number("median us", "median_us", "%.2f", "%.3f", measured(m -> m.time()
+                                .medianMicros())),
+                        Column.number(null, "min_us", "%.3f", "%.3f", measured(m -> m.time()
+                                .minMicros())),
+                        Column.number(null, "p90_us", "%.3f", "%.3f", measured(m -> m.time()
+                                .p90Micros())),
+                        Column.number(null, "samples", "%d", "%d", measured(m -> m.time()
+                                .samples())),
+                        Column.number("TFLOPS", "tflops", "%.1f", "%.2f", measured(Measurement::teraFlopsPerSecond)),
+                        Column.number("GB/s", "gbps", "%.0f", "%.1f", measured(Measurement::gigabytesPerSecond)),
+                        Column.number("sheet us", "datasheet_us", "%.2f", "%.3f", measured(m -> m.datasheet()
+                                .map(p -> p.timeMicros()))),
+                        Column.number(
+                                "err %",
+                                "datasheet_error_pct", "%+.1f", "%.2f", measured(Measurement::datasheetErrorPercent)),
+                        Column.number("meas. us", "measured_ceiling_us", "%.2f", "%.3f", measured(m -> m.prediction()
+                                .timeMicros())),
+                        Column.number(
+                                "err %",
+                                "measured_ceiling_error_pct", "%+.1f", "%.2f", measured(Measurement::errorPercent)),
+                        Column.text(
+                                "bound",
+                                "bound",
+                                measured(m -> m.prediction().bound().name().toLowerCase(Locale.ROOT))),
+                        Column.text(null, "failure", r -> r instanceof BenchmarkFailure f ? f.reason() : null),
+                        Column.number("mJ/op", null, "%.3f", "%.3f", energy((m, e) -> e.joulesPerOperation() * 1e3)),
+                        Column.number(null, "joules_per_op", "%.6g", "%.6g", energy((m, e) -> e.joulesPerOperation())),
+                        Column.number(
+                                "GFLOPS/W",
+                                "gflops_per_watt",
+                                "%.1f",
+                                "%.2f",
+                                energy((m, e) -> e.gigaflopsPerWatt(m.operator().flops()))),
+                        Column.number("avg W", "avg_watts", "%.0f", "%.1f", energy((m, e) -> e.reading()
+                                .averageWatts())),
+                        Column.number("peak W", "peak_watts", "%.0f", "%.1f", energy((m, e) -> e.reading()
+                                .peakWatts())),
+                        Column.text(
+                                "throttled",
+                                null,
+                                energy((m, e) -> e.reading().throttled()
+                                        ? "yes " + e.reading().clockLimitReasonNames()
+                                        : "no")),
+                        Column.text(
+                                null, "throttled", energy((m, e) -> e.reading().throttled())),
+                        Column.number(null, "min_sm_mhz", "%d", "%d", energy((m, e) -> e.reading()
+                                .minSmClockMHz())),
+                        Column.text(null, "clock_event_reasons", energy((m, e) -> e.reading()
+                                .clockLimitReasonNames())),
+                        Column.number(null, "energy_launches", "%d", "%d", energy((m, e) -> e.operations())),
+                        Column.number(null, "energy_gpu_s", "%.4f", "%.4f", energy((m, e) -> e.gpuSeconds())),
+                        Column.number(null, "energy_meter_s", "%.4f", "%.4f", energy((m, e) -> e.reading()
+                                .seconds())),
+                        Column.text(null, "energy_source", energy((m, e) -> e.reading()
+                                .energySource()
+                                .name()))),
+                2,
+                r -> r instanceof BenchmarkFailure f ? f.reason() : null);
 
         private static Function<BenchmarkResult, Object> gemm(Function<Gemm, Object> f) {
             return r -> r.operator() instanceof Gemm g ? f.apply(g) : null;
@@ -224,8 +287,11 @@ public final class Report {
             return r -> r instanceof Measurement m ? f.apply(m) : null;
         }
 
-        private static Function<BenchmarkResult, Object> energy(java.util.function.BiFunction<Measurement, OperationEnergy, Object> f) {
-            return r -> r instanceof Measurement m ? m.energy().map(e -> f.apply(m, e)).orElse(null) : null;
+        private static Function<BenchmarkResult, Object> energy(
+                java.util.function.BiFunction<Measurement, OperationEnergy, Object> f) {
+            return r -> r instanceof Measurement m
+                    ? m.energy().map(e -> f.apply(m, e)).orElse(null)
+                    : null;
         }
     }
 }

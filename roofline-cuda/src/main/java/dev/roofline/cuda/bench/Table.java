@@ -21,8 +21,8 @@ public record Table<T>(List<Column<T>> columns, int keyColumns, Function<? super
         columns = List.copyOf(columns);
         Objects.requireNonNull(failure, "failure");
         if (columns.isEmpty() || keyColumns < 0 || keyColumns > columns.size()) {
-            throw new IllegalArgumentException("need at least one column and 0 <= keyColumns <= " + columns.size() + ", got "
-                    + columns.size() + " columns and keyColumns " + keyColumns);
+            throw new IllegalArgumentException("need at least one column and 0 <= keyColumns <= " + columns.size()
+                    + ", got " + columns.size() + " columns and keyColumns " + keyColumns);
         }
     }
 
@@ -33,12 +33,15 @@ public record Table<T>(List<Column<T>> columns, int keyColumns, Function<? super
 
     /** The columns shown in {@code format}: all with a title in text and Markdown, all with a CSV name in CSV. */
     List<Column<T>> columnsIn(ReportFormat format) {
-        return columns.stream().filter(c -> (format == ReportFormat.CSV ? c.csvName() : c.title()) != null).toList();
+        return columns.stream()
+                .filter(c -> (format == ReportFormat.CSV ? c.csvName() : c.title()) != null)
+                .toList();
     }
 
     /** Of {@link #columnsIn}, how many name the row. */
     int keyColumnsIn(ReportFormat format) {
         return (int) columns.subList(0, keyColumns).stream()
-                .filter(c -> (format == ReportFormat.CSV ? c.csvName() : c.title()) != null).count();
+                .filter(c -> (format == ReportFormat.CSV ? c.csvName() : c.title()) != null)
+                .count();
     }
 }

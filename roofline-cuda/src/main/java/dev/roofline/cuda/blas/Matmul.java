@@ -60,7 +60,8 @@ public final class Matmul implements AutoCloseable {
             }
             layouts[0] = layout(recipe.aType(), l.aRows(), l.aCols(), l.lda());
             layouts[1] = layout(recipe.bType(), l.bRows(), l.bCols(), l.ldb());
-            layouts[2] = recipe.cType() == recipe.dType() ? null : layout(recipe.cType(), l.cRows(), l.cCols(), l.ldc());
+            layouts[2] =
+                    recipe.cType() == recipe.dType() ? null : layout(recipe.cType(), l.cRows(), l.cCols(), l.ldc());
             MemorySegment dLayout = layout(recipe.dType(), l.cRows(), l.cCols(), l.ldc());
             if (layouts[2] == null) {
                 layouts[2] = dLayout;
@@ -68,8 +69,17 @@ public final class Matmul implements AutoCloseable {
             this.dLayout = dLayout;
             workspace = options.workspaceBytes() > 0 ? DeviceBuffer.allocate(options.workspaceBytes()) : null;
             heuristics = CublasLtCalls.heuristicResults(options.algorithms(), arena);
-            algorithmCount = CublasLtCalls.heuristic(lt.handle(), desc.get(), layouts[0], layouts[1], layouts[2], dLayout,
-                    options.workspaceBytes(), options.algorithms(), heuristics, recipe.label() + " " + gemm.name());
+            algorithmCount = CublasLtCalls.heuristic(
+                    lt.handle(),
+                    desc.get(),
+                    layouts[0],
+                    layouts[1],
+                    layouts[2],
+                    dLayout,
+                    options.workspaceBytes(),
+                    options.algorithms(),
+                    heuristics,
+                    recipe.label() + " " + gemm.name());
             boolean ints = recipe.integerScale();
             alpha = ints ? arena.allocateFrom(ValueLayout.JAVA_INT, 1) : arena.allocateFrom(ValueLayout.JAVA_FLOAT, 1f);
             beta = ints ? arena.allocateFrom(ValueLayout.JAVA_INT, 0) : arena.allocateFrom(ValueLayout.JAVA_FLOAT, 0f);
@@ -91,11 +101,12 @@ public final class Matmul implements AutoCloseable {
     public static Matmul plan(CublasLt lt, Gemm gemm, Device device, MatmulOptions options) {
         MatmulRecipe recipe = MatmulRecipe.of(gemm);
         if (device.computeCapability().compareTo(recipe.minimum()) < 0) {
-            throw new UnsupportedOnDeviceException(recipe.label() + " matmul", recipe.minimum(), device.name(),
-                    device.computeCapability());
+            throw new UnsupportedOnDeviceException(
+                    recipe.label() + " matmul", recipe.minimum(), device.name(), device.computeCapability());
         }
         if (recipe.eightBitOperands() && gemm.k() % 16 != 0) {
-            throw new IllegalArgumentException("K must be a multiple of 16 for 8-bit operands (16-byte aligned rows), got K=" + gemm.k());
+            throw new IllegalArgumentException(
+                    "K must be a multiple of 16 for 8-bit operands (16-byte aligned rows), got K=" + gemm.k());
         }
         return new Matmul(lt, gemm, recipe, options);
     }
@@ -125,8 +136,11 @@ public final class Matmul implements AutoCloseable {
     /** Bytes each operand buffer must hold at least: weights, activations, output. */
     public long[] requiredBytes() {
         Precision out = gemm.output();
-        return new long[] {gemm.weights().storageBytes(gemm.n(), gemm.k()),
-                gemm.activations().storageBytes(gemm.m(), gemm.k()), out.storageBytes(gemm.m(), gemm.n())};
+        return new long[] {
+            gemm.weights().storageBytes(gemm.n(), gemm.k()),
+            gemm.activations().storageBytes(gemm.m(), gemm.k()),
+            out.storageBytes(gemm.m(), gemm.n())
+        };
     }
 
     /** Enqueues the product on {@code stream}. */
@@ -145,10 +159,22 @@ public final class Matmul implements AutoCloseable {
                 setScale(ScalePointer.D, ops.outputScale(), "outputScale");
             }
         }
-        CublasLtCalls.matmul(lt.handle(), desc.get(), alpha, ops.weights().pointer(), layouts[0],
-                ops.activations().pointer(), layouts[1], beta, ops.output().pointer(), layouts[2], dLayout,
-                CublasLtCalls.algorithm(heuristics, selected), workspace == null ? MemorySegment.NULL : workspace.pointer(),
-                workspace == null ? 0 : workspace.byteSize(), stream.handle());
+        CublasLtCalls.matmul(
+                lt.handle(),
+                desc.get(),
+                alpha,
+                ops.weights().pointer(),
+                layouts[0],
+                ops.activations().pointer(),
+                layouts[1],
+                beta,
+                ops.output().pointer(),
+                layouts[2],
+                dLayout,
+                CublasLtCalls.algorithm(heuristics, selected),
+                workspace == null ? MemorySegment.NULL : workspace.pointer(),
+                workspace == null ? 0 : workspace.byteSize(),
+                stream.handle());
     }
 
     private MemorySegment layout(int type, long rows, long cols, long ld) {
@@ -157,14 +183,16 @@ public final class Matmul implements AutoCloseable {
 
     private void setScale(ScalePointer operand, DeviceBuffer scale, String name) {
         if (scale == null || scale.byteSize() < Float.BYTES) {
-            throw new IllegalArgumentException(name + " must be a device buffer holding one FP32 scale for " + recipe.label());
+            throw new IllegalArgumentException(
+                    name + " must be a device buffer holding one FP32 scale for " + recipe.label());
         }
         CublasLtCalls.setScalePointer(desc.get(), operand, scale.pointer());
     }
 
     private static void requireSize(String name, DeviceBuffer b, long bytes) {
         if (b.byteSize() < bytes) {
-            throw new IllegalArgumentException(name + " buffer holds " + b.byteSize() + " bytes, the product needs " + bytes);
+            throw new IllegalArgumentException(
+                    name + " buffer holds " + b.byteSize() + " bytes, the product needs " + bytes);
         }
     }
 

@@ -11,7 +11,8 @@ import dev.roofline.core.roofline.Gemm;
  * @param bRows K, {@code bCols} M, {@code ldb} K (activations)
  * @param cRows N, {@code cCols} M, {@code ldc} N (output)
  */
-record MatrixLayouts(long aRows, long aCols, long lda, long bRows, long bCols, long ldb, long cRows, long cCols, long ldc) {
+record MatrixLayouts(
+        long aRows, long aCols, long lda, long bRows, long bCols, long ldb, long cRows, long cCols, long ldc) {
 
     static MatrixLayouts of(Gemm g) {
         if (g.batch() != 1) {

@@ -9,8 +9,13 @@ import java.util.Objects;
  * row-major) and, for FP8, per-tensor FP32 scales (each a 4-byte device buffer; {@code outputScale} only applies to an
  * FP8 output). Scales may be null for non-FP8 products.
  */
-public record Operands(DeviceBuffer weights, DeviceBuffer activations, DeviceBuffer output,
-                       DeviceBuffer weightScale, DeviceBuffer activationScale, DeviceBuffer outputScale) {
+public record Operands(
+        DeviceBuffer weights,
+        DeviceBuffer activations,
+        DeviceBuffer output,
+        DeviceBuffer weightScale,
+        DeviceBuffer activationScale,
+        DeviceBuffer outputScale) {
 
     public Operands {
         Objects.requireNonNull(weights, "weights");

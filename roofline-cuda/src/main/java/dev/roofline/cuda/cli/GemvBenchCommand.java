@@ -25,20 +25,32 @@ import java.util.List;
  * {@code --csv} and {@code --markdown} also write it to files.
  */
 public final class GemvBenchCommand implements Command {
-    static final Option<List<WeightFormat>> FORMATS = Option.of("--formats", "F[,F...]",
-            "only these weight formats, e.g. NVFP4,MXFP4 (default: all)", null,
+    static final Option<List<WeightFormat>> FORMATS = Option.of(
+            "--formats",
+            "F[,F...]",
+            "only these weight formats, e.g. NVFP4,MXFP4 (default: all)",
+            null,
             (option, value) -> GemvBenchmarkOptions.parseFormats(value));
-    static final Option<GemvBenchmarkOptions.Shape> SHAPE = Option.of("--shape", "NxK",
-            "a weight shape, output features x input features, e.g. 8192x28672; repeatable (default: "
-                    + GemvBenchmarkOptions.DEFAULT_SHAPES.stream().map(Object::toString).reduce((a, b) -> a + ", " + b).orElseThrow() + ")",
-            null, (option, value) -> GemvBenchmarkOptions.Shape.parse(value)).repeated();
-    static final Option<Long> REPETITIONS = Option.of("--repetitions", "N", "timed samples per kernel (median reported)",
-            null, Converters.positiveLong());
+    static final Option<GemvBenchmarkOptions.Shape> SHAPE = Option.of(
+                    "--shape",
+                    "NxK",
+                    "a weight shape, output features x input features, e.g. 8192x28672; repeatable (default: "
+                            + GemvBenchmarkOptions.DEFAULT_SHAPES.stream()
+                                    .map(Object::toString)
+                                    .reduce((a, b) -> a + ", " + b)
+                                    .orElseThrow()
+                            + ")",
+                    null,
+                    (option, value) -> GemvBenchmarkOptions.Shape.parse(value))
+            .repeated();
+    static final Option<Long> REPETITIONS = Option.of(
+            "--repetitions", "N", "timed samples per kernel (median reported)", null, Converters.positiveLong());
     static final Option<Boolean> NO_CUBLAS = Option.flag("--no-cublas", "skip the cuBLASLt FP16 baseline");
     static final Option<Boolean> NO_LAYER = Option.flag("--no-layer", "skip the Llama-3-8B decoder layer");
-    static final Option<Path> CSV = Option.of("--csv", "FILE", "also write the results as CSV", null, Converters.path());
-    static final Option<Path> MARKDOWN = Option.of("--markdown", "FILE", "also write the report as Markdown tables", null,
-            Converters.path());
+    static final Option<Path> CSV =
+            Option.of("--csv", "FILE", "also write the results as CSV", null, Converters.path());
+    static final Option<Path> MARKDOWN =
+            Option.of("--markdown", "FILE", "also write the report as Markdown tables", null, Converters.path());
 
     @Override
     public String name() {

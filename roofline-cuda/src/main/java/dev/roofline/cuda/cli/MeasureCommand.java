@@ -1,11 +1,11 @@
 package dev.roofline.cuda.cli;
 
-import dev.roofline.core.energy.PowerMeter;
-import dev.roofline.core.energy.PowerMeters;
 import dev.roofline.core.cli.Arguments;
 import dev.roofline.core.cli.Command;
 import dev.roofline.core.cli.Converters;
 import dev.roofline.core.cli.Option;
+import dev.roofline.core.energy.PowerMeter;
+import dev.roofline.core.energy.PowerMeters;
 import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.report.PrecisionComparison;
@@ -40,19 +40,32 @@ import java.util.Optional;
  * starts with the roofline calculator's default view (a 4096×4096 GEMV on GB10, or on {@code --hw}).
  */
 public final class MeasureCommand implements Command {
-    static final List<Precision> PRECISIONS = List.of(Precision.FP16, Precision.BF16, Precision.FP8_E4M3, Precision.INT8);
+    static final List<Precision> PRECISIONS =
+            List.of(Precision.FP16, Precision.BF16, Precision.FP8_E4M3, Precision.INT8);
     /** The sweep's products: each precision, and FP8 again with fast accumulation, labelled apart. */
-    static final List<GemmVariant> VARIANTS = List.of(GemmVariant.of(Precision.FP16), GemmVariant.of(Precision.BF16),
-            GemmVariant.of(Precision.FP8_E4M3), new GemmVariant(Precision.FP8_E4M3, true), GemmVariant.of(Precision.INT8));
-    static final List<Gemm> SHAPES = List.of(Gemm.gemv(8192, 8192), Gemm.of(16, 8192, 8192), Gemm.of(128, 8192, 8192),
-            Gemm.of(1024, 8192, 8192), Gemm.of(8192, 8192, 8192));
+    static final List<GemmVariant> VARIANTS = List.of(
+            GemmVariant.of(Precision.FP16),
+            GemmVariant.of(Precision.BF16),
+            GemmVariant.of(Precision.FP8_E4M3),
+            new GemmVariant(Precision.FP8_E4M3, true),
+            GemmVariant.of(Precision.INT8));
 
-    static final Option<Hardware> HW = Option.of("--hw", "NAME",
-            "hardware of the calculator view and, without a GPU, of the predictions (default gb10 and h200)", null,
+    static final List<Gemm> SHAPES = List.of(
+            Gemm.gemv(8192, 8192),
+            Gemm.of(16, 8192, 8192),
+            Gemm.of(128, 8192, 8192),
+            Gemm.of(1024, 8192, 8192),
+            Gemm.of(8192, 8192, 8192));
+
+    static final Option<Hardware> HW = Option.of(
+            "--hw",
+            "NAME",
+            "hardware of the calculator view and, without a GPU, of the predictions (default gb10 and h200)",
+            null,
             Converters.hardware());
     static final Option<Path> CSV = Option.of("--csv", "FILE", "also write the sweep as CSV", null, Converters.path());
-    static final Option<Boolean> QUICK = Option.flag("--quick",
-            "10 repetitions, two shapes and no timing-method comparison");
+    static final Option<Boolean> QUICK =
+            Option.flag("--quick", "10 repetitions, two shapes and no timing-method comparison");
 
     @Override
     public String name() {
@@ -72,7 +85,8 @@ public final class MeasureCommand implements Command {
     @Override
     public void run(Arguments args, PrintStream out, PrintStream err) throws IOException {
         // the main job first: the roofline calculator's view (GB10 unless --hw says otherwise), GPU or not
-        out.print(PrecisionComparison.defaults(args.find(HW).orElse(Hardware.GB10)).text());
+        out.print(PrecisionComparison.defaults(args.find(HW).orElse(Hardware.GB10))
+                .text());
         out.println();
         if (!Cuda.isAvailable()) {
             out.println(Cuda.unavailableReason().orElseThrow() + " - nothing measured");
@@ -87,22 +101,35 @@ public final class MeasureCommand implements Command {
     private static void measure(PrintStream out, Path csv, boolean quick) throws IOException {
         Device device = Cuda.device(0);
         out.println(device);
-        out.printf(Locale.ROOT, "CUDA runtime %d, driver %d, cuBLASLt %d%n", Cuda.runtimeVersion(), Cuda.driverVersion(),
+        out.printf(
+                Locale.ROOT,
+                "CUDA runtime %d, driver %d, cuBLASLt %d%n",
+                Cuda.runtimeVersion(),
+                Cuda.driverVersion(),
                 CublasLt.version());
         Hardware sheet = device.hardware();
-        out.println("hardware: " + sheet.name() + ", datasheet bandwidth " + Math.round(sheet.memoryBytesPerSecond() / 1e9) + " GB/s");
+        out.println("hardware: " + sheet.name() + ", datasheet bandwidth "
+                + Math.round(sheet.memoryBytesPerSecond() / 1e9) + " GB/s");
         out.print(predictions(sheet));
         BenchmarkOptions o = quick ? BenchmarkOptions.defaults().withRepetitions(10) : BenchmarkOptions.defaults();
         Optional<PowerMeter> meter = PowerMeters.installed();
-        out.println(meter.map(m -> "energy: " + m.name() + " PowerMeter, " + device.uuid())
-                .orElse("energy: no PowerMeter found (put roofline-nvml on the module or class path for joules per product)"));
-        try (CublasLt lt = CublasLt.create(); Stream stream = Stream.create()) {
+        out.println(
+                meter.map(m -> "energy: " + m.name() + " PowerMeter, " + device.uuid())
+                        .orElse(
+                                "energy: no PowerMeter found (put roofline-nvml on the module or class path for joules per product)"));
+        try (CublasLt lt = CublasLt.create();
+                Stream stream = Stream.create()) {
             stamp(out, "ceilings");
             DeviceCeilings c = DeviceCeilings.measure(lt, device, stream, 1L << 30, 8192, PRECISIONS, o);
-            out.printf(Locale.ROOT, "measured copy bandwidth: %.0f GB/s, kernel latency %.2f us (%s)%n", c.copyBytesPerSecond() / 1e9,
-                    c.kernelLatencySeconds() * 1e6, c.copyHow());
-            c.peakFlopsPerSecond().forEach((p, f) -> out.printf(Locale.ROOT, "measured peak %-9s %7.1f TFLOPS at 8192^3%n",
-                    p.displayName(), f / 1e12));
+            out.printf(
+                    Locale.ROOT,
+                    "measured copy bandwidth: %.0f GB/s, kernel latency %.2f us (%s)%n",
+                    c.copyBytesPerSecond() / 1e9,
+                    c.kernelLatencySeconds() * 1e6,
+                    c.copyHow());
+            c.peakFlopsPerSecond()
+                    .forEach((p, f) -> out.printf(
+                            Locale.ROOT, "measured peak %-9s %7.1f TFLOPS at 8192^3%n", p.displayName(), f / 1e12));
             out.println("(" + c.peakHow() + ")");
             c.failures().forEach((p, why) -> out.println("peak " + p.displayName() + " not measured: " + why));
             if (!quick) {
@@ -111,8 +138,16 @@ public final class MeasureCommand implements Command {
             }
             Hardware measured = c.applyTo(sheet);
             stamp(out, "sweep");
-            List<BenchmarkResult> rows = Sweep.run(lt, device, stream, quick ? SHAPES.subList(0, 2) : SHAPES, VARIANTS,
-                    Roofline.on(measured), o, meter, r -> out.println("  " + Report.line(r)));
+            List<BenchmarkResult> rows = Sweep.run(
+                    lt,
+                    device,
+                    stream,
+                    quick ? SHAPES.subList(0, 2) : SHAPES,
+                    VARIANTS,
+                    Roofline.on(measured),
+                    o,
+                    meter,
+                    r -> out.println("  " + Report.line(r)));
             stamp(out, "done");
             out.print(Report.table(rows));
             if (csv != null) {
@@ -131,16 +166,27 @@ public final class MeasureCommand implements Command {
     }
 
     static String predictions(Hardware hw) {
-        StringBuilder sb = new StringBuilder(String.format(Locale.ROOT, "%-22s %-16s %12s %10s %-7s%n", "product", "shape MxNxK",
-                "predicted us", "TFLOPS", "bound"));
+        StringBuilder sb = new StringBuilder(String.format(
+                Locale.ROOT,
+                "%-22s %-16s %12s %10s %-7s%n",
+                "product",
+                "shape MxNxK",
+                "predicted us",
+                "TFLOPS",
+                "bound"));
         Roofline r = Roofline.on(hw);
         for (Gemm shape : SHAPES) {
             for (Precision p : PRECISIONS) {
                 Gemm g = Sweep.gemmFor(shape, p);
                 Prediction pr = r.predict(g);
-                sb.append(String.format(Locale.ROOT, "%-22s %-16s %12.2f %10.1f %-7s%n", p.displayName() + " -> "
-                        + g.output().displayName(), g.m() + "x" + g.n() + "x" + g.k(), pr.timeMicros(),
-                        pr.attainableFlopsPerSecond() / 1e12, pr.bound().name().toLowerCase(Locale.ROOT)));
+                sb.append(String.format(
+                        Locale.ROOT,
+                        "%-22s %-16s %12.2f %10.1f %-7s%n",
+                        p.displayName() + " -> " + g.output().displayName(),
+                        g.m() + "x" + g.n() + "x" + g.k(),
+                        pr.timeMicros(),
+                        pr.attainableFlopsPerSecond() / 1e12,
+                        pr.bound().name().toLowerCase(Locale.ROOT)));
             }
         }
         return sb.toString();

@@ -23,7 +23,9 @@ public final class CublasLtCalls {
 
     /** The operands whose per-tensor FP8 scale a device pointer supplies. */
     public enum ScalePointer {
-        A, B, D;
+        A,
+        B,
+        D;
 
         int attribute() {
             return switch (this) {
@@ -49,13 +51,18 @@ public final class CublasLtCalls {
     /** A cuBLASLt handle, destroyed when the returned handle closes. */
     public static OwnedHandle create() {
         MemorySegment h = create("cublasLtCreate", cublaslt_h::cublasLtCreate);
-        return Handles.own(h, 0, "cuBLASLt handle", p -> CublasStatus.check("cublasLtDestroy", cublaslt_h.cublasLtDestroy(p)));
+        return Handles.own(
+                h, 0, "cuBLASLt handle", p -> CublasStatus.check("cublasLtDestroy", cublaslt_h.cublasLtDestroy(p)));
     }
 
     /** A matmul descriptor, destroyed when the returned handle closes. */
     public static OwnedHandle matmulDescriptor(int computeType, int scaleType) {
-        MemorySegment d = create("cublasLtMatmulDescCreate", p -> cublaslt_h.cublasLtMatmulDescCreate(p, computeType, scaleType));
-        return Handles.own(d, 0, MATMUL,
+        MemorySegment d =
+                create("cublasLtMatmulDescCreate", p -> cublaslt_h.cublasLtMatmulDescCreate(p, computeType, scaleType));
+        return Handles.own(
+                d,
+                0,
+                MATMUL,
                 p -> CublasStatus.check("cublasLtMatmulDescDestroy", cublaslt_h.cublasLtMatmulDescDestroy(p)));
     }
 
@@ -68,8 +75,13 @@ public final class CublasLtCalls {
     /** FP8 fast accumulation; the attribute is declared {@code int8_t} in cublasLt.h, so the size passed must be 1. */
     public static void setFastAccumulation(MemorySegment desc) {
         try (Arena a = Arena.ofConfined()) {
-            CublasStatus.check("cublasLtMatmulDescSetAttribute", cublaslt_h.cublasLtMatmulDescSetAttribute(desc,
-                    cublaslt_h.CUBLASLT_MATMUL_DESC_FAST_ACCUM(), a.allocateFrom(ValueLayout.JAVA_BYTE, (byte) 1), Byte.BYTES));
+            CublasStatus.check(
+                    "cublasLtMatmulDescSetAttribute",
+                    cublaslt_h.cublasLtMatmulDescSetAttribute(
+                            desc,
+                            cublaslt_h.CUBLASLT_MATMUL_DESC_FAST_ACCUM(),
+                            a.allocateFrom(ValueLayout.JAVA_BYTE, (byte) 1),
+                            Byte.BYTES));
         }
     }
 
@@ -84,15 +96,21 @@ public final class CublasLtCalls {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment p = a.allocate(ValueLayout.ADDRESS);
             p.set(ValueLayout.ADDRESS, 0, devicePointer);
-            CublasStatus.check("cublasLtMatmulDescSetAttribute",
-                    cublaslt_h.cublasLtMatmulDescSetAttribute(desc, operand.attribute(), p, ValueLayout.ADDRESS.byteSize()));
+            CublasStatus.check(
+                    "cublasLtMatmulDescSetAttribute",
+                    cublaslt_h.cublasLtMatmulDescSetAttribute(
+                            desc, operand.attribute(), p, ValueLayout.ADDRESS.byteSize()));
         }
     }
 
     /** A column-major matrix layout of {@code cudaDataType} {@code type}, destroyed when the returned handle closes. */
     public static OwnedHandle matrixLayout(int type, long rows, long cols, long ld) {
-        MemorySegment l = create("cublasLtMatrixLayoutCreate", p -> cublaslt_h.cublasLtMatrixLayoutCreate(p, type, rows, cols, ld));
-        return Handles.own(l, 0, MATMUL,
+        MemorySegment l = create(
+                "cublasLtMatrixLayoutCreate", p -> cublaslt_h.cublasLtMatrixLayoutCreate(p, type, rows, cols, ld));
+        return Handles.own(
+                l,
+                0,
+                MATMUL,
                 p -> CublasStatus.check("cublasLtMatrixLayoutDestroy", cublaslt_h.cublasLtMatrixLayoutDestroy(p)));
     }
 
@@ -113,18 +131,35 @@ public final class CublasLtCalls {
      * @param what the product, for the error when there is none, e.g. "BF16 -> BF16 gemm 64x128x256"
      * @throws CublasException {@code CUBLAS_STATUS_NOT_SUPPORTED} when the heuristic finds no algorithm
      */
-    public static int heuristic(MemorySegment lt, MemorySegment desc, MemorySegment a, MemorySegment b, MemorySegment c,
-                                MemorySegment d, long workspaceBytes, int requested, MemorySegment results, String what) {
+    public static int heuristic(
+            MemorySegment lt,
+            MemorySegment desc,
+            MemorySegment a,
+            MemorySegment b,
+            MemorySegment c,
+            MemorySegment d,
+            long workspaceBytes,
+            int requested,
+            MemorySegment results,
+            String what) {
         MemorySegment raw = create("cublasLtMatmulPreferenceCreate", cublaslt_h::cublasLtMatmulPreferenceCreate);
-        try (OwnedHandle pref = Handles.own(raw, 0, MATMUL, p -> CublasStatus.check("cublasLtMatmulPreferenceDestroy",
-                cublaslt_h.cublasLtMatmulPreferenceDestroy(p)));
-             Arena arena = Arena.ofConfined()) {
+        try (OwnedHandle pref = Handles.own(
+                        raw,
+                        0,
+                        MATMUL,
+                        p -> CublasStatus.check(
+                                "cublasLtMatmulPreferenceDestroy", cublaslt_h.cublasLtMatmulPreferenceDestroy(p)));
+                Arena arena = Arena.ofConfined()) {
             MemorySegment ws = arena.allocateFrom(ValueLayout.JAVA_LONG, workspaceBytes);
-            CublasStatus.check("cublasLtMatmulPreferenceSetAttribute", cublaslt_h.cublasLtMatmulPreferenceSetAttribute(
-                    pref.get(), cublaslt_h.CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES(), ws, Long.BYTES));
+            CublasStatus.check(
+                    "cublasLtMatmulPreferenceSetAttribute",
+                    cublaslt_h.cublasLtMatmulPreferenceSetAttribute(
+                            pref.get(), cublaslt_h.CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES(), ws, Long.BYTES));
             MemorySegment count = arena.allocate(ValueLayout.JAVA_INT);
-            CublasStatus.check("cublasLtMatmulAlgoGetHeuristic", cublaslt_h.cublasLtMatmulAlgoGetHeuristic(lt, desc, a, b,
-                    c, d, pref.get(), requested, results, count));
+            CublasStatus.check(
+                    "cublasLtMatmulAlgoGetHeuristic",
+                    cublaslt_h.cublasLtMatmulAlgoGetHeuristic(
+                            lt, desc, a, b, c, d, pref.get(), requested, results, count));
             int n = count.get(ValueLayout.JAVA_INT, 0);
             if (n == 0) {
                 throw CublasStatus.notSupported("cublasLtMatmulAlgoGetHeuristic", "no algorithm for " + what);
@@ -137,19 +172,48 @@ public final class CublasLtCalls {
      * Enqueues {@code D = alpha · op(A) · op(B) + beta · C} on {@code stream}, with C and D in the same buffer
      * ({@code out}) but their own layouts.
      */
-    public static void matmul(MemorySegment lt, MemorySegment desc, MemorySegment alpha, MemorySegment a, MemorySegment aLayout,
-                              MemorySegment b, MemorySegment bLayout, MemorySegment beta, MemorySegment out,
-                              MemorySegment cLayout, MemorySegment dLayout, MemorySegment algorithm, MemorySegment workspace,
-                              long workspaceBytes, MemorySegment stream) {
-        int status = cublaslt_h.cublasLtMatmul(lt, desc, alpha, a, aLayout, b, bLayout, beta, out, cLayout, out, dLayout,
-                algorithm, workspace, workspaceBytes, stream);
+    public static void matmul(
+            MemorySegment lt,
+            MemorySegment desc,
+            MemorySegment alpha,
+            MemorySegment a,
+            MemorySegment aLayout,
+            MemorySegment b,
+            MemorySegment bLayout,
+            MemorySegment beta,
+            MemorySegment out,
+            MemorySegment cLayout,
+            MemorySegment dLayout,
+            MemorySegment algorithm,
+            MemorySegment workspace,
+            long workspaceBytes,
+            MemorySegment stream) {
+        int status = cublaslt_h.cublasLtMatmul(
+                lt,
+                desc,
+                alpha,
+                a,
+                aLayout,
+                b,
+                bLayout,
+                beta,
+                out,
+                cLayout,
+                out,
+                dLayout,
+                algorithm,
+                workspace,
+                workspaceBytes,
+                stream);
         CublasStatus.check("cublasLtMatmul", status);
     }
 
     private static void setDescriptorInt(MemorySegment desc, int attribute, int value) {
         try (Arena a = Arena.ofConfined()) {
-            CublasStatus.check("cublasLtMatmulDescSetAttribute", cublaslt_h.cublasLtMatmulDescSetAttribute(desc,
-                    attribute, a.allocateFrom(ValueLayout.JAVA_INT, value), Integer.BYTES));
+            CublasStatus.check(
+                    "cublasLtMatmulDescSetAttribute",
+                    cublaslt_h.cublasLtMatmulDescSetAttribute(
+                            desc, attribute, a.allocateFrom(ValueLayout.JAVA_INT, value), Integer.BYTES));
         }
     }
 

@@ -12,8 +12,8 @@ import dev.roofline.cuda.blas.CublasException;
  */
 public final class CublasStatus {
     private static final int SUCCESS = cublaslt_h.CUBLAS_STATUS_SUCCESS();
-    private static final StatusNames NAMES = StatusNames.of(cublaslt_h.class, n -> n.startsWith("CUBLAS_STATUS_"),
-            "cublasStatus ");
+    private static final StatusNames NAMES =
+            StatusNames.of(cublaslt_h.class, n -> n.startsWith("CUBLAS_STATUS_"), "cublasStatus ");
 
     private CublasStatus() {}
 
@@ -32,12 +32,14 @@ public final class CublasStatus {
     }
 
     static String name(int status, boolean libraryLoaded) {
-        return libraryLoaded ? cublaslt_h.cublasLtGetStatusName(status).reinterpret(256).getString(0)
+        return libraryLoaded
+                ? cublaslt_h.cublasLtGetStatusName(status).reinterpret(256).getString(0)
                 : NAMES.name(status);
     }
 
     static String message(int status, boolean libraryLoaded) {
-        return libraryLoaded ? cublaslt_h.cublasLtGetStatusString(status).reinterpret(1024).getString(0)
+        return libraryLoaded
+                ? cublaslt_h.cublasLtGetStatusString(status).reinterpret(1024).getString(0)
                 : "(no message: " + NativeLibrary.CUBLASLT.soname() + " not loaded)";
     }
 }

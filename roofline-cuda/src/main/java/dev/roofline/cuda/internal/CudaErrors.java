@@ -11,8 +11,8 @@ import dev.roofline.cuda.CudaException;
  * generated constants. The only place a {@link CudaException} is made from a status.
  */
 public final class CudaErrors {
-    private static final StatusNames NAMES = StatusNames.of(cudart_h.class,
-            n -> n.startsWith("cudaError") || n.equals("cudaSuccess"), "cudaError ");
+    private static final StatusNames NAMES =
+            StatusNames.of(cudart_h.class, n -> n.startsWith("cudaError") || n.equals("cudaSuccess"), "cudaError ");
 
     private CudaErrors() {}
 
@@ -30,7 +30,8 @@ public final class CudaErrors {
     }
 
     static String message(int code, boolean libraryLoaded) {
-        return libraryLoaded ? cudart_h.cudaGetErrorString(code).reinterpret(1024).getString(0)
+        return libraryLoaded
+                ? cudart_h.cudaGetErrorString(code).reinterpret(1024).getString(0)
                 : "(no message: " + NativeLibrary.CUDART.soname() + " not loaded)";
     }
 }

@@ -99,7 +99,9 @@ public final class Cudart {
     }
 
     public static void copyDeviceToDeviceAsync(MemorySegment dst, MemorySegment src, long bytes, MemorySegment stream) {
-        check("cudaMemcpyAsync", cudart_h.cudaMemcpyAsync(dst, src, bytes, cudart_h.cudaMemcpyDeviceToDevice(), stream));
+        check(
+                "cudaMemcpyAsync",
+                cudart_h.cudaMemcpyAsync(dst, src, bytes, cudart_h.cudaMemcpyDeviceToDevice(), stream));
     }
 
     private static void memcpy(MemorySegment dst, MemorySegment src, long bytes, int kind) {
@@ -112,7 +114,8 @@ public final class Cudart {
 
     /** A non-blocking stream, destroyed when the handle closes. */
     public static OwnedHandle createStream() {
-        MemorySegment s = create("cudaStreamCreateWithFlags",
+        MemorySegment s = create(
+                "cudaStreamCreateWithFlags",
                 p -> cudart_h.cudaStreamCreateWithFlags(p, cudart_h.cudaStreamNonBlocking()));
         return Handles.own(s, 0, "stream", h -> check("cudaStreamDestroy", cudart_h.cudaStreamDestroy(h)));
     }
@@ -123,7 +126,8 @@ public final class Cudart {
 
     /** Starts capturing {@code stream}'s work into a graph, in thread-local capture mode. */
     public static void beginCapture(MemorySegment stream) {
-        check("cudaStreamBeginCapture",
+        check(
+                "cudaStreamBeginCapture",
                 cudart_h.cudaStreamBeginCapture(stream, cudart_h.cudaStreamCaptureModeThreadLocal()));
     }
 
@@ -153,8 +157,8 @@ public final class Cudart {
 
     /** An event with default flags (timing enabled), destroyed when the handle closes. */
     public static OwnedHandle createEvent() {
-        MemorySegment e = create("cudaEventCreateWithFlags",
-                p -> cudart_h.cudaEventCreateWithFlags(p, cudart_h.cudaEventDefault()));
+        MemorySegment e = create(
+                "cudaEventCreateWithFlags", p -> cudart_h.cudaEventCreateWithFlags(p, cudart_h.cudaEventDefault()));
         return Handles.own(e, 0, "event", h -> check("cudaEventDestroy", cudart_h.cudaEventDestroy(h)));
     }
 
@@ -179,8 +183,17 @@ public final class Cudart {
      * closed". The image must stay alive while the library is loaded.
      */
     public static OwnedHandle loadLibrary(MemorySegment image, String what) {
-        MemorySegment lib = create("cudaLibraryLoadData", p -> cudart_h.cudaLibraryLoadData(p, image, MemorySegment.NULL,
-                MemorySegment.NULL, 0, MemorySegment.NULL, MemorySegment.NULL, 0));
+        MemorySegment lib = create(
+                "cudaLibraryLoadData",
+                p -> cudart_h.cudaLibraryLoadData(
+                        p,
+                        image,
+                        MemorySegment.NULL,
+                        MemorySegment.NULL,
+                        0,
+                        MemorySegment.NULL,
+                        MemorySegment.NULL,
+                        0));
         return Handles.own(lib, 0, what, h -> check("cudaLibraryUnload", cudart_h.cudaLibraryUnload(h)));
     }
 
@@ -188,7 +201,9 @@ public final class Cudart {
     public static MemorySegment kernel(MemorySegment library, String name) {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment p = arena.allocate(ValueLayout.ADDRESS);
-            check("cudaLibraryGetKernel(" + name + ")", cudart_h.cudaLibraryGetKernel(p, library, arena.allocateFrom(name)));
+            check(
+                    "cudaLibraryGetKernel(" + name + ")",
+                    cudart_h.cudaLibraryGetKernel(p, library, arena.allocateFrom(name)));
             return p.get(ValueLayout.ADDRESS, 0);
         }
     }
@@ -200,10 +215,11 @@ public final class Cudart {
      *              share of a short kernel small)
      * @param args  the kernel's argument array: one pointer per parameter, to that parameter's value
      */
-    public static void launchKernel(Arena arena, MemorySegment kernel, int gridX, int blockX, MemorySegment args,
-                                    MemorySegment stream) {
-        check("cudaLaunchKernel", cudart_h.cudaLaunchKernel(kernel, dim3OfX(arena, gridX), dim3OfX(arena, blockX), args, 0,
-                stream));
+    public static void launchKernel(
+            Arena arena, MemorySegment kernel, int gridX, int blockX, MemorySegment args, MemorySegment stream) {
+        check(
+                "cudaLaunchKernel",
+                cudart_h.cudaLaunchKernel(kernel, dim3OfX(arena, gridX), dim3OfX(arena, blockX), args, 0, stream));
     }
 
     private static MemorySegment dim3OfX(Arena arena, int x) {

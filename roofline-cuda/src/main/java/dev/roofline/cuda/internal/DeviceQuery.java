@@ -18,7 +18,9 @@ public final class DeviceQuery {
             MemorySegment prop = cudaDeviceProp.allocate(arena);
             Cudart.check("cudaGetDeviceProperties", cudart_h.cudaGetDeviceProperties(prop, ordinal));
             String name = cudaDeviceProp.name(prop).getString(0);
-            return new Device(ordinal, name,
+            return new Device(
+                    ordinal,
+                    name,
                     new ComputeCapability(cudaDeviceProp.major(prop), cudaDeviceProp.minor(prop)),
                     cudaDeviceProp.multiProcessorCount(prop),
                     cudaDeviceProp.totalGlobalMem(prop),

@@ -23,14 +23,24 @@ import java.util.Set;
  * @param blockScaleMode   {@code cublasLtMatmulMatrixScale_t} of A and B for block-scaled formats, or -1
  * @param minimum          the compute capability needed
  */
-public record MatmulRecipe(String label, int computeType, int scaleType, int aType, int bType, int cType, int dType,
-                    boolean perTensorScales, int blockScaleMode, ComputeCapability minimum) {
+public record MatmulRecipe(
+        String label,
+        int computeType,
+        int scaleType,
+        int aType,
+        int bType,
+        int cType,
+        int dType,
+        boolean perTensorScales,
+        int blockScaleMode,
+        ComputeCapability minimum) {
 
     public static final ComputeCapability ANY = new ComputeCapability(7, 0);
     public static final ComputeCapability FP8 = new ComputeCapability(8, 9);
     public static final ComputeCapability BLOCK_SCALED = new ComputeCapability(10, 0);
 
-    private static final Set<Precision> FP8_OUTPUTS = Set.of(Precision.FP16, Precision.BF16, Precision.FP32, Precision.FP8_E4M3);
+    private static final Set<Precision> FP8_OUTPUTS =
+            Set.of(Precision.FP16, Precision.BF16, Precision.FP32, Precision.FP8_E4M3);
 
     /**
      * The recipe for {@code g}.
@@ -41,7 +51,8 @@ public record MatmulRecipe(String label, int computeType, int scaleType, int aTy
         Precision w = g.weights();
         Precision a = g.activations();
         Precision out = g.output();
-        String label = (w == a ? w.displayName() : w.displayName() + " x " + a.displayName()) + " -> " + out.displayName();
+        String label =
+                (w == a ? w.displayName() : w.displayName() + " x " + a.displayName()) + " -> " + out.displayName();
         int f32 = cublaslt_h.CUDA_R_32F();
         if (w == a) {
             switch (w) {
@@ -52,23 +63,50 @@ public record MatmulRecipe(String label, int computeType, int scaleType, int aTy
                     return floats(label, out, Set.of(Precision.FP32), cublaslt_h.CUBLAS_COMPUTE_32F_FAST_TF32(), f32);
                 }
                 case FP16 -> {
-                    return floats(label, out, Set.of(Precision.FP16, Precision.FP32), cublaslt_h.CUBLAS_COMPUTE_32F(), cublaslt_h.CUDA_R_16F());
+                    return floats(
+                            label,
+                            out,
+                            Set.of(Precision.FP16, Precision.FP32),
+                            cublaslt_h.CUBLAS_COMPUTE_32F(),
+                            cublaslt_h.CUDA_R_16F());
                 }
                 case BF16 -> {
-                    return floats(label, out, Set.of(Precision.BF16, Precision.FP32), cublaslt_h.CUBLAS_COMPUTE_32F(), cublaslt_h.CUDA_R_16BF());
+                    return floats(
+                            label,
+                            out,
+                            Set.of(Precision.BF16, Precision.FP32),
+                            cublaslt_h.CUBLAS_COMPUTE_32F(),
+                            cublaslt_h.CUDA_R_16BF());
                 }
                 case INT8 -> {
                     requireOutput(label, out, Set.of(Precision.FP32), "INT32 (stated as FP32, same size)");
                     int i32 = cublaslt_h.CUDA_R_32I();
                     int i8 = cublaslt_h.CUDA_R_8I();
-                    return new MatmulRecipe(label.replace("-> FP32", "-> INT32"), cublaslt_h.CUBLAS_COMPUTE_32I(), i32, i8, i8,
-                            i32, i32, false, -1, ANY);
+                    return new MatmulRecipe(
+                            label.replace("-> FP32", "-> INT32"),
+                            cublaslt_h.CUBLAS_COMPUTE_32I(),
+                            i32,
+                            i8,
+                            i8,
+                            i32,
+                            i32,
+                            false,
+                            -1,
+                            ANY);
                 }
                 case NVFP4 -> {
-                    return blockScaled(label, out, cublaslt_h.CUDA_R_4F_E2M1(), cublaslt_h.CUBLASLT_MATMUL_MATRIX_SCALE_VEC16_UE4M3());
+                    return blockScaled(
+                            label,
+                            out,
+                            cublaslt_h.CUDA_R_4F_E2M1(),
+                            cublaslt_h.CUBLASLT_MATMUL_MATRIX_SCALE_VEC16_UE4M3());
                 }
                 case MXFP8_E4M3 -> {
-                    return blockScaled(label, out, cublaslt_h.CUDA_R_8F_E4M3(), cublaslt_h.CUBLASLT_MATMUL_MATRIX_SCALE_VEC32_UE8M0());
+                    return blockScaled(
+                            label,
+                            out,
+                            cublaslt_h.CUDA_R_8F_E4M3(),
+                            cublaslt_h.CUBLASLT_MATMUL_MATRIX_SCALE_VEC32_UE8M0());
                 }
                 default -> {
                     // FP8 and the unsupported rest are handled below
@@ -79,12 +117,13 @@ public record MatmulRecipe(String label, int computeType, int scaleType, int aTy
             requireOutput(label, out, FP8_OUTPUTS, "FP16, BF16, FP32 or FP8 E4M3");
             int d = dataType(out);
             int c = out == Precision.FP8_E4M3 ? cublaslt_h.CUDA_R_16F() : d;
-            return new MatmulRecipe(label, cublaslt_h.CUBLAS_COMPUTE_32F(), f32, dataType(w), dataType(a), c, d,
-                    true, -1, FP8);
+            return new MatmulRecipe(
+                    label, cublaslt_h.CUBLAS_COMPUTE_32F(), f32, dataType(w), dataType(a), c, d, true, -1, FP8);
         }
-        throw new IllegalArgumentException("cuBLASLt has no matmul for " + label + "; supported: FP32, TF32, FP16, BF16, "
-                + "INT8 (INT32 out), FP8 E4M3 x E4M3 / E4M3 x E5M2 / E5M2 x E4M3, and on compute capability >= 10.0 "
-                + "NVFP4 and MXFP8 E4M3");
+        throw new IllegalArgumentException(
+                "cuBLASLt has no matmul for " + label + "; supported: FP32, TF32, FP16, BF16, "
+                        + "INT8 (INT32 out), FP8 E4M3 x E4M3 / E4M3 x E5M2 / E5M2 x E4M3, and on compute capability >= 10.0 "
+                        + "NVFP4 and MXFP8 E4M3");
     }
 
     private static MatmulRecipe floats(String label, Precision out, Set<Precision> outputs, int compute, int operand) {
@@ -96,14 +135,23 @@ public record MatmulRecipe(String label, int computeType, int scaleType, int aTy
     private static MatmulRecipe blockScaled(String label, Precision out, int operand, int scaleMode) {
         requireOutput(label, out, Set.of(Precision.FP16, Precision.BF16, Precision.FP32), "FP16, BF16 or FP32");
         int d = dataType(out);
-        return new MatmulRecipe(label, cublaslt_h.CUBLAS_COMPUTE_32F(), cublaslt_h.CUDA_R_32F(), operand, operand, d, d,
-                false, scaleMode, BLOCK_SCALED);
+        return new MatmulRecipe(
+                label,
+                cublaslt_h.CUBLAS_COMPUTE_32F(),
+                cublaslt_h.CUDA_R_32F(),
+                operand,
+                operand,
+                d,
+                d,
+                false,
+                scaleMode,
+                BLOCK_SCALED);
     }
 
     private static void requireOutput(String label, Precision out, Set<Precision> allowed, String what) {
         if (!allowed.contains(out)) {
-            throw new IllegalArgumentException("output " + out.displayName() + " is not supported for " + label
-                    + "; use " + what);
+            throw new IllegalArgumentException(
+                    "output " + out.displayName() + " is not supported for " + label + "; use " + what);
         }
     }
 
@@ -113,7 +161,9 @@ public record MatmulRecipe(String label, int computeType, int scaleType, int aTy
 
     /** True when A and B hold 8-bit elements, whose leading dimensions cuBLASLt wants 16-byte aligned. */
     public boolean eightBitOperands() {
-        return aType == cublaslt_h.CUDA_R_8F_E4M3() || aType == cublaslt_h.CUDA_R_8F_E5M2() || aType == cublaslt_h.CUDA_R_8I();
+        return aType == cublaslt_h.CUDA_R_8F_E4M3()
+                || aType == cublaslt_h.CUDA_R_8F_E5M2()
+                || aType == cublaslt_h.CUDA_R_8I();
     }
 
     /** True when alpha and beta are INT32 (INT8 products), else FP32. */

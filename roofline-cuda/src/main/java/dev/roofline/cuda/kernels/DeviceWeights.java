@@ -10,8 +10,9 @@ import java.util.Objects;
  * the kernels read them ({@link WeightFormat#deviceScaleBytes}; null when the format has none) and NVFP4's global
  * scale. Owns both buffers.
  */
-public record DeviceWeights(WeightFormat format, int rows, int cols, DeviceBuffer weights, DeviceBuffer scales,
-                            float globalScale) implements AutoCloseable {
+public record DeviceWeights(
+        WeightFormat format, int rows, int cols, DeviceBuffer weights, DeviceBuffer scales, float globalScale)
+        implements AutoCloseable {
 
     public DeviceWeights {
         Objects.requireNonNull(format, "format");
@@ -21,7 +22,8 @@ public record DeviceWeights(WeightFormat format, int rows, int cols, DeviceBuffe
         }
         if (scales != null && scales.byteSize() < format.deviceScaleBytes(rows, cols)) {
             throw new IllegalArgumentException(format + " " + rows + " x " + cols + " needs a scales buffer of "
-                    + format.deviceScaleBytes(rows, cols) + " bytes (see WeightFormat.deviceScaleBytes), got " + scales.byteSize());
+                    + format.deviceScaleBytes(rows, cols) + " bytes (see WeightFormat.deviceScaleBytes), got "
+                    + scales.byteSize());
         }
     }
 
@@ -29,7 +31,8 @@ public record DeviceWeights(WeightFormat format, int rows, int cols, DeviceBuffe
      * Copies {@code weights} and {@code scales} (exactly the format's byte layout) to new device buffers, the scales
      * as {@link #deviceScales} extends them.
      */
-    public static DeviceWeights upload(WeightFormat format, int rows, int cols, byte[] weights, byte[] scales, float globalScale) {
+    public static DeviceWeights upload(
+            WeightFormat format, int rows, int cols, byte[] weights, byte[] scales, float globalScale) {
         requireLength("weights", weights.length, format.weightBytes(rows, cols), format, rows, cols);
         requireLength("scales", scales == null ? 0 : scales.length, format.scaleBytes(rows, cols), format, rows, cols);
         byte[] onDevice = format.scaleBytes(rows, cols) == 0 ? null : deviceScales(format, rows, cols, scales);
@@ -82,7 +85,8 @@ public record DeviceWeights(WeightFormat format, int rows, int cols, DeviceBuffe
 
     private static void requireLength(String what, long have, long need, WeightFormat f, int rows, int cols) {
         if (have != need) {
-            throw new IllegalArgumentException(f + " " + rows + " x " + cols + " has " + need + " " + what + " bytes, got " + have);
+            throw new IllegalArgumentException(
+                    f + " " + rows + " x " + cols + " has " + need + " " + what + " bytes, got " + have);
         }
     }
 

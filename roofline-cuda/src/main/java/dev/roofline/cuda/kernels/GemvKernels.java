@@ -31,8 +31,8 @@ import java.util.Map;
 public final class GemvKernels implements AutoCloseable {
     static final String FATBIN = "gemv.fatbin";
     private static final int THREADS = 128; // CUDA-core kernels: 4 warps (WARPS_PER_BLOCK in gemv.cu)
-    private static final int TC_ROWS_PER_BLOCK = 16;        // tensor-core kernels: 16 rows per block (TC_ROWS)
-    private static final int[] TC_SPLITS = {8, 16};         // their K splits, one kernel each (_w8, _w16)
+    private static final int TC_ROWS_PER_BLOCK = 16; // tensor-core kernels: 16 rows per block (TC_ROWS)
+    private static final int[] TC_SPLITS = {8, 16}; // their K splits, one kernel each (_w8, _w16)
     private static final int MAX_M = 16;
 
     private final Arena image;
@@ -80,30 +80,54 @@ public final class GemvKernels implements AutoCloseable {
      * @throws IllegalArgumentException for m outside 1…16, k not a multiple of {@link WeightFormat#kMultiple()}, or a
      *                                  buffer smaller than the shape needs
      */
-    public void gemv(WeightFormat format, DeviceBuffer weights, DeviceBuffer scales, float globalScale, DeviceBuffer x,
-                     DeviceBuffer y, int m, int n, int k, Activation activation, Stream stream) {
-        GemvShape.check(format, m, n, k, weights.byteSize(), scales == null ? 0 : scales.byteSize(), x.byteSize(),
-                y.byteSize(), activation.bytes());
+    public void gemv(
+            WeightFormat format,
+            DeviceBuffer weights,
+            DeviceBuffer scales,
+            float globalScale,
+            DeviceBuffer x,
+            DeviceBuffer y,
+            int m,
+            int n,
+            int k,
+            Activation activation,
+            Stream stream) {
+        GemvShape.check(
+                format,
+                m,
+                n,
+                k,
+                weights.byteSize(),
+                scales == null ? 0 : scales.byteSize(),
+                x.byteSize(),
+                y.byteSize(),
+                activation.bytes());
         if (format.usesGlobalScale() && !(Float.isFinite(globalScale) && globalScale != 0)) {
             throw new IllegalArgumentException("NVFP4 needs a finite, nonzero global scale, got " + globalScale);
         }
         MemorySegment kernel = kernel(kernelName(format, activation, m, n));
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment[] values = {
-                    arena.allocateFrom(ValueLayout.ADDRESS, weights.pointer()),
-                    arena.allocateFrom(ValueLayout.ADDRESS, scales == null ? MemorySegment.NULL : scales.pointer()),
-                    arena.allocateFrom(ValueLayout.ADDRESS, x.pointer()),
-                    arena.allocateFrom(ValueLayout.ADDRESS, y.pointer()),
-                    arena.allocateFrom(ValueLayout.JAVA_INT, m),
-                    arena.allocateFrom(ValueLayout.JAVA_INT, n),
-                    arena.allocateFrom(ValueLayout.JAVA_INT, k),
-                    arena.allocateFrom(ValueLayout.JAVA_FLOAT, globalScale)};
+                arena.allocateFrom(ValueLayout.ADDRESS, weights.pointer()),
+                arena.allocateFrom(ValueLayout.ADDRESS, scales == null ? MemorySegment.NULL : scales.pointer()),
+                arena.allocateFrom(ValueLayout.ADDRESS, x.pointer()),
+                arena.allocateFrom(ValueLayout.ADDRESS, y.pointer()),
+                arena.allocateFrom(ValueLayout.JAVA_INT, m),
+                arena.allocateFrom(ValueLayout.JAVA_INT, n),
+                arena.allocateFrom(ValueLayout.JAVA_INT, k),
+                arena.allocateFrom(ValueLayout.JAVA_FLOAT, globalScale)
+            };
             MemorySegment args = arena.allocate(ValueLayout.ADDRESS, values.length);
             for (int i = 0; i < values.length; i++) {
                 args.setAtIndex(ValueLayout.ADDRESS, i, values[i]);
             }
-            Cudart.launchKernel(arena, kernel, Math.ceilDiv(n, rowsPerBlock(format, activation, m)),
-                    threadsPerBlock(format, activation, n), args, stream.handle());
+            Cudart.launchKernel(
+                    arena,
+                    kernel,
+                    Math.ceilDiv(n, rowsPerBlock(format, activation, m)),
+                    threadsPerBlock(format, activation, n),
+                    args,
+                    stream.handle());
         }
     }
 
@@ -183,8 +207,9 @@ public final class GemvKernels implements AutoCloseable {
     static byte[] embeddedFatbin() {
         try (InputStream in = GemvKernels.class.getResourceAsStream(FATBIN)) {
             if (in == null) {
-                throw new IllegalStateException(FATBIN + " is missing from the roofline-cuda jar (dev/roofline/cuda/kernels/); "
-                        + "rebuild it with ./mvnw -pl roofline-cuda -Pkernels generate-resources");
+                throw new IllegalStateException(
+                        FATBIN + " is missing from the roofline-cuda jar (dev/roofline/cuda/kernels/); "
+                                + "rebuild it with ./mvnw -pl roofline-cuda -Pkernels generate-resources");
             }
             return in.readAllBytes();
         } catch (IOException e) {

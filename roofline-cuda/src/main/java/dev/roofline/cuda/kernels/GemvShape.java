@@ -4,8 +4,16 @@ package dev.roofline.cuda.kernels;
 final class GemvShape {
     private GemvShape() {}
 
-    static void check(WeightFormat f, int m, int n, int k, long weightBytes, long scaleBytes, long xBytes, long yBytes,
-                      int activationBytes) {
+    static void check(
+            WeightFormat f,
+            int m,
+            int n,
+            int k,
+            long weightBytes,
+            long scaleBytes,
+            long xBytes,
+            long yBytes,
+            int activationBytes) {
         if (m < 1 || m > 16) {
             throw new IllegalArgumentException("M (activation rows) must be 1..16, got " + m);
         }
@@ -13,7 +21,8 @@ final class GemvShape {
             throw new IllegalArgumentException("N (output channels) must be >= 1, got " + n);
         }
         if (k < f.kMultiple() || k % f.kMultiple() != 0) {
-            throw new IllegalArgumentException(f + " needs K (inputs) a positive multiple of " + f.kMultiple() + ", got " + k);
+            throw new IllegalArgumentException(
+                    f + " needs K (inputs) a positive multiple of " + f.kMultiple() + ", got " + k);
         }
         need("weights", weightBytes, f.weightBytes(n, k), f, n, k);
         need("scales", scaleBytes, f.deviceScaleBytes(n, k), f, n, k);
@@ -24,9 +33,10 @@ final class GemvShape {
     private static void need(String what, long have, long need, WeightFormat f, int n, int k) {
         if (have < need) {
             String mx = f == WeightFormat.MXFP4 && what.equals("scales")
-                    ? " (the N x K/32 scale codes, then each row's largest code: see DeviceWeights.deviceScales)" : "";
-            throw new IllegalArgumentException(what + " buffer holds " + have + " bytes, " + f + " GEMV with N=" + n + ", K=" + k
-                    + " needs " + need + mx);
+                    ? " (the N x K/32 scale codes, then each row's largest code: see DeviceWeights.deviceScales)"
+                    : "";
+            throw new IllegalArgumentException(what + " buffer holds " + have + " bytes, " + f + " GEMV with N=" + n
+                    + ", K=" + k + " needs " + need + mx);
         }
     }
 }

@@ -25,7 +25,8 @@ class CopyFitTest {
     void aNegativeInterceptIsNoLatency() {
         // 1e6 B in 1 µs and 3e6 B in 2 µs: slope 2e12 B/s, intercept 1 - 0.5 = +0.5 µs; 1e6 B in 1 µs and 2e6 B in
         // 3 µs: slope 5e11 B/s, intercept 1 - 2 = -1 µs
-        assertThat(CopyFit.through(1_000_000, 1e-6, 3_000_000, 2e-6).latencySeconds()).isCloseTo(0.5e-6, within(1e-15));
+        assertThat(CopyFit.through(1_000_000, 1e-6, 3_000_000, 2e-6).latencySeconds())
+                .isCloseTo(0.5e-6, within(1e-15));
         CopyFit noisy = CopyFit.through(1_000_000, 1e-6, 2_000_000, 3e-6);
         assertThat(noisy.interceptSeconds()).isCloseTo(-1e-6, within(1e-15));
         assertThat(noisy.latencySeconds()).isZero();
@@ -33,13 +34,18 @@ class CopyFitTest {
 
     @Test
     void timingsThatGiveNoBandwidthAreRejected() {
-        assertThatThrownBy(() -> CopyFit.through(2_000, 1e-6, 1_000, 2e-6)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("0 < smallBytes < largeBytes").hasMessageContaining("2000 and 1000");
-        assertThatThrownBy(() -> CopyFit.through(1_000, 2e-6, 2_000, 2e-6)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> CopyFit.through(2_000, 1e-6, 1_000, 2e-6))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("0 < smallBytes < largeBytes")
+                .hasMessageContaining("2000 and 1000");
+        assertThatThrownBy(() -> CopyFit.through(1_000, 2e-6, 2_000, 2e-6))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("did not take longer");
-        assertThatThrownBy(() -> CopyFit.through(1_000, 0, 2_000, 2e-6)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> CopyFit.through(1_000, 0, 2_000, 2e-6))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("finite and > 0");
-        assertThatThrownBy(() -> CopyFit.through(1_000, 1e-6, 2_000, Double.NaN)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> CopyFit.through(1_000, 1e-6, 2_000, Double.NaN))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("finite and > 0");
     }
 }

@@ -23,16 +23,25 @@ class DeviceCeilingsIT {
     @Test
     void theCopyLineFitsACopySizeItWasNotFittedOn() {
         Device d = Cuda.device(0);
-        try (CublasLt lt = CublasLt.create(); Stream s = Stream.create()) {
+        try (CublasLt lt = CublasLt.create();
+                Stream s = Stream.create()) {
             // 256 MiB: captured in a graph, a 1 GiB copy runs at 2.7 TB/s instead of 4.3 on an H200
             DeviceCeilings c = DeviceCeilings.measure(lt, d, s, 256L << 20, 1024, List.of(), TIMING);
             long third = 96L << 20; // between the fitted 32 MiB and 256 MiB
-            double measured = Benchmark.copy(s, third, TIMING.inputSets(d.l2Bytes(), 2 * third), TIMING).medianSeconds();
+            double measured = Benchmark.copy(s, third, TIMING.inputSets(d.l2Bytes(), 2 * third), TIMING)
+                    .medianSeconds();
             double line = c.kernelLatencySeconds() + 2.0 * third / c.copyBytesPerSecond();
-            System.out.printf("DeviceCeilingsIT %s: slope %.0f GB/s, latency %.2f us; 96 MiB copy %.2f us, line %.2f us (%s)%n",
-                    d.name(), c.copyBytesPerSecond() / 1e9, c.kernelLatencySeconds() * 1e6, measured * 1e6, line * 1e6, c.copyHow());
+            System.out.printf(
+                    "DeviceCeilingsIT %s: slope %.0f GB/s, latency %.2f us; 96 MiB copy %.2f us, line %.2f us (%s)%n",
+                    d.name(),
+                    c.copyBytesPerSecond() / 1e9,
+                    c.kernelLatencySeconds() * 1e6,
+                    measured * 1e6,
+                    line * 1e6,
+                    c.copyHow());
             // a copy reads and writes: it cannot move more than the datasheet's bandwidth
-            assertThat(c.copyBytesPerSecond()).isLessThanOrEqualTo(d.hardware().memoryBytesPerSecond())
+            assertThat(c.copyBytesPerSecond())
+                    .isLessThanOrEqualTo(d.hardware().memoryBytesPerSecond())
                     .isGreaterThan(0.5 * d.hardware().memoryBytesPerSecond());
             // a launch in a graph plus DRAM ramp-up: microseconds, not nothing and not milliseconds
             assertThat(c.kernelLatencySeconds()).isGreaterThan(0).isLessThan(20e-6);
@@ -41,7 +50,8 @@ class DeviceCeilingsIT {
             assertThat(measured).isCloseTo(line, within(0.5 * c.kernelLatencySeconds()));
             // and the predictions built from it carry the latency once per operator
             Hardware h = c.applyTo(d.hardware());
-            assertThat(Roofline.on(h).predict(Gemm.gemv(4096, 4096)).latencySeconds()).isEqualTo(c.kernelLatencySeconds());
+            assertThat(Roofline.on(h).predict(Gemm.gemv(4096, 4096)).latencySeconds())
+                    .isEqualTo(c.kernelLatencySeconds());
         }
     }
 }

@@ -38,15 +38,19 @@ class DeviceUuidTest {
 
     @Test
     void anythingButSixteenBytesIsRefused() {
-        assertThatThrownBy(() -> Device.nvmlUuid(new byte[15])).hasMessageContaining("16 bytes").hasMessageContaining("15");
+        assertThatThrownBy(() -> Device.nvmlUuid(new byte[15]))
+                .hasMessageContaining("16 bytes")
+                .hasMessageContaining("15");
         assertThatThrownBy(() -> Device.nvmlUuid(null)).hasMessageContaining("null");
     }
 
     @Test
     void aDeviceRefusesAUuidNotInNvmlForm() {
-        assertThatThrownBy(() -> device("GPU-A0A1A2A3-A4A5-A6A7-A8A9-AAABACADAEAF")).hasMessageContaining("lowercase hex");
+        assertThatThrownBy(() -> device("GPU-A0A1A2A3-A4A5-A6A7-A8A9-AAABACADAEAF"))
+                .hasMessageContaining("lowercase hex");
         assertThatThrownBy(() -> device("a0a1a2a3-a4a5-a6a7-a8a9-aaabacadaeaf")).hasMessageContaining("GPU-");
-        assertThat(device("GPU-a0a1a2a3-a4a5-a6a7-a8a9-aaabacadaeaf").uuid()).isEqualTo("GPU-a0a1a2a3-a4a5-a6a7-a8a9-aaabacadaeaf");
+        assertThat(device("GPU-a0a1a2a3-a4a5-a6a7-a8a9-aaabacadaeaf").uuid())
+                .isEqualTo("GPU-a0a1a2a3-a4a5-a6a7-a8a9-aaabacadaeaf");
     }
 
     @Test

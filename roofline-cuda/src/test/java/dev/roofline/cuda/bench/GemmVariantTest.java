@@ -16,12 +16,15 @@ class GemmVariantTest {
         assertThat(v.label(g)).isEqualTo("FP8 E4M3 -> FP16 fast accum");
         assertThat(v.options(32).fastAccumulation()).isTrue();
         assertThat(v.options(32).algorithms()).isEqualTo(32);
-        assertThat(GemmVariant.of(Precision.FP8_E4M3).options(32).fastAccumulation()).isFalse();
+        assertThat(GemmVariant.of(Precision.FP8_E4M3).options(32).fastAccumulation())
+                .isFalse();
     }
 
     @Test
     void fastAccumulationOutsideFp8IsRefused() {
-        assertThatThrownBy(() -> new GemmVariant(Precision.BF16, true)).hasMessageContaining("FP8 only").hasMessageContaining("BF16");
+        assertThatThrownBy(() -> new GemmVariant(Precision.BF16, true))
+                .hasMessageContaining("FP8 only")
+                .hasMessageContaining("BF16");
     }
 
     @Test
@@ -31,6 +34,7 @@ class GemmVariantTest {
         assertThat(BenchmarkOptions.isolated().backToBack()).isFalse();
         assertThat(BenchmarkOptions.isolated().launchesPerSample()).isEqualTo(1);
         assertThat(BenchmarkOptions.defaults().withGraph(20).backToBack()).isTrue();
-        assertThatThrownBy(() -> BenchmarkOptions.defaults().withLaunchesPerSample(0)).hasMessageContaining("launchesPerSample >= 1");
+        assertThatThrownBy(() -> BenchmarkOptions.defaults().withLaunchesPerSample(0))
+                .hasMessageContaining("launchesPerSample >= 1");
     }
 }

@@ -16,8 +16,11 @@ class GemvBenchmarkIT {
 
     @Test
     void eachKernelIsTimedBesideCublasACopyAndItsPredictions() {
-        GemvBenchmarkOptions o = GemvBenchmarkOptions.defaults().withShapes(List.of(new GemvBenchmarkOptions.Shape(4096, 4096)))
-                .withFormats(List.of(WeightFormat.FP16, WeightFormat.NVFP4)).withRepetitions(10).withDecodeLayer(false);
+        GemvBenchmarkOptions o = GemvBenchmarkOptions.defaults()
+                .withShapes(List.of(new GemvBenchmarkOptions.Shape(4096, 4096)))
+                .withFormats(List.of(WeightFormat.FP16, WeightFormat.NVFP4))
+                .withRepetitions(10)
+                .withDecodeLayer(false);
         List<Measurement> seen = new ArrayList<>();
         GemvBenchmarkResults r = GemvBenchmark.run(Cuda.device(0), o, seen::add);
         System.out.print(r.render(ReportFormat.TEXT));
@@ -32,7 +35,8 @@ class GemvBenchmarkIT {
             assertThat(m.prediction().latencySeconds()).isEqualTo(r.ceilings().kernelLatencySeconds());
         }
         // the 4-bit weights are a quarter of FP16's bytes: the NVFP4 kernel is faster
-        assertThat(r.kernels().get(1).time().medianMicros()).isLessThan(r.kernels().get(0).time().medianMicros());
+        assertThat(r.kernels().get(1).time().medianMicros())
+                .isLessThan(r.kernels().get(0).time().medianMicros());
         assertThat(r.render(ReportFormat.CSV).lines()).hasSize(3);
         assertThat(r.decodeLayer()).isEmpty();
     }

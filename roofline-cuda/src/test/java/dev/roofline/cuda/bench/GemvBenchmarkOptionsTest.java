@@ -13,7 +13,9 @@ class GemvBenchmarkOptionsTest {
     @Test
     void defaultsAreTheHeadlineRun() {
         GemvBenchmarkOptions o = GemvBenchmarkOptions.defaults();
-        assertThat(o.shapes()).extracting(GemvBenchmarkOptions.Shape::toString).containsExactly("8192x8192", "28672x8192", "8192x28672");
+        assertThat(o.shapes())
+                .extracting(GemvBenchmarkOptions.Shape::toString)
+                .containsExactly("8192x8192", "28672x8192", "8192x28672");
         assertThat(o.formats()).containsExactly(WeightFormat.values());
         assertThat(o.timing()).isEqualTo(BenchmarkOptions.defaults().withGraph(20));
         assertThat(o.timing().repetitions()).isEqualTo(50);
@@ -26,8 +28,12 @@ class GemvBenchmarkOptionsTest {
 
     @Test
     void withersChangeOneThing() {
-        GemvBenchmarkOptions o = GemvBenchmarkOptions.defaults().withRepetitions(5).withWarmup(1).withL2Cold(false)
-                .withCublasBaseline(false).withDecodeLayer(false);
+        GemvBenchmarkOptions o = GemvBenchmarkOptions.defaults()
+                .withRepetitions(5)
+                .withWarmup(1)
+                .withL2Cold(false)
+                .withCublasBaseline(false)
+                .withDecodeLayer(false);
         assertThat(o.timing()).isEqualTo(new BenchmarkOptions(1, 5, false, true, 20, true));
         assertThat(o.cublasBaseline()).isFalse();
         assertThat(o.decodeLayer()).isFalse();
@@ -36,19 +42,29 @@ class GemvBenchmarkOptionsTest {
 
     @Test
     void shapesAndFormatsParseAndBadOnesAreNamed() {
-        assertThat(GemvBenchmarkOptions.Shape.parse("8192x28672")).isEqualTo(new GemvBenchmarkOptions.Shape(8192, 28672));
+        assertThat(GemvBenchmarkOptions.Shape.parse("8192x28672"))
+                .isEqualTo(new GemvBenchmarkOptions.Shape(8192, 28672));
         assertThat(GemvBenchmarkOptions.Shape.parse(" 16X32 ")).isEqualTo(new GemvBenchmarkOptions.Shape(16, 32));
-        assertThatThrownBy(() -> GemvBenchmarkOptions.Shape.parse("8192")).hasMessageContaining("'8192'").hasMessageContaining("NxK");
+        assertThatThrownBy(() -> GemvBenchmarkOptions.Shape.parse("8192"))
+                .hasMessageContaining("'8192'")
+                .hasMessageContaining("NxK");
         assertThatThrownBy(() -> GemvBenchmarkOptions.Shape.parse("0x32")).hasMessageContaining("0x32");
-        assertThat(GemvBenchmarkOptions.parseFormats("nvfp4,MXFP4")).containsExactly(WeightFormat.NVFP4, WeightFormat.MXFP4);
-        assertThatThrownBy(() -> GemvBenchmarkOptions.parseFormat("fp4")).hasMessageContaining("'fp4'").hasMessageContaining("NVFP4");
+        assertThat(GemvBenchmarkOptions.parseFormats("nvfp4,MXFP4"))
+                .containsExactly(WeightFormat.NVFP4, WeightFormat.MXFP4);
+        assertThatThrownBy(() -> GemvBenchmarkOptions.parseFormat("fp4"))
+                .hasMessageContaining("'fp4'")
+                .hasMessageContaining("NVFP4");
     }
 
     @Test
     void everyFormatMustFitEveryShapesK() {
         // INT4 scales groups of 128 along K: K = 8192 + 64 is not a whole number of groups
-        assertThatThrownBy(() -> GemvBenchmarkOptions.defaults().withShapes(List.of(new GemvBenchmarkOptions.Shape(4096, 8256))))
-                .hasMessageContaining("INT4").hasMessageContaining("multiple of 128").hasMessageContaining("4096x8256");
-        assertThatThrownBy(() -> GemvBenchmarkOptions.defaults().withFormats(List.of())).hasMessageContaining("at least one");
+        assertThatThrownBy(() ->
+                        GemvBenchmarkOptions.defaults().withShapes(List.of(new GemvBenchmarkOptions.Shape(4096, 8256))))
+                .hasMessageContaining("INT4")
+                .hasMessageContaining("multiple of 128")
+                .hasMessageContaining("4096x8256");
+        assertThatThrownBy(() -> GemvBenchmarkOptions.defaults().withFormats(List.of()))
+                .hasMessageContaining("at least one");
     }
 }

@@ -13,8 +13,15 @@ import static org.assertj.core.api.Assertions.within;
 
 /** The GEMV report from hand-made measurements (see {@link MeasurementTest} for the kernel row's figures). */
 class GemvBenchmarkResultsTest {
-    private static final DeviceCeilings CEILINGS = new DeviceCeilings("NVIDIA H200", LocalDate.of(2026, 11, 24), 4e12, 2e-6,
-            "line through copies, L2-cold", Map.of(), "", Map.of());
+    private static final DeviceCeilings CEILINGS = new DeviceCeilings(
+            "NVIDIA H200",
+            LocalDate.of(2026, 11, 24),
+            4e12,
+            2e-6,
+            "line through copies, L2-cold",
+            Map.of(),
+            "",
+            Map.of());
 
     /** A decoder linear: measured {@code micros}, predicted {@code predicted} (memory) + 1 us latency, datasheet {@code sheet}. */
     private static Measurement linear(String name, String format, double micros, double predicted, double sheet) {
@@ -24,8 +31,14 @@ class GemvBenchmarkResultsTest {
     }
 
     private static GemvBenchmarkResults results() {
-        return new GemvBenchmarkResults("NVIDIA H200 (sm_90)", CEILINGS, List.of(MeasurementTest.gemv()), List.of(
-                linear("qkv_proj", "NVFP4", 10, 8, 5), linear("o_proj", "NVFP4", 20, 16, 10), linear("qkv_proj", "FP16", 30, 30, 20)));
+        return new GemvBenchmarkResults(
+                "NVIDIA H200 (sm_90)",
+                CEILINGS,
+                List.of(MeasurementTest.gemv()),
+                List.of(
+                        linear("qkv_proj", "NVFP4", 10, 8, 5),
+                        linear("o_proj", "NVFP4", 20, 16, 10),
+                        linear("qkv_proj", "FP16", 30, 30, 20)));
     }
 
     @Test
@@ -44,26 +57,67 @@ class GemvBenchmarkResultsTest {
     @Test
     void theTextReportHasTodaysKernelColumnsAndValues() {
         String text = results().render(ReportFormat.TEXT);
-        assertThat(text).startsWith("device: NVIDIA H200 (sm_90)\ncopy bandwidth (read + write): 4000 GB/s, kernel latency 2.00 us"
-                + " (line through copies, L2-cold)\n");
+        assertThat(text)
+                .startsWith(
+                        "device: NVIDIA H200 (sm_90)\ncopy bandwidth (read + write): 4000 GB/s, kernel latency 2.00 us"
+                                + " (line through copies, L2-cold)\n");
         List<String> lines = text.lines().toList();
-        int header = lines.indexOf(lines.stream().filter(l -> l.startsWith("shape NxK")).findFirst().orElseThrow());
-        assertThat(lines.get(header).split(" {2,}")).containsExactly("shape NxK", "format", "median us", "cuBLAS FP16 us",
-                "speedup", "weight GB/s", "% of copy", "roofline us", "err %", "same-bytes copy us", "vs copy",
-                "err % w/o latency", "speedup at roofline", "% of copy at roofline");
-        // 13 us; cuBLAS 39 us, 3.00x; 3000 GB/s = 75.0 % of 4 TB/s; 12 us predicted, +8.3 %; copy 10.4 us, 1.25x; +30.0 % w/o
+        int header = lines.indexOf(lines.stream()
+                .filter(l -> l.startsWith("shape NxK"))
+                .findFirst()
+                .orElseThrow());
+        assertThat(lines.get(header).split(" {2,}"))
+                .containsExactly(
+                        "shape NxK",
+                        "format",
+                        "median us",
+                        "cuBLAS FP16 us",
+                        "speedup",
+                        "weight GB/s",
+                        "% of copy",
+                        "roofline us",
+                        "err %",
+                        "same-bytes copy us",
+                        "vs copy",
+                        "err % w/o latency",
+                        "speedup at roofline",
+                        "% of copy at roofline");
+        // 13 us; cuBLAS 39 us, 3.00x; 3000 GB/s = 75.0 % of 4 TB/s; 12 us predicted, +8.3 %; copy 10.4 us, 1.25x; +30.0
+        // % w/o
         // latency; 39 / 12 = 3.25x and 81.25 % at the roofline
-        assertThat(lines.get(header + 1).split(" {2,}")).containsExactly("8192x8192", "NVFP4", "13.00", "39.00", "3.00x",
-                "3000", "75.0%", "12.00", "+8.3", "10.40", "1.25x", "+30.0", "3.25x", "81.3%");
+        assertThat(lines.get(header + 1).split(" {2,}"))
+                .containsExactly(
+                        "8192x8192",
+                        "NVFP4",
+                        "13.00",
+                        "39.00",
+                        "3.00x",
+                        "3000",
+                        "75.0%",
+                        "12.00",
+                        "+8.3",
+                        "10.40",
+                        "1.25x",
+                        "+30.0",
+                        "3.25x",
+                        "81.3%");
     }
 
     @Test
     void theTextReportEndsWithTheDecoderLayerAndItsTotals() {
         List<String> lines = results().render(ReportFormat.TEXT).lines().toList();
         assertThat(lines).contains("Llama-3-8B decoder layer, M=1");
-        assertThat(lines.stream().filter(l -> l.startsWith("o_proj")).findFirst().orElseThrow().split(" {2,}"))
+        assertThat(lines.stream()
+                        .filter(l -> l.startsWith("o_proj"))
+                        .findFirst()
+                        .orElseThrow()
+                        .split(" {2,}"))
                 .containsExactly("o_proj", "NVFP4", "4096x4096", "20.00", "16.00", "10.00");
-        assertThat(lines.stream().filter(l -> l.startsWith("NVFP4")).findFirst().orElseThrow().split(" {2,}"))
+        assertThat(lines.stream()
+                        .filter(l -> l.startsWith("NVFP4"))
+                        .findFirst()
+                        .orElseThrow()
+                        .split(" {2,}"))
                 .containsExactly("NVFP4", "30.00", "24.00", "15.00", "+25.0");
     }
 
@@ -72,8 +126,10 @@ class GemvBenchmarkResultsTest {
         List<String> lines = results().render(ReportFormat.CSV).lines().toList();
         assertThat(lines).hasSize(1 + 1 + 3);
         List<String> header = List.of(lines.getFirst().split(",", -1));
-        assertThat(header).startsWith("operator", "format", "n", "k", "median_us").contains("cublas_fp16_us", "speedup",
-                "pct_of_copy_at_roofline", "datasheet_us", "bound").doesNotContain("shape NxK");
+        assertThat(header)
+                .startsWith("operator", "format", "n", "k", "median_us")
+                .contains("cublas_fp16_us", "speedup", "pct_of_copy_at_roofline", "datasheet_us", "bound")
+                .doesNotContain("shape NxK");
         List<String> kernel = List.of(lines.get(1).split(",", -1));
         assertThat(kernel).hasSize(header.size());
         assertThat(kernel.get(header.indexOf("operator"))).isEqualTo("NVFP4 gemv 8192x8192");
@@ -91,7 +147,8 @@ class GemvBenchmarkResultsTest {
     @Test
     void theMarkdownReportHasATableAndAHeadingPerSection() {
         String md = results().render(ReportFormat.MARKDOWN);
-        assertThat(md).contains("### GEMV kernels, M=1\n\n| shape NxK | format | median us |")
+        assertThat(md)
+                .contains("### GEMV kernels, M=1\n\n| shape NxK | format | median us |")
                 .contains("| 8192x8192 | NVFP4 | 13.00 | 39.00 | 3.00x |")
                 .contains("### Llama-3-8B decoder layer, M=1\n\n| linear | format |")
                 .contains("| NVFP4 | 30.00 | 24.00 | 15.00 | +25.0 |");

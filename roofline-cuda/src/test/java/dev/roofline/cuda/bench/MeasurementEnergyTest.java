@@ -18,13 +18,17 @@ import static org.assertj.core.api.Assertions.within;
 
 /** The benchmark's use of {@link OperationEnergy}; the record's own arithmetic is tested in roofline-core. */
 class MeasurementEnergyTest {
-    static final EnergyReading READING = new EnergyReading(0.42, 300.0, 714.3, 731.0, EnergySource.COUNTER, 42, 1755,
-            Set.of(ClockLimitReason.SW_POWER_CAP));
+    static final EnergyReading READING = new EnergyReading(
+            0.42, 300.0, 714.3, 731.0, EnergySource.COUNTER, 42, 1755, Set.of(ClockLimitReason.SW_POWER_CAP));
 
     @Test
     void aMeasurementDerivesItsEnergyFiguresFromItsOperator() {
         Gemm g = Sweep.gemmFor(Gemm.of(8192, 8192, 8192), Precision.BF16);
-        Measurement m = new Measurement("BF16 -> BF16", g, TimingStats.of(1600), Roofline.on(Hardware.H200).predict(g));
+        Measurement m = new Measurement(
+                "BF16 -> BF16",
+                g,
+                TimingStats.of(1600),
+                Roofline.on(Hardware.H200).predict(g));
         assertThat(m.energy()).isEmpty();
         assertThat(m.gigaflopsPerWatt()).isEmpty();
         Measurement e = m.withEnergy(new OperationEnergy("NVML", READING, 250, 0.40));

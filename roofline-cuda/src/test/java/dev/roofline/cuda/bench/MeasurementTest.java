@@ -21,37 +21,47 @@ class MeasurementTest {
     /** A prediction of {@code memoryMicros} memory time, 1 us compute and {@code latencyMicros} latency. */
     static Prediction prediction(Gemm g, double memoryMicros, double latencyMicros) {
         Prediction p = Roofline.on(Hardware.H200).predict(g);
-        return new Prediction(g, p.hardware(), p.computePath(), p.bytesPerSecond(), p.peakFlopsPerSecond(), memoryMicros * 1e-6,
-                1e-6, latencyMicros * 1e-6);
+        return new Prediction(
+                g,
+                p.hardware(),
+                p.computePath(),
+                p.bytesPerSecond(),
+                p.peakFlopsPerSecond(),
+                memoryMicros * 1e-6,
+                1e-6,
+                latencyMicros * 1e-6);
     }
 
     static Measurement gemv() {
         Gemm fp16 = Gemm.gemv(8192, 8192);
         Measurement cublas = new Measurement("FP16 -> FP16", fp16, TimingStats.of(39), prediction(fp16, 30, 2));
         return new Measurement("NVFP4", NVFP4, TimingStats.of(12, 13, 14), prediction(NVFP4, 10, 2))
-                .withDatasheet(prediction(NVFP4, 6.5, 0)).withBaseline(cublas)
+                .withDatasheet(prediction(NVFP4, 6.5, 0))
+                .withBaseline(cublas)
                 .withCopy(new CopyReference(39_000_000, 4e12, TimingStats.of(10.4)));
     }
 
     @Test
     void errorIsAgainstThePredictionWithAndWithoutItsLatency() {
-        assertThat(gemv().errorPercent()).isCloseTo(100.0 / 12, within(1e-9));           // 13 / 12 - 1
-        assertThat(gemv().errorPercentWithoutLatency()).isCloseTo(30.0, within(1e-9));    // 13 / 10 - 1
+        assertThat(gemv().errorPercent()).isCloseTo(100.0 / 12, within(1e-9)); // 13 / 12 - 1
+        assertThat(gemv().errorPercentWithoutLatency()).isCloseTo(30.0, within(1e-9)); // 13 / 10 - 1
         assertThat(gemv().datasheetErrorPercent().getAsDouble()).isCloseTo(100.0, within(1e-9)); // 13 / 6.5 - 1
     }
 
     @Test
     void speedupIsOverTheBaselineMeasuredAndAtTheRoofline() {
-        assertThat(gemv().speedup().getAsDouble()).isCloseTo(3.0, within(1e-12));             // 39 / 13
-        assertThat(gemv().speedupAtRoofline().getAsDouble()).isCloseTo(3.25, within(1e-12));  // 39 / 12
+        assertThat(gemv().speedup().getAsDouble()).isCloseTo(3.0, within(1e-12)); // 39 / 13
+        assertThat(gemv().speedupAtRoofline().getAsDouble()).isCloseTo(3.25, within(1e-12)); // 39 / 12
     }
 
     @Test
     void theCopyReferenceGivesBandwidthShareAndTimeAgainstTheCopy() {
-        assertThat(gemv().streamedGigabytesPerSecond().getAsDouble()).isCloseTo(3000, within(1e-9)); // 39e6 / 13e-6 / 1e9
-        assertThat(gemv().percentOfCopy().getAsDouble()).isCloseTo(75, within(1e-9));            // 3 TB/s of 4 TB/s
-        assertThat(gemv().percentOfCopyAtRoofline().getAsDouble()).isCloseTo(81.25, within(1e-9)); // 39e6 / 12e-6 = 3.25 TB/s
-        assertThat(gemv().timesSameBytesCopy().getAsDouble()).isCloseTo(1.25, within(1e-12));    // 13 / 10.4
+        assertThat(gemv().streamedGigabytesPerSecond().getAsDouble())
+                .isCloseTo(3000, within(1e-9)); // 39e6 / 13e-6 / 1e9
+        assertThat(gemv().percentOfCopy().getAsDouble()).isCloseTo(75, within(1e-9)); // 3 TB/s of 4 TB/s
+        assertThat(gemv().percentOfCopyAtRoofline().getAsDouble())
+                .isCloseTo(81.25, within(1e-9)); // 39e6 / 12e-6 = 3.25 TB/s
+        assertThat(gemv().timesSameBytesCopy().getAsDouble()).isCloseTo(1.25, within(1e-12)); // 13 / 10.4
     }
 
     @Test
@@ -68,7 +78,8 @@ class MeasurementTest {
 
     @Test
     void aFailureNamesTheExceptionAndTheShapeIsMxNxK() {
-        BenchmarkFailure f = BenchmarkFailure.of("FP8 E4M3 -> FP16", Gemm.of(16, 8192, 4096), new IllegalStateException("no algorithm"));
+        BenchmarkFailure f = BenchmarkFailure.of(
+                "FP8 E4M3 -> FP16", Gemm.of(16, 8192, 4096), new IllegalStateException("no algorithm"));
         assertThat(f.reason()).isEqualTo("IllegalStateException: no algorithm");
         assertThat(f.shape()).isEqualTo("16x8192x4096");
         assertThat(Report.line(f)).endsWith("16x8192x4096 failed: IllegalStateException: no algorithm");
@@ -76,7 +87,9 @@ class MeasurementTest {
 
     @Test
     void aCopyReferenceNeedsBytesAndABandwidth() {
-        assertThatThrownBy(() -> new CopyReference(0, 4e12, TimingStats.of(1))).hasMessageContaining("streamedBytes >= 1");
-        assertThatThrownBy(() -> new CopyReference(1, 0, TimingStats.of(1))).hasMessageContaining("copyBytesPerSecond > 0");
+        assertThatThrownBy(() -> new CopyReference(0, 4e12, TimingStats.of(1)))
+                .hasMessageContaining("streamedBytes >= 1");
+        assertThatThrownBy(() -> new CopyReference(1, 0, TimingStats.of(1)))
+                .hasMessageContaining("copyBytesPerSecond > 0");
     }
 }

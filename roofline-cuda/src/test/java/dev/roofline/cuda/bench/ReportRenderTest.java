@@ -12,17 +12,26 @@ class ReportRenderTest {
     /** A row of the test table: a name, a value (null: none) and a failure (null: none). */
     private record Row(String name, Double value, String note, String failure) {}
 
-    private static final Table<Row> TABLE = new Table<>(List.of(
-            Column.text("name", "name", Row::name),
-            Column.number("value", "value", "%.2f", "%.3f", r -> r.value() == null ? OptionalDouble.empty() : OptionalDouble.of(r.value())),
-            Column.text(null, "note", Row::note),
-            Column.number("x", null, "%.1fx", "%.1f", Row::value)),
-            1, Row::failure);
+    private static final Table<Row> TABLE = new Table<>(
+            List.of(
+                    Column.text("name", "name", Row::name),
+                    Column.number(
+                            "value",
+                            "value",
+                            "%.2f",
+                            "%.3f",
+                            r -> r.value() == null ? OptionalDouble.empty() : OptionalDouble.of(r.value())),
+                    Column.text(null, "note", Row::note),
+                    Column.number("x", null, "%.1fx", "%.1f", Row::value)),
+            1,
+            Row::failure);
 
     @Test
     void textPadsEachColumnToItsWidestCellAndRightAlignsNumbers() {
-        // widths: name max("name", "alpha", "b") = 5; value max("value", "1.50", "12.25") = 5; x max("x", "1.5x", "12.3x") = 5
-        String text = Report.render(TABLE, List.of(new Row("alpha", 1.5, "", null), new Row("b", 12.25, "", null)), ReportFormat.TEXT);
+        // widths: name max("name", "alpha", "b") = 5; value max("value", "1.50", "12.25") = 5; x max("x", "1.5x",
+        // "12.3x") = 5
+        String text = Report.render(
+                TABLE, List.of(new Row("alpha", 1.5, "", null), new Row("b", 12.25, "", null)), ReportFormat.TEXT);
         assertThat(text).isEqualTo("""
                 name   value      x
                 alpha   1.50   1.5x
@@ -32,18 +41,21 @@ class ReportRenderTest {
 
     @Test
     void aFailedRowKeepsItsNameAndSaysWhyInText() {
-        String text = Report.render(TABLE, List.of(new Row("alpha", 1.5, "", null), new Row("gamma", null, "", "no algorithm")),
+        String text = Report.render(
+                TABLE,
+                List.of(new Row("alpha", 1.5, "", null), new Row("gamma", null, "", "no algorithm")),
                 ReportFormat.TEXT);
         assertThat(text.split("\n")[2]).isEqualTo("gamma  failed: no algorithm");
     }
 
     @Test
     void csvQuotesCommasQuotesAndLineBreaksAndDoublesQuotes() {
-        String csv = Report.render(TABLE, List.of(new Row("a,b", 1.5, "say \"hi\"", null), new Row("two\nlines", null, "plain", null)),
+        String csv = Report.render(
+                TABLE,
+                List.of(new Row("a,b", 1.5, "say \"hi\"", null), new Row("two\nlines", null, "plain", null)),
                 ReportFormat.CSV);
-        assertThat(csv).isEqualTo("name,value,note\n"
-                + "\"a,b\",1.500,\"say \"\"hi\"\"\"\n"
-                + "\"two\nlines\",,plain\n");
+        assertThat(csv)
+                .isEqualTo("name,value,note\n" + "\"a,b\",1.500,\"say \"\"hi\"\"\"\n" + "\"two\nlines\",,plain\n");
     }
 
     @Test
@@ -57,7 +69,10 @@ class ReportRenderTest {
 
     @Test
     void markdownAlignsNumbersRightAndEscapesPipes() {
-        String md = Report.render(TABLE, List.of(new Row("a|b", 2.0, "", null), new Row("c", null, "", "no\nGPU")), ReportFormat.MARKDOWN);
+        String md = Report.render(
+                TABLE,
+                List.of(new Row("a|b", 2.0, "", null), new Row("c", null, "", "no\nGPU")),
+                ReportFormat.MARKDOWN);
         assertThat(md).isEqualTo("""
                 | name | value | x |
                 | --- | ---: | ---: |
@@ -81,7 +96,9 @@ class ReportRenderTest {
         assertThat(ReportFormat.parse("csv")).isEqualTo(ReportFormat.CSV);
         assertThat(ReportFormat.parse("Markdown")).isEqualTo(ReportFormat.MARKDOWN);
         assertThat(ReportFormat.parse("md")).isEqualTo(ReportFormat.MARKDOWN);
-        assertThatThrownBy(() -> ReportFormat.parse("html")).hasMessageContaining("'html'").hasMessageContaining("text, csv or markdown");
+        assertThatThrownBy(() -> ReportFormat.parse("html"))
+                .hasMessageContaining("'html'")
+                .hasMessageContaining("text, csv or markdown");
     }
 
     @Test

@@ -22,7 +22,8 @@ class ReportTest {
         Measurement plain = new Measurement("BF16 -> BF16", BF16, TimingStats.of(1600, 1610, 1590), r.predict(BF16))
                 .withDatasheet(r.predict(BF16));
         Measurement metered = plain.withEnergy(new OperationEnergy("NVML", MeasurementEnergyTest.READING, 250, 0.40));
-        return List.of(plain, metered, new BenchmarkFailure(FP8_FAST.label(FP8), FP8, "CublasException: no algorithm, sorry"));
+        return List.of(
+                plain, metered, new BenchmarkFailure(FP8_FAST.label(FP8), FP8, "CublasException: no algorithm, sorry"));
     }
 
     /** Splits one CSV line, honouring quotes. */

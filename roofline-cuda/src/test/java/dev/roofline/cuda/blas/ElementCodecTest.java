@@ -48,7 +48,8 @@ class ElementCodecTest {
     void bf16RoundsToNearestEven() {
         // 1 + 2^-8 is halfway between 1.0 and 1 + 2^-7: ties to even keeps 1.0
         float half = 1f + (float) Math.scalb(1.0, -8);
-        assertThat(ElementCodec.decode(Precision.BF16, ElementCodec.encode(Precision.BF16, new float[] {half}))).containsExactly(1.0);
+        assertThat(ElementCodec.decode(Precision.BF16, ElementCodec.encode(Precision.BF16, new float[] {half})))
+                .containsExactly(1.0);
         float above = Math.nextUp(half);
         assertThat(ElementCodec.decode(Precision.BF16, ElementCodec.encode(Precision.BF16, new float[] {above})))
                 .containsExactly(1.0 + Math.scalb(1.0, -7));
@@ -56,17 +57,21 @@ class ElementCodecTest {
 
     @Test
     void nanEncodesToTheFormatsNanCode() {
-        // E4M3 (OCP "fn"): S.1111.111; E5M2 (IEEE-like): exponent 11111 with a non-zero mantissa, quiet 0x7E as ml_dtypes
+        // E4M3 (OCP "fn"): S.1111.111; E5M2 (IEEE-like): exponent 11111 with a non-zero mantissa, quiet 0x7E as
+        // ml_dtypes
         assertThat(code(Precision.FP8_E4M3, Float.NaN)).isEqualTo(0x7F);
         assertThat(code(Precision.FP8_E5M2, Float.NaN)).isEqualTo(0x7E);
         for (Precision p : new Precision[] {Precision.FP16, Precision.BF16, Precision.FP8_E4M3, Precision.FP8_E5M2}) {
-            assertThat(ElementCodec.decode(p, ElementCodec.encode(p, new float[] {Float.NaN}))[0]).as("%s", p).isNaN();
+            assertThat(ElementCodec.decode(p, ElementCodec.encode(p, new float[] {Float.NaN}))[0])
+                    .as("%s", p)
+                    .isNaN();
         }
     }
 
     @Test
     void int32OutputsDecodeLittleEndian() {
-        assertThat(ElementCodec.decodeInt32(new byte[] {(byte) 0xFE, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 1, 0, 0, 0}))
+        assertThat(ElementCodec.decodeInt32(
+                        new byte[] {(byte) 0xFE, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 1, 0, 0, 0}))
                 .containsExactly(-2.0, 1.0);
     }
 
@@ -81,6 +86,7 @@ class ElementCodecTest {
 
     @Test
     void blockScaledFormatsHaveNoHostEncodingHere() {
-        assertThatThrownBy(() -> ElementCodec.encode(Precision.NVFP4, new float[1])).hasMessageContaining("NVFP4");
+        assertThatThrownBy(() -> ElementCodec.encode(Precision.NVFP4, new float[1]))
+                .hasMessageContaining("NVFP4");
     }
 }

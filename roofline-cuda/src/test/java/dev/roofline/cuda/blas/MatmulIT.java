@@ -48,18 +48,22 @@ class MatmulIT {
      */
     @ParameterizedTest(name = "{0} x {1} -> {2}")
     @CsvSource({
-            "FP32, FP32, FP32, 1e-5",
-            "TF32, TF32, FP32, 5e-3",
-            "FP16, FP16, FP16, 2e-3",
-            "FP16, FP16, FP32, 1e-5",
-            "BF16, BF16, BF16, 1e-2",
-            "FP8_E4M3, FP8_E4M3, FP16, 2e-3",
-            "FP8_E4M3, FP8_E4M3, BF16, 1e-2",
-            "FP8_E4M3, FP8_E4M3, FP32, 1e-3",
-            "FP8_E4M3, FP8_E5M2, FP16, 2e-3",
-            "INT8, INT8, FP32, 0"})
+        "FP32, FP32, FP32, 1e-5",
+        "TF32, TF32, FP32, 5e-3",
+        "FP16, FP16, FP16, 2e-3",
+        "FP16, FP16, FP32, 1e-5",
+        "BF16, BF16, BF16, 1e-2",
+        "FP8_E4M3, FP8_E4M3, FP16, 2e-3",
+        "FP8_E4M3, FP8_E4M3, BF16, 1e-2",
+        "FP8_E4M3, FP8_E4M3, FP32, 1e-3",
+        "FP8_E4M3, FP8_E5M2, FP16, 2e-3",
+        "INT8, INT8, FP32, 0"
+    })
     void matchesCpuReference(Precision weights, Precision activations, Precision output, double tolerance) {
-        Gemm g = Gemm.of(M, N, K).withWeights(weights).withActivations(activations).withOutput(output);
+        Gemm g = Gemm.of(M, N, K)
+                .withWeights(weights)
+                .withActivations(activations)
+                .withOutput(output);
         long seed = System.nanoTime();
         float[] wv = ElementCodec.random(weights, N * K, seed, 4f);
         float[] xv = ElementCodec.random(activations, M * K, seed + 1, 4f);
@@ -71,9 +75,11 @@ class MatmulIT {
         float sw = fp8 ? 0.5f : 1f;
         float sx = fp8 ? 4f : 1f;
         try (Matmul mm = Matmul.plan(lt, g, device, MatmulOptions.defaults());
-             DeviceBuffer dw = DeviceBuffer.allocate(wb.length); DeviceBuffer dx = DeviceBuffer.allocate(xb.length);
-             DeviceBuffer dy = DeviceBuffer.allocate(mm.requiredBytes()[2]);
-             DeviceBuffer scaleW = DeviceBuffer.allocate(4); DeviceBuffer scaleX = DeviceBuffer.allocate(4)) {
+                DeviceBuffer dw = DeviceBuffer.allocate(wb.length);
+                DeviceBuffer dx = DeviceBuffer.allocate(xb.length);
+                DeviceBuffer dy = DeviceBuffer.allocate(mm.requiredBytes()[2]);
+                DeviceBuffer scaleW = DeviceBuffer.allocate(4);
+                DeviceBuffer scaleX = DeviceBuffer.allocate(4)) {
             dw.copyFrom(wb);
             dx.copyFrom(xb);
             dy.fill(0xFF); // poison: NaN in every float format, -1 in INT32
@@ -110,17 +116,20 @@ class MatmulIT {
         if (device.computeCapability().atLeast(10, 0)) {
             return;
         }
-        assertThatThrownBy(() -> Matmul.plan(lt, Gemm.of(128, 128, 128).in(Precision.NVFP4), device, MatmulOptions.defaults()))
+        assertThatThrownBy(() ->
+                        Matmul.plan(lt, Gemm.of(128, 128, 128).in(Precision.NVFP4), device, MatmulOptions.defaults()))
                 .isInstanceOf(UnsupportedOnDeviceException.class)
-                .hasMessageContaining(">= 10.0").hasMessageContaining(device.computeCapability().toString());
+                .hasMessageContaining(">= 10.0")
+                .hasMessageContaining(device.computeCapability().toString());
     }
 
     @Test
     void fp8WithoutScalesIsRefused() {
         Gemm g = Gemm.of(16, 16, 16).in(Precision.FP8_E4M3);
         try (Matmul mm = Matmul.plan(lt, g, device, MatmulOptions.defaults());
-             DeviceBuffer a = DeviceBuffer.allocate(256); DeviceBuffer b = DeviceBuffer.allocate(256);
-             DeviceBuffer c = DeviceBuffer.allocate(512)) {
+                DeviceBuffer a = DeviceBuffer.allocate(256);
+                DeviceBuffer b = DeviceBuffer.allocate(256);
+                DeviceBuffer c = DeviceBuffer.allocate(512)) {
             assertThatThrownBy(() -> mm.run(Operands.of(a, b, c), stream)).hasMessageContaining("weightScale");
         }
     }
@@ -128,8 +137,10 @@ class MatmulIT {
     @Test
     void tooSmallOutputIsRefused() {
         try (Matmul mm = Matmul.plan(lt, Gemm.of(16, 16, 16), device, MatmulOptions.defaults());
-             DeviceBuffer a = DeviceBuffer.allocate(512); DeviceBuffer c = DeviceBuffer.allocate(100)) {
-            assertThatThrownBy(() -> mm.run(Operands.of(a, a, c), stream)).hasMessageContaining("output buffer holds 100 bytes");
+                DeviceBuffer a = DeviceBuffer.allocate(512);
+                DeviceBuffer c = DeviceBuffer.allocate(100)) {
+            assertThatThrownBy(() -> mm.run(Operands.of(a, a, c), stream))
+                    .hasMessageContaining("output buffer holds 100 bytes");
         }
     }
 

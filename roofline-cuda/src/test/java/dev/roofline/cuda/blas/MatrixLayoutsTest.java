@@ -11,7 +11,8 @@ class MatrixLayoutsTest {
     @Test
     void layoutsAreTnWithKContiguousOperands() {
         MatrixLayouts l = MatrixLayouts.of(Gemm.of(64, 128, 256));
-        // weights N x K row-major = K x N column-major (ld K); activations M x K = K x M (ld K); out M x N = N x M (ld N)
+        // weights N x K row-major = K x N column-major (ld K); activations M x K = K x M (ld K); out M x N = N x M (ld
+        // N)
         assertThat(l).isEqualTo(new MatrixLayouts(256, 128, 256, 256, 64, 256, 128, 64, 128));
     }
 

@@ -1,6 +1,5 @@
 package dev.roofline.cuda.cli;
 
-import dev.roofline.core.cli.Main;
 import dev.roofline.cuda.Cuda;
 import dev.roofline.cuda.bench.GemvBenchmarkOptions;
 import dev.roofline.cuda.kernels.WeightFormat;
@@ -27,8 +26,14 @@ class GemvBenchCommandTest {
     void helpPrintsTheOptions() {
         MeasureCommandTest.Run r = run("gemv-bench", "--help");
         assertThat(r.status()).isZero();
-        assertThat(r.out()).startsWith("usage: roofline gemv-bench [options]\n").contains("--formats F[,F...]")
-                .contains("--shape NxK").contains("--no-cublas").contains("--no-layer").contains("--csv FILE").contains("--markdown FILE")
+        assertThat(r.out())
+                .startsWith("usage: roofline gemv-bench [options]\n")
+                .contains("--formats F[,F...]")
+                .contains("--shape NxK")
+                .contains("--no-cublas")
+                .contains("--no-layer")
+                .contains("--csv FILE")
+                .contains("--markdown FILE")
                 .contains("8192x8192, 28672x8192, 8192x28672");
     }
 
@@ -36,7 +41,10 @@ class GemvBenchCommandTest {
     void anUnknownFormatIsAUsageErrorNamingIt() {
         MeasureCommandTest.Run r = run("gemv-bench", "--formats", "NVFP4,FP5");
         assertThat(r.status()).isEqualTo(2);
-        assertThat(r.err()).startsWith("roofline gemv-bench: --formats: ").contains("FP5").contains("usage: roofline gemv-bench");
+        assertThat(r.err())
+                .startsWith("roofline gemv-bench: --formats: ")
+                .contains("FP5")
+                .contains("usage: roofline gemv-bench");
     }
 
     @Test
@@ -58,7 +66,10 @@ class GemvBenchCommandTest {
         assumeFalse(Cuda.isAvailable(), "a GPU is present: the command would measure");
         MeasureCommandTest.Run r = run("gemv-bench", "--formats", "NVFP4");
         assertThat(r.status()).isEqualTo(1);
-        assertThat(r.err()).startsWith("roofline gemv-bench: ").endsWith(" - nothing measured\n").hasLineCount(1);
+        assertThat(r.err())
+                .startsWith("roofline gemv-bench: ")
+                .endsWith(" - nothing measured\n")
+                .hasLineCount(1);
         assertThat(r.out()).isEmpty();
     }
 
@@ -70,10 +81,20 @@ class GemvBenchCommandTest {
         assertThat(all.cublasBaseline()).isTrue();
         assertThat(all.decodeLayer()).isTrue();
 
-        GemvBenchmarkOptions some = GemvBenchCommand.options(GemvBenchCommandTest.parse("--formats", "nvfp4,MXFP4",
-                "--shape", "4096x1024", "--shape", "256x4096", "--no-cublas", "--no-layer", "--repetitions", "7"));
+        GemvBenchmarkOptions some = GemvBenchCommand.options(GemvBenchCommandTest.parse(
+                "--formats",
+                "nvfp4,MXFP4",
+                "--shape",
+                "4096x1024",
+                "--shape",
+                "256x4096",
+                "--no-cublas",
+                "--no-layer",
+                "--repetitions",
+                "7"));
         assertThat(some.formats()).containsExactly(WeightFormat.NVFP4, WeightFormat.MXFP4);
-        assertThat(some.shapes()).containsExactly(new GemvBenchmarkOptions.Shape(4096, 1024), new GemvBenchmarkOptions.Shape(256, 4096));
+        assertThat(some.shapes())
+                .containsExactly(new GemvBenchmarkOptions.Shape(4096, 1024), new GemvBenchmarkOptions.Shape(256, 4096));
         assertThat(some.cublasBaseline()).isFalse();
         assertThat(some.decodeLayer()).isFalse();
         assertThat(some.timing().repetitions()).isEqualTo(7);

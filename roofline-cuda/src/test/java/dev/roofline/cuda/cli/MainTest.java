@@ -16,8 +16,13 @@ class MainTest {
     private static String[] run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int rc = Main.run(measure(args), new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new String[] {Integer.toString(rc), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)};
+        int rc = Main.run(
+                measure(args),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new String[] {
+            Integer.toString(rc), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)
+        };
     }
 
     private static String[] measure(String... args) {
@@ -32,8 +37,10 @@ class MainTest {
         assumeFalse(Cuda.isAvailable(), "a GPU is present: the command would measure");
         String[] r = run();
         assertThat(r[0]).isEqualTo("0");
-        assertThat(r[1]).startsWith("GEMV M=1 N=4096 K=4096 on GB10: 273 GB/s")
-                .contains("no CUDA device").contains("nothing measured")
+        assertThat(r[1])
+                .startsWith("GEMV M=1 N=4096 K=4096 on GB10: 273 GB/s")
+                .contains("no CUDA device")
+                .contains("nothing measured")
                 .contains("Predictions only, for H200");
     }
 
@@ -41,7 +48,9 @@ class MainTest {
     void hwChoosesTheCalculatorsHardwareToo() {
         assumeFalse(Cuda.isAvailable(), "a GPU is present: the command would measure");
         String[] r = run("--hw", "h100");
-        assertThat(r[1]).startsWith("GEMV M=1 N=4096 K=4096 on H100 SXM: 3350 GB/s").contains("Predictions only, for H100 SXM");
+        assertThat(r[1])
+                .startsWith("GEMV M=1 N=4096 K=4096 on H100 SXM: 3350 GB/s")
+                .contains("Predictions only, for H100 SXM");
     }
 
     @Test

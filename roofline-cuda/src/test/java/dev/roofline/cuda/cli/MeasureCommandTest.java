@@ -17,7 +17,10 @@ class MeasureCommandTest {
     static Run run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int status = Main.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
@@ -25,7 +28,9 @@ class MeasureCommandTest {
     void theListingHasMeasureBesideCoresCommands() {
         Run r = run("--help");
         assertThat(r.status()).isZero();
-        assertThat(r.out()).containsPattern("(?m)^  measure +the main job").containsPattern("(?m)^  predict +")
+        assertThat(r.out())
+                .containsPattern("(?m)^  measure +the main job")
+                .containsPattern("(?m)^  predict +")
                 .doesNotContain("add roofline-cuda");
     }
 
@@ -33,7 +38,10 @@ class MeasureCommandTest {
     void helpPrintsTheOptions() {
         Run r = run("measure", "--help");
         assertThat(r.status()).isZero();
-        assertThat(r.out()).startsWith("usage: roofline measure [options]\n").contains("--hw NAME").contains("--csv FILE")
+        assertThat(r.out())
+                .startsWith("usage: roofline measure [options]\n")
+                .contains("--hw NAME")
+                .contains("--csv FILE")
                 .contains("--quick");
     }
 

@@ -9,7 +9,8 @@ class CudaErrorsTest {
 
     @Test
     void namesComeFromGeneratedConstantsWhenTheLibraryIsAbsent() {
-        // values from driver_types.h (CUDA 13.0): cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2, cudaErrorNoDevice = 100
+        // values from driver_types.h (CUDA 13.0): cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2,
+        // cudaErrorNoDevice = 100
         assertThat(CudaErrors.name(0, false)).isEqualTo("cudaSuccess");
         assertThat(CudaErrors.name(1, false)).isEqualTo("cudaErrorInvalidValue");
         assertThat(CudaErrors.name(2, false)).isEqualTo("cudaErrorMemoryAllocation");

@@ -29,7 +29,8 @@ class MatmulRecipeTest {
 
     @Test
     void fp8MixedUsesEachOperandsTypeAndScales() {
-        MatmulRecipe r = MatmulRecipe.of(SHAPE.withWeights(Precision.FP8_E4M3).withActivations(Precision.FP8_E5M2)
+        MatmulRecipe r = MatmulRecipe.of(SHAPE.withWeights(Precision.FP8_E4M3)
+                .withActivations(Precision.FP8_E5M2)
                 .withOutput(Precision.BF16));
         assertThat(r.aType()).isEqualTo(cublaslt_h.CUDA_R_8F_E4M3());
         assertThat(r.bType()).isEqualTo(cublaslt_h.CUDA_R_8F_E5M2());
@@ -48,7 +49,8 @@ class MatmulRecipeTest {
     @Test
     void twoE5m2OperandsAreRefused() {
         assertThatThrownBy(() -> MatmulRecipe.of(SHAPE.in(Precision.FP8_E5M2)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("FP8 E5M2 -> FP16");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("FP8 E5M2 -> FP16");
     }
 
     @Test
@@ -77,6 +79,7 @@ class MatmulRecipeTest {
     @Test
     void int4IsRefusedNamingWhatIsSupported() {
         assertThatThrownBy(() -> MatmulRecipe.of(SHAPE.in(Precision.INT4)))
-                .hasMessageContaining("no matmul for INT4").hasMessageContaining("NVFP4");
+                .hasMessageContaining("no matmul for INT4")
+                .hasMessageContaining("NVFP4");
     }
 }

@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 @RequiresGpu
 class GemvKernelsIT {
-    private static final int N = 70;   // not a multiple of the rows a block computes (4, 8 or 16)
+    private static final int N = 70; // not a multiple of the rows a block computes (4, 8 or 16)
     private static final int K = 1024;
     private static GemvKernels gemv;
     private static Stream stream;
@@ -68,11 +68,13 @@ class GemvKernelsIT {
      * partial one; INT4: 97 whole steps).
      */
     @ParameterizedTest(name = "{0} weights, F16 activations, M={1}, N={2}, K={3}")
-    @CsvSource({"NVFP4, 1, 2100, 8608", "NVFP4, 16, 2100, 8608", "NVFP4, 1, 6200, 8608", "NVFP4, 16, 6200, 8608",
-                "MXFP4, 1, 2100, 8608", "MXFP4, 16, 2100, 8608", "MXFP4, 1, 8200, 8608", "MXFP4, 9, 8200, 8608",
-                "INT4, 1, 2100, 12416", "INT4, 16, 2100, 12416", "INT4, 1, 6200, 12416", "INT4, 16, 6200, 12416",
-                // fewer rows than a block holds, M between 2 and 8: whole trips with most rows and columns absent
-                "NVFP4, 3, 1, 8608", "MXFP4, 2, 9, 8608", "INT4, 5, 7, 12416"})
+    @CsvSource({
+        "NVFP4, 1, 2100, 8608", "NVFP4, 16, 2100, 8608", "NVFP4, 1, 6200, 8608", "NVFP4, 16, 6200, 8608",
+        "MXFP4, 1, 2100, 8608", "MXFP4, 16, 2100, 8608", "MXFP4, 1, 8200, 8608", "MXFP4, 9, 8200, 8608",
+        "INT4, 1, 2100, 12416", "INT4, 16, 2100, 12416", "INT4, 1, 6200, 12416", "INT4, 16, 6200, 12416",
+        // fewer rows than a block holds, M between 2 and 8: whole trips with most rows and columns absent
+        "NVFP4, 3, 1, 8608", "MXFP4, 2, 9, 8608", "INT4, 5, 7, 12416"
+    })
     void tensorCoreKSplits(WeightFormat format, int m, int n, int k) {
         check(format, Activation.F16, m, n, k);
     }
@@ -82,8 +84,10 @@ class GemvKernelsIT {
      * leaves the last trip of 2 chunks per lane incomplete (66 or 132 chunks per row).
      */
     @ParameterizedTest(name = "{0} weights, {1} activations, M=1, N=69, K={2}")
-    @CsvSource({"FP16, F16, 1024", "BF16, BF16, 1024", "FP8_E4M3, F16, 1024", "INT8, BF16, 1024",
-                "FP16, F16, 1056", "BF16, BF16, 1056", "FP8_E4M3, F16, 1056", "INT8, F16, 1056"})
+    @CsvSource({
+        "FP16, F16, 1024", "BF16, BF16, 1024", "FP8_E4M3, F16, 1024", "INT8, BF16, 1024",
+        "FP16, F16, 1056", "BF16, BF16, 1056", "FP8_E4M3, F16, 1056", "INT8, F16, 1056"
+    })
     void cudaCoreOddRows(WeightFormat format, Activation activation, int k) {
         check(format, activation, 1, 69, k);
     }
@@ -122,8 +126,13 @@ class GemvKernelsIT {
         check(format, activation, m, N, K, rnd -> weightsWithOutliers(rnd, N * K));
     }
 
-    private static void check(WeightFormat format, Activation activation, int m, int N, int K,
-                              java.util.function.Function<Random, float[]> weights) {
+    private static void check(
+            WeightFormat format,
+            Activation activation,
+            int m,
+            int N,
+            int K,
+            java.util.function.Function<Random, float[]> weights) {
         long seed = System.nanoTime();
         Random rnd = new Random(seed);
         QuantizedWeights q = QuantizedWeights.quantize(format, weights.apply(rnd), N, K);
@@ -135,8 +144,9 @@ class GemvKernelsIT {
         double[] x = ElementCodec.decode(activation.precision(), xBytes);
         double[] ref = reference(q.values(), x, m, N, K);
 
-        try (DeviceWeights w = q.upload(); DeviceBuffer xd = DeviceBuffer.allocate(xBytes.length);
-             DeviceBuffer yd = DeviceBuffer.allocate(2L * m * N)) {
+        try (DeviceWeights w = q.upload();
+                DeviceBuffer xd = DeviceBuffer.allocate(xBytes.length);
+                DeviceBuffer yd = DeviceBuffer.allocate(2L * m * N)) {
             xd.copyFrom(xBytes);
             yd.fill(0xFF); // NaN in FP16 and BF16: an element the kernel does not write fails
             gemv.gemv(w, xd, yd, m, activation, stream);
@@ -145,17 +155,25 @@ class GemvKernelsIT {
 
             double tolerance = activation == Activation.F16 ? 2e-3 : 1e-2;
             String context = format + "/" + activation + " M=" + m + " N=" + N + " K=" + K + " seed=" + seed;
-            assertThat(Arrays.stream(y).allMatch(Double::isFinite)).as("every output written and finite, " + context).isTrue();
-            assertThat(relativeError(y, ref)).as("||y - ref|| / ||ref||, " + context).isLessThan(tolerance);
-            assertThat(worstElementError(y, ref)).as("max |y - ref| / max |ref|, " + context).isLessThan(4 * tolerance);
+            assertThat(Arrays.stream(y).allMatch(Double::isFinite))
+                    .as("every output written and finite, " + context)
+                    .isTrue();
+            assertThat(relativeError(y, ref))
+                    .as("||y - ref|| / ||ref||, " + context)
+                    .isLessThan(tolerance);
+            assertThat(worstElementError(y, ref))
+                    .as("max |y - ref| / max |ref|, " + context)
+                    .isLessThan(4 * tolerance);
         }
     }
 
     @Test
     void rejectsBatchOver16() {
         try (DeviceBuffer b = DeviceBuffer.allocate(1 << 20)) {
-            assertThatThrownBy(() -> gemv.gemv(WeightFormat.FP16, b, null, 1f, b, b, 17, 64, 64, Activation.F16, stream))
-                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("M (activation rows) must be 1..16");
+            assertThatThrownBy(
+                            () -> gemv.gemv(WeightFormat.FP16, b, null, 1f, b, b, 17, 64, 64, Activation.F16, stream))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("M (activation rows) must be 1..16");
         }
     }
 

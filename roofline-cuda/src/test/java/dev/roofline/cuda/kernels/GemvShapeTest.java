@@ -21,7 +21,8 @@ class GemvShapeTest {
     @Test
     void mxfp4ScalesOnTheDeviceCarryEachRowsLargestCode() {
         assertThat(WeightFormat.MXFP4.deviceScaleBytes(4096, 4096)).isEqualTo(4096L * 128 + 4096);
-        assertThat(WeightFormat.NVFP4.deviceScaleBytes(4096, 4096)).isEqualTo(WeightFormat.NVFP4.scaleBytes(4096, 4096));
+        assertThat(WeightFormat.NVFP4.deviceScaleBytes(4096, 4096))
+                .isEqualTo(WeightFormat.NVFP4.scaleBytes(4096, 4096));
         assertThat(WeightFormat.INT4.deviceScaleBytes(4096, 4096)).isEqualTo(WeightFormat.INT4.scaleBytes(4096, 4096));
         // W[2x64]: two E8M0 codes per row; 200 (above 127 as a signed byte) and 255 must compare unsigned
         byte[] scales = {(byte) 120, (byte) 127, (byte) 3, (byte) 200};
@@ -40,7 +41,8 @@ class GemvShapeTest {
     void rejectsMxfp4ScalesWithoutTheRowMaxima() {
         // N x K/32 = 64 x 2 = 128 codes are the quantizer's layout; the kernels need 64 more
         assertThatThrownBy(() -> GemvShape.check(WeightFormat.MXFP4, 1, 64, 64, BIG, 128, BIG, BIG, 2))
-                .hasMessageContaining("scales buffer holds 128 bytes").hasMessageContaining("needs 192")
+                .hasMessageContaining("scales buffer holds 128 bytes")
+                .hasMessageContaining("needs 192")
                 .hasMessageContaining("each row's largest code");
         GemvShape.check(WeightFormat.MXFP4, 1, 64, 64, BIG, 192, BIG, BIG, 2); // exactly enough: no exception
     }
@@ -52,7 +54,8 @@ class GemvShapeTest {
         // tensor cores: +1 B per row, its largest code, which storedBytes leaves out as well)
         for (WeightFormat f : WeightFormat.values()) {
             long core = f.precision().storageBytes(4096, 4096);
-            long slack = f == WeightFormat.NVFP4 ? 4 : f == WeightFormat.FP8_E4M3 || f == WeightFormat.INT8 ? 4 * 4096 : 0;
+            long slack =
+                    f == WeightFormat.NVFP4 ? 4 : f == WeightFormat.FP8_E4M3 || f == WeightFormat.INT8 ? 4 * 4096 : 0;
             assertThat(Math.abs(core - f.storedBytes(4096, 4096))).as(f.name()).isEqualTo(slack);
         }
         // INT4: 4096*4096/2 elements + one FP32 scale per 128 of each row
@@ -76,7 +79,8 @@ class GemvShapeTest {
     @Test
     void rejectsShortScaleBuffer() {
         assertThatThrownBy(() -> GemvShape.check(WeightFormat.NVFP4, 1, 64, 64, BIG, 255, BIG, BIG, 2))
-                .hasMessageContaining("scales buffer holds 255 bytes").hasMessageContaining("needs 256");
+                .hasMessageContaining("scales buffer holds 255 bytes")
+                .hasMessageContaining("needs 256");
     }
 
     @Test
@@ -87,34 +91,50 @@ class GemvShapeTest {
 
     @Test
     void kernelNamesMatchGemvCu() {
-        assertThat(GemvKernels.kernelName(WeightFormat.NVFP4, Activation.BF16, 1, 8192)).isEqualTo("gemv_nvfp4_bf16_m1");
-        assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.F16, 3, 8192)).isEqualTo("gemv_fp8_f16_m16");
+        assertThat(GemvKernels.kernelName(WeightFormat.NVFP4, Activation.BF16, 1, 8192))
+                .isEqualTo("gemv_nvfp4_bf16_m1");
+        assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.F16, 3, 8192))
+                .isEqualTo("gemv_fp8_f16_m16");
         // tensor-core kernels carry their K split: 8 warps from 384 blocks of 16 rows, else 16
-        assertThat(GemvKernels.kernelName(WeightFormat.NVFP4, Activation.F16, 1, 8192)).isEqualTo("gemv_nvfp4_f16_m1_w8");
-        assertThat(GemvKernels.kernelName(WeightFormat.INT4, Activation.F16, 16, 4096)).isEqualTo("gemv_int4_f16_m16_w16");
-        assertThat(GemvKernels.kernelName(WeightFormat.MXFP4, Activation.F16, 1, 6144)).isEqualTo("gemv_mxfp4_f16_m1_w8");
-        assertThat(GemvKernels.kernelName(WeightFormat.MXFP4, Activation.F16, 1, 1024)).isEqualTo("gemv_mxfp4_f16_m1_w16");
+        assertThat(GemvKernels.kernelName(WeightFormat.NVFP4, Activation.F16, 1, 8192))
+                .isEqualTo("gemv_nvfp4_f16_m1_w8");
+        assertThat(GemvKernels.kernelName(WeightFormat.INT4, Activation.F16, 16, 4096))
+                .isEqualTo("gemv_int4_f16_m16_w16");
+        assertThat(GemvKernels.kernelName(WeightFormat.MXFP4, Activation.F16, 1, 6144))
+                .isEqualTo("gemv_mxfp4_f16_m1_w8");
+        assertThat(GemvKernels.kernelName(WeightFormat.MXFP4, Activation.F16, 1, 1024))
+                .isEqualTo("gemv_mxfp4_f16_m1_w16");
     }
 
     @Test
     void launchShapeFollowsGemvCu() {
         // ROOFLINE_GEMV_ALL: 2 rows per warp for 8- and 16-bit weights at M = 1, else 1; 4 warps per block
-        assertThat(GemvKernels.rowsPerBlock(WeightFormat.FP16, Activation.F16, 1)).isEqualTo(8);
-        assertThat(GemvKernels.rowsPerBlock(WeightFormat.INT8, Activation.BF16, 2)).isEqualTo(4);
-        assertThat(GemvKernels.rowsPerBlock(WeightFormat.NVFP4, Activation.BF16, 1)).isEqualTo(4);
-        assertThat(GemvKernels.rowsPerBlock(WeightFormat.NVFP4, Activation.F16, 1)).isEqualTo(16);
-        assertThat(GemvKernels.threadsPerBlock(WeightFormat.FP8_E4M3, Activation.F16, 100)).isEqualTo(128);
-        assertThat(GemvKernels.threadsPerBlock(WeightFormat.INT4, Activation.F16, 6144)).isEqualTo(256);
-        assertThat(GemvKernels.threadsPerBlock(WeightFormat.INT4, Activation.F16, 6128)).isEqualTo(512);
-        assertThat(GemvKernels.threadsPerBlock(WeightFormat.MXFP4, Activation.F16, 28672)).isEqualTo(256);
+        assertThat(GemvKernels.rowsPerBlock(WeightFormat.FP16, Activation.F16, 1))
+                .isEqualTo(8);
+        assertThat(GemvKernels.rowsPerBlock(WeightFormat.INT8, Activation.BF16, 2))
+                .isEqualTo(4);
+        assertThat(GemvKernels.rowsPerBlock(WeightFormat.NVFP4, Activation.BF16, 1))
+                .isEqualTo(4);
+        assertThat(GemvKernels.rowsPerBlock(WeightFormat.NVFP4, Activation.F16, 1))
+                .isEqualTo(16);
+        assertThat(GemvKernels.threadsPerBlock(WeightFormat.FP8_E4M3, Activation.F16, 100))
+                .isEqualTo(128);
+        assertThat(GemvKernels.threadsPerBlock(WeightFormat.INT4, Activation.F16, 6144))
+                .isEqualTo(256);
+        assertThat(GemvKernels.threadsPerBlock(WeightFormat.INT4, Activation.F16, 6128))
+                .isEqualTo(512);
+        assertThat(GemvKernels.threadsPerBlock(WeightFormat.MXFP4, Activation.F16, 28672))
+                .isEqualTo(256);
     }
 
     @Test
     void everyKernelTheLauncherNamesIsInTheFatbin() {
         // the fatbin's ELF string tables hold each entry point's name, NUL-terminated
         String image = new String(GemvKernels.embeddedFatbin(), java.nio.charset.StandardCharsets.ISO_8859_1);
-        assertThat(GemvKernels.kernelNames()).hasSize(34).allSatisfy(name -> assertThat(image).contains(name + "\0"));
-        assertThat(GemvKernels.kernelNames()).contains(GemvKernels.kernelName(WeightFormat.MXFP4, Activation.F16, 16, 100));
+        assertThat(GemvKernels.kernelNames()).hasSize(34).allSatisfy(name -> assertThat(image)
+                .contains(name + "\0"));
+        assertThat(GemvKernels.kernelNames())
+                .contains(GemvKernels.kernelName(WeightFormat.MXFP4, Activation.F16, 16, 100));
     }
 
     @Test

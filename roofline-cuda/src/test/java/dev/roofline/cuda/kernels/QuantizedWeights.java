@@ -20,8 +20,8 @@ import java.nio.ByteOrder;
  *
  * @param values what the bytes decode to, row-major (the CPU reference multiplies these)
  */
-record QuantizedWeights(WeightFormat format, int rows, int cols, byte[] weights, byte[] scales, float globalScale,
-                        float[] values) {
+record QuantizedWeights(
+        WeightFormat format, int rows, int cols, byte[] weights, byte[] scales, float globalScale, float[] values) {
 
     /** Quantizes {@code w[rows×cols]} on the CPU the way the format's producers do (ModelOpt, OCP MX, per channel). */
     static QuantizedWeights quantize(WeightFormat f, float[] w, int rows, int cols) {
@@ -47,15 +47,21 @@ record QuantizedWeights(WeightFormat format, int rows, int cols, byte[] weights,
     static QuantizedWeights of(QuantizedTensor t) {
         float[] v = t.dequantize();
         return switch (t) {
-            case Nvfp4Tensor n -> new QuantizedWeights(WeightFormat.NVFP4, n.rows(), n.cols(), n.packed(), n.blockScales(),
-                    n.globalScale(), v);
-            case MxTensor mx when mx.precision() == Precision.MXFP4 && mx.cols() % MxTensor.BLOCK == 0 ->
-                    new QuantizedWeights(WeightFormat.MXFP4, mx.rows(), mx.cols(), mx.packedFp4(), mx.scales(), 1f, v);
-            case Int8Tensor i -> new QuantizedWeights(WeightFormat.INT8, i.rows(), i.cols(), i.values(), floats(i.scales()), 1f, v);
-            case Int4Tensor i when i.zeros() == null && i.groupSize() == 128 ->
-                    new QuantizedWeights(WeightFormat.INT4, i.rows(), i.cols(), i.packed(), floats(i.scales()), 1f, v);
-            case Fp8Tensor f8 when f8.precision() == Precision.FP8_E4M3 && f8.scales().length == f8.rows() ->
-                    new QuantizedWeights(WeightFormat.FP8_E4M3, f8.rows(), f8.cols(), f8.codes(), floats(f8.scales()), 1f, v);
+            case Nvfp4Tensor n ->
+                new QuantizedWeights(
+                        WeightFormat.NVFP4, n.rows(), n.cols(), n.packed(), n.blockScales(), n.globalScale(), v);
+            case MxTensor mx
+            when mx.precision() == Precision.MXFP4 && mx.cols() % MxTensor.BLOCK == 0 ->
+                new QuantizedWeights(WeightFormat.MXFP4, mx.rows(), mx.cols(), mx.packedFp4(), mx.scales(), 1f, v);
+            case Int8Tensor i ->
+                new QuantizedWeights(WeightFormat.INT8, i.rows(), i.cols(), i.values(), floats(i.scales()), 1f, v);
+            case Int4Tensor i
+            when i.zeros() == null && i.groupSize() == 128 ->
+                new QuantizedWeights(WeightFormat.INT4, i.rows(), i.cols(), i.packed(), floats(i.scales()), 1f, v);
+            case Fp8Tensor f8
+            when f8.precision() == Precision.FP8_E4M3 && f8.scales().length == f8.rows() ->
+                new QuantizedWeights(
+                        WeightFormat.FP8_E4M3, f8.rows(), f8.cols(), f8.codes(), floats(f8.scales()), 1f, v);
             case MxTensor mx -> throw unsupported(mx, "MXFP4 with cols a multiple of 32");
             case Int4Tensor i -> throw unsupported(i, "symmetric INT4 with group 128");
             case Fp8Tensor f8 -> throw unsupported(f8, "FP8 E4M3 with per-channel scales");

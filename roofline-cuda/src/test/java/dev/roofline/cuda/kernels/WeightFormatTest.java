@@ -22,19 +22,24 @@ class WeightFormatTest {
                 long perRow = f == WeightFormat.FP8_E4M3 || f == WeightFormat.INT8 ? 4L * n : 0;
                 long rowMaxima = f == WeightFormat.MXFP4 ? n : 0;
                 long tensorScale = f == WeightFormat.NVFP4 ? 4 : 0;
-                assertThat(f.storedBytes(n, k)).as("%s %d x %d", f, n, k)
+                assertThat(f.storedBytes(n, k))
+                        .as("%s %d x %d", f, n, k)
                         .isEqualTo(p.storageBytes(n, k) - tensorScale + perRow);
-                assertThat(f.weightBytes(n, k) + f.deviceScaleBytes(n, k)).as("%s %d x %d", f, n, k)
+                assertThat(f.weightBytes(n, k) + f.deviceScaleBytes(n, k))
+                        .as("%s %d x %d", f, n, k)
                         .isEqualTo(p.storageBytes(n, k) - tensorScale + perRow + rowMaxima);
                 // the buffers the launch check accepts, exactly that size and not a byte less
                 GemvShape.check(f, 1, n, k, f.weightBytes(n, k), f.deviceScaleBytes(n, k), BIG, BIG, 2);
-                assertThatThrownBy(() -> GemvShape.check(f, 1, n, k, f.weightBytes(n, k) - 1, f.deviceScaleBytes(n, k),
-                        BIG, BIG, 2)).hasMessageContaining("weights buffer");
+                assertThatThrownBy(() -> GemvShape.check(
+                                f, 1, n, k, f.weightBytes(n, k) - 1, f.deviceScaleBytes(n, k), BIG, BIG, 2))
+                        .hasMessageContaining("weights buffer");
                 if (f.deviceScaleBytes(n, k) > 0) {
-                    assertThatThrownBy(() -> GemvShape.check(f, 1, n, k, f.weightBytes(n, k), f.deviceScaleBytes(n, k) - 1,
-                            BIG, BIG, 2)).hasMessageContaining("scales buffer");
+                    assertThatThrownBy(() -> GemvShape.check(
+                                    f, 1, n, k, f.weightBytes(n, k), f.deviceScaleBytes(n, k) - 1, BIG, BIG, 2))
+                            .hasMessageContaining("scales buffer");
                     byte[] scales = new byte[Math.toIntExact(f.scaleBytes(n, k))];
-                    assertThat(DeviceWeights.deviceScales(f, n, k, scales)).hasSize(Math.toIntExact(f.deviceScaleBytes(n, k)));
+                    assertThat(DeviceWeights.deviceScales(f, n, k, scales))
+                            .hasSize(Math.toIntExact(f.deviceScaleBytes(n, k)));
                 }
             }
         }

@@ -29,12 +29,13 @@ public final class Nvml {
     static final int NOT_SUPPORTED = nvml_h.NVML_ERROR_NOT_SUPPORTED();
 
     /** The one {@code nvmlReturn_t} table, from the constants generated from nvml.h. */
-    private static final StatusNames NAMES = StatusNames.of(nvml_h.class,
-            n -> n.equals("NVML_SUCCESS") || n.startsWith("NVML_ERROR_"), "NVML_RETURN_");
+    private static final StatusNames NAMES =
+            StatusNames.of(nvml_h.class, n -> n.equals("NVML_SUCCESS") || n.startsWith("NVML_ERROR_"), "NVML_RETURN_");
 
     /** A clock NVML reports. */
     public enum Clock {
-        SM, MEMORY;
+        SM,
+        MEMORY;
 
         int type() {
             return this == SM ? nvml_h.NVML_CLOCK_SM() : nvml_h.NVML_CLOCK_MEM();
@@ -87,12 +88,15 @@ public final class Nvml {
         } catch (LibraryNotFoundException e) {
             throw new NvmlUnavailableException("NVML library not found: " + e.getMessage(), e);
         } catch (NativeAccessDeniedException e) {
-            throw new NvmlUnavailableException("native access denied: start the JVM with "
-                    + "--enable-native-access=dev.roofline.bindings,dev.roofline.nvml (or ALL-UNNAMED)", e);
+            throw new NvmlUnavailableException(
+                    "native access denied: start the JVM with "
+                            + "--enable-native-access=dev.roofline.bindings,dev.roofline.nvml (or ALL-UNNAMED)",
+                    e);
         }
         int rc = nvml_h.nvmlInit_v2();
         if (rc != SUCCESS) {
-            throw new NvmlUnavailableException("NVML could not start: " + error("nvmlInit_v2", rc).getMessage(), null);
+            throw new NvmlUnavailableException(
+                    "NVML could not start: " + error("nvmlInit_v2", rc).getMessage(), null);
         }
     }
 
@@ -143,16 +147,21 @@ public final class Nvml {
     }
 
     public static OptionalLong temperatureCelsius(MemorySegment device) {
-        return unsignedInt("nvmlDeviceGetTemperature", device,
+        return unsignedInt(
+                "nvmlDeviceGetTemperature",
+                device,
                 (h, out) -> nvml_h.nvmlDeviceGetTemperature(h, nvml_h.NVML_TEMPERATURE_GPU(), out));
     }
 
     public static OptionalLong clockMHz(MemorySegment device, Clock clock) {
-        return unsignedInt("nvmlDeviceGetClockInfo", device, (h, out) -> nvml_h.nvmlDeviceGetClockInfo(h, clock.type(), out));
+        return unsignedInt(
+                "nvmlDeviceGetClockInfo", device, (h, out) -> nvml_h.nvmlDeviceGetClockInfo(h, clock.type(), out));
     }
 
     public static OptionalLong maxClockMHz(MemorySegment device, Clock clock) {
-        return unsignedInt("nvmlDeviceGetMaxClockInfo", device,
+        return unsignedInt(
+                "nvmlDeviceGetMaxClockInfo",
+                device,
                 (h, out) -> nvml_h.nvmlDeviceGetMaxClockInfo(h, clock.type(), out));
     }
 
@@ -168,7 +177,8 @@ public final class Nvml {
 
     /** The clock-event reason bits now set ({@code nvmlDeviceGetCurrentClocksEventReasons}). */
     public static OptionalLong clockEventMask(MemorySegment device) {
-        return unsignedLong("nvmlDeviceGetCurrentClocksEventReasons", device, nvml_h::nvmlDeviceGetCurrentClocksEventReasons);
+        return unsignedLong(
+                "nvmlDeviceGetCurrentClocksEventReasons", device, nvml_h::nvmlDeviceGetCurrentClocksEventReasons);
     }
 
     public static OptionalLong totalEnergyMillijoules(MemorySegment device) {
@@ -200,7 +210,10 @@ public final class Nvml {
             if (!supported(function, q.call(device, out))) {
                 return OptionalLong.empty();
             }
-            return OptionalLong.of(layout == ValueLayout.JAVA_INT ? out.get(ValueLayout.JAVA_INT, 0) : out.get(ValueLayout.JAVA_LONG, 0));
+            return OptionalLong.of(
+                    layout == ValueLayout.JAVA_INT
+                            ? out.get(ValueLayout.JAVA_INT, 0)
+                            : out.get(ValueLayout.JAVA_LONG, 0));
         }
     }
 

@@ -23,8 +23,10 @@ class NvmlStatusTest {
 
     @Test
     void exceptionsCarryFunctionCodeNameAndMessage() {
-        NvmlException e = new NvmlException("nvmlDeviceGetPowerUsage", 4, "NVML_ERROR_NO_PERMISSION", "Insufficient Permissions");
-        assertThat(e.getMessage()).isEqualTo("nvmlDeviceGetPowerUsage failed: NVML_ERROR_NO_PERMISSION (4): Insufficient Permissions");
+        NvmlException e =
+                new NvmlException("nvmlDeviceGetPowerUsage", 4, "NVML_ERROR_NO_PERMISSION", "Insufficient Permissions");
+        assertThat(e.getMessage())
+                .isEqualTo("nvmlDeviceGetPowerUsage failed: NVML_ERROR_NO_PERMISSION (4): Insufficient Permissions");
         assertThat(e.function()).isEqualTo("nvmlDeviceGetPowerUsage");
         assertThat(e.code()).isEqualTo(4);
         assertThat(e.codeName()).isEqualTo("NVML_ERROR_NO_PERMISSION");
@@ -35,7 +37,8 @@ class NvmlStatusTest {
         assertThat(Nvml.supported("f", 0)).isTrue();
         assertThat(Nvml.supported("f", 3)).isFalse();
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Nvml.supported("nvmlDeviceGetTemperature", 15))
-                .isInstanceOf(NvmlException.class).hasMessageContaining("nvmlDeviceGetTemperature failed: NVML_ERROR_GPU_IS_LOST (15)");
+                .isInstanceOf(NvmlException.class)
+                .hasMessageContaining("nvmlDeviceGetTemperature failed: NVML_ERROR_GPU_IS_LOST (15)");
     }
 
     @Test
@@ -43,7 +46,8 @@ class NvmlStatusTest {
         var reason = NvmlMonitor.unavailableReason();
         org.junit.jupiter.api.Assumptions.assumeTrue(reason.isPresent(), "NVML is available here: nothing to check");
         // either the library is missing (every place tried is listed) or the driver refuses
-        assertThat(reason.get()).containsAnyOf("NVML library not found", "NVML could not start", "native access denied");
+        assertThat(reason.get())
+                .containsAnyOf("NVML library not found", "NVML could not start", "native access denied");
         if (reason.get().contains("not found")) {
             assertThat(reason.get()).contains("libnvidia-ml.so.1");
         }

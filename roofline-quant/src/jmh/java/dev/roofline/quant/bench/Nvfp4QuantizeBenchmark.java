@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 public class Nvfp4QuantizeBenchmark {
     @Param({"4096"})
     public int rows;
+
     @Param({"4096"})
     public int cols;
 

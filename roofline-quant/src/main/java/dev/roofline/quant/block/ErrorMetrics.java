@@ -30,7 +30,8 @@ public record ErrorMetrics(double mse, double sqnrDb, double maxAbsError, double
             maxAbs = Math.max(maxAbs, Math.abs(d));
         }
         double sqnr = noise == 0 ? Double.POSITIVE_INFINITY : 10 * Math.log10(signal / noise);
-        double cosine = signal == 0 || approxEnergy == 0 ? (noise == 0 ? 1 : 0) : dot / Math.sqrt(signal * approxEnergy);
+        double cosine =
+                signal == 0 || approxEnergy == 0 ? (noise == 0 ? 1 : 0) : dot / Math.sqrt(signal * approxEnergy);
         return new ErrorMetrics(noise / reference.length, sqnr, maxAbs, cosine);
     }
 }

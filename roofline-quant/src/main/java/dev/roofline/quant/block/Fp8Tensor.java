@@ -10,7 +10,8 @@ import dev.roofline.core.precision.Precision;
  *
  * @param scales one scale (per tensor) or {@code rows} scales (per channel)
  */
-public record Fp8Tensor(Precision precision, int rows, int cols, byte[] codes, float[] scales) implements QuantizedTensor {
+public record Fp8Tensor(Precision precision, int rows, int cols, byte[] codes, float[] scales)
+        implements QuantizedTensor {
 
     public Fp8Tensor {
         if (precision != Precision.FP8_E4M3 && precision != Precision.FP8_E5M2) {

@@ -10,7 +10,8 @@ import dev.roofline.core.precision.Precision;
  *
  * @param zeros one zero point per group, or {@code null} when symmetric
  */
-public record Int4Tensor(int rows, int cols, int groupSize, byte[] packed, float[] scales, byte[] zeros) implements QuantizedTensor {
+public record Int4Tensor(int rows, int cols, int groupSize, byte[] packed, float[] scales, byte[] zeros)
+        implements QuantizedTensor {
 
     public Int4Tensor {
         if (groupSize <= 0 || cols % groupSize != 0 || cols % 2 != 0) {
@@ -18,16 +19,19 @@ public record Int4Tensor(int rows, int cols, int groupSize, byte[] packed, float
                     + cols + ", groupSize " + groupSize);
         }
         long groups = (long) rows * (cols / groupSize);
-        if (packed.length != (long) rows * cols / 2 || scales.length != groups || (zeros != null && zeros.length != groups)) {
-            throw new IllegalArgumentException("INT4 " + rows + " x " + cols + " / " + groupSize + " needs " + (long) rows * cols / 2
-                    + " packed bytes and " + groups + " scales (and zero points)");
+        if (packed.length != (long) rows * cols / 2
+                || scales.length != groups
+                || (zeros != null && zeros.length != groups)) {
+            throw new IllegalArgumentException("INT4 " + rows + " x " + cols + " / " + groupSize + " needs "
+                    + (long) rows * cols / 2 + " packed bytes and " + groups + " scales (and zero points)");
         }
     }
 
     public static Int4Tensor quantize(float[] w, int rows, int cols, int groupSize, boolean symmetric) {
         Shape.check(w, rows, cols);
         if (groupSize <= 0 || cols % groupSize != 0 || cols % 2 != 0) {
-            throw new IllegalArgumentException("groupSize must be > 0 and divide an even cols, got groupSize " + groupSize + ", cols " + cols);
+            throw new IllegalArgumentException(
+                    "groupSize must be > 0 and divide an even cols, got groupSize " + groupSize + ", cols " + cols);
         }
         int groups = w.length / groupSize;
         float[] scales = new float[groups];
@@ -52,7 +56,8 @@ public record Int4Tensor(int rows, int cols, int groupSize, byte[] packed, float
             }
             scales[g] = s;
             for (int i = from; i < from + groupSize; i++) {
-                int q = symmetric ? (int) Math.clamp(Math.rint(w[i] / s), -8, 7)
+                int q = symmetric
+                        ? (int) Math.clamp(Math.rint(w[i] / s), -8, 7)
                         : (int) Math.clamp(Math.rint(w[i] / s) + z, 0, 15);
                 packed[i >>> 1] |= (byte) ((q & 0xF) << ((i & 1) * 4));
             }

@@ -10,8 +10,8 @@ public record Int8Tensor(int rows, int cols, byte[] values, float[] scales) impl
 
     public Int8Tensor {
         if (values.length != (long) rows * cols || scales.length != rows) {
-            throw new IllegalArgumentException("INT8 " + rows + " x " + cols + " needs " + (long) rows * cols + " values and "
-                    + rows + " scales, got " + values.length + " and " + scales.length);
+            throw new IllegalArgumentException("INT8 " + rows + " x " + cols + " needs " + (long) rows * cols
+                    + " values and " + rows + " scales, got " + values.length + " and " + scales.length);
         }
     }
 

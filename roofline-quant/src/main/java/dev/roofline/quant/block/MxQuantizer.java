@@ -34,9 +34,10 @@ public final class MxQuantizer {
                 double scale = E8M0.decode(scaleCode);
                 for (int i = from; i < to; i++) {
                     double v = w[i] / scale;
-                    codes[i] = (byte) (f == null
-                            ? (int) Math.clamp(Math.rint(v * 64), -127, 127)
-                            : f.encode(v, Overflow.SATURATE));
+                    codes[i] = (byte)
+                            (f == null
+                                    ? (int) Math.clamp(Math.rint(v * 64), -127, 127)
+                                    : f.encode(v, Overflow.SATURATE));
                 }
             }
         }

@@ -9,7 +9,8 @@ import dev.roofline.core.precision.Precision;
  * scale) and the elements in the format's element encoding, one code per byte (FP4 codes in the low nibble).
  * Use {@link #packedFp4()} for the two-per-byte MXFP4 storage.
  */
-public record MxTensor(Precision precision, int rows, int cols, byte[] codes, byte[] scales) implements QuantizedTensor {
+public record MxTensor(Precision precision, int rows, int cols, byte[] codes, byte[] scales)
+        implements QuantizedTensor {
     public static final int BLOCK = 32;
 
     public MxTensor {
@@ -18,8 +19,9 @@ public record MxTensor(Precision precision, int rows, int cols, byte[] codes, by
         }
         int blocksPerRow = Math.ceilDiv(cols, BLOCK);
         if (codes.length != (long) rows * cols || scales.length != (long) rows * blocksPerRow) {
-            throw new IllegalArgumentException(precision + " " + rows + " x " + cols + " needs " + (long) rows * cols + " codes and "
-                    + (long) rows * blocksPerRow + " scales, got " + codes.length + " and " + scales.length);
+            throw new IllegalArgumentException(
+                    precision + " " + rows + " x " + cols + " needs " + (long) rows * cols + " codes and "
+                            + (long) rows * blocksPerRow + " scales, got " + codes.length + " and " + scales.length);
         }
     }
 

@@ -14,8 +14,9 @@ public record Nf4Tensor(int rows, int cols, byte[] packed, float[] absmax) imple
     public Nf4Tensor {
         long n = (long) rows * cols;
         if (packed.length != Math.ceilDiv(n, 2) || absmax.length != Math.ceilDiv(n, BLOCK)) {
-            throw new IllegalArgumentException("NF4 " + rows + " x " + cols + " needs " + Math.ceilDiv(n, 2) + " packed bytes and "
-                    + Math.ceilDiv(n, BLOCK) + " absmax values, got " + packed.length + " and " + absmax.length);
+            throw new IllegalArgumentException("NF4 " + rows + " x " + cols + " needs " + Math.ceilDiv(n, 2)
+                    + " packed bytes and " + Math.ceilDiv(n, BLOCK) + " absmax values, got " + packed.length + " and "
+                    + absmax.length);
         }
     }
 

@@ -24,7 +24,8 @@ public final class Nvfp4Quantizer {
      * Whether the Vector API path runs: the JVM must have the jdk.incubator.vector module (e.g. started with
      * {@code --add-modules jdk.incubator.vector}); otherwise the scalar loop, which gives identical bytes, runs.
      */
-    static final boolean VECTOR = ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent() && Nvfp4Vector.usable();
+    static final boolean VECTOR =
+            ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent() && Nvfp4Vector.usable();
 
     private Nvfp4Quantizer(boolean fourOverSix) {
         this.fourOverSix = fourOverSix;
@@ -63,8 +64,8 @@ public final class Nvfp4Quantizer {
         if (maxBits >= 0x7F80) {
             for (int i = 0; i < bf16.length; i++) {
                 if ((bf16[i] & 0x7F80) == 0x7F80) {
-                    throw new IllegalArgumentException("bf16[" + i + "] is " + Bf16.decode(bf16[i])
-                            + ": only finite values can be quantized");
+                    throw new IllegalArgumentException(
+                            "bf16[" + i + "] is " + Bf16.decode(bf16[i]) + ": only finite values can be quantized");
                 }
             }
         }
@@ -113,8 +114,15 @@ public final class Nvfp4Quantizer {
     }
 
     /** Quantizes {@code blocks} blocks of {@code w} from {@code from} into block {@code outBlock} onwards. */
-    private void quantizeBlocks(float[] w, int from, int blocks, int outBlock, float global, byte[] packed, byte[] scales,
-                                boolean allowVector) {
+    private void quantizeBlocks(
+            float[] w,
+            int from,
+            int blocks,
+            int outBlock,
+            float global,
+            byte[] packed,
+            byte[] scales,
+            boolean allowVector) {
         boolean vector = allowVector && !fourOverSix;
         int[] codes = new int[Nvfp4Tensor.BLOCK];
         int[] alt = new int[Nvfp4Tensor.BLOCK];
@@ -148,7 +156,9 @@ public final class Nvfp4Quantizer {
         if (fourCode == sixCode) {
             return sixCode;
         }
-        return encodeBlock(w, from, fourCode, global, tmp) < encodeBlock(w, from, sixCode, global, tmp) ? fourCode : sixCode;
+        return encodeBlock(w, from, fourCode, global, tmp) < encodeBlock(w, from, sixCode, global, tmp)
+                ? fourCode
+                : sixCode;
     }
 
     /** E4M3 code of amax / (target · g), with ModelOpt's 0 → 1 rule. */

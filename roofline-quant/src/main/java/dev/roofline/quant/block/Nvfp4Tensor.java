@@ -13,17 +13,20 @@ import dev.roofline.core.precision.Precision;
  * @param blockScales one E4M3 code per 16 elements, row-major
  * @param globalScale ModelOpt's {@code weight_scale_2} = amax / (6 · 448)
  */
-public record Nvfp4Tensor(int rows, int cols, byte[] packed, byte[] blockScales, float globalScale) implements QuantizedTensor {
+public record Nvfp4Tensor(int rows, int cols, byte[] packed, byte[] blockScales, float globalScale)
+        implements QuantizedTensor {
     public static final int BLOCK = 16;
     static final MiniFloat E4M3 = MiniFloat.of(Precision.FP8_E4M3);
 
     public Nvfp4Tensor {
         if (rows <= 0 || cols <= 0 || cols % BLOCK != 0) {
-            throw new IllegalArgumentException("NVFP4 needs rows > 0 and cols a multiple of 16, got " + rows + " x " + cols);
+            throw new IllegalArgumentException(
+                    "NVFP4 needs rows > 0 and cols a multiple of 16, got " + rows + " x " + cols);
         }
         if (packed.length != (long) rows * cols / 2 || blockScales.length != (long) rows * cols / BLOCK) {
-            throw new IllegalArgumentException("NVFP4 " + rows + " x " + cols + " needs " + (long) rows * cols / 2 + " packed bytes and "
-                    + (long) rows * cols / BLOCK + " scales, got " + packed.length + " and " + blockScales.length);
+            throw new IllegalArgumentException("NVFP4 " + rows + " x " + cols + " needs " + (long) rows * cols / 2
+                    + " packed bytes and " + (long) rows * cols / BLOCK + " scales, got " + packed.length + " and "
+                    + blockScales.length);
         }
     }
 

@@ -17,11 +17,14 @@ final class Nvfp4Vector {
     private Nvfp4Vector() {}
 
     private static final VectorSpecies<Float> F = FloatVector.SPECIES_PREFERRED.length() >= Nvfp4Tensor.BLOCK
-            ? FloatVector.SPECIES_512 : FloatVector.SPECIES_PREFERRED;
+            ? FloatVector.SPECIES_512
+            : FloatVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Integer> I = VectorSpecies.of(int.class, F.vectorShape());
     /** The codes of one vector as bytes, and those bytes taken two at a time as shorts. */
     private static final VectorSpecies<Byte> B = VectorSpecies.of(byte.class, VectorShape.forBitSize(F.length() * 8));
-    private static final VectorSpecies<Byte> B2 = VectorSpecies.of(byte.class, VectorShape.forBitSize(F.length() * 4 < 64 ? 64 : F.length() * 4));
+
+    private static final VectorSpecies<Byte> B2 =
+            VectorSpecies.of(byte.class, VectorShape.forBitSize(F.length() * 4 < 64 ? 64 : F.length() * 4));
 
     /** Usable when a block is a whole number of vectors. */
     static boolean usable() {
@@ -44,7 +47,8 @@ final class Nvfp4Vector {
 
     private static final VectorSpecies<Short> S = ShortVector.SPECIES_PREFERRED;
     /** As many shorts as F has floats, to widen BF16 bits lane by lane. */
-    private static final VectorSpecies<Short> S_F = VectorSpecies.of(short.class, VectorShape.forBitSize(Math.max(64, F.length() * 16)));
+    private static final VectorSpecies<Short> S_F =
+            VectorSpecies.of(short.class, VectorShape.forBitSize(Math.max(64, F.length() * 16)));
 
     /** The largest BF16 magnitude as bits with the sign cleared (magnitudes order like these bits). */
     static int bf16MaxMagnitudeBits(short[] bits) {
@@ -63,7 +67,8 @@ final class Nvfp4Vector {
     /** dst[0 .. n) = the floats of BF16 bits src[from .. from + n); n a multiple of 16. */
     static void widenBf16(short[] src, int from, float[] dst, int n) {
         for (int i = 0; i < n; i += F.length()) {
-            IntVector wide = (IntVector) ShortVector.fromArray(S_F, src, from + i).convertShape(VectorOperators.S2I, I, 0);
+            IntVector wide =
+                    (IntVector) ShortVector.fromArray(S_F, src, from + i).convertShape(VectorOperators.S2I, I, 0);
             wide.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().intoArray(dst, i);
         }
     }
@@ -95,7 +100,8 @@ final class Nvfp4Vector {
                     .add(eight, q.compare(VectorOperators.LT, 0f).cast(I));
             // pairs of codes as 16-bit lanes (even code in the low byte), folded to one byte each
             ShortVector pairs = ((ByteVector) c.convertShape(VectorOperators.I2B, B, 0)).reinterpretAsShorts();
-            ShortVector nibbles = pairs.and((short) 0x0F).or(pairs.lanewise(VectorOperators.LSHR, 4).and((short) 0xF0));
+            ShortVector nibbles = pairs.and((short) 0x0F)
+                    .or(pairs.lanewise(VectorOperators.LSHR, 4).and((short) 0xF0));
             ByteVector bytes = (ByteVector) nibbles.convertShape(VectorOperators.S2B, B2, 0);
             if (B2.length() == F.length() / 2) {
                 bytes.intoArray(packed, packedAt + (j >>> 1));

@@ -13,9 +13,19 @@ public final class Quantizers {
     private Quantizers() {}
 
     /** The formats {@link #quantize} supports, from the most to the fewest bits. */
-    public static final List<Precision> SUPPORTED = List.of(Precision.FP8_E4M3, Precision.FP8_E5M2, Precision.MXFP8_E4M3,
-            Precision.MXFP8_E5M2, Precision.INT8, Precision.MXINT8, Precision.MXFP6_E3M2, Precision.MXFP6_E2M3,
-            Precision.NVFP4, Precision.MXFP4, Precision.INT4, Precision.NF4);
+    public static final List<Precision> SUPPORTED = List.of(
+            Precision.FP8_E4M3,
+            Precision.FP8_E5M2,
+            Precision.MXFP8_E4M3,
+            Precision.MXFP8_E5M2,
+            Precision.INT8,
+            Precision.MXINT8,
+            Precision.MXFP6_E3M2,
+            Precision.MXFP6_E2M3,
+            Precision.NVFP4,
+            Precision.MXFP4,
+            Precision.INT4,
+            Precision.NF4);
 
     /** Whether {@code format} can hold a rows × cols matrix (NVFP4 needs K % 16 == 0, INT4 an even K with a group). */
     public static boolean fits(Precision format, int cols) {
@@ -29,7 +39,8 @@ public final class Quantizers {
     public static QuantizedTensor quantize(Precision format, float[] w, int rows, int cols) {
         return switch (format) {
             case NVFP4 -> Nvfp4Quantizer.modelOpt().quantize(w, rows, cols);
-            case MXFP8_E4M3, MXFP8_E5M2, MXFP6_E3M2, MXFP6_E2M3, MXFP4, MXINT8 -> MxQuantizer.quantize(format, w, rows, cols);
+            case MXFP8_E4M3, MXFP8_E5M2, MXFP6_E3M2, MXFP6_E2M3, MXFP4, MXINT8 ->
+                MxQuantizer.quantize(format, w, rows, cols);
             case INT8 -> Int8Tensor.quantizePerChannel(w, rows, cols);
             case INT4 -> {
                 int group = int4Group(cols);
@@ -40,7 +51,8 @@ public final class Quantizers {
             }
             case NF4 -> Nf4Tensor.quantize(w, rows, cols);
             case FP8_E4M3, FP8_E5M2 -> Fp8Tensor.quantize(format, w, rows, cols, true);
-            default -> throw new IllegalArgumentException("no weight quantizer for " + format + "; supported: " + SUPPORTED);
+            default ->
+                throw new IllegalArgumentException("no weight quantizer for " + format + "; supported: " + SUPPORTED);
         };
     }
 

@@ -18,8 +18,8 @@ final class Shape {
             throw new IllegalArgumentException("rows and cols must be > 0, got " + rows + " x " + cols);
         }
         if ((long) rows * cols != length) {
-            throw new IllegalArgumentException("values has " + length + " elements, expected rows x cols = "
-                    + rows + " x " + cols + " = " + (long) rows * cols);
+            throw new IllegalArgumentException("values has " + length + " elements, expected rows x cols = " + rows
+                    + " x " + cols + " = " + (long) rows * cols);
         }
     }
 
@@ -27,7 +27,8 @@ final class Shape {
     static void rejectNonFinite(float[] values) {
         for (int i = 0; i < values.length; i++) {
             if (!Float.isFinite(values[i])) {
-                throw new IllegalArgumentException("values[" + i + "] is " + values[i] + ": only finite values can be quantized");
+                throw new IllegalArgumentException(
+                        "values[" + i + "] is " + values[i] + ": only finite values can be quantized");
             }
         }
     }

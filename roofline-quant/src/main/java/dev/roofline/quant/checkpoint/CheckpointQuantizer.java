@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.roofline.quant.block.ErrorMetrics;
 import dev.roofline.quant.block.Fp8Tensor;
 import dev.roofline.quant.block.Nvfp4Quantizer;
-import dev.roofline.quant.block.Nvfp4Tensor;
 import dev.roofline.quant.block.QuantizedTensor;
 import dev.roofline.quant.safetensors.SafetensorsFile;
 import dev.roofline.quant.safetensors.SafetensorsWriter;
@@ -79,16 +78,25 @@ public final class CheckpointQuantizer {
         try (ShardedCheckpoint in = ShardedCheckpoint.open(modelDir)) {
             CheckpointResult r = write(config, in, temp, outputDir);
             Files.move(temp, outputDir, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-            progress.accept(String.format(Locale.ROOT, "wrote %s: %d weights quantized to %s, %d tensors copied, %.3f GB -> %.3f GB",
-                    outputDir, r.quantized(), target, r.copied(), r.inputBytes() / 1e9, r.outputBytes() / 1e9));
+            progress.accept(String.format(
+                    Locale.ROOT,
+                    "wrote %s: %d weights quantized to %s, %d tensors copied, %.3f GB -> %.3f GB",
+                    outputDir,
+                    r.quantized(),
+                    target,
+                    r.copied(),
+                    r.inputBytes() / 1e9,
+                    r.outputBytes() / 1e9));
             return r;
         } catch (IOException | RuntimeException | Error e) {
-            Files.walk(temp).sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            Files.walk(temp).sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile()
+                    .delete());
             throw e;
         }
     }
 
-    private CheckpointResult write(HfConfig config, ShardedCheckpoint in, Path temp, Path outputDir) throws IOException {
+    private CheckpointResult write(HfConfig config, ShardedCheckpoint in, Path temp, Path outputDir)
+            throws IOException {
         SafetensorsWriter w = SafetensorsWriter.create().metadata("format", "pt");
         List<String> excluded = new ArrayList<>();
         List<String> names = in.names();
@@ -115,13 +123,23 @@ public final class CheckpointQuantizer {
         copyOtherFiles(in.directory(), temp);
         ObjectNode json = config.json().deepCopy();
         json.set("quantization_config", QuantizationConfigs.quantizationConfig(target, excluded));
-        HfConfig.MAPPER.writerWithDefaultPrettyPrinter().writeValue(temp.resolve("config.json").toFile(), json);
+        HfConfig.MAPPER
+                .writerWithDefaultPrettyPrinter()
+                .writeValue(temp.resolve("config.json").toFile(), json);
         if (target == QuantTarget.NVFP4_MODELOPT) {
-            HfConfig.MAPPER.writerWithDefaultPrettyPrinter().writeValue(temp.resolve("hf_quant_config.json").toFile(),
-                    QuantizationConfigs.hfQuantConfig(excluded));
+            HfConfig.MAPPER
+                    .writerWithDefaultPrettyPrinter()
+                    .writeValue(
+                            temp.resolve("hf_quant_config.json").toFile(), QuantizationConfigs.hfQuantConfig(excluded));
         }
-        return new CheckpointResult(outputDir, stats.count, copied, inputBytes, outputBytes,
-                stats.count == 0 ? Double.NaN : stats.worst, stats.count == 0 ? Double.NaN : stats.sum / stats.count);
+        return new CheckpointResult(
+                outputDir,
+                stats.count,
+                copied,
+                inputBytes,
+                outputBytes,
+                stats.count == 0 ? Double.NaN : stats.worst,
+                stats.count == 0 ? Double.NaN : stats.sum / stats.count);
     }
 
     private boolean isQuantized(ShardedCheckpoint in, String name) {
@@ -141,8 +159,17 @@ public final class CheckpointQuantizer {
             QuantizedTensor q = quantize(values, rows, cols);
             double sqnr = ErrorMetrics.of(values, q.dequantize()).sqnrDb();
             stats.add(sqnr);
-            progress.accept(String.format(Locale.ROOT, "[%d/%d] %s [%d, %d] %s -> %s, SQNR %.1f dB",
-                    stats.count, stats.total, t.name(), rows, cols, t.dtype(), target, sqnr));
+            progress.accept(String.format(
+                    Locale.ROOT,
+                    "[%d/%d] %s [%d, %d] %s -> %s, SQNR %.1f dB",
+                    stats.count,
+                    stats.total,
+                    t.name(),
+                    rows,
+                    cols,
+                    t.dtype(),
+                    target,
+                    sqnr));
             return q;
         });
         String module = LinearSelector.module(t.name());
@@ -155,7 +182,7 @@ public final class CheckpointQuantizer {
     private QuantizedTensor quantize(float[] values, int rows, int cols) {
         return switch (target) {
             case NVFP4_MODELOPT, NVFP4_COMPRESSED_TENSORS ->
-                    (fourOverSix ? Nvfp4Quantizer.fourOverSix() : Nvfp4Quantizer.modelOpt()).quantize(values, rows, cols);
+                (fourOverSix ? Nvfp4Quantizer.fourOverSix() : Nvfp4Quantizer.modelOpt()).quantize(values, rows, cols);
             case FP8_PER_TENSOR -> Fp8Tensor.quantize(target.precision(), values, rows, cols, false);
             case FP8_PER_CHANNEL -> Fp8Tensor.quantize(target.precision(), values, rows, cols, true);
         };
@@ -165,7 +192,9 @@ public final class CheckpointQuantizer {
         try (var files = Files.list(from)) {
             for (Path p : (Iterable<Path>) files::iterator) {
                 String n = p.getFileName().toString();
-                if (Files.isRegularFile(p) && !n.endsWith(".safetensors") && !n.equals(ShardedCheckpoint.INDEX_FILE)
+                if (Files.isRegularFile(p)
+                        && !n.endsWith(".safetensors")
+                        && !n.equals(ShardedCheckpoint.INDEX_FILE)
                         && !n.equals("hf_quant_config.json")) {
                     Files.copy(p, to.resolve(n));
                 }
@@ -195,7 +224,7 @@ public final class CheckpointQuantizer {
     public static final class Builder {
         private final QuantTarget target;
         private LinearSelector selector = LinearSelector.defaults();
-        private Consumer<String> progress = s -> { };
+        private Consumer<String> progress = s -> {};
         private long maxShardBytes = DEFAULT_MAX_SHARD_BYTES;
         private boolean fourOverSix;
 

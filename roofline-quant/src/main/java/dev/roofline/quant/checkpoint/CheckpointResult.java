@@ -13,5 +13,11 @@ import java.nio.file.Path;
  * @param worstSqnrDb     lowest SQNR of any quantized weight
  * @param meanSqnrDb      mean SQNR over the quantized weights
  */
-public record CheckpointResult(Path output, int quantized, int copied, long inputBytes, long outputBytes,
-                               double worstSqnrDb, double meanSqnrDb) {}
+public record CheckpointResult(
+        Path output,
+        int quantized,
+        int copied,
+        long inputBytes,
+        long outputBytes,
+        double worstSqnrDb,
+        double meanSqnrDb) {}

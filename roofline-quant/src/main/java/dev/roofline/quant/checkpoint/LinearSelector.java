@@ -14,7 +14,8 @@ import java.util.Locale;
 public record LinearSelector(List<String> exclusions) {
 
     /** Substrings of names kept unquantized by default. {@code .gate.weight} is a MoE router, not {@code gate_proj}. */
-    public static final List<String> DEFAULT_EXCLUSIONS = List.of("embed_tokens", "lm_head", "norm", ".gate.weight", "router");
+    public static final List<String> DEFAULT_EXCLUSIONS =
+            List.of("embed_tokens", "lm_head", "norm", ".gate.weight", "router");
 
     public LinearSelector {
         exclusions = List.copyOf(exclusions);

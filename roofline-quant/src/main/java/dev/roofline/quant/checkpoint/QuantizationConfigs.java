@@ -35,26 +35,45 @@ final class QuantizationConfigs {
                 c.putNull("kv_cache_quant_algo");
                 c.set("exclude_modules", array(excludedModules));
             }
-            case NVFP4_COMPRESSED_TENSORS -> compressedTensors(c, "nvfp4-pack-quantized",
-                    weights(4, "tensor_group").put("group_size", 16), null, excludedModules);
+            case NVFP4_COMPRESSED_TENSORS ->
+                compressedTensors(
+                        c,
+                        "nvfp4-pack-quantized",
+                        weights(4, "tensor_group").put("group_size", 16),
+                        null,
+                        excludedModules);
             case FP8_PER_TENSOR -> {
                 c.put("quant_method", "fp8");
                 c.put("activation_scheme", "dynamic");
                 c.set("ignored_layers", array(excludedModules));
             }
-            case FP8_PER_CHANNEL -> compressedTensors(c, "float-quantized", weights(8, "channel"),
-                    F.objectNode().put("num_bits", 8).put("type", "float").put("strategy", "token")
-                            .put("symmetric", true).put("dynamic", true), excludedModules);
+            case FP8_PER_CHANNEL ->
+                compressedTensors(
+                        c,
+                        "float-quantized",
+                        weights(8, "channel"),
+                        F.objectNode()
+                                .put("num_bits", 8)
+                                .put("type", "float")
+                                .put("strategy", "token")
+                                .put("symmetric", true)
+                                .put("dynamic", true),
+                        excludedModules);
         }
         return c;
     }
 
     private static ObjectNode weights(int bits, String strategy) {
-        return F.objectNode().put("num_bits", bits).put("type", "float").put("strategy", strategy)
-                .put("symmetric", true).put("dynamic", false);
+        return F.objectNode()
+                .put("num_bits", bits)
+                .put("type", "float")
+                .put("strategy", strategy)
+                .put("symmetric", true)
+                .put("dynamic", false);
     }
 
-    private static void compressedTensors(ObjectNode c, String format, ObjectNode weights, ObjectNode inputs, List<String> ignore) {
+    private static void compressedTensors(
+            ObjectNode c, String format, ObjectNode weights, ObjectNode inputs, List<String> ignore) {
         c.put("quant_method", "compressed-tensors");
         c.put("format", format);
         ObjectNode group = c.putObject("config_groups").putObject("group_0");

@@ -25,14 +25,15 @@ import java.util.Locale;
  */
 public final class AdviseCommand implements Command {
     static final Option<Hardware> HW = Option.of("--hw", "NAME", "hardware", "gb10", Converters.hardware());
-    static final Option<String> PHASE = Option.of("--phase", "P", "decode or prefill", "decode",
-            Converters.oneOf("decode", "prefill"));
+    static final Option<String> PHASE =
+            Option.of("--phase", "P", "decode or prefill", "decode", Converters.oneOf("decode", "prefill"));
     static final Option<Long> BATCH = Option.of("--batch", "B", "sequences", "1", Converters.positiveLong());
-    static final Option<Long> CONTEXT = Option.of("--context", "S", "context tokens", "4096", Converters.positiveLong());
-    static final Option<Double> MIN_SQNR = Option.of("--min-sqnr", "DB", "the SQNR budget each layer must meet", "20",
-            Converters.number());
-    static final Option<List<Precision>> FORMATS = Option.of("--formats", "P,...",
-            "candidate formats (default: the advisor's)", null, Converters.precisions());
+    static final Option<Long> CONTEXT =
+            Option.of("--context", "S", "context tokens", "4096", Converters.positiveLong());
+    static final Option<Double> MIN_SQNR =
+            Option.of("--min-sqnr", "DB", "the SQNR budget each layer must meet", "20", Converters.number());
+    static final Option<List<Precision>> FORMATS = Option.of(
+            "--formats", "P,...", "candidate formats (default: the advisor's)", null, Converters.precisions());
 
     @Override
     public String name() {
@@ -68,9 +69,16 @@ public final class AdviseCommand implements Command {
             advisor = advisor.candidates(args.get(FORMATS));
         }
         try (ShardedCheckpoint ckpt = ShardedCheckpoint.open(Path.of(dir))) {
-            List<LayerChoice> choices = advisor.choose(ckpt, LinearSelector.defaults(), s -> { });
-            out.printf(Locale.ROOT, "%s %s, batch %d, context %d on %s; SQNR budget %.1f dB%n", dir, phase, batch, context,
-                    hw.name(), minSqnr);
+            List<LayerChoice> choices = advisor.choose(ckpt, LinearSelector.defaults(), s -> {});
+            out.printf(
+                    Locale.ROOT,
+                    "%s %s, batch %d, context %d on %s; SQNR budget %.1f dB%n",
+                    dir,
+                    phase,
+                    batch,
+                    context,
+                    hw.name(),
+                    minSqnr);
             out.print(PrecisionAdvisor.table(choices));
         }
     }

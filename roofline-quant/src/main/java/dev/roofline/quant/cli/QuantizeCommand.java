@@ -20,13 +20,21 @@ import java.util.Locale;
  * [--four-over-six]}: writes a quantized copy of a safetensors checkpoint.
  */
 public final class QuantizeCommand implements Command {
-    static final Option<QuantTarget> FORMAT = Option.of("--format", "F",
-            "nvfp4 (ModelOpt), nvfp4-ct (compressed-tensors), fp8 (per tensor) or fp8-channel", "nvfp4",
+    static final Option<QuantTarget> FORMAT = Option.of(
+            "--format",
+            "F",
+            "nvfp4 (ModelOpt), nvfp4-ct (compressed-tensors), fp8 (per tensor) or fp8-channel",
+            "nvfp4",
             QuantizeCommand::target);
-    static final Option<String> EXCLUDE = Option.of("--exclude", "NAME,...",
-            "more tensors to leave unquantized (name substrings)", null, Converters.text()).repeated();
-    static final Option<Boolean> FOUR_OVER_SIX = Option.flag("--four-over-six",
-            "NVFP4 only: per block, scale the block maximum to 6 or to 4, whichever is closer");
+    static final Option<String> EXCLUDE = Option.of(
+                    "--exclude",
+                    "NAME,...",
+                    "more tensors to leave unquantized (name substrings)",
+                    null,
+                    Converters.text())
+            .repeated();
+    static final Option<Boolean> FOUR_OVER_SIX = Option.flag(
+            "--four-over-six", "NVFP4 only: per block, scale the block maximum to 6 or to 4, whichever is closer");
 
     @Override
     public String name() {
@@ -70,7 +78,9 @@ public final class QuantizeCommand implements Command {
             case "nvfp4-ct", "nvfp4-compressed-tensors" -> QuantTarget.NVFP4_COMPRESSED_TENSORS;
             case "fp8", "fp8-tensor" -> QuantTarget.FP8_PER_TENSOR;
             case "fp8-channel" -> QuantTarget.FP8_PER_CHANNEL;
-            default -> throw new IllegalArgumentException(option + " must be nvfp4, nvfp4-ct, fp8 or fp8-channel, got '" + v + "'");
+            default ->
+                throw new IllegalArgumentException(
+                        option + " must be nvfp4, nvfp4-ct, fp8 or fp8-channel, got '" + v + "'");
         };
     }
 }

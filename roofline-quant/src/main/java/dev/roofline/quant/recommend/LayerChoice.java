@@ -17,8 +17,16 @@ import java.util.List;
  * @param measured       every candidate, as measured
  * @param reason         one sentence
  */
-public record LayerChoice(String layer, int rows, int cols, Precision chosen, double sqnrDb, double timeMicros,
-                          double fp16TimeMicros, List<FormatError> measured, String reason) {
+public record LayerChoice(
+        String layer,
+        int rows,
+        int cols,
+        Precision chosen,
+        double sqnrDb,
+        double timeMicros,
+        double fp16TimeMicros,
+        List<FormatError> measured,
+        String reason) {
 
     public LayerChoice {
         measured = List.copyOf(measured);

@@ -8,7 +8,6 @@ import dev.roofline.core.transformer.Workload;
 import dev.roofline.quant.block.ErrorMetrics;
 import dev.roofline.quant.block.QuantizedTensor;
 import dev.roofline.quant.block.Quantizers;
-
 import dev.roofline.quant.checkpoint.LinearSelector;
 import dev.roofline.quant.safetensors.ShardedCheckpoint;
 import dev.roofline.quant.safetensors.TensorInfo;
@@ -67,7 +66,8 @@ public final class PrecisionAdvisor {
         }
         for (Precision p : formats) {
             if (!Quantizers.SUPPORTED.contains(p)) {
-                throw new IllegalArgumentException("no weight quantizer for candidate " + p + "; supported: " + Quantizers.SUPPORTED);
+                throw new IllegalArgumentException(
+                        "no weight quantizer for candidate " + p + "; supported: " + Quantizers.SUPPORTED);
             }
         }
         return new PrecisionAdvisor(hardware, workload, minimumSqnrDb, List.copyOf(formats));
@@ -90,30 +90,47 @@ public final class PrecisionAdvisor {
             QuantizedTensor q = Quantizers.quantize(p, w, rows, cols);
             ErrorMetrics e = ErrorMetrics.of(w, q.dequantize());
             // priced as stored: INT4 with its group scales (INT4_G128) where the quantizer wrote groups of 128
-            measured.add(new FormatError(p, e, roofline.predict(gemm.withWeights(q.precision())).timeMicros()));
+            measured.add(new FormatError(
+                    p, e, roofline.predict(gemm.withWeights(q.precision())).timeMicros()));
         }
         FormatError best = measured.stream()
                 .filter(f -> f.error().sqnrDb() >= minimumSqnrDb)
-                .min(Comparator.comparingDouble(FormatError::timeMicros).thenComparing(f -> -f.error().sqnrDb()))
+                .min(Comparator.comparingDouble(FormatError::timeMicros)
+                        .thenComparing(f -> -f.error().sqnrDb()))
                 .orElse(null);
         if (best == null || best.timeMicros() >= fp16) {
             String why = best == null
-                    ? String.format(Locale.ROOT, "no candidate reached %.1f dB SQNR (best %.1f dB), so the layer stays FP16.",
-                            minimumSqnrDb, measured.stream().mapToDouble(f -> f.error().sqnrDb()).max().orElse(Double.NaN))
+                    ? String.format(
+                            Locale.ROOT,
+                            "no candidate reached %.1f dB SQNR (best %.1f dB), so the layer stays FP16.",
+                            minimumSqnrDb,
+                            measured.stream()
+                                    .mapToDouble(f -> f.error().sqnrDb())
+                                    .max()
+                                    .orElse(Double.NaN))
                     : "no candidate is predicted faster than FP16 here, so the layer stays FP16.";
-            return new LayerChoice(layer, rows, cols, Precision.FP16, Double.POSITIVE_INFINITY, fp16, fp16, measured, why);
+            return new LayerChoice(
+                    layer, rows, cols, Precision.FP16, Double.POSITIVE_INFINITY, fp16, fp16, measured, why);
         }
-        String why = String.format(Locale.ROOT, "%s is the fastest format at or above %.1f dB (%.1f dB measured), "
-                        + "predicted %.2fx faster than FP16 on %s.", best.format().displayName(), minimumSqnrDb,
-                best.error().sqnrDb(), fp16 / best.timeMicros(), hardware.name());
-        return new LayerChoice(layer, rows, cols, best.format(), best.error().sqnrDb(), best.timeMicros(), fp16, measured, why);
+        String why = String.format(
+                Locale.ROOT,
+                "%s is the fastest format at or above %.1f dB (%.1f dB measured), "
+                        + "predicted %.2fx faster than FP16 on %s.",
+                best.format().displayName(),
+                minimumSqnrDb,
+                best.error().sqnrDb(),
+                fp16 / best.timeMicros(),
+                hardware.name());
+        return new LayerChoice(
+                layer, rows, cols, best.format(), best.error().sqnrDb(), best.timeMicros(), fp16, measured, why);
     }
 
     /**
      * Chooses a format for every linear weight of a checkpoint, one tensor at a time (memory bounded by the
      * largest weight); {@code progress} gets one line per layer.
      */
-    public List<LayerChoice> choose(ShardedCheckpoint checkpoint, LinearSelector selector, Consumer<String> progress) throws IOException {
+    public List<LayerChoice> choose(ShardedCheckpoint checkpoint, LinearSelector selector, Consumer<String> progress)
+            throws IOException {
         List<LayerChoice> choices = new ArrayList<>();
         for (String name : checkpoint.names()) {
             TensorInfo t = checkpoint.tensor(name);
@@ -131,12 +148,20 @@ public final class PrecisionAdvisor {
 
     /** A Markdown table of choices, with the total predicted time of the layers. */
     public static String table(List<LayerChoice> choices) {
-        StringBuilder sb = new StringBuilder("| layer | N x K | format | SQNR dB | time us | vs FP16 |\n|---|---|---|---:|---:|---:|\n");
+        StringBuilder sb = new StringBuilder(
+                "| layer | N x K | format | SQNR dB | time us | vs FP16 |\n|---|---|---|---:|---:|---:|\n");
         double total = 0, totalFp16 = 0;
         for (LayerChoice c : choices) {
-            sb.append(String.format(Locale.ROOT, "| %s | %d x %d | %s | %s | %.2f | %.2fx |%n", c.layer(), c.rows(), c.cols(),
-                    c.chosen().displayName(), Double.isInfinite(c.sqnrDb()) ? "ref" : String.format(Locale.ROOT, "%.1f", c.sqnrDb()),
-                    c.timeMicros(), c.speedupVsFp16()));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %d x %d | %s | %s | %.2f | %.2fx |%n",
+                    c.layer(),
+                    c.rows(),
+                    c.cols(),
+                    c.chosen().displayName(),
+                    Double.isInfinite(c.sqnrDb()) ? "ref" : String.format(Locale.ROOT, "%.1f", c.sqnrDb()),
+                    c.timeMicros(),
+                    c.speedupVsFp16()));
             total += c.timeMicros();
             totalFp16 += c.fp16TimeMicros();
         }

@@ -9,7 +9,18 @@ import java.util.Optional;
  * header's own spellings ({@code "BF16"}, {@code "F8_E4M3"}, …).
  */
 public enum Dtype {
-    F64(8), F32(4), F16(2), BF16(2), F8_E4M3(1), F8_E5M2(1), I64(8), I32(4), I16(2), I8(1), U8(1), BOOL(1);
+    F64(8),
+    F32(4),
+    F16(2),
+    BF16(2),
+    F8_E4M3(1),
+    F8_E5M2(1),
+    I64(8),
+    I32(4),
+    I16(2),
+    I8(1),
+    U8(1),
+    BOOL(1);
 
     private final int byteSize;
 
@@ -43,7 +54,8 @@ public enum Dtype {
         for (int i = 0; i < shape.size(); i++) {
             long dim = shape.get(i);
             if (dim < 0) {
-                throw new IllegalArgumentException("shape[" + i + "] must be non-negative, got " + dim + " in " + shape);
+                throw new IllegalArgumentException(
+                        "shape[" + i + "] must be non-negative, got " + dim + " in " + shape);
             }
             count = Math.multiplyExact(count, dim);
         }

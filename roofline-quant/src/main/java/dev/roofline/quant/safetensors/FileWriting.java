@@ -23,8 +23,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /** Writes a file to a temporary file beside its target, then moves it into place atomically. */
 final class FileWriting {
-    private FileWriting() {
-    }
+    private FileWriting() {}
 
     /** The header as the reference implementation writes it: compact JSON, padded with spaces to 8 bytes. */
     static byte[] header(Map<String, String> metadata, List<PendingTensor> tensors) {
@@ -58,7 +57,10 @@ final class FileWriting {
     static TensorBytes safetensors(Map<String, String> metadata, List<PendingTensor> tensors) {
         byte[] header = header(metadata, tensors);
         return out -> {
-            out.write(ByteBuffer.allocate(Long.BYTES).order(ByteOrder.LITTLE_ENDIAN).putLong(header.length).array());
+            out.write(ByteBuffer.allocate(Long.BYTES)
+                    .order(ByteOrder.LITTLE_ENDIAN)
+                    .putLong(header.length)
+                    .array());
             out.write(header);
             for (PendingTensor t : tensors) {
                 ExactLengthStream tensorOut = new ExactLengthStream(out, t);
@@ -79,7 +81,7 @@ final class FileWriting {
                 + Long.toUnsignedString(ThreadLocalRandom.current().nextLong(), 36) + ".tmp");
         boolean written = false;
         try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-             OutputStream out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 20)) {
+                OutputStream out = new BufferedOutputStream(Channels.newOutputStream(channel), 1 << 20)) {
             body.writeTo(out);
             out.flush();
             channel.force(true);

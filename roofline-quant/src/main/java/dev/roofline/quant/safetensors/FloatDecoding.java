@@ -11,14 +11,14 @@ import java.nio.ByteOrder;
 /** Little-endian floating-point tensor bytes → {@code float}: exact for F32/F16/BF16/F8, rounded for F64. */
 final class FloatDecoding {
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    private static final ValueLayout.OfDouble F64 = ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    private static final ValueLayout.OfDouble F64 =
+            ValueLayout.JAVA_DOUBLE_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final int CHUNK = 4096;
     private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final float[] E4M3 = table(Precision.FP8_E4M3);
     private static final float[] E5M2 = table(Precision.FP8_E5M2);
 
-    private FloatDecoding() {
-    }
+    private FloatDecoding() {}
 
     private static float[] table(Precision precision) {
         MiniFloat codec = MiniFloat.of(precision);
@@ -46,8 +46,9 @@ final class FloatDecoding {
             case BF16 -> bf16(src, offset, dst, dstIndex, count);
             case F8_E4M3 -> lookUp(E4M3, src, offset, dst, dstIndex, count);
             case F8_E5M2 -> lookUp(E5M2, src, offset, dst, dstIndex, count);
-            case I64, I32, I16, I8, U8, BOOL -> throw new UnsupportedOperationException("tensor '" + tensor.name()
-                    + "' has dtype " + tensor.dtype() + ", not a floating-point format; read its bytes through segment(...)");
+            case I64, I32, I16, I8, U8, BOOL ->
+                throw new UnsupportedOperationException("tensor '" + tensor.name() + "' has dtype " + tensor.dtype()
+                        + ", not a floating-point format; read its bytes through segment(...)");
         }
     }
 

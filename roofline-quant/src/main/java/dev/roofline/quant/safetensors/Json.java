@@ -20,30 +20,32 @@ final class Json {
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
-    private Json() {
-    }
+    private Json() {}
 
     /** Parses strict UTF-8 JSON; any failure is {@link FormatViolation#INVALID_JSON} naming {@code source}. */
     static JsonNode parse(byte[] utf8, String source) throws SafetensorsFormatException {
         String text;
         try {
-            text = StandardCharsets.UTF_8.newDecoder()
+            text = StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(utf8))
                     .toString();
         } catch (CharacterCodingException e) {
-            throw new SafetensorsFormatException(FormatViolation.INVALID_JSON, source + ": header is not valid UTF-8", e);
+            throw new SafetensorsFormatException(
+                    FormatViolation.INVALID_JSON, source + ": header is not valid UTF-8", e);
         }
         JsonNode root;
         try {
             root = MAPPER.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new SafetensorsFormatException(FormatViolation.INVALID_JSON,
-                    source + ": header is not valid JSON: " + e.getOriginalMessage(), e);
+            throw new SafetensorsFormatException(
+                    FormatViolation.INVALID_JSON, source + ": header is not valid JSON: " + e.getOriginalMessage(), e);
         }
         if (root.isMissingNode()) {
-            throw new SafetensorsFormatException(FormatViolation.INVALID_JSON,
+            throw new SafetensorsFormatException(
+                    FormatViolation.INVALID_JSON,
                     source + ": header is not valid JSON: it holds no value (" + utf8.length + " bytes of whitespace)");
         }
         return root;

@@ -39,6 +39,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class SafetensorsFile implements AutoCloseable {
     /** Default header-length limit, 100 MiB (the reference implementation allows 100 MB). */
     public static final long DEFAULT_MAX_HEADER_BYTES = 100L << 20;
+
     private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     private final Path path;
@@ -79,23 +80,29 @@ public final class SafetensorsFile implements AutoCloseable {
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
             long size = channel.size();
             if (size < Long.BYTES) {
-                throw new SafetensorsFormatException(FormatViolation.TRUNCATED_FILE,
+                throw new SafetensorsFormatException(
+                        FormatViolation.TRUNCATED_FILE,
                         path + ": file has " + size + " bytes, fewer than the 8-byte header length");
             }
             MemorySegment file = channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
             long headerBytes = file.get(U64, 0);
             if (Long.compareUnsigned(headerBytes, maxHeaderBytes) > 0) {
-                throw new SafetensorsFormatException(FormatViolation.HEADER_TOO_LARGE, path + ": header length "
-                        + Long.toUnsignedString(headerBytes) + " exceeds the limit of " + maxHeaderBytes + " bytes");
+                throw new SafetensorsFormatException(
+                        FormatViolation.HEADER_TOO_LARGE,
+                        path + ": header length " + Long.toUnsignedString(headerBytes) + " exceeds the limit of "
+                                + maxHeaderBytes + " bytes");
             }
             if (headerBytes > size - Long.BYTES) {
-                throw new SafetensorsFormatException(FormatViolation.HEADER_BEYOND_FILE, path + ": header length "
-                        + headerBytes + " exceeds the " + (size - Long.BYTES) + " bytes after the length field");
+                throw new SafetensorsFormatException(
+                        FormatViolation.HEADER_BEYOND_FILE,
+                        path + ": header length " + headerBytes + " exceeds the " + (size - Long.BYTES)
+                                + " bytes after the length field");
             }
             byte[] json = file.asSlice(Long.BYTES, headerBytes).toArray(ValueLayout.JAVA_BYTE);
             long dataStart = Long.BYTES + headerBytes;
             Header header = Header.parse(json, size - dataStart, path.toString());
-            SafetensorsFile result = new SafetensorsFile(path, arena, file.asSlice(dataStart).asReadOnly(), header);
+            SafetensorsFile result =
+                    new SafetensorsFile(path, arena, file.asSlice(dataStart).asReadOnly(), header);
             opened = true;
             return result;
         } finally {
@@ -128,7 +135,8 @@ public final class SafetensorsFile implements AutoCloseable {
     public TensorInfo tensor(String name) {
         TensorInfo t = byName.get(name);
         if (t == null) {
-            throw new NoSuchElementException("no tensor '" + name + "' in " + path + " (" + byName.size() + " tensors)");
+            throw new NoSuchElementException(
+                    "no tensor '" + name + "' in " + path + " (" + byName.size() + " tensors)");
         }
         return t;
     }

@@ -31,8 +31,7 @@ public final class SafetensorsWriter {
     private final Map<String, String> metadata = new LinkedHashMap<>();
     private final Map<String, PendingTensor> tensors = new LinkedHashMap<>();
 
-    private SafetensorsWriter() {
-    }
+    private SafetensorsWriter() {}
 
     public static SafetensorsWriter create() {
         return new SafetensorsWriter();
@@ -106,14 +105,14 @@ public final class SafetensorsWriter {
         Objects.requireNonNull(dtype, "dtype");
         Objects.requireNonNull(shape, "shape");
         if (name.isEmpty() || name.equals(Header.METADATA_KEY)) {
-            throw new IllegalArgumentException("tensor name must be non-empty and not " + Header.METADATA_KEY
-                    + ", got '" + name + "'");
+            throw new IllegalArgumentException(
+                    "tensor name must be non-empty and not " + Header.METADATA_KEY + ", got '" + name + "'");
         }
         try {
             return dtype.byteCount(shape);
         } catch (ArithmeticException e) {
-            throw new IllegalArgumentException("tensor '" + name + "': shape " + shape + " × " + dtype
-                    + " overflows a 64-bit byte count", e);
+            throw new IllegalArgumentException(
+                    "tensor '" + name + "': shape " + shape + " × " + dtype + " overflows a 64-bit byte count", e);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("tensor '" + name + "': " + e.getMessage(), e);
         }

@@ -19,37 +19,44 @@ record ShardIndex(Map<String, String> weightMap, OptionalLong totalSize) {
     static ShardIndex read(Path indexFile, long maxBytes) throws IOException {
         long size = Files.size(indexFile);
         if (size > maxBytes) {
-            throw new SafetensorsFormatException(FormatViolation.BAD_INDEX,
+            throw new SafetensorsFormatException(
+                    FormatViolation.BAD_INDEX,
                     indexFile + ": index has " + size + " bytes, over the limit of " + maxBytes);
         }
         JsonNode root = Json.parse(Files.readAllBytes(indexFile), indexFile.toString());
         JsonNode map = root.get("weight_map");
         if (!root.isObject() || map == null || !map.isObject()) {
-            throw new SafetensorsFormatException(FormatViolation.BAD_INDEX, indexFile
-                    + ": index must be an object with a 'weight_map' object, got " + Json.show(root));
+            throw new SafetensorsFormatException(
+                    FormatViolation.BAD_INDEX,
+                    indexFile + ": index must be an object with a 'weight_map' object, got " + Json.show(root));
         }
         Map<String, String> weightMap = new LinkedHashMap<>();
         for (Map.Entry<String, JsonNode> entry : map.properties()) {
             String shard = entry.getValue().isTextual() ? entry.getValue().textValue() : "";
             if (!isPlainFileName(shard)) {
-                throw new SafetensorsFormatException(FormatViolation.BAD_INDEX, indexFile + ": weight_map['"
-                        + entry.getKey() + "'] = " + Json.show(entry.getValue())
-                        + " must name a file in the index's directory");
+                throw new SafetensorsFormatException(
+                        FormatViolation.BAD_INDEX,
+                        indexFile + ": weight_map['"
+                                + entry.getKey() + "'] = " + Json.show(entry.getValue())
+                                + " must name a file in the index's directory");
             }
             weightMap.put(entry.getKey(), shard);
         }
         JsonNode total = root.path("metadata").get("total_size");
         OptionalLong totalSize = Json.nonNegativeLong(total);
         if (total != null && totalSize.isEmpty()) {
-            throw new SafetensorsFormatException(FormatViolation.BAD_INDEX, indexFile
-                    + ": metadata.total_size must be a non-negative integer, got " + Json.show(total));
+            throw new SafetensorsFormatException(
+                    FormatViolation.BAD_INDEX,
+                    indexFile + ": metadata.total_size must be a non-negative integer, got " + Json.show(total));
         }
         return new ShardIndex(weightMap, totalSize);
     }
 
     /** A name that resolves inside the index's directory: no separators, not "." or "..". */
     private static boolean isPlainFileName(String name) {
-        return !name.isEmpty() && !name.equals(".") && !name.equals("..")
+        return !name.isEmpty()
+                && !name.equals(".")
+                && !name.equals("..")
                 && name.chars().noneMatch(c -> c == '/' || c == '\\' || c == 0);
     }
 }

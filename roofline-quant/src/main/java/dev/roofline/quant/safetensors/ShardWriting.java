@@ -11,8 +11,7 @@ import java.util.Map;
 
 /** Splits tensors into shards and writes them and their index; the index is moved into place last. */
 final class ShardWriting {
-    private ShardWriting() {
-    }
+    private ShardWriting() {}
 
     static void write(Path directory, long maxShardBytes, Map<String, String> metadata, List<PendingTensor> tensors)
             throws IOException {

@@ -53,8 +53,8 @@ public final class ShardedCheckpoint implements AutoCloseable {
         }
         Path single = directory.resolve(SINGLE_FILE);
         if (!Files.isRegularFile(single)) {
-            throw new NoSuchFileException(directory.toString(), null,
-                    "has neither " + INDEX_FILE + " nor " + SINGLE_FILE);
+            throw new NoSuchFileException(
+                    directory.toString(), null, "has neither " + INDEX_FILE + " nor " + SINGLE_FILE);
         }
         SafetensorsFile file = SafetensorsFile.open(single);
         Map<String, String> weightMap = new LinkedHashMap<>();
@@ -72,8 +72,10 @@ public final class ShardedCheckpoint implements AutoCloseable {
         ShardedCheckpoint checkpoint = new ShardedCheckpoint(directory, index.weightMap(), index.totalSize());
         for (String shard : checkpoint.shards()) {
             if (!Files.isRegularFile(directory.resolve(shard))) {
-                throw new SafetensorsFormatException(FormatViolation.MISSING_SHARD, indexFile + ": shard '" + shard
-                        + "' (of tensor '" + checkpoint.firstTensorOf(shard) + "') does not exist in " + directory);
+                throw new SafetensorsFormatException(
+                        FormatViolation.MISSING_SHARD,
+                        indexFile + ": shard '" + shard + "' (of tensor '" + checkpoint.firstTensorOf(shard)
+                                + "') does not exist in " + directory);
             }
         }
         return checkpoint;
@@ -106,8 +108,8 @@ public final class ShardedCheckpoint implements AutoCloseable {
     public synchronized SafetensorsFile fileOf(String name) throws IOException {
         String shard = weightMap.get(Objects.requireNonNull(name, "name"));
         if (shard == null) {
-            throw new NoSuchElementException("no tensor '" + name + "' in checkpoint " + directory
-                    + " (" + weightMap.size() + " tensors)");
+            throw new NoSuchElementException(
+                    "no tensor '" + name + "' in checkpoint " + directory + " (" + weightMap.size() + " tensors)");
         }
         if (closed) {
             throw new IllegalStateException("checkpoint " + directory + " is already closed");
@@ -137,15 +139,21 @@ public final class ShardedCheckpoint implements AutoCloseable {
         for (Map.Entry<String, String> entry : weightMap.entrySet()) {
             if (entry.getValue().equals(shard) && file.find(entry.getKey()).isEmpty()) {
                 file.close();
-                throw new SafetensorsFormatException(FormatViolation.MISSING_TENSOR, directory.resolve(INDEX_FILE)
-                        + ": maps tensor '" + entry.getKey() + "' to shard '" + shard + "', which does not contain it");
+                throw new SafetensorsFormatException(
+                        FormatViolation.MISSING_TENSOR,
+                        directory.resolve(INDEX_FILE) + ": maps tensor '" + entry.getKey() + "' to shard '" + shard
+                                + "', which does not contain it");
             }
         }
         return file;
     }
 
     private String firstTensorOf(String shard) {
-        return weightMap.entrySet().stream().filter(e -> e.getValue().equals(shard)).findFirst().orElseThrow().getKey();
+        return weightMap.entrySet().stream()
+                .filter(e -> e.getValue().equals(shard))
+                .findFirst()
+                .orElseThrow()
+                .getKey();
     }
 
     /** Unmaps every shard opened so far. Idempotent. */

@@ -28,8 +28,8 @@ class BlockFormatsTest {
     @Test
     void mxfp4RoundsHalfToEvenAndClampsAndKeepsPartialBlocks() {
         float[] w = new float[40];
-        w[0] = 5f;   // floor(log2 5) = 2, emax(E2M1) = 2 -> X = 1; 5 is a tie between 4 and 6 -> 4
-        w[1] = -7f;  // amax 7: same X; 7 clamps to 6 (sign kept)
+        w[0] = 5f; // floor(log2 5) = 2, emax(E2M1) = 2 -> X = 1; 5 is a tie between 4 and 6 -> 4
+        w[1] = -7f; // amax 7: same X; 7 clamps to 6 (sign kept)
         w[32] = 0.5f; // second (partial) block: floor(log2 0.5) = -1 -> X = 2^-3 -> 0.5 / 0.125 = 4
         MxTensor t = MxQuantizer.quantize(Precision.MXFP4, w, 1, 40);
         assertThat(t.blocksPerRow()).isEqualTo(2);
@@ -71,12 +71,14 @@ class BlockFormatsTest {
     void int4SymmetricAndAsymmetricGroups() {
         Int4Tensor sym = Int4Tensor.quantize(new float[] {7, -7, 3.5f, 0}, 1, 4, 4, true);
         assertThat(sym.scales()).containsExactly(1f);
-        assertThat(new int[] {sym.code(0), sym.code(1), sym.code(2), sym.code(3)}).containsExactly(7, -7, 4, 0);
+        assertThat(new int[] {sym.code(0), sym.code(1), sym.code(2), sym.code(3)})
+                .containsExactly(7, -7, 4, 0);
         assertThat(sym.packed()).containsExactly((byte) 0x97, (byte) 0x04); // -7 = 0x9 (two's complement), 7 low
         Int4Tensor asym = Int4Tensor.quantize(new float[] {0, 15, 7.5f, 3}, 1, 4, 4, false);
         assertThat(asym.zeros()).containsExactly((byte) 0);
         assertThat(asym.dequantize()).containsExactly(0f, 15f, 8f, 3f);
-        assertThatThrownBy(() -> Int4Tensor.quantize(new float[6], 1, 6, 4, true)).hasMessageContaining("groupSize 4, cols 6");
+        assertThatThrownBy(() -> Int4Tensor.quantize(new float[6], 1, 6, 4, true))
+                .hasMessageContaining("groupSize 4, cols 6");
     }
 
     @Test
@@ -98,8 +100,8 @@ class BlockFormatsTest {
         w[2] = 0.5f; // nearest NF4 value to 0.5 is 0.4407 (code 12) rather than 0.5626 (code 13)
         Nf4Tensor t = Nf4Tensor.quantize(w, 1, 64);
         assertThat(t.absmax()).containsExactly(1f);
-        assertThat(t.packed()[0] & 0xFF).isEqualTo(0xF0);    // codes 15 (1.0) high, 0 (-1.0) low
-        assertThat(t.packed()[1] & 0xFF).isEqualTo(0xC7);    // code 12, then 0.0 = code 7
+        assertThat(t.packed()[0] & 0xFF).isEqualTo(0xF0); // codes 15 (1.0) high, 0 (-1.0) low
+        assertThat(t.packed()[1] & 0xFF).isEqualTo(0xC7); // code 12, then 0.0 = code 7
         assertThat(t.dequantize()[2]).isEqualTo(0.44070982933044434f);
     }
 

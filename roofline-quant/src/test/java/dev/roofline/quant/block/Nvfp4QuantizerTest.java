@@ -32,8 +32,16 @@ class Nvfp4QuantizerTest {
         assertThat(t.blockScales()).containsExactly((byte) 0x7E, (byte) 0x61);
         // codes 7 6 5 4 3 2 1 0 | -0.25 -> -0 (8), ties 0.75->1.0 (2), 1.25->1.0 (2), 1.75->2 (4), 2.5->2 (4),
         // 3.5->4 (6), 5->4 (6), -6 (15); two per byte, element 2i in the low nibble
-        assertThat(t.packed()).startsWith((byte) 0x67, (byte) 0x45, (byte) 0x23, (byte) 0x01,
-                (byte) 0x28, (byte) 0x42, (byte) 0x64, (byte) 0xF6);
+        assertThat(t.packed())
+                .startsWith(
+                        (byte) 0x67,
+                        (byte) 0x45,
+                        (byte) 0x23,
+                        (byte) 0x01,
+                        (byte) 0x28,
+                        (byte) 0x42,
+                        (byte) 0x64,
+                        (byte) 0xF6);
         // row 1: 224 / 36 = 6.2 saturates to 6 (code 7); the rest are 0
         assertThat(t.packed()[8]).isEqualTo((byte) 0x07);
         float[] back = t.dequantize();
@@ -53,8 +61,10 @@ class Nvfp4QuantizerTest {
         Nvfp4Tensor plain = Nvfp4Quantizer.modelOpt().quantize(w, 1, 32);
         Nvfp4Tensor chosen = Nvfp4Quantizer.fourOverSix().quantize(w, 1, 32);
         // scale to 6: 1/6 -> E4M3 0.171875 and 0.85 lands at 4.95 -> 4 (0.6875); scale to 4: 0.25 and 0.85 -> 3 (0.75)
-        assertThat(MiniFloat.of(Precision.FP8_E4M3).decode(plain.blockScales()[1] & 0xFF)).isEqualTo(0.171875);
-        assertThat(MiniFloat.of(Precision.FP8_E4M3).decode(chosen.blockScales()[1] & 0xFF)).isEqualTo(0.25);
+        assertThat(MiniFloat.of(Precision.FP8_E4M3).decode(plain.blockScales()[1] & 0xFF))
+                .isEqualTo(0.171875);
+        assertThat(MiniFloat.of(Precision.FP8_E4M3).decode(chosen.blockScales()[1] & 0xFF))
+                .isEqualTo(0.25);
         assertThat(chosen.dequantize()[20]).isEqualTo(0.75f);
         double plainErr = ErrorMetrics.of(w, plain.dequantize()).mse();
         double chosenErr = ErrorMetrics.of(w, chosen.dequantize()).mse();
@@ -68,8 +78,12 @@ class Nvfp4QuantizerTest {
         for (int i = 0; i < w.length; i++) {
             w[i] = (float) (r.nextGaussian() * (r.nextInt(100) == 0 ? 20 : 1));
         }
-        double plain = ErrorMetrics.of(w, Nvfp4Quantizer.modelOpt().quantize(w, 64, 256).dequantize()).mse();
-        double chosen = ErrorMetrics.of(w, Nvfp4Quantizer.fourOverSix().quantize(w, 64, 256).dequantize()).mse();
+        double plain = ErrorMetrics.of(
+                        w, Nvfp4Quantizer.modelOpt().quantize(w, 64, 256).dequantize())
+                .mse();
+        double chosen = ErrorMetrics.of(
+                        w, Nvfp4Quantizer.fourOverSix().quantize(w, 64, 256).dequantize())
+                .mse();
         assertThat(chosen).isLessThanOrEqualTo(plain);
     }
 
@@ -84,7 +98,7 @@ class Nvfp4QuantizerTest {
             for (int i = 0; i < w.length; i++) {
                 w[i] = switch (r.nextInt(4)) {
                     case 0 -> (float) (r.nextGaussian() * Math.pow(10, r.nextInt(8) - 5));
-                    case 1 -> 448f * E2M1.decode(r.nextInt(16)) / 2;           // ties after scaling
+                    case 1 -> 448f * E2M1.decode(r.nextInt(16)) / 2; // ties after scaling
                     case 2 -> r.nextBoolean() ? -0f : 0f;
                     default -> (float) (r.nextDouble() - 0.5) * 1e-3f;
                 };
@@ -104,7 +118,8 @@ class Nvfp4QuantizerTest {
         short[] bf16 = new short[rows * cols];
         float[] widened = new float[bf16.length];
         for (int i = 0; i < bf16.length; i++) {
-            bf16[i] = (short) (Float.floatToRawIntBits((float) (r.nextGaussian() * (r.nextInt(50) == 0 ? 30 : 0.5))) >>> 16);
+            bf16[i] = (short)
+                    (Float.floatToRawIntBits((float) (r.nextGaussian() * (r.nextInt(50) == 0 ? 30 : 0.5))) >>> 16);
             widened[i] = Float.intBitsToFloat(bf16[i] << 16);
         }
         Nvfp4Tensor fromBits = Nvfp4Quantizer.modelOpt().quantizeBf16(bf16, rows, cols);
@@ -113,9 +128,11 @@ class Nvfp4QuantizerTest {
         assertThat(fromBits.blockScales()).isEqualTo(fromFloats.blockScales());
         assertThat(fromBits.globalScale()).isEqualTo(fromFloats.globalScale());
         bf16[5] = (short) 0x7FC0; // NaN
-        assertThatThrownBy(() -> Nvfp4Quantizer.modelOpt().quantizeBf16(bf16, rows, cols)).hasMessageContaining("bf16[5] is NaN");
+        assertThatThrownBy(() -> Nvfp4Quantizer.modelOpt().quantizeBf16(bf16, rows, cols))
+                .hasMessageContaining("bf16[5] is NaN");
         bf16[5] = (short) 0xFF80; // -infinity
-        assertThatThrownBy(() -> Nvfp4Quantizer.modelOpt().quantizeBf16(bf16, rows, cols)).hasMessageContaining("bf16[5] is -Infinity");
+        assertThatThrownBy(() -> Nvfp4Quantizer.modelOpt().quantizeBf16(bf16, rows, cols))
+                .hasMessageContaining("bf16[5] is -Infinity");
     }
 
     @Test
@@ -126,6 +143,7 @@ class Nvfp4QuantizerTest {
                 .hasMessageContaining("values has 16 elements, expected rows x cols = 2 x 16 = 32");
         float[] bad = new float[16];
         bad[3] = Float.NaN;
-        assertThatThrownBy(() -> Nvfp4Quantizer.modelOpt().quantize(bad, 1, 16)).hasMessageContaining("values[3] is NaN");
+        assertThatThrownBy(() -> Nvfp4Quantizer.modelOpt().quantize(bad, 1, 16))
+                .hasMessageContaining("values[3] is NaN");
     }
 }

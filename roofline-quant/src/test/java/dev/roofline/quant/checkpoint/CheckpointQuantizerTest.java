@@ -8,7 +8,6 @@ import dev.roofline.quant.block.Nvfp4Quantizer;
 import dev.roofline.quant.block.Nvfp4Tensor;
 import dev.roofline.quant.safetensors.Dtype;
 import dev.roofline.quant.safetensors.SafetensorsFile;
-import dev.roofline.quant.safetensors.SafetensorsWriter;
 import dev.roofline.quant.safetensors.ShardedCheckpoint;
 import dev.roofline.quant.safetensors.TensorInfo;
 import org.junit.jupiter.api.Test;
@@ -20,10 +19,8 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -45,13 +42,16 @@ class CheckpointQuantizerTest {
         Map<String, float[]> original = writeModel(model);
         List<String> lines = new ArrayList<>();
         Path out = dir.resolve("tiny-llama-nvfp4");
-        CheckpointResult result = CheckpointQuantizer.newBuilder(QuantTarget.NVFP4_MODELOPT).progress(lines::add).build()
+        CheckpointResult result = CheckpointQuantizer.newBuilder(QuantTarget.NVFP4_MODELOPT)
+                .progress(lines::add)
+                .build()
                 .quantize(model, out);
 
         assertThat(result.quantized()).isEqualTo(LAYERS * 7);
         assertThat(result.copied()).isEqualTo(2 + LAYERS * 2 + 1); // embeddings, lm_head, norms
         assertThat(lines).hasSize(LAYERS * 7 + 1);
-        assertThat(lines.getFirst()).startsWith("[1/14] model.layers.0.self_attn.q_proj.weight [64, 64] BF16 -> NVFP4_MODELOPT, SQNR");
+        assertThat(lines.getFirst())
+                .startsWith("[1/14] model.layers.0.self_attn.q_proj.weight [64, 64] BF16 -> NVFP4_MODELOPT, SQNR");
         try (ShardedCheckpoint q = ShardedCheckpoint.open(out)) {
             String down = "model.layers.1.mlp.down_proj";
             TensorInfo packed = q.tensor(down + ".weight");
@@ -66,7 +66,8 @@ class CheckpointQuantizerTest {
             assertThat(bytes(q, down + ".weight_scale")).isEqualTo(expected.blockScales());
             assertThat(bytes(q, down + ".weight_scale_2")).isEqualTo(le(expected.globalScale()));
             // norms, embeddings and lm_head untouched
-            assertThat(q.fileOf("model.norm.weight").floats("model.norm.weight")).isEqualTo(original.get("model.norm.weight"));
+            assertThat(q.fileOf("model.norm.weight").floats("model.norm.weight"))
+                    .isEqualTo(original.get("model.norm.weight"));
             assertThat(q.fileOf("lm_head.weight").floats("lm_head.weight")).isEqualTo(original.get("lm_head.weight"));
             assertThat(q.tensor("lm_head.weight").dtype()).isEqualTo(Dtype.BF16);
         }
@@ -74,7 +75,9 @@ class CheckpointQuantizerTest {
         JsonNode hf = json.readTree(out.resolve("hf_quant_config.json").toFile());
         assertThat(hf.at("/quantization/quant_algo").asText()).isEqualTo("NVFP4");
         assertThat(hf.at("/quantization/group_size").asInt()).isEqualTo(16);
-        assertThat(hf.at("/quantization/exclude_modules").toString()).contains("lm_head").contains("model.embed_tokens");
+        assertThat(hf.at("/quantization/exclude_modules").toString())
+                .contains("lm_head")
+                .contains("model.embed_tokens");
         JsonNode config = json.readTree(out.resolve("config.json").toFile());
         assertThat(config.at("/quantization_config/quant_method").asText()).isEqualTo("modelopt");
         assertThat(config.at("/hidden_size").asInt()).isEqualTo(HIDDEN);
@@ -87,7 +90,9 @@ class CheckpointQuantizerTest {
         Path model = dir.resolve("m");
         Map<String, float[]> original = writeModel(model);
         Path out = dir.resolve("m-ct");
-        CheckpointQuantizer.newBuilder(QuantTarget.NVFP4_COMPRESSED_TENSORS).build().quantize(model, out);
+        CheckpointQuantizer.newBuilder(QuantTarget.NVFP4_COMPRESSED_TENSORS)
+                .build()
+                .quantize(model, out);
         try (ShardedCheckpoint q = ShardedCheckpoint.open(out)) {
             String o = "model.layers.0.self_attn.o_proj";
             Nvfp4Tensor expected = Nvfp4Quantizer.modelOpt().quantize(original.get(o + ".weight"), HIDDEN, HIDDEN);
@@ -108,11 +113,13 @@ class CheckpointQuantizerTest {
         CheckpointQuantizer.newBuilder(QuantTarget.FP8_PER_CHANNEL).build().quantize(model, out);
         try (ShardedCheckpoint q = ShardedCheckpoint.open(out)) {
             String up = "model.layers.0.mlp.up_proj";
-            Fp8Tensor expected = Fp8Tensor.quantize(Precision.FP8_E4M3, original.get(up + ".weight"), FFN, HIDDEN, true);
+            Fp8Tensor expected =
+                    Fp8Tensor.quantize(Precision.FP8_E4M3, original.get(up + ".weight"), FFN, HIDDEN, true);
             assertThat(q.tensor(up + ".weight").dtype()).isEqualTo(Dtype.F8_E4M3);
             assertThat(bytes(q, up + ".weight")).isEqualTo(expected.codes());
             assertThat(q.tensor(up + ".weight_scale").shape()).containsExactly((long) FFN, 1L);
-            assertThat(q.fileOf(up + ".weight_scale").floats(up + ".weight_scale")).isEqualTo(expected.scales());
+            assertThat(q.fileOf(up + ".weight_scale").floats(up + ".weight_scale"))
+                    .isEqualTo(expected.scales());
         }
     }
 
@@ -126,7 +133,8 @@ class CheckpointQuantizerTest {
                     if (line.startsWith("[5/")) {
                         throw new IllegalStateException("disk full (simulated)");
                     }
-                }).build();
+                })
+                .build();
         assertThatThrownBy(() -> failing.quantize(model, out)).hasMessageContaining("disk full (simulated)");
         assertThat(out).doesNotExist();
         try (var left = Files.list(dir)) {
@@ -139,12 +147,18 @@ class CheckpointQuantizerTest {
         Path model = dir.resolve("mb");
         writeModel(model);
         Path existing = Files.createDirectories(dir.resolve("exists"));
-        assertThatThrownBy(() -> CheckpointQuantizer.newBuilder(QuantTarget.FP8_PER_TENSOR).build().quantize(model, existing))
+        assertThatThrownBy(() -> CheckpointQuantizer.newBuilder(QuantTarget.FP8_PER_TENSOR)
+                        .build()
+                        .quantize(model, existing))
                 .hasMessageContaining("outputDir already exists");
         Files.writeString(model.resolve("config.json"), CONFIG.replace("\"llama\"", "\"gpt2\""));
-        assertThatThrownBy(() -> CheckpointQuantizer.newBuilder(QuantTarget.FP8_PER_TENSOR).build().quantize(model, dir.resolve("x")))
-                .hasMessageContaining("model_type \"gpt2\" is not supported").hasMessageContaining("deepseek_v3");
-        assertThatThrownBy(() -> CheckpointQuantizer.newBuilder(QuantTarget.FP8_PER_TENSOR).fourOverSix(true))
+        assertThatThrownBy(() -> CheckpointQuantizer.newBuilder(QuantTarget.FP8_PER_TENSOR)
+                        .build()
+                        .quantize(model, dir.resolve("x")))
+                .hasMessageContaining("model_type \"gpt2\" is not supported")
+                .hasMessageContaining("deepseek_v3");
+        assertThatThrownBy(() -> CheckpointQuantizer.newBuilder(QuantTarget.FP8_PER_TENSOR)
+                        .fourOverSix(true))
                 .hasMessageContaining("fourOverSix applies to NVFP4");
         assertThatThrownBy(() -> CheckpointQuantizer.newBuilder(null)).hasMessageContaining("target must not be null");
     }
@@ -154,11 +168,15 @@ class CheckpointQuantizerTest {
         Path model = dir.resolve("me");
         writeModel(model);
         Path out = dir.resolve("me-out");
-        CheckpointResult r = CheckpointQuantizer.newBuilder(QuantTarget.FP8_PER_TENSOR).exclude("down_proj").build().quantize(model, out);
+        CheckpointResult r = CheckpointQuantizer.newBuilder(QuantTarget.FP8_PER_TENSOR)
+                .exclude("down_proj")
+                .build()
+                .quantize(model, out);
         assertThat(r.quantized()).isEqualTo(LAYERS * 6);
         try (ShardedCheckpoint q = ShardedCheckpoint.open(out)) {
             assertThat(q.tensor("model.layers.0.mlp.down_proj.weight").dtype()).isEqualTo(Dtype.BF16);
-            assertThat(q.tensor("model.layers.0.mlp.up_proj.weight_scale").shape()).isEmpty();
+            assertThat(q.tensor("model.layers.0.mlp.up_proj.weight_scale").shape())
+                    .isEmpty();
         }
     }
 

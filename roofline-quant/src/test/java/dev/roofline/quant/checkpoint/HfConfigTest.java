@@ -33,21 +33,27 @@ class HfConfigTest {
     @Test
     void rejectsUnsupportedOrBrokenConfigs() throws IOException {
         assertThatThrownBy(() -> HfConfig.read(config("{\"model_type\": \"bert\"}")))
-                .hasMessageContaining("model_type \"bert\" is not supported").hasMessageContaining("qwen2");
-        assertThatThrownBy(() -> HfConfig.read(config("{\"hidden_size\": 4}"))).hasMessageContaining("has no \"model_type\"");
+                .hasMessageContaining("model_type \"bert\" is not supported")
+                .hasMessageContaining("qwen2");
+        assertThatThrownBy(() -> HfConfig.read(config("{\"hidden_size\": 4}")))
+                .hasMessageContaining("has no \"model_type\"");
         assertThatThrownBy(() -> HfConfig.read(config("{\"model_type\": "))).hasMessageContaining("is not valid JSON");
         assertThatThrownBy(() -> HfConfig.read(config("[1]"))).hasMessageContaining("must hold a JSON object");
         assertThatThrownBy(() -> HfConfig.read(config("{\"model_type\": \"mistral\", \"hidden_size\": 4096}")))
-                .hasMessageContaining("config.json").hasMessageContaining("num_attention_heads");
+                .hasMessageContaining("config.json")
+                .hasMessageContaining("num_attention_heads");
     }
 
     @Test
     void givesCoresErrorForAnUnknownModelType() throws IOException {
         Path file = config("{\"model_type\": \"qwen2_moe\", \"hidden_size\": 2048}");
         String core = catchThrowable(() -> ConfigJson.read(file)).getMessage();
-        assertThat(core).contains("field model_type \"qwen2_moe\" is not supported; supported: llama, mistral, qwen2,"
-                + " mixtral, deepseek_v3");
-        assertThatThrownBy(() -> HfConfig.read(file)).isInstanceOf(IllegalArgumentException.class).hasMessage(core);
+        assertThat(core)
+                .contains("field model_type \"qwen2_moe\" is not supported; supported: llama, mistral, qwen2,"
+                        + " mixtral, deepseek_v3");
+        assertThatThrownBy(() -> HfConfig.read(file))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(core);
     }
 
     @Test
@@ -56,6 +62,8 @@ class HfConfigTest {
         Path file = Files.writeString(folder.resolve("config.json"), """
                 {"model_type": "llama", "hidden_size": 4096, "intermediate_size": 14336, "num_hidden_layers": 32,
                  "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256}""");
-        assertThat(HfConfig.read(file).model().name()).isEqualTo("Llama-3-8B").isEqualTo(ConfigJson.read(file).name());
+        assertThat(HfConfig.read(file).model().name())
+                .isEqualTo("Llama-3-8B")
+                .isEqualTo(ConfigJson.read(file).name());
     }
 }

@@ -69,5 +69,4 @@ public final class TinyLlama {
         w.writeSharded(model, 60_000); // several shards with an index
         return values;
     }
-
 }

@@ -19,8 +19,13 @@ class MainTest {
     private String[] run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int rc = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new String[] {Integer.toString(rc), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)};
+        int rc = Main.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new String[] {
+            Integer.toString(rc), out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8)
+        };
     }
 
     @Test
@@ -32,7 +37,9 @@ class MainTest {
         assertThat(q[1]).contains("[14/14]").contains("wrote");
         String[] a = run("advise", model.toString(), "--hw", "h100", "--min-sqnr", "25", "--formats", "fp8,nvfp4,int8");
         assertThat(a[0]).as(a[2]).isEqualTo("0");
-        assertThat(a[1]).contains("on H100 SXM; SQNR budget 25.0 dB").contains("| model.layers.0.mlp.gate_proj.weight | 128 x 64 |");
+        assertThat(a[1])
+                .contains("on H100 SXM; SQNR budget 25.0 dB")
+                .contains("| model.layers.0.mlp.gate_proj.weight | 128 x 64 |");
     }
 
     @Test

@@ -21,7 +21,10 @@ class QuantCommandsTest {
     static Run run(String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int status = Main.run(args, new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        int status = Main.run(
+                args,
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
@@ -29,26 +32,35 @@ class QuantCommandsTest {
     void theListingHasQuantizeAndAdviseAndStillNamesRooflineCuda() {
         Run r = run("--help");
         assertThat(r.status()).isZero();
-        assertThat(r.out()).containsPattern("(?m)^  quantize +").containsPattern("(?m)^  advise +")
-                .containsPattern("(?m)^  predict +").contains("not on the class path: measure, gemv-bench (add roofline-cuda)\n");
+        assertThat(r.out())
+                .containsPattern("(?m)^  quantize +")
+                .containsPattern("(?m)^  advise +")
+                .containsPattern("(?m)^  predict +")
+                .contains("not on the class path: measure, gemv-bench (add roofline-cuda)\n");
     }
 
     @Test
     void helpPrintsEachCommandsOptions() {
         Run q = run("quantize", "--help");
         assertThat(q.status()).isZero();
-        assertThat(q.out()).startsWith("usage: roofline quantize <model-dir> <out-dir> [options]\n")
-                .contains("--format F").contains("(default nvfp4)").contains("--exclude NAME,... (repeatable)");
+        assertThat(q.out())
+                .startsWith("usage: roofline quantize <model-dir> <out-dir> [options]\n")
+                .contains("--format F")
+                .contains("(default nvfp4)")
+                .contains("--exclude NAME,... (repeatable)");
         Run a = run("advise", "-h");
         assertThat(a.status()).isZero();
-        assertThat(a.out()).startsWith("usage: roofline advise <model-dir> [options]\n").contains("--min-sqnr DB");
+        assertThat(a.out())
+                .startsWith("usage: roofline advise <model-dir> [options]\n")
+                .contains("--min-sqnr DB");
     }
 
     @Test
     void usageErrorsNameTheOption() {
         Run r = run("advise", "x", "--phase", "train");
         assertThat(r.status()).isEqualTo(2);
-        assertThat(r.err()).startsWith("roofline advise: --phase must be decode or prefill, got 'train'\nusage: roofline advise");
+        assertThat(r.err())
+                .startsWith("roofline advise: --phase must be decode or prefill, got 'train'\nusage: roofline advise");
         Run f = run("quantize", "a", "b", "--format", "fp8", "--four-over-six");
         assertThat(f.status()).isEqualTo(2);
         assertThat(f.err()).startsWith("roofline quantize: fourOverSix applies to NVFP4 targets");

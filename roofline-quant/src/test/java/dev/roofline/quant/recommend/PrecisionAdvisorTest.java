@@ -3,8 +3,8 @@ package dev.roofline.quant.recommend;
 import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.transformer.Workload;
-import dev.roofline.quant.checkpoint.TinyLlama;
 import dev.roofline.quant.checkpoint.LinearSelector;
+import dev.roofline.quant.checkpoint.TinyLlama;
 import dev.roofline.quant.safetensors.ShardedCheckpoint;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,7 +33,8 @@ class PrecisionAdvisorTest {
 
     @Test
     void picksTheFastestFormatThatMeetsTheBudget() {
-        PrecisionAdvisor advisor = PrecisionAdvisor.on(Hardware.H100_SXM, Workload.decode(1, 4096)).minimumSqnrDb(15);
+        PrecisionAdvisor advisor =
+                PrecisionAdvisor.on(Hardware.H100_SXM, Workload.decode(1, 4096)).minimumSqnrDb(15);
         LayerChoice c = advisor.choose("mlp.down_proj.weight", weights(), N, K);
         assertThat(c.sqnrDb()).isGreaterThanOrEqualTo(15);
         for (FormatError f : c.measured()) {
@@ -52,8 +53,10 @@ class PrecisionAdvisorTest {
     void int4IsPricedWithItsGroupScales() {
         // K = 512: the quantizer writes groups of 128, so INT4 stores 256*512/2 + 256*4 FP32 scales = 69,632 bytes, as
         // many as MXFP4 (256*512/2 + 256*16 E8M0 scales): neither is faster, 4.25 bits each
-        LayerChoice c = PrecisionAdvisor.on(Hardware.H100_SXM, Workload.decode(1, 4096)).minimumSqnrDb(0)
-                .candidates(List.of(Precision.INT4, Precision.MXFP4)).choose("w", weights(), N, K);
+        LayerChoice c = PrecisionAdvisor.on(Hardware.H100_SXM, Workload.decode(1, 4096))
+                .minimumSqnrDb(0)
+                .candidates(List.of(Precision.INT4, Precision.MXFP4))
+                .choose("w", weights(), N, K);
         double expected = (65_536 + 4_096 + 2.0 * K + 2.0 * N) / 3.35e12 * 1e6;
         assertThat(c.measured()).extracting(FormatError::format).containsExactly(Precision.INT4, Precision.MXFP4);
         assertThat(c.measured()).allSatisfy(f -> assertThat(f.timeMicros()).isCloseTo(expected, within(1e-9)));
@@ -61,7 +64,8 @@ class PrecisionAdvisorTest {
 
     @Test
     void aStrictBudgetKeepsMoreBits() {
-        PrecisionAdvisor loose = PrecisionAdvisor.on(Hardware.GB10, Workload.decode(1, 4096)).minimumSqnrDb(10);
+        PrecisionAdvisor loose =
+                PrecisionAdvisor.on(Hardware.GB10, Workload.decode(1, 4096)).minimumSqnrDb(10);
         PrecisionAdvisor strict = loose.minimumSqnrDb(30);
         float[] w = weights();
         LayerChoice a = loose.choose("w", w, N, K);
@@ -73,7 +77,9 @@ class PrecisionAdvisorTest {
 
     @Test
     void anUnreachableBudgetStaysFp16() {
-        LayerChoice c = PrecisionAdvisor.on(Hardware.GB10, Workload.decode(1, 1)).minimumSqnrDb(120).choose("w", weights(), N, K);
+        LayerChoice c = PrecisionAdvisor.on(Hardware.GB10, Workload.decode(1, 1))
+                .minimumSqnrDb(120)
+                .choose("w", weights(), N, K);
         assertThat(c.chosen()).isEqualTo(Precision.FP16);
         assertThat(c.speedupVsFp16()).isEqualTo(1.0);
         assertThat(c.reason()).contains("no candidate reached 120.0 dB");
@@ -85,20 +91,26 @@ class PrecisionAdvisorTest {
         TinyLlama.write(model);
         List<String> lines = new ArrayList<>();
         try (ShardedCheckpoint ckpt = ShardedCheckpoint.open(model)) {
-            List<LayerChoice> choices = PrecisionAdvisor.on(Hardware.GB10, Workload.decode(1, 4096)).minimumSqnrDb(18)
+            List<LayerChoice> choices = PrecisionAdvisor.on(Hardware.GB10, Workload.decode(1, 4096))
+                    .minimumSqnrDb(18)
                     .choose(ckpt, LinearSelector.defaults(), lines::add);
             assertThat(choices).hasSize(14);
             assertThat(lines).hasSize(14);
             String table = PrecisionAdvisor.table(choices);
-            assertThat(table).contains("| model.layers.1.mlp.down_proj.weight | 64 x 128 |").contains("**all layers**");
+            assertThat(table)
+                    .contains("| model.layers.1.mlp.down_proj.weight | 64 x 128 |")
+                    .contains("**all layers**");
         }
     }
 
     @Test
     void rejectsBadOptions() {
         PrecisionAdvisor a = PrecisionAdvisor.on(Hardware.GB10, Workload.decode(1, 1));
-        assertThatThrownBy(() -> a.minimumSqnrDb(Double.NaN)).hasMessageContaining("minimumSqnrDb must be finite, got NaN");
-        assertThatThrownBy(() -> a.candidates(List.of(Precision.TF32))).hasMessageContaining("no weight quantizer for candidate TF32");
-        assertThatThrownBy(() -> PrecisionAdvisor.on(null, Workload.decode(1, 1))).hasMessageContaining("must not be null");
+        assertThatThrownBy(() -> a.minimumSqnrDb(Double.NaN))
+                .hasMessageContaining("minimumSqnrDb must be finite, got NaN");
+        assertThatThrownBy(() -> a.candidates(List.of(Precision.TF32)))
+                .hasMessageContaining("no weight quantizer for candidate TF32");
+        assertThatThrownBy(() -> PrecisionAdvisor.on(null, Workload.decode(1, 1)))
+                .hasMessageContaining("must not be null");
     }
 }

@@ -10,14 +10,17 @@ import java.util.Arrays;
 
 /** safetensors bytes built by hand, independently of {@link SafetensorsWriter}. */
 final class HandBuilt {
-    private HandBuilt() {
-    }
+    private HandBuilt() {}
 
     /** 8-byte little-endian {@code headerLength}, then {@code header}'s UTF-8 bytes, then {@code data}. */
     static byte[] file(long headerLength, String header, byte[] data) {
         byte[] json = header.getBytes(StandardCharsets.UTF_8);
-        return ByteBuffer.allocate(8 + json.length + data.length).order(ByteOrder.LITTLE_ENDIAN)
-                .putLong(headerLength).put(json).put(data).array();
+        return ByteBuffer.allocate(8 + json.length + data.length)
+                .order(ByteOrder.LITTLE_ENDIAN)
+                .putLong(headerLength)
+                .put(json)
+                .put(data)
+                .array();
     }
 
     /** A file whose header length is the header's true length. */
@@ -48,7 +51,8 @@ final class HandBuilt {
     }
 
     static byte[] concat(byte[]... parts) {
-        ByteBuffer b = ByteBuffer.allocate(Arrays.stream(parts).mapToInt(p -> p.length).sum());
+        ByteBuffer b =
+                ByteBuffer.allocate(Arrays.stream(parts).mapToInt(p -> p.length).sum());
         for (byte[] p : parts) {
             b.put(p);
         }

@@ -33,22 +33,64 @@ class MalformedSafetensorsTest {
                 arguments("\"text\"", NOT_AN_OBJECT, "got STRING"),
                 arguments("{\"w\":3}", NOT_AN_OBJECT, "tensor 'w': entry must be a JSON object, got NUMBER 3"),
                 arguments("{\"__metadata__\":[\"pt\"]," + OK_ENTRY + "}", BAD_METADATA, "got ARRAY"),
-                arguments("{\"__metadata__\":{\"format\":1}," + OK_ENTRY + "}", BAD_METADATA, "'format' must be a string, got 1"),
-                arguments("{\"w\":{\"shape\":[4],\"data_offsets\":[0,4]}}", MISSING_FIELD, "tensor 'w': field 'dtype' must be a string, got missing"),
-                arguments("{\"w\":{\"dtype\":\"U8\",\"shape\":\"4\",\"data_offsets\":[0,4]}}", MISSING_FIELD, "field 'shape' must be an array, got \"4\""),
-                arguments("{\"w\":{\"dtype\":\"U8\",\"shape\":[4]}}", MISSING_FIELD, "field 'data_offsets' must be an array"),
-                arguments("{\"w\":{\"dtype\":\"F4\",\"shape\":[4],\"data_offsets\":[0,4]}}", UNKNOWN_DTYPE, "tensor 'w': dtype \"F4\" is not one of"),
+                arguments(
+                        "{\"__metadata__\":{\"format\":1}," + OK_ENTRY + "}",
+                        BAD_METADATA,
+                        "'format' must be a string, got 1"),
+                arguments(
+                        "{\"w\":{\"shape\":[4],\"data_offsets\":[0,4]}}",
+                        MISSING_FIELD,
+                        "tensor 'w': field 'dtype' must be a string, got missing"),
+                arguments(
+                        "{\"w\":{\"dtype\":\"U8\",\"shape\":\"4\",\"data_offsets\":[0,4]}}",
+                        MISSING_FIELD,
+                        "field 'shape' must be an array, got \"4\""),
+                arguments(
+                        "{\"w\":{\"dtype\":\"U8\",\"shape\":[4]}}",
+                        MISSING_FIELD,
+                        "field 'data_offsets' must be an array"),
+                arguments(
+                        "{\"w\":{\"dtype\":\"F4\",\"shape\":[4],\"data_offsets\":[0,4]}}",
+                        UNKNOWN_DTYPE,
+                        "tensor 'w': dtype \"F4\" is not one of"),
                 arguments("{\"w\":{\"dtype\":\"u8\",\"shape\":[4],\"data_offsets\":[0,4]}}", UNKNOWN_DTYPE, "\"u8\""),
-                arguments("{\"w\":{\"dtype\":\"U8\",\"shape\":[2,-2],\"data_offsets\":[0,4]}}", BAD_SHAPE, "tensor 'w': shape[1] = -2"),
-                arguments("{\"w\":{\"dtype\":\"U8\",\"shape\":[2.5],\"data_offsets\":[0,4]}}", BAD_SHAPE, "shape[0] = 2.5"),
-                arguments("{\"w\":{\"dtype\":\"U8\",\"shape\":[99999999999999999999],\"data_offsets\":[0,4]}}", BAD_SHAPE, "shape[0] = 99999999999999999999"),
-                arguments("{\"w\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4,8]}}", BAD_OFFSETS, "data_offsets [0,4,8]"),
+                arguments(
+                        "{\"w\":{\"dtype\":\"U8\",\"shape\":[2,-2],\"data_offsets\":[0,4]}}",
+                        BAD_SHAPE,
+                        "tensor 'w': shape[1] = -2"),
+                arguments(
+                        "{\"w\":{\"dtype\":\"U8\",\"shape\":[2.5],\"data_offsets\":[0,4]}}",
+                        BAD_SHAPE,
+                        "shape[0] = 2.5"),
+                arguments(
+                        "{\"w\":{\"dtype\":\"U8\",\"shape\":[99999999999999999999],\"data_offsets\":[0,4]}}",
+                        BAD_SHAPE,
+                        "shape[0] = 99999999999999999999"),
+                arguments(
+                        "{\"w\":{\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4,8]}}",
+                        BAD_OFFSETS,
+                        "data_offsets [0,4,8]"),
                 arguments("{\"w\":{\"dtype\":\"U8\",\"shape\":[0],\"data_offsets\":[-1,-1]}}", BAD_OFFSETS, "[-1,-1]"),
-                arguments("{\"w\":{\"dtype\":\"U8\",\"shape\":[0],\"data_offsets\":[4,0]}}", BEGIN_AFTER_END, "tensor 'w': data_offsets [4,0] has begin 4 > end 0"),
-                arguments("{\"w\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,4]}}", SIZE_MISMATCH, "tensor 'w': shape [2] × F32 (4 bytes) = 8 bytes, but data_offsets [0, 4] span 4"),
-                arguments("{\"w\":{\"dtype\":\"F64\",\"shape\":[4611686018427387904,4],\"data_offsets\":[0,4]}}", SIZE_MISMATCH, "overflows a 64-bit byte count"),
-                arguments("{\"w\":{\"dtype\":\"U8\",\"shape\":[8],\"data_offsets\":[0,8]}}", OUT_OF_RANGE, "tensor 'w': data_offsets [0, 8] end past the data section of 4 bytes"),
-                arguments("{" + OK_ENTRY + ",\"w\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[2,4]}}", OVERLAPPING_RANGES, "tensor 'w' data_offsets [2, 4] overlap tensor 'ok' [0, 4]"));
+                arguments(
+                        "{\"w\":{\"dtype\":\"U8\",\"shape\":[0],\"data_offsets\":[4,0]}}",
+                        BEGIN_AFTER_END,
+                        "tensor 'w': data_offsets [4,0] has begin 4 > end 0"),
+                arguments(
+                        "{\"w\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,4]}}",
+                        SIZE_MISMATCH,
+                        "tensor 'w': shape [2] × F32 (4 bytes) = 8 bytes, but data_offsets [0, 4] span 4"),
+                arguments(
+                        "{\"w\":{\"dtype\":\"F64\",\"shape\":[4611686018427387904,4],\"data_offsets\":[0,4]}}",
+                        SIZE_MISMATCH,
+                        "overflows a 64-bit byte count"),
+                arguments(
+                        "{\"w\":{\"dtype\":\"U8\",\"shape\":[8],\"data_offsets\":[0,8]}}",
+                        OUT_OF_RANGE,
+                        "tensor 'w': data_offsets [0, 8] end past the data section of 4 bytes"),
+                arguments(
+                        "{" + OK_ENTRY + ",\"w\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[2,4]}}",
+                        OVERLAPPING_RANGES,
+                        "tensor 'w' data_offsets [2, 4] overlap tensor 'ok' [0, 4]"));
     }
 
     @ParameterizedTest
@@ -56,7 +98,8 @@ class MalformedSafetensorsTest {
     void malformedHeaderIsRejectedWithItsOwnViolation(String header, FormatViolation violation, String message) {
         Path file = write(HandBuilt.file(header, new byte[4]));
         assertThatThrownBy(() -> SafetensorsFile.open(file))
-                .isInstanceOfSatisfying(SafetensorsFormatException.class, e -> assertThat(e.violation()).isEqualTo(violation))
+                .isInstanceOfSatisfying(SafetensorsFormatException.class, e -> assertThat(e.violation())
+                        .isEqualTo(violation))
                 .hasMessageContaining(file.toString())
                 .hasMessageContaining(message);
     }
@@ -76,7 +119,9 @@ class MalformedSafetensorsTest {
 
     @Test
     void headerLengthOverTheLimitIsRejectedBeforeReading() {
-        assertViolation(write(HandBuilt.file(200L << 20, "{}", new byte[0])), HEADER_TOO_LARGE,
+        assertViolation(
+                write(HandBuilt.file(200L << 20, "{}", new byte[0])),
+                HEADER_TOO_LARGE,
                 "header length 209715200 exceeds the limit of 104857600 bytes");
         assertViolation(write(HandBuilt.file(-1L, "{}", new byte[0])), HEADER_TOO_LARGE, "18446744073709551615");
     }
@@ -85,14 +130,16 @@ class MalformedSafetensorsTest {
     void headerLimitIsConfigurable() {
         Path file = write(HandBuilt.file("{" + OK_ENTRY + "}", new byte[4]));
         assertThatThrownBy(() -> SafetensorsFile.open(file, 16))
-                .isInstanceOfSatisfying(SafetensorsFormatException.class,
-                        e -> assertThat(e.violation()).isEqualTo(HEADER_TOO_LARGE))
+                .isInstanceOfSatisfying(SafetensorsFormatException.class, e -> assertThat(e.violation())
+                        .isEqualTo(HEADER_TOO_LARGE))
                 .hasMessageContaining("limit of 16 bytes");
     }
 
     @Test
     void headerLongerThanTheFileIsRejected() {
-        assertViolation(write(HandBuilt.file(100, "{}", new byte[0])), HEADER_BEYOND_FILE,
+        assertViolation(
+                write(HandBuilt.file(100, "{}", new byte[0])),
+                HEADER_BEYOND_FILE,
                 "header length 100 exceeds the 2 bytes after the length field");
     }
 
@@ -113,7 +160,8 @@ class MalformedSafetensorsTest {
 
     private static void assertViolation(Path file, FormatViolation violation, String message) {
         assertThatThrownBy(() -> SafetensorsFile.open(file))
-                .isInstanceOfSatisfying(SafetensorsFormatException.class, e -> assertThat(e.violation()).isEqualTo(violation))
+                .isInstanceOfSatisfying(SafetensorsFormatException.class, e -> assertThat(e.violation())
+                        .isEqualTo(violation))
                 .hasMessageContaining(message);
     }
 }

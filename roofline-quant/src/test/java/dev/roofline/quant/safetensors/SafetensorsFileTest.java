@@ -36,9 +36,10 @@ class SafetensorsFileTest {
     void handBuiltFileListsTensorsInFileOrderWithMetadata() throws IOException {
         try (SafetensorsFile file = twoTensors()) {
             assertThat(file.metadata()).isEqualTo(Map.of("format", "pt"));
-            assertThat(file.tensors()).containsExactly(
-                    new TensorInfo("a", Dtype.F32, List.of(1L, 2L), 0, 8),
-                    new TensorInfo("b", Dtype.BF16, List.of(2L), 8, 12));
+            assertThat(file.tensors())
+                    .containsExactly(
+                            new TensorInfo("a", Dtype.F32, List.of(1L, 2L), 0, 8),
+                            new TensorInfo("b", Dtype.BF16, List.of(2L), 8, 12));
         }
     }
 
@@ -59,11 +60,15 @@ class SafetensorsFileTest {
                 "d":{"dtype":"F64","shape":[],"data_offsets":[12,20]}}""";
         // F16 0x3C00 = 1, 0xC000 = -2, 0x7BFF = 65504; E4M3 0x7E = 448, 0x38 = 1, 0x01 = 2^-9;
         // E5M2 0x3C = 1, 0x7B = 57344, 0x7C = +inf; F64 0.1 rounds to the float 0.1f
-        byte[] data = HandBuilt.concat(HandBuilt.u16(0x3C00, 0xC000, 0x7BFF),
+        byte[] data = HandBuilt.concat(
+                HandBuilt.u16(0x3C00, 0xC000, 0x7BFF),
                 new byte[] {0x7E, 0x38, 0x01, 0x3C, 0x7B, 0x7C},
-                ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN).putDouble(0.1).array());
-        try (SafetensorsFile file = SafetensorsFile.open(HandBuilt.write(dir, "f.safetensors",
-                HandBuilt.file(header, data)))) {
+                ByteBuffer.allocate(8)
+                        .order(ByteOrder.LITTLE_ENDIAN)
+                        .putDouble(0.1)
+                        .array());
+        try (SafetensorsFile file =
+                SafetensorsFile.open(HandBuilt.write(dir, "f.safetensors", HandBuilt.file(header, data)))) {
             assertThat(file.floats("h")).containsExactly(1f, -2f, 65504f);
             assertThat(file.floats("e4")).containsExactly(448f, 1f, 0x1p-9f);
             assertThat(file.floats("e5")).containsExactly(1f, 57344f, Float.POSITIVE_INFINITY);
@@ -77,8 +82,8 @@ class SafetensorsFileTest {
                 {"s":{"dtype":"I32","shape":[],"data_offsets":[0,4]},\
                 "z":{"dtype":"F32","shape":[4,0],"data_offsets":[4,4]}}""";
         byte[] data = {7, 0, 0, 0};
-        try (SafetensorsFile file = SafetensorsFile.open(HandBuilt.write(dir, "s.safetensors",
-                HandBuilt.file(header, data)))) {
+        try (SafetensorsFile file =
+                SafetensorsFile.open(HandBuilt.write(dir, "s.safetensors", HandBuilt.file(header, data)))) {
             assertThat(file.tensor("s").elementCount()).isEqualTo(1);
             assertThat(file.buffer("s").getInt()).isEqualTo(7);
             assertThat(file.floats("z")).isEmpty();
@@ -88,8 +93,8 @@ class SafetensorsFileTest {
     @Test
     void headerPaddedWithSpacesAndGapsBetweenTensorsAreAccepted() throws IOException {
         String header = "{\"x\":{\"dtype\":\"U8\",\"shape\":[2],\"data_offsets\":[2,4]}}   ";
-        try (SafetensorsFile file = SafetensorsFile.open(HandBuilt.write(dir, "g.safetensors",
-                HandBuilt.file(header, new byte[] {9, 9, 5, 6, 9})))) {
+        try (SafetensorsFile file = SafetensorsFile.open(
+                HandBuilt.write(dir, "g.safetensors", HandBuilt.file(header, new byte[] {9, 9, 5, 6, 9})))) {
             assertThat(file.segment("x").toArray(ValueLayout.JAVA_BYTE)).containsExactly(5, 6);
         }
     }
@@ -112,16 +117,21 @@ class SafetensorsFileTest {
             file.readFloats(file.tensor("a"), 1, dst, 2, 1);
             assertThat(dst).containsExactly(0f, 0f, -2f);
             assertThatThrownBy(() -> file.readFloats(file.tensor("a"), 1, dst, 0, 2))
-                    .isInstanceOf(IndexOutOfBoundsException.class).hasMessageContaining("elements [1, 1 + 2)");
+                    .isInstanceOf(IndexOutOfBoundsException.class)
+                    .hasMessageContaining("elements [1, 1 + 2)");
         }
     }
 
     @Test
     void integerTensorsHaveNoFloatView() throws IOException {
-        try (SafetensorsFile file = SafetensorsFile.open(HandBuilt.write(dir, "i.safetensors", HandBuilt.file(
-                "{\"i\":{\"dtype\":\"I8\",\"shape\":[1],\"data_offsets\":[0,1]}}", new byte[] {1})))) {
-            assertThatThrownBy(() -> file.floats("i")).isInstanceOf(UnsupportedOperationException.class)
-                    .hasMessageContaining("'i'").hasMessageContaining("I8");
+        try (SafetensorsFile file = SafetensorsFile.open(HandBuilt.write(
+                dir,
+                "i.safetensors",
+                HandBuilt.file("{\"i\":{\"dtype\":\"I8\",\"shape\":[1],\"data_offsets\":[0,1]}}", new byte[] {1})))) {
+            assertThatThrownBy(() -> file.floats("i"))
+                    .isInstanceOf(UnsupportedOperationException.class)
+                    .hasMessageContaining("'i'")
+                    .hasMessageContaining("I8");
         }
     }
 
@@ -129,8 +139,10 @@ class SafetensorsFileTest {
     void unknownTensorNameIsReported() throws IOException {
         try (SafetensorsFile file = twoTensors()) {
             assertThat(file.find("c")).isEmpty();
-            assertThatThrownBy(() -> file.tensor("c")).isInstanceOf(NoSuchElementException.class)
-                    .hasMessageContaining("'c'").hasMessageContaining("2 tensors");
+            assertThatThrownBy(() -> file.tensor("c"))
+                    .isInstanceOf(NoSuchElementException.class)
+                    .hasMessageContaining("'c'")
+                    .hasMessageContaining("2 tensors");
         }
     }
 
@@ -138,7 +150,8 @@ class SafetensorsFileTest {
     void tensorOfAnotherFileIsRejected() throws IOException {
         try (SafetensorsFile file = twoTensors()) {
             TensorInfo foreign = new TensorInfo("a", Dtype.U8, List.of(8L), 0, 8);
-            assertThatThrownBy(() -> file.segment(foreign)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> file.segment(foreign))
+                    .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("not a tensor of");
         }
     }
@@ -149,7 +162,8 @@ class SafetensorsFileTest {
         MemorySegment before = file.segment("a");
         file.close();
         file.close();
-        assertThatThrownBy(() -> file.segment("a")).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> file.segment("a"))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("already closed");
         assertThatThrownBy(() -> before.get(ValueLayout.JAVA_BYTE, 0)).isInstanceOf(IllegalStateException.class);
     }
@@ -157,14 +171,18 @@ class SafetensorsFileTest {
     @Test
     void headerLimitMustBePositive() {
         assertThatThrownBy(() -> SafetensorsFile.open(dir.resolve("x"), 0))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxHeaderBytes").hasMessageContaining("0");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxHeaderBytes")
+                .hasMessageContaining("0");
     }
 
     @Test
     void tensorInfoChecksItsByteRange() {
         assertThatThrownBy(() -> new TensorInfo("t", Dtype.F32, List.of(3L), 0, 8))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("needs 12 bytes");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("needs 12 bytes");
         assertThatThrownBy(() -> new TensorInfo("t", Dtype.F32, List.of(), 8, 4))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("[8, 4]");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("[8, 4]");
     }
 }

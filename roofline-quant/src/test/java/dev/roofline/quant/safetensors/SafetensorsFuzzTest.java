@@ -29,8 +29,9 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
  */
 class SafetensorsFuzzTest {
     private static final int MUTANTS = 5000;
-    private static final List<String> DTYPES = List.of("F64", "F32", "F16", "BF16", "F8_E4M3", "F8_E5M2", "I64", "I32",
-            "I16", "I8", "U8", "BOOL", "F4", "f32", "");
+    private static final List<String> DTYPES = List.of(
+            "F64", "F32", "F16", "BF16", "F8_E4M3", "F8_E5M2", "I64", "I32", "I16", "I8", "U8", "BOOL", "F4", "f32",
+            "");
     private static final byte[] TOKENS = "{}[],:\"-0123456789 e.".getBytes(StandardCharsets.US_ASCII);
 
     @TempDir
@@ -54,16 +55,28 @@ class SafetensorsFuzzTest {
                 } catch (SafetensorsFormatException e) {
                     seen.merge(e.violation(), 1, Integer::sum);
                 } catch (Throwable t) {
-                    fail("mutant " + i + " (kind " + kind + ") failed with " + t + "; header: "
-                            + new String(mutant, 8, Math.max(0, Math.min(200, mutant.length - 8)), StandardCharsets.UTF_8), t);
+                    fail(
+                            "mutant " + i + " (kind " + kind + ") failed with " + t + "; header: "
+                                    + new String(
+                                            mutant,
+                                            8,
+                                            Math.max(0, Math.min(200, mutant.length - 8)),
+                                            StandardCharsets.UTF_8),
+                            t);
                 }
             }
         });
         // the mutations reach deep into validation, not just the JSON parser
         assertThat(opened[0]).isPositive();
-        assertThat(seen.keySet()).contains(FormatViolation.TRUNCATED_FILE, FormatViolation.HEADER_TOO_LARGE,
-                FormatViolation.HEADER_BEYOND_FILE, FormatViolation.INVALID_JSON, FormatViolation.UNKNOWN_DTYPE,
-                FormatViolation.SIZE_MISMATCH, FormatViolation.OUT_OF_RANGE);
+        assertThat(seen.keySet())
+                .contains(
+                        FormatViolation.TRUNCATED_FILE,
+                        FormatViolation.HEADER_TOO_LARGE,
+                        FormatViolation.HEADER_BEYOND_FILE,
+                        FormatViolation.INVALID_JSON,
+                        FormatViolation.UNKNOWN_DTYPE,
+                        FormatViolation.SIZE_MISMATCH,
+                        FormatViolation.OUT_OF_RANGE);
     }
 
     private static byte[] validFile() {
@@ -81,7 +94,8 @@ class SafetensorsFuzzTest {
     }
 
     private static byte[] mutate(byte[] valid, int kind, Random random) {
-        int headerLength = (int) ByteBuffer.wrap(valid).order(ByteOrder.LITTLE_ENDIAN).getLong();
+        int headerLength =
+                (int) ByteBuffer.wrap(valid).order(ByteOrder.LITTLE_ENDIAN).getLong();
         byte[] m = valid.clone();
         switch (kind) {
             case 0 -> { // bit flips in the header
@@ -92,26 +106,29 @@ class SafetensorsFuzzTest {
             case 1 -> { // a number in the header replaced, lengthened or negated
                 String text = new String(m, 8, headerLength, StandardCharsets.US_ASCII);
                 int at = randomDigit(text, random);
-                String replacement = switch (random.nextInt(4)) {
-                    case 0 -> String.valueOf(random.nextInt(10));
-                    case 1 -> String.valueOf(random.nextInt(100));
-                    case 2 -> "-";
-                    default -> String.valueOf(Math.abs(random.nextLong()));
-                };
+                String replacement =
+                        switch (random.nextInt(4)) {
+                            case 0 -> String.valueOf(random.nextInt(10));
+                            case 1 -> String.valueOf(random.nextInt(100));
+                            case 2 -> "-";
+                            default -> String.valueOf(Math.abs(random.nextLong()));
+                        };
                 m = reheader(m, text.substring(0, at) + replacement + text.substring(at + 1), headerLength);
             }
             case 2 -> m = Arrays.copyOf(m, random.nextInt(m.length)); // truncation
             case 3 -> { // header length changed
-                long length = switch (random.nextInt(3)) {
-                    case 0 -> headerLength + random.nextInt(33) - 16;
-                    case 1 -> random.nextLong();
-                    default -> random.nextInt(2 * headerLength + 16);
-                };
+                long length =
+                        switch (random.nextInt(3)) {
+                            case 0 -> headerLength + random.nextInt(33) - 16;
+                            case 1 -> random.nextLong();
+                            default -> random.nextInt(2 * headerLength + 16);
+                        };
                 ByteBuffer.wrap(m).order(ByteOrder.LITTLE_ENDIAN).putLong(0, length);
             }
             case 4 -> { // a dtype swapped for another (sizes change, names may be unknown)
                 String text = new String(m, 8, headerLength, StandardCharsets.US_ASCII);
-                String from = List.of("F32", "BF16", "F8_E4M3", "I64", "F16", "U8").get(random.nextInt(6));
+                String from =
+                        List.of("F32", "BF16", "F8_E4M3", "I64", "F16", "U8").get(random.nextInt(6));
                 String to = DTYPES.get(random.nextInt(DTYPES.size()));
                 m = reheader(m, text.replaceFirst("\"" + from + "\"", "\"" + to + "\""), headerLength);
             }
@@ -141,8 +158,10 @@ class SafetensorsFuzzTest {
             MemorySegment bytes = file.segment(t);
             assertThat(bytes.toArray(ValueLayout.JAVA_BYTE)).hasSize((int) t.byteSize());
             switch (t.dtype()) {
-                case F64, F32, F16, BF16, F8_E4M3, F8_E5M2 -> assertThat(file.floats(t.name())).hasSize((int) t.elementCount());
-                case I64, I32, I16, I8, U8, BOOL -> assertThat(file.buffer(t.name()).remaining()).isEqualTo((int) t.byteSize());
+                case F64, F32, F16, BF16, F8_E4M3, F8_E5M2 ->
+                    assertThat(file.floats(t.name())).hasSize((int) t.elementCount());
+                case I64, I32, I16, I8, U8, BOOL ->
+                    assertThat(file.buffer(t.name()).remaining()).isEqualTo((int) t.byteSize());
             }
         }
     }

@@ -32,7 +32,8 @@ class ShardedCheckpointTest {
     @Test
     void shardedWriteProducesHuggingFaceIndexAndShards() throws IOException {
         writeFiveTensors();
-        JsonNode index = Json.MAPPER.readTree(dir.resolve("model.safetensors.index.json").toFile());
+        JsonNode index =
+                Json.MAPPER.readTree(dir.resolve("model.safetensors.index.json").toFile());
         assertThat(index.at("/metadata/total_size").asLong()).isEqualTo(500);
         assertThat(index.at("/weight_map/b").asText()).isEqualTo("model-00001-of-00003.safetensors");
         assertThat(index.at("/weight_map/c").asText()).isEqualTo("model-00002-of-00003.safetensors");
@@ -60,7 +61,8 @@ class ShardedCheckpointTest {
 
     @Test
     void singleFileCheckpointIsOpenedWithoutAnIndex() throws IOException {
-        SafetensorsWriter.create().add("w", Dtype.F16, List.of(2L), HandBuilt.u16(0x3C00, 0x4000))
+        SafetensorsWriter.create()
+                .add("w", Dtype.F16, List.of(2L), HandBuilt.u16(0x3C00, 0x4000))
                 .write(dir.resolve("model.safetensors"));
         try (ShardedCheckpoint checkpoint = ShardedCheckpoint.open(dir)) {
             assertThat(checkpoint.names()).containsExactly("w");
@@ -71,7 +73,8 @@ class ShardedCheckpointTest {
 
     @Test
     void directoryWithoutWeightsIsReported() {
-        assertThatThrownBy(() -> ShardedCheckpoint.open(dir)).isInstanceOf(NoSuchFileException.class)
+        assertThatThrownBy(() -> ShardedCheckpoint.open(dir))
+                .isInstanceOf(NoSuchFileException.class)
                 .hasMessageContaining("neither model.safetensors.index.json nor model.safetensors");
     }
 
@@ -86,20 +89,25 @@ class ShardedCheckpointTest {
     void tensorMappedToTheWrongShardIsReportedWhenTheShardOpens() throws IOException {
         writeFiveTensors();
         Path index = dir.resolve(ShardedCheckpoint.INDEX_FILE);
-        Files.writeString(index, Files.readString(index).replace(
-                "\"e\" : \"model-00003-of-00003.safetensors\"", "\"e\" : \"model-00001-of-00003.safetensors\""));
+        Files.writeString(
+                index,
+                Files.readString(index)
+                        .replace(
+                                "\"e\" : \"model-00003-of-00003.safetensors\"",
+                                "\"e\" : \"model-00001-of-00003.safetensors\""));
         try (ShardedCheckpoint checkpoint = ShardedCheckpoint.open(dir)) {
             assertThat(checkpoint.fileOf("c").find("c")).isPresent();
             assertThatThrownBy(() -> checkpoint.fileOf("a"))
-                    .isInstanceOfSatisfying(SafetensorsFormatException.class,
-                            e -> assertThat(e.violation()).isEqualTo(FormatViolation.MISSING_TENSOR))
+                    .isInstanceOfSatisfying(SafetensorsFormatException.class, e -> assertThat(e.violation())
+                            .isEqualTo(FormatViolation.MISSING_TENSOR))
                     .hasMessageContaining("tensor 'e' to shard 'model-00001-of-00003.safetensors'");
         }
     }
 
     @Test
     void indexNamingAFileOutsideItsDirectoryIsRejected() throws IOException {
-        Files.writeString(dir.resolve(ShardedCheckpoint.INDEX_FILE), "{\"weight_map\":{\"w\":\"../secret.safetensors\"}}");
+        Files.writeString(
+                dir.resolve(ShardedCheckpoint.INDEX_FILE), "{\"weight_map\":{\"w\":\"../secret.safetensors\"}}");
         assertViolation(FormatViolation.BAD_INDEX, "weight_map['w'] = \"../secret.safetensors\"");
     }
 
@@ -117,7 +125,8 @@ class ShardedCheckpointTest {
         checkpoint.close();
         checkpoint.close();
         assertThatThrownBy(() -> shard.segment("a")).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(() -> checkpoint.fileOf("a")).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> checkpoint.fileOf("a"))
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("already closed");
     }
 
@@ -134,7 +143,8 @@ class ShardedCheckpointTest {
 
     private void assertViolation(FormatViolation violation, String message) {
         assertThatThrownBy(() -> ShardedCheckpoint.open(dir))
-                .isInstanceOfSatisfying(SafetensorsFormatException.class, e -> assertThat(e.violation()).isEqualTo(violation))
+                .isInstanceOfSatisfying(SafetensorsFormatException.class, e -> assertThat(e.violation())
+                        .isEqualTo(violation))
                 .hasMessageContaining(message);
     }
 }

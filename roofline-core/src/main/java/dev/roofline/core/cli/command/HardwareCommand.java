@@ -32,18 +32,34 @@ public final class HardwareCommand implements Command {
     public void run(Arguments args, PrintStream out, PrintStream err) {
         StringBuilder sb = new StringBuilder();
         for (Hardware h : Hardware.registry()) {
-            sb.append(String.format(Locale.ROOT, "%s%s: %.0f GB/s, %.0f GB, %d SMs, L2 %.1f MiB, CC %s, %.0f W%n",
-                    h.name(), h.aliases().isEmpty() ? "" : " (" + String.join(", ", h.aliases()) + ")",
-                    h.memoryBytesPerSecond() / 1e9, h.memoryBytes() / 1e9, h.smCount(), h.l2Bytes() / (double) (1 << 20),
-                    h.computeCapability().map(Object::toString).orElse("?"), h.powerWatts()));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "%s%s: %.0f GB/s, %.0f GB, %d SMs, L2 %.1f MiB, CC %s, %.0f W%n",
+                    h.name(),
+                    h.aliases().isEmpty() ? "" : " (" + String.join(", ", h.aliases()) + ")",
+                    h.memoryBytesPerSecond() / 1e9,
+                    h.memoryBytes() / 1e9,
+                    h.smCount(),
+                    h.l2Bytes() / (double) (1 << 20),
+                    h.computeCapability().map(Object::toString).orElse("?"),
+                    h.powerWatts()));
             for (Hardware.Figure f : Hardware.Figure.values()) {
                 if (f != Hardware.Figure.KERNEL_LATENCY) { // measured only, never in a datasheet
-                    sb.append("    ").append(f.name().toLowerCase(Locale.ROOT)).append(": ").append(h.source(f)).append('\n');
+                    sb.append("    ")
+                            .append(f.name().toLowerCase(Locale.ROOT))
+                            .append(": ")
+                            .append(h.source(f))
+                            .append('\n');
                 }
             }
             for (Ceiling c : h.dense().values()) {
-                sb.append(String.format(Locale.ROOT, "    %-11s %9.1f TFLOPS dense (%s)  %s%n", c.precision().displayName(),
-                        c.teraFlopsPerSecond(), c.unit() == Ceiling.Unit.TENSOR_CORE ? "tensor" : "CUDA cores", c.source()));
+                sb.append(String.format(
+                        Locale.ROOT,
+                        "    %-11s %9.1f TFLOPS dense (%s)  %s%n",
+                        c.precision().displayName(),
+                        c.teraFlopsPerSecond(),
+                        c.unit() == Ceiling.Unit.TENSOR_CORE ? "tensor" : "CUDA cores",
+                        c.source()));
             }
         }
         out.print(sb);

@@ -37,18 +37,37 @@ public final class ModelCommand extends ModelFamilyCommand {
     private static String summary(Transformer t, ModelPrediction p) {
         Workload w = p.workload();
         StringBuilder sb = new StringBuilder();
-        sb.append(f("%s (%,d parameters, %,d active) on %s: %s, batch %d, context %d; W %s, A %s, KV %s%s%n",
-                t.model().name(), t.model().parameterCount(), t.model().activeParameterCount(), t.hardware().name(),
-                w.phase().name().toLowerCase(Locale.ROOT), w.batch(), w.contextTokens(), w.weights().displayName(),
-                w.activations().displayName(), w.kvCache().displayName(), w.flashAttention() ? ", flash attention" : ""));
-        sb.append(f("time %.3f ms, %.1f tokens/s, %.3g FLOPs, %.3g bytes%n", p.timeMillis(), p.tokensPerSecond(), (double) p.flops(), (double) p.bytes()));
+        sb.append(f(
+                "%s (%,d parameters, %,d active) on %s: %s, batch %d, context %d; W %s, A %s, KV %s%s%n",
+                t.model().name(),
+                t.model().parameterCount(),
+                t.model().activeParameterCount(),
+                t.hardware().name(),
+                w.phase().name().toLowerCase(Locale.ROOT),
+                w.batch(),
+                w.contextTokens(),
+                w.weights().displayName(),
+                w.activations().displayName(),
+                w.kvCache().displayName(),
+                w.flashAttention() ? ", flash attention" : ""));
+        sb.append(f(
+                "time %.3f ms, %.1f tokens/s, %.3g FLOPs, %.3g bytes%n",
+                p.timeMillis(), p.tokensPerSecond(), (double) p.flops(), (double) p.bytes()));
         MemoryFit m = t.memory(w);
         if (m.deviceBytes() > 0) {
-            sb.append(f("memory: weights %.2f GB + KV cache %.2f GB = %.2f GB of %.0f GB: %s; KV fits %,d tokens (context %,d at batch %d)%n",
-                    m.weightBytes() / 1e9, m.kvCacheBytes() / 1e9, m.totalBytes() / 1e9, m.deviceBytes() / 1e9,
-                    m.fits() ? "fits" : "does NOT fit", m.maxCachedTokens(), m.maxContext(w.batch()), w.batch()));
+            sb.append(f(
+                    "memory: weights %.2f GB + KV cache %.2f GB = %.2f GB of %.0f GB: %s; KV fits %,d tokens (context %,d at batch %d)%n",
+                    m.weightBytes() / 1e9,
+                    m.kvCacheBytes() / 1e9,
+                    m.totalBytes() / 1e9,
+                    m.deviceBytes() / 1e9,
+                    m.fits() ? "fits" : "does NOT fit",
+                    m.maxCachedTokens(),
+                    m.maxContext(w.batch()),
+                    w.batch()));
         }
-        sb.append(f("KV-cache crossover: at batch %d, KV reads overtake weight reads beyond %,.0f tokens of context%n",
+        sb.append(f(
+                "KV-cache crossover: at batch %d, KV reads overtake weight reads beyond %,.0f tokens of context%n",
                 w.batch(), t.kvCrossoverContext(w)));
         return sb.toString();
     }

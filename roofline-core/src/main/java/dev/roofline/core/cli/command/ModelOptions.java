@@ -22,41 +22,83 @@ import java.util.Locale;
  * The options {@code model}, {@code recommend} and {@code plot} share (each command reads the ones it needs), and
  * their values once parsed.
  */
-record ModelOptions(Model model, Hardware hardware, Workload workload, String format, List<Precision> allowed,
-                    Path out, List<Precision> ceilings, List<ChartPoint> measured) {
+record ModelOptions(
+        Model model,
+        Hardware hardware,
+        Workload workload,
+        String format,
+        List<Precision> allowed,
+        Path out,
+        List<Precision> ceilings,
+        List<ChartPoint> measured) {
 
     static final Option<Hardware> HW = Option.of("--hw", "NAME", "hardware", "gb10", Converters.hardware());
-    static final Option<Phase> PHASE = Option.of("--phase", "P", "decode or prefill", "decode",
-            (o, v) -> Phase.valueOf(Converters.oneOf("decode", "prefill").convert(o, v).toUpperCase(Locale.ROOT)));
+    static final Option<Phase> PHASE = Option.of(
+            "--phase",
+            "P",
+            "decode or prefill",
+            "decode",
+            (o, v) -> Phase.valueOf(
+                    Converters.oneOf("decode", "prefill").convert(o, v).toUpperCase(Locale.ROOT)));
     static final Option<Long> BATCH = Option.of("--batch", "B", "sequences", "1", Converters.positiveLong());
-    static final Option<Long> CONTEXT = Option.of("--context", "S",
-            "tokens in the KV cache (decode) or prompt tokens (prefill)", "4096", Converters.positiveLong());
-    static final Option<Precision> WEIGHTS = Option.of("--weights", "P", "weight precision", "fp16", Converters.precision());
-    static final Option<Precision> ACTIVATIONS = Option.of("--activations", "P", "activation precision", "fp16",
-            Converters.precision());
+    static final Option<Long> CONTEXT = Option.of(
+            "--context",
+            "S",
+            "tokens in the KV cache (decode) or prompt tokens (prefill)",
+            "4096",
+            Converters.positiveLong());
+    static final Option<Precision> WEIGHTS =
+            Option.of("--weights", "P", "weight precision", "fp16", Converters.precision());
+    static final Option<Precision> ACTIVATIONS =
+            Option.of("--activations", "P", "activation precision", "fp16", Converters.precision());
     static final Option<Precision> KV = Option.of("--kv", "P", "KV-cache precision", "fp16", Converters.precision());
     static final Option<Boolean> NO_FLASH = Option.flag("--no-flash", "materialise the S x S attention scores");
-    static final Option<String> FORMAT = Option.of("--format", "F", "model: text, markdown or csv", "text",
-            Converters.oneOf("text", "markdown", "csv"));
-    static final Option<List<Precision>> ALLOW = Option.of("--allow", "P,P,...",
-            "recommend: formats the caller accepts (default: all)", null, Converters.precisions());
-    static final Option<Path> OUT = Option.of("--out", "FILE", "plot: SVG file to write (default: standard output)", null,
-            Converters.path());
-    static final Option<List<Precision>> CEILINGS = Option.of("--precisions", "P,...",
-            "plot: ceilings to draw (default: those the GPU runs among fp16, fp8, nvfp4)", null, Converters.precisions());
-    static final Option<ChartPoint> MEASURED = Option.of("--measured", "L:AI:TF",
-            "plot: a measured point (label, FLOP/byte, TFLOPS)", null, ModelOptions::measured).repeated();
+    static final Option<String> FORMAT = Option.of(
+            "--format", "F", "model: text, markdown or csv", "text", Converters.oneOf("text", "markdown", "csv"));
+    static final Option<List<Precision>> ALLOW = Option.of(
+            "--allow",
+            "P,P,...",
+            "recommend: formats the caller accepts (default: all)",
+            null,
+            Converters.precisions());
+    static final Option<Path> OUT =
+            Option.of("--out", "FILE", "plot: SVG file to write (default: standard output)", null, Converters.path());
+    static final Option<List<Precision>> CEILINGS = Option.of(
+            "--precisions",
+            "P,...",
+            "plot: ceilings to draw (default: those the GPU runs among fp16, fp8, nvfp4)",
+            null,
+            Converters.precisions());
+    static final Option<ChartPoint> MEASURED = Option.of(
+                    "--measured",
+                    "L:AI:TF",
+                    "plot: a measured point (label, FLOP/byte, TFLOPS)",
+                    null,
+                    ModelOptions::measured)
+            .repeated();
 
-    static final List<Option<?>> ALL = List.of(HW, PHASE, BATCH, CONTEXT, WEIGHTS, ACTIVATIONS, KV, NO_FLASH, FORMAT,
-            ALLOW, OUT, CEILINGS, MEASURED);
+    static final List<Option<?>> ALL = List.of(
+            HW, PHASE, BATCH, CONTEXT, WEIGHTS, ACTIVATIONS, KV, NO_FLASH, FORMAT, ALLOW, OUT, CEILINGS, MEASURED);
 
     static ModelOptions from(String command, Arguments args) {
-        List<String> operands = args.operands(1, command + " needs a model: a preset (" + Models.knownNames()
-                + ") or a config.json path");
-        Workload wl = new Workload(args.get(PHASE), args.get(BATCH), args.get(CONTEXT), args.get(WEIGHTS),
-                args.get(ACTIVATIONS), args.get(KV), !args.has(NO_FLASH));
-        return new ModelOptions(model(operands.getFirst()), args.get(HW), wl, args.get(FORMAT),
-                args.find(ALLOW).orElse(null), args.find(OUT).orElse(null), args.find(CEILINGS).orElse(null),
+        List<String> operands = args.operands(
+                1, command + " needs a model: a preset (" + Models.knownNames() + ") or a config.json path");
+        Workload wl = new Workload(
+                args.get(PHASE),
+                args.get(BATCH),
+                args.get(CONTEXT),
+                args.get(WEIGHTS),
+                args.get(ACTIVATIONS),
+                args.get(KV),
+                !args.has(NO_FLASH));
+        return new ModelOptions(
+                model(operands.getFirst()),
+                args.get(HW),
+                wl,
+                args.get(FORMAT),
+                args.find(ALLOW).orElse(null),
+                args.find(OUT).orElse(null),
+                args.find(CEILINGS).orElse(null),
                 args.all(MEASURED));
     }
 

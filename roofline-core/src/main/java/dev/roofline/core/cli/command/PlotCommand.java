@@ -40,9 +40,16 @@ public final class PlotCommand extends ModelFamilyCommand {
         }
         ModelPrediction p = t.predict(o.workload());
         Workload w = o.workload();
-        RooflineChart chart = RooflineChart.of(o.hardware(), ceilings).withPrediction(p)
-                .withTitle(f("%s %s on %s, batch %d, context %d, W %s", o.model().name(), w.phase().name().toLowerCase(Locale.ROOT),
-                        o.hardware().name(), w.batch(), w.contextTokens(), w.weights().displayName()));
+        RooflineChart chart = RooflineChart.of(o.hardware(), ceilings)
+                .withPrediction(p)
+                .withTitle(f(
+                        "%s %s on %s, batch %d, context %d, W %s",
+                        o.model().name(),
+                        w.phase().name().toLowerCase(Locale.ROOT),
+                        o.hardware().name(),
+                        w.batch(),
+                        w.contextTokens(),
+                        w.weights().displayName()));
         for (ChartPoint m : o.measured()) {
             chart = chart.withPoint(m);
         }
@@ -55,6 +62,7 @@ public final class PlotCommand extends ModelFamilyCommand {
         } catch (IOException e) {
             throw new IOException("cannot write " + o.out() + ": " + e.getMessage(), e);
         }
-        return "wrote " + o.out() + " (" + p.operators().size() + " operators, " + o.measured().size() + " measured points)\n";
+        return "wrote " + o.out() + " (" + p.operators().size() + " operators, "
+                + o.measured().size() + " measured points)\n";
     }
 }

@@ -30,14 +30,26 @@ public final class PrecisionsCommand implements Command {
 
     @Override
     public void run(Arguments args, PrintStream out, PrintStream err) {
-        TextTable t = new TextTable("precision", "names", "bits", "E", "M", "bias", "max finite", "block", "scale", "bits/elem");
+        TextTable t = new TextTable(
+                "precision", "names", "bits", "E", "M", "bias", "max finite", "block", "scale", "bits/elem");
         for (Precision p : Precision.values()) {
-            t.add(p.displayName(), String.join(",", p.aliases()), Integer.toString(p.elementBits()),
-                    Integer.toString(p.exponentBits()), Integer.toString(p.mantissaBits()),
-                    p.exponentBias().isPresent() ? Integer.toString(p.exponentBias().getAsInt()) : "-",
+            t.add(
+                    p.displayName(),
+                    String.join(",", p.aliases()),
+                    Integer.toString(p.elementBits()),
+                    Integer.toString(p.exponentBits()),
+                    Integer.toString(p.mantissaBits()),
+                    p.exponentBias().isPresent()
+                            ? Integer.toString(p.exponentBias().getAsInt())
+                            : "-",
                     fmt("%.6g", p.maxFinite()),
                     p.blockScaling().map(b -> Integer.toString(b.blockSize())).orElse("-"),
-                    p.blockScaling().map(b -> b.scale().name() + (b.tensorScale() == null ? "" : "+" + b.tensorScale().name() + " tensor")).orElse("-"),
+                    p.blockScaling()
+                            .map(b -> b.scale().name()
+                                    + (b.tensorScale() == null
+                                            ? ""
+                                            : "+" + b.tensorScale().name() + " tensor"))
+                            .orElse("-"),
                     fmt("%.4g", p.effectiveBitsPerElement()));
         }
         out.print(t.render());

@@ -19,20 +19,32 @@ import java.util.Locale;
  * FP8, INT8, INT4, NVFP4 and MXFP4.
  */
 public final class PredictCommand implements Command {
-    static final Option<Hardware> HW = Option.of("--hw", "NAME", "hardware; see roofline hardware", "gb10",
-            Converters.hardware());
-    static final Option<Gemm> SHAPE = Option.of("--shape", "MxNxK", "GEMM shape, M = tokens, N x K = weights",
-            "1x4096x4096", PredictCommand::shape);
-    static final Option<List<Precision>> PRECISIONS = Option.of("--precisions", "P,P,...", "weight precisions to compare",
-            "fp16,fp8,int8,int4,nvfp4,mxfp4", Converters.precisions());
-    static final Option<Precision> ACTIVATIONS = Option.of("--activations", "P|same",
-            "activation precision; same: each row uses its weight precision", "same",
+    static final Option<Hardware> HW =
+            Option.of("--hw", "NAME", "hardware; see roofline hardware", "gb10", Converters.hardware());
+    static final Option<Gemm> SHAPE = Option.of(
+            "--shape", "MxNxK", "GEMM shape, M = tokens, N x K = weights", "1x4096x4096", PredictCommand::shape);
+    static final Option<List<Precision>> PRECISIONS = Option.of(
+            "--precisions",
+            "P,P,...",
+            "weight precisions to compare",
+            "fp16,fp8,int8,int4,nvfp4,mxfp4",
+            Converters.precisions());
+    static final Option<Precision> ACTIVATIONS = Option.of(
+            "--activations",
+            "P|same",
+            "activation precision; same: each row uses its weight precision",
+            "same",
             (o, v) -> v.equalsIgnoreCase("same") ? null : Precision.parse(v));
-    static final Option<Precision> OUTPUT = Option.of("--output", "P", "output precision", "fp16", Converters.precision());
-    static final Option<Precision> BASELINE = Option.of("--baseline", "P", "precision the speedup column compares with",
-            "fp16", Converters.precision());
-    static final Option<Efficiency> EFFICIENCY = Option.of("--efficiency", "BW,COMPUTE",
-            "fractions of peak bandwidth and compute reached, each in (0,1]", "1,1", PredictCommand::efficiency);
+    static final Option<Precision> OUTPUT =
+            Option.of("--output", "P", "output precision", "fp16", Converters.precision());
+    static final Option<Precision> BASELINE =
+            Option.of("--baseline", "P", "precision the speedup column compares with", "fp16", Converters.precision());
+    static final Option<Efficiency> EFFICIENCY = Option.of(
+            "--efficiency",
+            "BW,COMPUTE",
+            "fractions of peak bandwidth and compute reached, each in (0,1]",
+            "1,1",
+            PredictCommand::efficiency);
 
     @Override
     public String name() {
@@ -53,8 +65,10 @@ public final class PredictCommand implements Command {
     public void run(Arguments args, PrintStream out, PrintStream err) {
         Efficiency efficiency = args.get(EFFICIENCY);
         Roofline roofline = Roofline.on(args.get(HW)).withEfficiency(efficiency.bandwidth(), efficiency.compute());
-        PrecisionComparison table = PrecisionComparison.of(roofline, args.get(SHAPE).withOutput(args.get(OUTPUT)))
-                .withPrecisions(args.get(PRECISIONS)).withBaseline(args.get(BASELINE));
+        PrecisionComparison table = PrecisionComparison.of(
+                        roofline, args.get(SHAPE).withOutput(args.get(OUTPUT)))
+                .withPrecisions(args.get(PRECISIONS))
+                .withBaseline(args.get(BASELINE));
         if (args.find(ACTIVATIONS).isPresent()) {
             table = table.withActivations(args.get(ACTIVATIONS));
         }
@@ -73,7 +87,8 @@ public final class PredictCommand implements Command {
             try {
                 dims[d] = Long.parseLong(parts[d].strip());
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(option + " " + names[d] + " must be a positive integer, got '" + parts[d] + "'");
+                throw new IllegalArgumentException(
+                        option + " " + names[d] + " must be a positive integer, got '" + parts[d] + "'");
             }
             if (dims[d] <= 0) {
                 throw new IllegalArgumentException(option + " " + names[d] + " must be > 0, got " + dims[d]);

@@ -32,19 +32,29 @@ public final class RecommendCommand extends ModelFamilyCommand {
         ModelRecommendation rec = r.recommend(o.model(), o.workload());
         Recommendation m = rec.model();
         StringBuilder sb = new StringBuilder();
-        sb.append(f("%s on %s: use %s (%.2fx vs FP16)%n", m.subject(), o.hardware().name(), m.choice().label(), m.speedupVsFp16()));
+        sb.append(f(
+                "%s on %s: use %s (%.2fx vs FP16)%n",
+                m.subject(), o.hardware().name(), m.choice().label(), m.speedupVsFp16()));
         sb.append("method: ").append(m.method()).append('\n');
         sb.append("why: ").append(m.reason()).append('\n');
         sb.append("runners-up: ");
         List<String> ups = new ArrayList<>();
         for (int i = 0; i < Math.min(4, rec.ranked().size()); i++) {
-            ups.add(f("%s %.2fx", rec.ranked().get(i).choice().label(), rec.ranked().get(i).speedupVsFp16()));
+            ups.add(f(
+                    "%s %.2fx",
+                    rec.ranked().get(i).choice().label(), rec.ranked().get(i).speedupVsFp16()));
         }
         sb.append(String.join("; ", ups)).append("\n\n");
         TextTable t = new TextTable("operator", "weights", "activations", "KV", "vs FP16", "method", "reason");
         for (Recommendation op : rec.operators()) {
-            t.add(op.subject(), op.choice().weights().displayName(), op.choice().activations().displayName(),
-                    op.choice().kvCache().displayName(), f("%.2fx", op.speedupVsFp16()), op.method(), op.reason());
+            t.add(
+                    op.subject(),
+                    op.choice().weights().displayName(),
+                    op.choice().activations().displayName(),
+                    op.choice().kvCache().displayName(),
+                    f("%.2fx", op.speedupVsFp16()),
+                    op.method(),
+                    op.reason());
         }
         return sb.append(t.render()).toString();
     }

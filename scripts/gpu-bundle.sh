@@ -25,16 +25,16 @@ trap 'rm -rf "$BUILD"' EXIT
 tar -C "$ROOT" --exclude=./dist --exclude='*/target' --exclude=./target --exclude=./.git --exclude=./.gl --exclude=./.whl \
   -cf - . | tar -C "$BUILD" -xf -
 cd "$BUILD"
-MVN=(./mvnw -q -B ${MVN_OFFLINE:+-o})
+MVN=(./mvnw -q -B ${MVN_OFFLINE:+-o} -Dmaven.javadoc.skip=true -Dmaven.source.skip=true)
 rm -rf "$DIST"
 mkdir -p "$DIST/lib" "$DIST/bench-c" "$DIST/jmh"
 # one reactor: the library jars and test jars, and the third-party runtime dependencies (Jackson, for roofline-quant)
 "${MVN[@]}" -pl roofline-nvml,roofline-quant -am package dependency:copy-dependencies -DskipTests \
   -DincludeScope=runtime -DexcludeGroupIds=dev.roofline -DoutputDirectory="$DIST/lib"
-# a module's library jar, whatever its finalName: not the tests, sources or benchmarks jar
+# a module's library jar, whatever its finalName: not the tests, sources, javadoc or benchmarks jar
 main_jar() {
   local j
-  j=$(ls "$1"/target/"$2"*.jar | grep -v -e '-tests\.jar$' -e '-sources\.jar$' -e 'benchmarks\.jar$' | head -1)
+  j=$(ls "$1"/target/"$2"*.jar | grep -v -e '-tests\.jar$' -e '-sources\.jar$' -e '-javadoc\.jar$' -e 'benchmarks\.jar$' | head -1)
   [ -n "$j" ] || { echo "gpu-bundle: no jar for $2 under $1/target" >&2; exit 1; }
   echo "$j"
 }

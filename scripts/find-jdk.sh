@@ -21,8 +21,13 @@ find_jdk() {
         done
     fi
     if [[ -z "$jdk" ]]; then
-        echo "roofline: no JDK 22+ found (JAVA_HOME=${JAVA_HOME:-unset}, /usr/lib/jvm/*)." \
-             "Install a JDK 22+ (JDK 25 recommended) and set JAVA_HOME to it." >&2
+        local arch
+        case "$(uname -m)" in aarch64|arm64) arch=aarch64 ;; *) arch=x64 ;; esac
+        {
+            echo "roofline: no JDK 22+ found (JAVA_HOME=${JAVA_HOME:-unset}, /usr/lib/jvm/*). Install Temurin 25 and point JAVA_HOME at it:"
+            echo "  curl -fL https://api.adoptium.net/v3/binary/latest/25/ga/linux/$arch/jdk/hotspot/normal/eclipse -o jdk25.tar.gz"
+            echo "  mkdir -p ~/jdk25 && tar -xzf jdk25.tar.gz -C ~/jdk25 --strip-components=1 && export JAVA_HOME=~/jdk25"
+        } >&2
         return 1
     fi
     export JAVA_HOME=$jdk

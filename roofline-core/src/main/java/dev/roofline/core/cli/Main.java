@@ -79,8 +79,9 @@ public final class Main {
             err.println("roofline " + command.name() + ": " + oneLine(e));
             err.print(Usage.of(command));
             return 2;
-        } catch (IOException | RuntimeException | LinkageError e) {
-            // a data or runtime error, or a bug: one line either way; the trace only on request
+        } catch (IOException | RuntimeException | Error e) {
+            // a data or runtime error, a bug, or the JVM out of memory or stack: one line either way; the trace only
+            // on request
             err.println("roofline " + command.name() + ": " + oneLine(e));
             if (debug) {
                 e.printStackTrace(err);
@@ -91,11 +92,12 @@ public final class Main {
 
     /** The exception's message on one line; its type where it has no message (or is not an input error). */
     static String oneLine(Throwable e) {
-        if (e instanceof NoSuchFileException f) { // its message is the bare path
-            return "no such file or directory: " + f.getFile();
+        if (e instanceof NoSuchFileException f) { // its message is the bare path, with the reason when one was given
+            return "no such file or directory: " + f.getFile()
+                    + (f.getReason() == null ? "" : " (" + f.getReason() + ")");
         }
         if (e instanceof AccessDeniedException f) {
-            return "permission denied: " + f.getFile();
+            return "permission denied: " + f.getFile() + (f.getReason() == null ? "" : " (" + f.getReason() + ")");
         }
         String m = e.getMessage() == null || e.getMessage().isBlank()
                 ? null

@@ -22,7 +22,8 @@ import java.util.stream.Collectors;
  * Float formats follow IEEE 754 (FP64, FP32, FP16, BF16, TF32's 19 bits) and the OCP 8-bit floating point
  * specification and OCP Microscaling (MX) v1.0 specification (E4M3, E5M2, E3M2, E2M3, E2M1, E8M0);
  * NVFP4 follows NVIDIA's Blackwell documentation (E2M1 elements, one E4M3 scale per 16, one FP32 tensor scale);
- * NF4 follows bitsandbytes (QLoRA paper), with the absmax stored as FP16 per 64 elements.
+ * NF4 follows bitsandbytes (QLoRA paper) without double quantization: one FP32 absmax per 64 elements, as
+ * bitsandbytes stores it and roofline-quant writes it (4.5 bits per element).
  */
 public enum Precision {
     FP64("FP64", NumberKind.FLOAT, 64, 11, 52, Specials.IEEE, null, "fp64", "float64", "f64", "double"),
@@ -87,7 +88,7 @@ public enum Precision {
             0,
             0,
             null,
-            new BlockScaling(64, ScaleFormat.FP16, BlockScaling.Layout.FLAT, null),
+            new BlockScaling(64, ScaleFormat.FP32, BlockScaling.Layout.FLAT, null),
             "nf4",
             "normalfloat4");
 

@@ -6,9 +6,9 @@ public enum ScaleFormat {
     E4M3(8),
     /** 8-bit power of two, 2^(code-127) (OCP MX shared scale). */
     E8M0(8),
-    /** IEEE half-precision scale (NF4 absmax as this catalog stores it). */
+    /** IEEE half-precision scale. */
     FP16(16),
-    /** IEEE single-precision scale (NVFP4's per-tensor scale). */
+    /** IEEE single-precision scale (NVFP4's per-tensor scale, NF4's absmax). */
     FP32(32);
 
     private final int bits;

@@ -173,6 +173,26 @@ class CommandLineTest {
                 .isEqualTo("no such file or directory: /no/such/config.json");
         assertThat(Main.oneLine(new java.nio.file.AccessDeniedException("/root/secret.json")))
                 .isEqualTo("permission denied: /root/secret.json");
+        assertThat(Main.oneLine(new java.nio.file.NoSuchFileException(
+                        "/models/empty", null, "neither model.safetensors.index.json nor model.safetensors")))
+                .isEqualTo("no such file or directory: /models/empty"
+                        + " (neither model.safetensors.index.json nor model.safetensors)");
+    }
+
+    @Test
+    void anErrorOfTheJvmIsOneLineToo() {
+        Command broken = command(args -> {
+            throw new StackOverflowError();
+        });
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int status = Main.run(
+                broken,
+                List.of(),
+                new PrintStream(new ByteArrayOutputStream()),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertThat(status).isEqualTo(1);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .isEqualTo("roofline broken: StackOverflowError (run with --debug for the stack trace)\n");
     }
 
     @Test

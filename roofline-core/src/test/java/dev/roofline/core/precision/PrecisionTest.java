@@ -84,7 +84,7 @@ class PrecisionTest {
             assertThat(mx.blockScaling().orElseThrow().scale()).as(mx.name()).isEqualTo(ScaleFormat.E8M0);
         }
         assertThat(Precision.NF4.blockScaling().orElseThrow().blockSize()).isEqualTo(64);
-        assertThat(Precision.NF4.blockScaling().orElseThrow().scale()).isEqualTo(ScaleFormat.FP16);
+        assertThat(Precision.NF4.blockScaling().orElseThrow().scale()).isEqualTo(ScaleFormat.FP32);
         assertThat(Precision.FP8_E4M3.blockScaling()).isEmpty();
     }
 
@@ -95,7 +95,7 @@ class PrecisionTest {
         "MXFP6_E3M2, 6.25",
         "MXFP8_E4M3, 8.25",
         "MXINT8, 8.25",
-        "NF4, 4.25",
+        "NF4, 4.5",
         "INT4, 4",
         "FP16, 16"
     })
@@ -134,8 +134,8 @@ class PrecisionTest {
 
     @Test
     void nf4BlocksRunOverTheFlattenedTensor() {
-        // 10x10 = 100 values = 50 bytes; ceil(100/64) = 2 FP16 absmax values = 4 bytes (rows do not restart blocks)
-        assertThat(Precision.NF4.storageBytes(10, 10)).isEqualTo(50 + 4);
+        // 10x10 = 100 values = 50 bytes; ceil(100/64) = 2 FP32 absmax values = 8 bytes (rows do not restart blocks)
+        assertThat(Precision.NF4.storageBytes(10, 10)).isEqualTo(50 + 2 * 4);
     }
 
     @Test

@@ -58,6 +58,6 @@ public record Nf4Tensor(int rows, int cols, byte[] packed, float[] absmax) imple
 
     @Override
     public long storageBytes() {
-        return packed.length + 4L * absmax.length;
+        return Precision.NF4.storageBytes((long) rows * cols);
     }
 }

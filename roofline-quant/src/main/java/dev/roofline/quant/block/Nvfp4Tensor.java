@@ -58,6 +58,6 @@ public record Nvfp4Tensor(int rows, int cols, byte[] packed, byte[] blockScales,
 
     @Override
     public long storageBytes() {
-        return packed.length + blockScales.length + 4L;
+        return Precision.NVFP4.storageBytes(rows, cols);
     }
 }

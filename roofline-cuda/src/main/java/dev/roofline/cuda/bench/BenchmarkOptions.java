@@ -22,7 +22,7 @@ public record BenchmarkOptions(
         }
     }
 
-    /** Samples that each wait for the one before (the timing of the first H200 run). */
+    /** Samples that each wait for the one before. */
     public BenchmarkOptions(int warmup, int repetitions, boolean l2Cold, boolean graph, int launchesPerSample) {
         this(warmup, repetitions, l2Cold, graph, launchesPerSample, false);
     }
@@ -32,7 +32,7 @@ public record BenchmarkOptions(
         return new BenchmarkOptions(10, 50, true, false, 10, true);
     }
 
-    /** 10 warm-ups, 50 samples of one launch each, each waiting for the one before, L2-cold (the first H200 run). */
+    /** 10 warm-ups, 50 samples of one launch each, each waiting for the one before, L2-cold. */
     public static BenchmarkOptions isolated() {
         return new BenchmarkOptions(10, 50, true, false, 1, false);
     }

@@ -9,6 +9,7 @@ import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.blas.CublasLt;
 import dev.roofline.cuda.blas.Matmul;
 import dev.roofline.cuda.blas.MatmulOptions;
+import dev.roofline.cuda.blas.OperandBytes;
 import dev.roofline.cuda.blas.Operands;
 
 import java.util.ArrayList;
@@ -53,18 +54,19 @@ public final class GemmBenchmark {
             BenchmarkOptions o,
             MatmulOptions mo,
             Optional<PowerMeter> meter) {
-        List<DeviceBuffer> owned = new ArrayList<>();
-        try (Matmul mm = Matmul.plan(lt, gemm, device, mo)) {
-            long[] need = mm.requiredBytes();
-            int sets = o.inputSets(device.l2Bytes(), need[0] + need[1] + need[2]);
-            DeviceBuffer w0 = track(owned, DeviceInputs.random(gemm.weights(), gemm.n() * gemm.k(), need[0], 1));
-            DeviceBuffer x0 = track(owned, DeviceInputs.random(gemm.activations(), gemm.m() * gemm.k(), need[1], 2));
-            DeviceBuffer one = track(owned, DeviceInputs.scale(1f));
+        try (OwnedResources owned = new OwnedResources();
+                Matmul mm = Matmul.plan(lt, gemm, device, mo)) {
+            OperandBytes need = mm.requiredBytes();
+            int sets = o.inputSets(device.l2Bytes(), need.total());
+            DeviceBuffer w0 = owned.add(DeviceInputs.random(gemm.weights(), gemm.n() * gemm.k(), need.weights(), 1));
+            DeviceBuffer x0 =
+                    owned.add(DeviceInputs.random(gemm.activations(), gemm.m() * gemm.k(), need.activations(), 2));
+            DeviceBuffer one = owned.add(DeviceInputs.scale(1f));
             Operands[] ops = new Operands[sets];
             for (int s = 0; s < sets; s++) {
-                DeviceBuffer w = s == 0 ? w0 : track(owned, copyOf(w0));
-                DeviceBuffer x = s == 0 ? x0 : track(owned, copyOf(x0));
-                DeviceBuffer y = track(owned, DeviceBuffer.allocate(need[2]));
+                DeviceBuffer w = s == 0 ? w0 : owned.add(copyOf(w0));
+                DeviceBuffer x = s == 0 ? x0 : owned.add(copyOf(x0));
+                DeviceBuffer y = owned.add(DeviceBuffer.allocate(need.output()));
                 ops[s] = Operands.of(w, x, y).withScales(one, one, one);
             }
             TimingStats t = timeFastest(mm, stream, o, ops);
@@ -84,16 +86,15 @@ public final class GemmBenchmark {
                                 + meter.get().name() + ": " + e);
                 return m;
             }
-        } finally {
-            owned.forEach(DeviceBuffer::close);
         }
     }
 
     /**
      * Two rounds: every candidate briefly (a few launches, over before a power cap bites), then the {@link #FINALISTS}
      * fastest each timed in full as {@code o} says; the fastest full timing is kept and its algorithm left selected.
-     * The brief round alone misleads under a power cap: on the H200 it kept an FP8 kernel 13% slower at steady state
-     * than the heuristic's first, so the heuristic's first always reaches the final round.
+     * The brief round alone can mislead under a power cap (an algorithm that wins a burst can lose at steady state;
+     * docs/measurements/2026-11-22-issue3-4-run2 has an FP8 case), so the heuristic's first always reaches the final
+     * round.
      */
     private static TimingStats timeFastest(Matmul mm, Stream stream, BenchmarkOptions o, Operands[] ops) {
         int sets = ops.length;
@@ -145,10 +146,5 @@ public final class GemmBenchmark {
         DeviceBuffer c = DeviceBuffer.allocate(b.byteSize());
         c.copyFrom(b);
         return c;
-    }
-
-    private static DeviceBuffer track(List<DeviceBuffer> owned, DeviceBuffer b) {
-        owned.add(b);
-        return b;
     }
 }

@@ -164,34 +164,21 @@ public final class GemvBenchmark {
     static TimingStats time(
             GemvKernels gemv, Device device, Stream stream, BenchmarkOptions timing, WeightFormat f, int n, int k) {
         Activation a = activation(f);
-        List<AutoCloseable> owned = new ArrayList<>();
-        try {
-            DeviceWeights w0 = RandomGemvWeights.upload(f, n, k, 7);
-            owned.add(w0);
+        try (OwnedResources owned = new OwnedResources()) {
+            DeviceWeights w0 = owned.add(RandomGemvWeights.upload(f, n, k, 7));
             int sets = timing.inputSets(device.l2Bytes(), f.storedBytes(n, k));
             DeviceWeights[] ws = new DeviceWeights[sets];
             DeviceBuffer[] ys = new DeviceBuffer[sets];
             ws[0] = w0;
             for (int i = 1; i < sets; i++) {
-                ws[i] = RandomGemvWeights.copyOf(w0);
-                owned.add(ws[i]);
+                ws[i] = owned.add(RandomGemvWeights.copyOf(w0));
             }
             for (int i = 0; i < sets; i++) {
-                ys[i] = DeviceBuffer.allocate(2L * n);
-                owned.add(ys[i]);
+                ys[i] = owned.add(DeviceBuffer.allocate(2L * n));
             }
-            DeviceBuffer x = DeviceBuffer.allocate(2L * k);
-            owned.add(x);
+            DeviceBuffer x = owned.add(DeviceBuffer.allocate(2L * k));
             x.copyFrom(ElementCodec.encode(a.precision(), ElementCodec.random(a.precision(), k, 11, 1f)));
             return Benchmark.time(stream, timing, sets, i -> gemv.gemv(ws[i], x, ys[i], 1, a, stream));
-        } finally {
-            for (AutoCloseable c : owned) {
-                try {
-                    c.close();
-                } catch (Exception e) {
-                    throw new IllegalStateException(e);
-                }
-            }
         }
     }
 }

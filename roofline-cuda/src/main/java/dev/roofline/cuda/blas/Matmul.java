@@ -133,14 +133,12 @@ public final class Matmul implements AutoCloseable {
         selected = index;
     }
 
-    /** Bytes each operand buffer must hold at least: weights, activations, output. */
-    public long[] requiredBytes() {
-        Precision out = gemm.output();
-        return new long[] {
-            gemm.weights().storageBytes(gemm.n(), gemm.k()),
-            gemm.activations().storageBytes(gemm.m(), gemm.k()),
-            out.storageBytes(gemm.m(), gemm.n())
-        };
+    /** Bytes each operand buffer must hold at least. */
+    public OperandBytes requiredBytes() {
+        return new OperandBytes(
+                gemm.weights().storageBytes(gemm.n(), gemm.k()),
+                gemm.activations().storageBytes(gemm.m(), gemm.k()),
+                gemm.output().storageBytes(gemm.m(), gemm.n()));
     }
 
     /** Enqueues the product on {@code stream}. */
@@ -148,10 +146,10 @@ public final class Matmul implements AutoCloseable {
         if (closed) {
             throw new dev.roofline.cuda.ClosedResourceException("matmul");
         }
-        long[] need = requiredBytes();
-        requireSize("weights", ops.weights(), need[0]);
-        requireSize("activations", ops.activations(), need[1]);
-        requireSize("output", ops.output(), need[2]);
+        OperandBytes need = requiredBytes();
+        requireSize("weights", ops.weights(), need.weights());
+        requireSize("activations", ops.activations(), need.activations());
+        requireSize("output", ops.output(), need.output());
         if (recipe.perTensorScales()) {
             setScale(ScalePointer.A, ops.weightScale(), "weightScale");
             setScale(ScalePointer.B, ops.activationScale(), "activationScale");

@@ -17,9 +17,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * One large product timed four ways, from the first H200 run's method to this harness's: the heuristic's first
- * algorithm or the fastest of 4 or 32 candidates, with launches that each wait for the last or run back to back.
- * Says which of the two changes moves the rate.
+ * One large product timed four ways, from the simplest method to this harness's: the heuristic's first algorithm or
+ * the fastest of 4 or 32 candidates, with launches that each wait for the last or run back to back. Says which of
+ * the two choices moves the rate.
  */
 final class TimingComparison {
     record Method(String name, int candidates, BenchmarkOptions options) {}

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * roofline's weight-only GEMV kernels {@code y[M×N] = x[M×K] · W[N×K]ᵀ} (FP32 accumulation, M = 1…16), loaded from
@@ -38,6 +39,7 @@ public final class GemvKernels implements AutoCloseable {
     private final Arena image;
     private final OwnedHandle library;
     private final Map<String, MemorySegment> kernels = new HashMap<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private GemvKernels(Arena image, OwnedHandle library) {
         this.image = image;
@@ -49,18 +51,21 @@ public final class GemvKernels implements AutoCloseable {
         Cuda.requireAvailable();
         byte[] fatbin = embeddedFatbin();
         Arena image = Arena.ofShared();
+        OwnedHandle library;
         try {
             MemorySegment code = image.allocate(fatbin.length, 16).copyFrom(MemorySegment.ofArray(fatbin));
-            GemvKernels g = new GemvKernels(image, Cudart.loadLibrary(code, "GEMV kernel library"));
-            try {
-                g.lookUpAll();
-                return g;
-            } catch (RuntimeException e) {
-                g.close();
-                throw e;
-            }
+            library = Cudart.loadLibrary(code, "GEMV kernel library");
         } catch (RuntimeException e) {
             image.close();
+            throw e;
+        }
+        // from here the kernels own the image: close() releases both, once
+        GemvKernels g = new GemvKernels(image, library);
+        try {
+            g.lookUpAll();
+            return g;
+        } catch (RuntimeException e) {
+            g.close();
             throw e;
         }
     }
@@ -217,10 +222,15 @@ public final class GemvKernels implements AutoCloseable {
         }
     }
 
-    /** Unloads the library (idempotent); launches already enqueued still run. */
+    /** Unloads the library and frees its image, the first time only; launches already enqueued still run. */
     @Override
     public void close() {
-        library.close();
-        image.close();
+        if (closed.compareAndSet(false, true)) {
+            try {
+                library.close();
+            } finally {
+                image.close();
+            }
+        }
     }
 }

@@ -77,7 +77,7 @@ class MatmulIT {
         try (Matmul mm = Matmul.plan(lt, g, device, MatmulOptions.defaults());
                 DeviceBuffer dw = DeviceBuffer.allocate(wb.length);
                 DeviceBuffer dx = DeviceBuffer.allocate(xb.length);
-                DeviceBuffer dy = DeviceBuffer.allocate(mm.requiredBytes()[2]);
+                DeviceBuffer dy = DeviceBuffer.allocate(mm.requiredBytes().output());
                 DeviceBuffer scaleW = DeviceBuffer.allocate(4);
                 DeviceBuffer scaleX = DeviceBuffer.allocate(4)) {
             dw.copyFrom(wb);

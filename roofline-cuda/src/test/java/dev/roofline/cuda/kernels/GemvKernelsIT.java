@@ -177,6 +177,15 @@ class GemvKernelsIT {
         }
     }
 
+    @Test
+    void closingTwiceClosesOnce() {
+        GemvKernels second = GemvKernels.load();
+        second.close();
+        second.close();
+        // the first instance, loaded into the same context, still computes correct products
+        check(WeightFormat.NVFP4, Activation.F16, 1, N);
+    }
+
     /** Gaussian weights with one in 64 scaled by 10-50x: the outliers that block scales exist for. */
     static float[] weightsWithOutliers(Random rnd, int count) {
         float[] w = new float[count];

@@ -1,5 +1,9 @@
 package dev.roofline.cuda.bench;
 
+import dev.roofline.core.format.E4M3Scale;
+import dev.roofline.core.format.E8M0;
+import dev.roofline.core.format.MiniFloat;
+import dev.roofline.core.precision.Precision;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.kernels.DeviceWeights;
 import dev.roofline.cuda.kernels.WeightFormat;
@@ -15,37 +19,53 @@ import java.util.SplittableRandom;
  * results are checked against a CPU reference by {@code GemvKernelsIT}, not here.
  */
 final class RandomGemvWeights {
-    /** NVFP4's second-level scale: 1 / (448 x 6), the largest E4M3 scale times the largest E2M1 value. */
-    static final float NVFP4_GLOBAL_SCALE = 1f / 2688;
+    /** NVFP4's second-level scale for weights of amax 1: 1 / (largest E4M3 scale x largest E2M1 value) = 1 / 2688. */
+    static final float NVFP4_GLOBAL_SCALE = (float) (1
+            / (MiniFloat.of(Precision.FP8_E4M3).maxFinite()
+                    * MiniFloat.of(Precision.MXFP4).maxFinite()));
+    /** On an FP16's high byte: clears exponent bits 4 and 0, so the exponent is at most 14 (magnitudes below 1). */
+    private static final byte FP16_HIGH_MASK = (byte) 0b1011_1011;
+    /** On a BF16's high byte: clears the top exponent bit, so the exponent is at most 127 (magnitudes below 2). */
+    private static final byte BF16_HIGH_MASK = (byte) 0b1011_1111;
 
     private RandomGemvWeights() {}
 
     static DeviceWeights upload(WeightFormat f, int n, int k, long seed) {
         SplittableRandom rnd = new SplittableRandom(seed);
+        byte[] w = elements(f, n, k, rnd);
+        return DeviceWeights.upload(f, n, k, w, scales(f, n, k, rnd), NVFP4_GLOBAL_SCALE);
+    }
+
+    /** Random element bytes; FP16 kept below 1 and BF16 below 2 in magnitude (finite either way). */
+    static byte[] elements(WeightFormat f, int n, int k, SplittableRandom rnd) {
         byte[] w = new byte[Math.toIntExact(f.weightBytes(n, k))];
         rnd.nextBytes(w);
         if (f == WeightFormat.FP16 || f == WeightFormat.BF16) {
-            for (int i = 1; i < w.length; i += 2) {
-                w[i] &= (byte)
-                        (f == WeightFormat.FP16 ? 0xBB : 0xBF); // keep FP16 exponents < 31 (no Inf/NaN) and BF16 < 128
+            for (int i = 1; i < w.length; i += 2) { // little-endian: the odd bytes are the high ones
+                w[i] &= f == WeightFormat.FP16 ? FP16_HIGH_MASK : BF16_HIGH_MASK;
             }
         }
-        byte[] s = null;
+        return w;
+    }
+
+    /** Random scales in the format's layout, or null for a format without scales. */
+    static byte[] scales(WeightFormat f, int n, int k, SplittableRandom rnd) {
         int sb = Math.toIntExact(f.scaleBytes(n, k));
-        if (sb > 0) {
-            s = new byte[sb];
-            switch (f) {
-                case NVFP4 -> fill(s, rnd, 0x18, 0x50);
-                case MXFP4 -> fill(s, rnd, 119, 129);
-                default -> {
-                    ByteBuffer b = ByteBuffer.wrap(s).order(ByteOrder.LITTLE_ENDIAN);
-                    for (int i = 0; i < sb / 4; i++) {
-                        b.putFloat(4 * i, (float) (0.005 + 0.01 * rnd.nextDouble()));
-                    }
+        if (sb == 0) {
+            return null;
+        }
+        byte[] s = new byte[sb];
+        switch (f) {
+            case NVFP4 -> fill(s, rnd, E4M3Scale.encode(0x1p-4f), E4M3Scale.encode(0x1p3f));
+            case MXFP4 -> fill(s, rnd, E8M0.encodeExponent(-8), E8M0.encodeExponent(2));
+            default -> {
+                ByteBuffer b = ByteBuffer.wrap(s).order(ByteOrder.LITTLE_ENDIAN);
+                for (int i = 0; i < sb / 4; i++) {
+                    b.putFloat(4 * i, (float) (0.005 + 0.01 * rnd.nextDouble()));
                 }
             }
         }
-        return DeviceWeights.upload(f, n, k, w, s, NVFP4_GLOBAL_SCALE);
+        return s;
     }
 
     /** A device-side copy of {@code w} in new buffers (another input set for the L2-cold rotation). */

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.Objects;
 
 /**
  * What a GPU drew over an interval.
@@ -41,6 +42,9 @@ public record PowerSummary(
         Optional<String> error) {
 
     public PowerSummary {
+        Objects.requireNonNull(energySource, "energySource must not be null");
+        Objects.requireNonNull(reasonsSeen, "reasonsSeen must not be null");
+        Objects.requireNonNull(error, "error must not be null");
         reasonsSeen = Collections.unmodifiableSet(
                 reasonsSeen.isEmpty() ? EnumSet.noneOf(ClockEventReason.class) : EnumSet.copyOf(reasonsSeen));
     }
@@ -56,6 +60,10 @@ public record PowerSummary(
             OptionalLong energyStartMj,
             OptionalLong energyEndMj,
             Optional<String> error) {
+        Objects.requireNonNull(samples, "samples must not be null");
+        Objects.requireNonNull(energyStartMj, "energyStartMj must not be null");
+        Objects.requireNonNull(energyEndMj, "energyEndMj must not be null");
+        Objects.requireNonNull(error, "error must not be null");
         if (endNanos < startNanos) {
             throw new IllegalArgumentException("endNanos must be >= startNanos, got " + endNanos + " < " + startNanos);
         }

@@ -78,6 +78,20 @@ class PowerSummaryTest {
     }
 
     @Test
+    void nullArgumentsAreRefusedByName() {
+        OptionalLong none = OptionalLong.empty();
+        assertThatThrownBy(() -> PowerSummary.of(null, 0, S, none, none, Optional.empty()))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("samples must not be null");
+        assertThatThrownBy(() -> PowerSummary.of(List.of(), 0, S, null, none, Optional.empty()))
+                .hasMessage("energyStartMj must not be null");
+        assertThatThrownBy(() -> PowerSummary.of(List.of(), 0, S, none, null, Optional.empty()))
+                .hasMessage("energyEndMj must not be null");
+        assertThatThrownBy(() -> PowerSummary.of(List.of(), 0, S, none, none, null))
+                .hasMessage("error must not be null");
+    }
+
+    @Test
     void theEnergyCounterWinsOverTheIntegral() {
         // counter 1,000,000 mJ -> 1,250,000 mJ: 250 J over 2 s = 125 W average, whatever the samples say
         List<PowerSample> samples = List.of(at(0, 90, 1000, 0), at(1, 500, 1000, 0));

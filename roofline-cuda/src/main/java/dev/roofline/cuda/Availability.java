@@ -20,7 +20,8 @@ record Availability(boolean available, int deviceCount, String reason) {
         } catch (NativeAccessDeniedException e) {
             return unavailable(e.getMessage());
         } catch (IllegalCallerException e) {
-            return unavailable(new NativeAccessDeniedException(NativeLibrary.CUDART, "loading the CUDA runtime", e).getMessage());
+            return unavailable(
+                    new NativeAccessDeniedException(NativeLibrary.CUDART, "loading the CUDA runtime", e).getMessage());
         }
         int n;
         try {
@@ -28,7 +29,8 @@ record Availability(boolean available, int deviceCount, String reason) {
         } catch (CudaException e) {
             return unavailable("no CUDA device: " + e.getMessage());
         } catch (IllegalCallerException e) {
-            return unavailable(new NativeAccessDeniedException(NativeLibrary.CUDART, "calling cudaGetDeviceCount", e).getMessage());
+            return unavailable(new NativeAccessDeniedException(NativeLibrary.CUDART, "calling cudaGetDeviceCount", e)
+                    .getMessage());
         }
         if (n <= 0) {
             return unavailable("no CUDA device: cudaGetDeviceCount reported " + n + " devices");

@@ -12,12 +12,14 @@ public final class WrongLibraryProbe {
     public static void main(String[] args) {
         for (int round = 1; round <= 2; round++) {
             System.out.println("available=" + outcome(() -> String.valueOf(Cuda.isAvailable())));
-            System.out.println("reason=" + outcome(() -> Cuda.unavailableReason().orElse("")));
+            System.out.println(
+                    "reason=" + outcome(() -> Cuda.unavailableReason().orElse("")));
             System.out.println("deviceCount=" + outcome(() -> String.valueOf(Cuda.deviceCount())));
-            System.out.println("cublasLt=" + outcome(() -> {
-                CublasLtCalls.load();
-                return "loaded";
-            }));
+            System.out.println("cublasLt="
+                    + outcome(() -> {
+                        CublasLtCalls.load();
+                        return "loaded";
+                    }));
         }
     }
 

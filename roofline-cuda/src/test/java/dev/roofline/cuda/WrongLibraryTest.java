@@ -44,11 +44,10 @@ class WrongLibraryTest {
                 + " cublasLtDestroy, cublasLtGetVersion and 13 more of the 16 functions the bindings call: not a copy"
                 + " of libcublasLt.so.13)";
         List<String> round = List.of(
-                "available=false",
-                "reason=" + reason,
-                "deviceCount=CudaUnavailableException: " + reason,
-                cublas);
-        assertThat(lines).containsExactlyElementsOf(Stream.concat(round.stream(), round.stream()).toList());
+                "available=false", "reason=" + reason, "deviceCount=CudaUnavailableException: " + reason, cublas);
+        assertThat(lines)
+                .containsExactlyElementsOf(
+                        Stream.concat(round.stream(), round.stream()).toList());
     }
 
     private static List<String> runProbe(Path libm) throws IOException, InterruptedException {

@@ -4,8 +4,8 @@ import dev.roofline.core.energy.ClockLimitReason;
 
 import java.util.Collections;
 import java.util.EnumSet;
-import java.util.Set;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Why the GPU's clocks are below their maximum, as NVML reports them in one bit mask

@@ -5,10 +5,10 @@ import dev.roofline.core.energy.EnergySource;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.Objects;
 
 /**
  * What a GPU drew over an interval.

@@ -51,6 +51,7 @@ public final class PowerTracker implements AutoCloseable {
     private volatile boolean running = true;
     /** What went wrong, in order: the sampler's failure, a stuck reading, an energy-counter read that failed. */
     private final List<String> problems = new CopyOnWriteArrayList<>();
+
     private PowerSummary finalSummary;
 
     private PowerTracker(PowerSource source, Duration interval, Duration readTimeout) {
@@ -142,13 +143,7 @@ public final class PowerTracker implements AutoCloseable {
             }
         }
         long now = System.nanoTime();
-        return PowerSummary.of(
-                copyUntil(now),
-                startNanos,
-                now,
-                OptionalLong.empty(),
-                OptionalLong.empty(),
-                error());
+        return PowerSummary.of(copyUntil(now), startNanos, now, OptionalLong.empty(), OptionalLong.empty(), error());
     }
 
     /**

@@ -19,15 +19,17 @@ class ExceptionTypesTest {
     @Test
     void theExceptionsAreFinalAndUnavailableIsAnIllegalState() {
         assertThat(Modifier.isFinal(NvmlException.class.getModifiers())).isTrue();
-        assertThat(Modifier.isFinal(NvmlUnavailableException.class.getModifiers())).isTrue();
+        assertThat(Modifier.isFinal(NvmlUnavailableException.class.getModifiers()))
+                .isTrue();
         assertThat(new NvmlUnavailableException("no driver", null)).isInstanceOf(IllegalStateException.class);
     }
 
     @Test
     void aCallFailureIsCaughtAsNativeCallException() {
         RuntimeException thrown = new NvmlException("nvmlDeviceGetPowerUsage", 3, "NVML_ERROR_NOT_SUPPORTED", "");
-        assertThat(thrown).isInstanceOf(NativeCallException.class).hasMessage(
-                "nvmlDeviceGetPowerUsage failed: NVML_ERROR_NOT_SUPPORTED (3)");
+        assertThat(thrown)
+                .isInstanceOf(NativeCallException.class)
+                .hasMessage("nvmlDeviceGetPowerUsage failed: NVML_ERROR_NOT_SUPPORTED (3)");
     }
 
     @Test
@@ -43,10 +45,9 @@ class ExceptionTypesTest {
                 .allSatisfy(e -> assertThat(e.isQualified() || e.source().equals("dev.roofline.bindings.error"))
                         .as("only the error package is exported to everyone: " + e)
                         .isTrue());
-        assertThat(nvml.requires())
-                .anySatisfy(r -> {
-                    assertThat(r.name()).isEqualTo("dev.roofline.bindings");
-                    assertThat(r.modifiers()).contains(ModuleDescriptor.Requires.Modifier.TRANSITIVE);
-                });
+        assertThat(nvml.requires()).anySatisfy(r -> {
+            assertThat(r.name()).isEqualTo("dev.roofline.bindings");
+            assertThat(r.modifiers()).contains(ModuleDescriptor.Requires.Modifier.TRANSITIVE);
+        });
     }
 }

@@ -69,7 +69,12 @@ class PowerSummaryTest {
     @Test
     void aCounterThatWentBackKeepsAnEarlierErrorAndWithoutSamplesMeasuresNothing() {
         PowerSummary s = PowerSummary.of(
-                List.of(), 0, S, OptionalLong.of(10), OptionalLong.of(9), Optional.of("sampling stopped after 0 samples"));
+                List.of(),
+                0,
+                S,
+                OptionalLong.of(10),
+                OptionalLong.of(9),
+                Optional.of("sampling stopped after 0 samples"));
         assertThat(s.energySource()).isEqualTo(EnergySource.NONE);
         assertThat(s.energyJoules()).isZero();
         assertThat(s.error())

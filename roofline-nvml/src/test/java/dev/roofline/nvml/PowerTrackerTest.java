@@ -221,7 +221,9 @@ class PowerTrackerTest {
         gpu.energyMj.set(0); // the driver reset the counter: start read 5,000,000 mJ, stop read 0 mJ
         PowerSummary s = t.stop();
         assertThat(s.energySource()).isEqualTo(EnergySource.INTEGRATED);
-        assertThat(s.energyJoules()).isCloseTo(250 * s.durationSeconds(), within(1e-9)).isPositive();
+        assertThat(s.energyJoules())
+                .isCloseTo(250 * s.durationSeconds(), within(1e-9))
+                .isPositive();
         assertThat(s.error()).hasValueSatisfying(e -> assertThat(e).contains("went back from 5000000 mJ to 0 mJ"));
     }
 

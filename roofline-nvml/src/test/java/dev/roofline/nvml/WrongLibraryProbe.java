@@ -9,11 +9,13 @@ public final class WrongLibraryProbe {
 
     public static void main(String[] args) {
         for (int round = 1; round <= 2; round++) {
-            System.out.println("reason=" + outcome(() -> NvmlMonitor.unavailableReason().orElse("")));
-            System.out.println("open=" + outcome(() -> {
-                NvmlMonitor.open().close();
-                return "opened";
-            }));
+            System.out.println(
+                    "reason=" + outcome(() -> NvmlMonitor.unavailableReason().orElse("")));
+            System.out.println("open="
+                    + outcome(() -> {
+                        NvmlMonitor.open().close();
+                        return "opened";
+                    }));
         }
     }
 

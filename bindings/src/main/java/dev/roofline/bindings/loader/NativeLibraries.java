@@ -48,7 +48,8 @@ public final class NativeLibraries {
             throw new LibraryNotFoundException(
                     library,
                     List.of(p + " (loaded, but it lacks "
-                            + RequiredSymbols.describe(missing, RequiredSymbols.of(library).size())
+                            + RequiredSymbols.describe(
+                                    missing, RequiredSymbols.of(library).size())
                             + ": not a copy of " + library.soname() + ")"));
         }
         LOADED.put(library, p);

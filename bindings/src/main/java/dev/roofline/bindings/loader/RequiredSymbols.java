@@ -46,7 +46,9 @@ final class RequiredSymbols {
      * the C library) cannot find: empty when the loaded file is the library the bindings expect.
      */
     static List<String> missingAfterLoading(NativeLibrary library) {
-        return missing(of(library), SymbolLookup.loaderLookup().or(Linker.nativeLinker().defaultLookup()));
+        return missing(
+                of(library),
+                SymbolLookup.loaderLookup().or(Linker.nativeLinker().defaultLookup()));
     }
 
     /** Of {@code symbols}, those {@code lookup} cannot find, in order. */

@@ -19,7 +19,10 @@ class NativeLibrariesTest {
 
     /** The C math library: real, loadable, and defining none of the CUDA or NVML functions. */
     static Path libm() {
-        Path found = LIBM_CANDIDATES.stream().filter(Files::isRegularFile).findFirst().orElse(null);
+        Path found = LIBM_CANDIDATES.stream()
+                .filter(Files::isRegularFile)
+                .findFirst()
+                .orElse(null);
         assumeTrue(found != null, "no libm.so.6 at " + LIBM_CANDIDATES);
         return found;
     }
@@ -64,8 +67,9 @@ class NativeLibrariesTest {
     void theMathLibraryAsCublasLtIsRefusedToo() {
         Path libm = libm();
         assertThatThrownBy(() -> NativeLibraries.load(NativeLibrary.CUBLASLT, overridden(NativeLibrary.CUBLASLT, libm)))
-                .hasMessageContaining(libm + " (loaded, but it lacks cublasLtCreate, cublasLtDestroy, cublasLtGetVersion"
-                        + " and 13 more of the 16 functions the bindings call: not a copy of libcublasLt.so.13)");
+                .hasMessageContaining(
+                        libm + " (loaded, but it lacks cublasLtCreate, cublasLtDestroy, cublasLtGetVersion"
+                                + " and 13 more of the 16 functions the bindings call: not a copy of libcublasLt.so.13)");
     }
 
     private static String messageOf(Runnable r) {

@@ -19,8 +19,7 @@ class RequiredSymbolsTest {
 
     @Test
     void onlyIncludeFunctionLinesAreRequired() {
-        String list =
-                """
+        String list = """
                 # a comment --include-function notThis
                 --target-package x.y
                 --include-function cudaMalloc
@@ -59,7 +58,8 @@ class RequiredSymbolsTest {
 
     @Test
     void describeNamesThreeAndCountsTheRest() {
-        assertThat(RequiredSymbols.describe(List.of("a", "b"), 5)).isEqualTo("a, b (of the 5 functions the bindings call)");
+        assertThat(RequiredSymbols.describe(List.of("a", "b"), 5))
+                .isEqualTo("a, b (of the 5 functions the bindings call)");
         assertThat(RequiredSymbols.describe(List.of("a", "b", "c", "d", "e"), 9))
                 .isEqualTo("a, b, c and 2 more of the 9 functions the bindings call");
     }

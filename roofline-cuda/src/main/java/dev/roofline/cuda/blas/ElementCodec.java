@@ -7,8 +7,8 @@ import dev.roofline.core.precision.Precision;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.util.SplittableRandom;
 import java.util.Objects;
+import java.util.SplittableRandom;
 
 /**
  * Host-side encoding of matrix elements in the layouts cuBLASLt reads (little-endian): FP32/TF32, FP16, BF16, FP8 E4M3

@@ -28,23 +28,22 @@ record PredictedProduct(Gemm gemm, Prediction prediction) {
             Column.text(
                     "product",
                     null,
-                    r -> r.gemm().weights().displayName() + " -> " + r.gemm().output().displayName()),
+                    r -> r.gemm().weights().displayName() + " -> "
+                            + r.gemm().output().displayName()),
             Column.text(null, "precision", r -> r.gemm().weights().displayName()),
             Column.text(null, "output", r -> r.gemm().output().displayName()),
-            Column.text("shape MxNxK", null, r -> r.gemm().m() + "x" + r.gemm().n() + "x" + r.gemm().k()),
+            Column.text(
+                    "shape MxNxK",
+                    null,
+                    r -> r.gemm().m() + "x" + r.gemm().n() + "x" + r.gemm().k()),
             Column.number(null, "m", "%d", "%d", r -> r.gemm().m()),
             Column.number(null, "n", "%d", "%d", r -> r.gemm().n()),
             Column.number(null, "k", "%d", "%d", r -> r.gemm().k()),
+            Column.number("predicted us", "predicted_us", "%.2f", "%.3f", r -> r.prediction()
+                    .timeMicros()),
             Column.number(
-                    "predicted us", "predicted_us", "%.2f", "%.3f", r -> r.prediction().timeMicros()),
-            Column.number(
-                    "TFLOPS",
-                    "tflops",
-                    "%.1f",
-                    "%.3f",
-                    r -> r.prediction().attainableFlopsPerSecond() / 1e12),
-            Column.text(
-                    "bound", "bound", r -> r.prediction().bound().name().toLowerCase(Locale.ROOT))));
+                    "TFLOPS", "tflops", "%.1f", "%.3f", r -> r.prediction().attainableFlopsPerSecond() / 1e12),
+            Column.text("bound", "bound", r -> r.prediction().bound().name().toLowerCase(Locale.ROOT))));
 
     /** Every shape in every precision, in that order, predicted on {@code hw}. */
     static List<PredictedProduct> sweep(Hardware hw, List<Gemm> shapes, List<Precision> precisions) {

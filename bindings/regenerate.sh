@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the jextract FFM bindings in bindings/src/main/java/dev/roofline/bindings/{cudart,cublaslt,nvml}.
-# It replaces those three generated packages only: dev/roofline/bindings/loader is hand-written and left as it is.
+# It replaces those three generated packages only: dev/roofline/bindings/{loader,error} are hand-written and left as
+# they are.
 #
 # Requirements: an installed jextract (JDK 22+ compatible, e.g. a jextract build for JDK 25),
 # found via $JEXTRACT or `jextract` on PATH, plus the CUDA 13.0 headers.
@@ -47,7 +48,7 @@ mkdir -p "$PKG_DIR"
 
 for lib in cudart cublaslt nvml; do
     echo "== jextract $lib"
-    # Remove the previous output so that symbols dropped from the include list disappear (never loader/).
+    # Remove the previous output so that symbols dropped from the include list disappear (never loader/ or error/).
     rm -rf "${PKG_DIR:?}/$lib"
     "$JEXTRACT" \
         -I "$CUDA_INCLUDE" \

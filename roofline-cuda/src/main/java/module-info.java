@@ -11,7 +11,9 @@
  */
 module dev.roofline.cuda {
     requires transitive dev.roofline.core;
-    requires dev.roofline.bindings;
+    // transitive: CudaException and CublasException extend dev.roofline.bindings.error.NativeCallException, which
+    // users catch; the generated and loader packages stay exported only to this module and roofline-nvml
+    requires transitive dev.roofline.bindings;
 
     exports dev.roofline.cuda;
     exports dev.roofline.cuda.blas;

@@ -8,7 +8,9 @@
  */
 module dev.roofline.nvml {
     requires transitive dev.roofline.core;
-    requires dev.roofline.bindings;
+    // transitive: NvmlException extends dev.roofline.bindings.error.NativeCallException, which users catch; the
+    // generated and loader packages stay exported only to this module and roofline-cuda
+    requires transitive dev.roofline.bindings;
 
     exports dev.roofline.nvml;
 

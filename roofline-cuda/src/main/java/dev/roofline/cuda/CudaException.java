@@ -1,6 +1,6 @@
 package dev.roofline.cuda;
 
-import dev.roofline.bindings.loader.NativeCallException;
+import dev.roofline.bindings.error.NativeCallException;
 
 /**
  * A CUDA runtime call returned an error: carries the function, the numeric {@code cudaError_t}, its symbolic name

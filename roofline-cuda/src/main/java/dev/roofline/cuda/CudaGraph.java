@@ -4,6 +4,7 @@ import dev.roofline.bindings.loader.OwnedHandle;
 import dev.roofline.cuda.internal.Cudart;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 
 /** A captured and instantiated CUDA graph; replaying it launches all captured work with one call. */
 public final class CudaGraph implements AutoCloseable {
@@ -26,6 +27,7 @@ public final class CudaGraph implements AutoCloseable {
     }
 
     public void launch(Stream stream) {
+        Objects.requireNonNull(stream, "stream must not be null");
         Cudart.launchGraph(exec.get(), stream.handle());
     }
 

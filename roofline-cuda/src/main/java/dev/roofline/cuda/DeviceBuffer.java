@@ -5,6 +5,7 @@ import dev.roofline.cuda.internal.Cudart;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 
 /**
  * Device memory from {@code cudaMalloc}, freed by {@link #close()} (idempotent). Copies are size-checked; any use after
@@ -46,12 +47,14 @@ public final class DeviceBuffer implements AutoCloseable {
 
     /** Copies all of {@code host} to the start of this buffer. */
     public void copyFrom(MemorySegment host) {
+        Objects.requireNonNull(host, "host must not be null");
         checkFits("host data", host.byteSize());
         withNative(host, h -> Cudart.copyHostToDevice(pointer(), h, h.byteSize()));
     }
 
     /** Copies the first {@code host.byteSize()} bytes of this buffer into {@code host}. */
     public void copyTo(MemorySegment host) {
+        Objects.requireNonNull(host, "host must not be null");
         checkFits("host destination", host.byteSize());
         if (host.isNative()) {
             Cudart.copyDeviceToHost(host, pointer(), host.byteSize());
@@ -65,19 +68,19 @@ public final class DeviceBuffer implements AutoCloseable {
     }
 
     public void copyFrom(byte[] host) {
-        copyFrom(MemorySegment.ofArray(host));
+        copyFrom(MemorySegment.ofArray(Objects.requireNonNull(host, "host must not be null")));
     }
 
     public void copyFrom(short[] host) {
-        copyFrom(MemorySegment.ofArray(host));
+        copyFrom(MemorySegment.ofArray(Objects.requireNonNull(host, "host must not be null")));
     }
 
     public void copyFrom(int[] host) {
-        copyFrom(MemorySegment.ofArray(host));
+        copyFrom(MemorySegment.ofArray(Objects.requireNonNull(host, "host must not be null")));
     }
 
     public void copyFrom(float[] host) {
-        copyFrom(MemorySegment.ofArray(host));
+        copyFrom(MemorySegment.ofArray(Objects.requireNonNull(host, "host must not be null")));
     }
 
     /** The whole buffer as bytes; the buffer must be at most 2 GiB. */
@@ -107,12 +110,15 @@ public final class DeviceBuffer implements AutoCloseable {
 
     /** Device-to-device copy of all of {@code source} into the start of this buffer (synchronous). */
     public void copyFrom(DeviceBuffer source) {
+        Objects.requireNonNull(source, "source must not be null");
         checkFits("source buffer", source.byteSize);
         Cudart.copyDeviceToDevice(pointer(), source.pointer(), source.byteSize);
     }
 
     /** Enqueues a device-to-device copy of {@code bytes} from {@code source} on {@code stream}. */
     public void copyFromAsync(DeviceBuffer source, long bytes, Stream stream) {
+        Objects.requireNonNull(source, "source must not be null");
+        Objects.requireNonNull(stream, "stream must not be null");
         checkFits("copy", bytes);
         source.checkFits("copy", bytes);
         Cudart.copyDeviceToDeviceAsync(pointer(), source.pointer(), bytes, stream.handle());

@@ -3,6 +3,8 @@ package dev.roofline.cuda;
 import dev.roofline.bindings.loader.OwnedHandle;
 import dev.roofline.cuda.internal.Cudart;
 
+import java.util.Objects;
+
 /**
  * A CUDA event for timing work on a stream.
  *
@@ -26,6 +28,7 @@ public final class Event implements AutoCloseable {
     }
 
     public void record(Stream stream) {
+        Objects.requireNonNull(stream, "stream must not be null");
         Cudart.recordEvent(handle.get(), stream.handle());
     }
 
@@ -35,6 +38,7 @@ public final class Event implements AutoCloseable {
 
     /** Milliseconds between {@code start} and this event; waits for this event to complete. */
     public float elapsedMillisSince(Event start) {
+        Objects.requireNonNull(start, "start must not be null");
         synchronize();
         return Cudart.elapsedMillis(start.handle.get(), handle.get());
     }

@@ -4,6 +4,7 @@ import dev.roofline.bindings.loader.OwnedHandle;
 import dev.roofline.cuda.internal.Cudart;
 
 import java.lang.foreign.MemorySegment;
+import java.util.Objects;
 
 /**
  * A non-blocking CUDA stream.
@@ -42,6 +43,7 @@ public final class Stream implements AutoCloseable {
      * @throws CudaException when {@code body} does something capture forbids (e.g. a synchronous copy)
      */
     public CudaGraph capture(Runnable body) {
+        Objects.requireNonNull(body, "body must not be null");
         Cudart.beginCapture(handle());
         RuntimeException failure = null;
         try {

@@ -4,6 +4,7 @@ import dev.roofline.core.energy.ClockLimitReason;
 
 import java.util.Collections;
 import java.util.EnumSet;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -51,6 +52,7 @@ public enum ClockEventReason {
 
     /** The reasons {@code events} stand for, in declaration order. */
     public static Set<ClockLimitReason> reasons(Set<ClockEventReason> events) {
+        Objects.requireNonNull(events, "events must not be null");
         EnumSet<ClockLimitReason> set = EnumSet.noneOf(ClockLimitReason.class);
         for (ClockEventReason e : events) {
             set.add(e.reason);
@@ -71,6 +73,7 @@ public enum ClockEventReason {
 
     /** The NVML mask of a set of reasons. */
     public static long encode(Set<ClockEventReason> reasons) {
+        Objects.requireNonNull(reasons, "reasons must not be null");
         long mask = 0;
         for (ClockEventReason r : reasons) {
             mask |= r.bit;

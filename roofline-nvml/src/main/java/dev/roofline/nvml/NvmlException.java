@@ -1,9 +1,9 @@
 package dev.roofline.nvml;
 
-import dev.roofline.bindings.loader.NativeCallException;
+import dev.roofline.bindings.error.NativeCallException;
 
 /** An NVML call returned an error: the function, the numeric {@code nvmlReturn_t}, its symbolic name and NVML's message. */
-public class NvmlException extends NativeCallException {
+public final class NvmlException extends NativeCallException {
 
     /**
      * @param function the NVML function, e.g. {@code nvmlDeviceGetPowerUsage}

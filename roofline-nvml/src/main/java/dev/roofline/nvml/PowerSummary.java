@@ -5,6 +5,7 @@ import dev.roofline.core.energy.EnergySource;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -19,12 +20,14 @@ import java.util.Set;
  * @param energyJoules        from the hardware energy counter when the GPU has one, else the integral of the samples
  * @param energySource        which of the two: {@link EnergySource#COUNTER} is the difference of
  *                            {@code nvmlDeviceGetTotalEnergyConsumption} read at start and end,
- *                            {@link EnergySource#INTEGRATED} the trapezoidal integral of the power samples (the first
+ *                            {@link EnergySource#INTEGRATED} (also when the counter went back, see {@code error}) the
+ *                            trapezoidal integral of the power samples (the first
  *                            and last held to the interval's ends), {@link EnergySource#NONE} neither
  * @param minSmClockMHz       lowest SM clock sampled, {@link PowerSample#NOT_SUPPORTED} when none was reported
  * @param averageSmClockMHz   mean of the SM clock samples, NaN when none was reported
  * @param reasonsSeen         every clock-event reason present in any sample
- * @param error               why sampling stopped early, if it did
+ * @param error               what went wrong, if anything: sampling stopped early, a reading got stuck, or the energy
+ *                            counter failed or went back (then energy is integrated from the samples)
  */
 public record PowerSummary(
         double durationSeconds,
@@ -39,6 +42,9 @@ public record PowerSummary(
         Optional<String> error) {
 
     public PowerSummary {
+        Objects.requireNonNull(energySource, "energySource must not be null");
+        Objects.requireNonNull(reasonsSeen, "reasonsSeen must not be null");
+        Objects.requireNonNull(error, "error must not be null");
         reasonsSeen = Collections.unmodifiableSet(
                 reasonsSeen.isEmpty() ? EnumSet.noneOf(ClockEventReason.class) : EnumSet.copyOf(reasonsSeen));
     }
@@ -54,6 +60,10 @@ public record PowerSummary(
             OptionalLong energyStartMj,
             OptionalLong energyEndMj,
             Optional<String> error) {
+        Objects.requireNonNull(samples, "samples must not be null");
+        Objects.requireNonNull(energyStartMj, "energyStartMj must not be null");
+        Objects.requireNonNull(energyEndMj, "energyEndMj must not be null");
+        Objects.requireNonNull(error, "error must not be null");
         if (endNanos < startNanos) {
             throw new IllegalArgumentException("endNanos must be >= startNanos, got " + endNanos + " < " + startNanos);
         }
@@ -74,7 +84,17 @@ public record PowerSummary(
         }
         double energy;
         EnergySource source;
-        if (energyStartMj.isPresent() && energyEndMj.isPresent()) {
+        Optional<String> problem = error;
+        boolean counted = energyStartMj.isPresent() && energyEndMj.isPresent();
+        if (counted && energyEndMj.getAsLong() < energyStartMj.getAsLong()) {
+            // the counter only grows; a smaller end reading means it wrapped or was reset (driver reload, GPU reset),
+            // and the difference would be a negative or meaningless energy
+            counted = false;
+            String why = "energy counter went back from " + energyStartMj.getAsLong() + " mJ to "
+                    + energyEndMj.getAsLong() + " mJ (wrapped or reset): energy integrated from the samples";
+            problem = Optional.of(error.map(e -> e + "; " + why).orElse(why));
+        }
+        if (counted) {
             energy = (energyEndMj.getAsLong() - energyStartMj.getAsLong()) / 1000.0;
             source = EnergySource.COUNTER;
         } else if (!samples.isEmpty()) {
@@ -97,7 +117,7 @@ public record PowerSummary(
                 clockCount == 0 ? PowerSample.NOT_SUPPORTED : minClock,
                 clockCount == 0 ? Double.NaN : (double) clockSum / clockCount,
                 ClockEventReason.decode(reasons),
-                error);
+                problem);
     }
 
     /** Trapezoids between samples; the first sample's power held back to start, the last one's forward to end. */

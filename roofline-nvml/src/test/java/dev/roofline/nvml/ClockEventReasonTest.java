@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import java.util.EnumSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ClockEventReasonTest {
 
@@ -45,5 +46,13 @@ class ClockEventReasonTest {
         assertThat(ClockEventReason.GPU_IDLE.isThrottle()).isFalse();
         assertThat(ClockEventReason.SW_POWER_CAP.isThrottle()).isTrue();
         assertThat(ClockEventReason.HW_THERMAL_SLOWDOWN.isThrottle()).isTrue();
+    }
+
+    @Test
+    void nullSetsAreRefusedByName() {
+        assertThatThrownBy(() -> ClockEventReason.reasons(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("events must not be null");
+        assertThatThrownBy(() -> ClockEventReason.encode(null)).hasMessage("reasons must not be null");
     }
 }

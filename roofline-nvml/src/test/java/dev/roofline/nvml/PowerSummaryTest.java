@@ -53,6 +53,50 @@ class PowerSummaryTest {
     }
 
     @Test
+    void aCounterThatWentBackFallsBackToTheIntegralWithTheReason() {
+        // counter 5,000,000 mJ at start, 1,000 mJ at end (reset): not -4999 J; 100 W held over [0 s, 2 s] = 200 J
+        List<PowerSample> samples = List.of(at(0, 100, 1000, 0), at(1, 100, 1000, 0), at(2, 100, 1000, 0));
+        PowerSummary s = PowerSummary.of(
+                samples, 0, 2 * S, OptionalLong.of(5_000_000), OptionalLong.of(1_000), Optional.empty());
+        assertThat(s.energySource()).isEqualTo(EnergySource.INTEGRATED);
+        assertThat(s.energyJoules()).isCloseTo(200, within(1e-9));
+        assertThat(s.averageWatts()).isCloseTo(100, within(1e-9));
+        assertThat(s.error())
+                .hasValue("energy counter went back from 5000000 mJ to 1000 mJ (wrapped or reset): energy integrated"
+                        + " from the samples");
+    }
+
+    @Test
+    void aCounterThatWentBackKeepsAnEarlierErrorAndWithoutSamplesMeasuresNothing() {
+        PowerSummary s = PowerSummary.of(
+                List.of(),
+                0,
+                S,
+                OptionalLong.of(10),
+                OptionalLong.of(9),
+                Optional.of("sampling stopped after 0 samples"));
+        assertThat(s.energySource()).isEqualTo(EnergySource.NONE);
+        assertThat(s.energyJoules()).isZero();
+        assertThat(s.error())
+                .hasValue("sampling stopped after 0 samples; energy counter went back from 10 mJ to 9 mJ (wrapped or"
+                        + " reset): energy integrated from the samples");
+    }
+
+    @Test
+    void nullArgumentsAreRefusedByName() {
+        OptionalLong none = OptionalLong.empty();
+        assertThatThrownBy(() -> PowerSummary.of(null, 0, S, none, none, Optional.empty()))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("samples must not be null");
+        assertThatThrownBy(() -> PowerSummary.of(List.of(), 0, S, null, none, Optional.empty()))
+                .hasMessage("energyStartMj must not be null");
+        assertThatThrownBy(() -> PowerSummary.of(List.of(), 0, S, none, null, Optional.empty()))
+                .hasMessage("energyEndMj must not be null");
+        assertThatThrownBy(() -> PowerSummary.of(List.of(), 0, S, none, none, null))
+                .hasMessage("error must not be null");
+    }
+
+    @Test
     void theEnergyCounterWinsOverTheIntegral() {
         // counter 1,000,000 mJ -> 1,250,000 mJ: 250 J over 2 s = 125 W average, whatever the samples say
         List<PowerSample> samples = List.of(at(0, 90, 1000, 0), at(1, 500, 1000, 0));

@@ -5,12 +5,14 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.OptionalLong;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 class PowerTrackerTest {
 
@@ -128,6 +130,121 @@ class PowerTrackerTest {
         assertThat(s.error())
                 .hasValueSatisfying(
                         e -> assertThat(e).contains("after 3 samples").contains("GPU fell off the bus"));
+    }
+
+    /** A source whose readings block, from the {@code blockFrom}-th on, until the test releases them. */
+    static final class StuckGpu implements PowerSource {
+        final int sampleBlockFrom;
+        final int energyBlockFrom;
+        final CountDownLatch release = new CountDownLatch(1);
+        final AtomicInteger samples = new AtomicInteger();
+        final AtomicInteger energyReads = new AtomicInteger();
+
+        StuckGpu(int sampleBlockFrom, int energyBlockFrom) {
+            this.sampleBlockFrom = sampleBlockFrom;
+            this.energyBlockFrom = energyBlockFrom;
+        }
+
+        @Override
+        public PowerSample sample(long nowNanos) {
+            if (samples.incrementAndGet() >= sampleBlockFrom) {
+                awaitRelease();
+            }
+            return new PowerSample(nowNanos, 150, 1980, 0);
+        }
+
+        @Override
+        public OptionalLong totalEnergyMillijoules() {
+            if (energyReads.incrementAndGet() >= energyBlockFrom) {
+                awaitRelease();
+            }
+            return OptionalLong.of(1_000_000);
+        }
+
+        private void awaitRelease() {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Test
+    void aSampleThatNeverReturnsDoesNotHangStopAndIsReported() throws InterruptedException {
+        StuckGpu gpu = new StuckGpu(4, Integer.MAX_VALUE); // samples 1-3 return, the 4th blocks
+        try {
+            PowerTracker t = PowerTracker.start(gpu, Duration.ofMillis(1), Duration.ofMillis(200));
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (gpu.samples.get() < 4 && System.nanoTime() < deadline) {
+                Thread.sleep(2);
+            }
+            PowerSummary s = assertTimeoutPreemptively(Duration.ofSeconds(5), t::stop);
+            assertThat(s.sampleCount()).isEqualTo(3);
+            assertThat(s.energySource()).isEqualTo(EnergySource.COUNTER); // the counter itself still answers
+            assertThat(s.error())
+                    .hasValue("power sampler stuck: a reading did not return within 200 ms of stop; the summary"
+                            + " covers the 3 samples taken before it");
+            assertThat(assertTimeoutPreemptively(Duration.ofSeconds(1), () -> {
+                        t.close();
+                        return t.stop();
+                    }))
+                    .isSameAs(s);
+        } finally {
+            gpu.release.countDown();
+        }
+    }
+
+    @Test
+    void anEnergyReadThatNeverReturnsFallsBackToTheIntegral() throws InterruptedException {
+        StuckGpu gpu = new StuckGpu(Integer.MAX_VALUE, 2); // the start read returns, the stop read blocks
+        try {
+            PowerTracker t = PowerTracker.start(gpu, Duration.ofMillis(1), Duration.ofMillis(200));
+            waitForSamples(t, 3);
+            PowerSummary s = assertTimeoutPreemptively(Duration.ofSeconds(5), t::stop);
+            assertThat(s.energySource()).isEqualTo(EnergySource.INTEGRATED);
+            // a constant 150 W integrates to 150 W x duration
+            assertThat(s.energyJoules()).isCloseTo(150 * s.durationSeconds(), within(1e-9));
+            assertThat(s.error())
+                    .hasValue("energy counter read at stop did not return within 200 ms: energy integrated from the"
+                            + " samples");
+        } finally {
+            gpu.release.countDown();
+        }
+    }
+
+    @Test
+    void aCounterResetDuringTrackingFallsBackToTheIntegral() throws InterruptedException {
+        FakeGpu gpu = new FakeGpu(250, true, Integer.MAX_VALUE);
+        PowerTracker t = PowerTracker.start(gpu, Duration.ofMillis(1));
+        waitForSamples(t, 5);
+        gpu.energyMj.set(0); // the driver reset the counter: start read 5,000,000 mJ, stop read 0 mJ
+        PowerSummary s = t.stop();
+        assertThat(s.energySource()).isEqualTo(EnergySource.INTEGRATED);
+        assertThat(s.energyJoules())
+                .isCloseTo(250 * s.durationSeconds(), within(1e-9))
+                .isPositive();
+        assertThat(s.error()).hasValueSatisfying(e -> assertThat(e).contains("went back from 5000000 mJ to 0 mJ"));
+    }
+
+    @Test
+    void aFailingEnergyReadIsReportedAndFallsBackToTheIntegral() {
+        PowerSource noCounter = new PowerSource() {
+            @Override
+            public PowerSample sample(long nowNanos) {
+                return new PowerSample(nowNanos, 80, 1980, 0);
+            }
+
+            @Override
+            public OptionalLong totalEnergyMillijoules() {
+                throw new IllegalStateException("NVML_ERROR_UNKNOWN");
+            }
+        };
+        PowerSummary s = PowerTracker.start(noCounter).stop();
+        assertThat(s.energySource()).isNotEqualTo(EnergySource.COUNTER);
+        assertThat(s.error())
+                .hasValue("energy counter read at start failed: java.lang.IllegalStateException: NVML_ERROR_UNKNOWN:"
+                        + " energy integrated from the samples");
     }
 
     @Test

@@ -1,23 +1,28 @@
 package dev.roofline.bindings.loader;
 
 /**
- * A native library roofline loads, with the environment variable that overrides its location and the soname
- * searched otherwise.
+ * A native library roofline loads, with the environment variable that overrides its location, the soname searched
+ * otherwise, the jextract include list its bindings were generated from, and the module that calls it.
  */
 public enum NativeLibrary {
-    CUDART("CUDA runtime", "ROOFLINE_CUDART", "libcudart.so.13"),
-    CUBLASLT("cuBLASLt", "ROOFLINE_CUBLASLT", "libcublasLt.so.13"),
+    CUDART("CUDA runtime", "ROOFLINE_CUDART", "libcudart.so.13", "cudart.args", "dev.roofline.cuda"),
+    CUBLASLT("cuBLASLt", "ROOFLINE_CUBLASLT", "libcublasLt.so.13", "cublaslt.args", "dev.roofline.cuda"),
     /** The driver's management library (roofline-nvml); ships with the driver, not the toolkit. */
-    NVML("NVML", "ROOFLINE_NVML", "libnvidia-ml.so.1");
+    NVML("NVML", "ROOFLINE_NVML", "libnvidia-ml.so.1", "nvml.args", "dev.roofline.nvml");
 
     private final String displayName;
     private final String environmentVariable;
     private final String soname;
+    private final String includeList;
+    private final String callerModule;
 
-    NativeLibrary(String displayName, String environmentVariable, String soname) {
+    NativeLibrary(
+            String displayName, String environmentVariable, String soname, String includeList, String callerModule) {
         this.displayName = displayName;
         this.environmentVariable = environmentVariable;
         this.soname = soname;
+        this.includeList = includeList;
+        this.callerModule = callerModule;
     }
 
     public String displayName() {
@@ -31,5 +36,23 @@ public enum NativeLibrary {
 
     public String soname() {
         return soname;
+    }
+
+    /** The file name of the jextract include list in {@code bindings/jextract/}, bundled beside this class. */
+    String includeList() {
+        return includeList;
+    }
+
+    /** The roofline module that calls this library, e.g. {@code dev.roofline.nvml}. */
+    public String callerModule() {
+        return callerModule;
+    }
+
+    /**
+     * The JVM option that lets this module load the library and its caller make downcalls, e.g.
+     * {@code --enable-native-access=dev.roofline.bindings,dev.roofline.nvml}: the one place the flag is spelled.
+     */
+    public String nativeAccessFlag() {
+        return "--enable-native-access=dev.roofline.bindings," + callerModule;
     }
 }

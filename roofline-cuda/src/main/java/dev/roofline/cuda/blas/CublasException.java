@@ -1,6 +1,6 @@
 package dev.roofline.cuda.blas;
 
-import dev.roofline.bindings.loader.NativeCallException;
+import dev.roofline.bindings.error.NativeCallException;
 
 /**
  * A cuBLASLt call returned a status other than success: carries the function, the numeric {@code cublasStatus_t},

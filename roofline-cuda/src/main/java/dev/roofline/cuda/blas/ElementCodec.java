@@ -7,6 +7,7 @@ import dev.roofline.core.precision.Precision;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.Objects;
 import java.util.SplittableRandom;
 
 /**
@@ -28,6 +29,7 @@ public final class ElementCodec {
     private ElementCodec() {}
 
     public static int bytesPerElement(Precision p) {
+        Objects.requireNonNull(p, "precision must not be null");
         return switch (p) {
             case FP32, TF32 -> 4;
             case FP16, BF16 -> 2;
@@ -37,6 +39,7 @@ public final class ElementCodec {
     }
 
     public static byte[] encode(Precision p, float[] values) {
+        Objects.requireNonNull(values, "values must not be null");
         ByteBuffer b = ByteBuffer.allocate(values.length * bytesPerElement(p)).order(ByteOrder.LITTLE_ENDIAN);
         for (float v : values) {
             switch (p) {
@@ -53,6 +56,7 @@ public final class ElementCodec {
     }
 
     public static double[] decode(Precision p, byte[] bytes) {
+        Objects.requireNonNull(bytes, "bytes must not be null");
         ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
         double[] out = new double[bytes.length / bytesPerElement(p)];
         for (int i = 0; i < out.length; i++) {
@@ -84,6 +88,7 @@ public final class ElementCodec {
      * its exponent range), whole numbers in [-127, 127] for INT8. Never all zeros.
      */
     public static float[] random(Precision p, int count, long seed, float fp8Range) {
+        Objects.requireNonNull(p, "precision must not be null");
         SplittableRandom r = new SplittableRandom(seed);
         float[] v = new float[count];
         for (int i = 0; i < count; i++) {

@@ -16,6 +16,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * One planned cuBLASLt matrix product {@code C[M×N] = A[M×K] · B[N×K]ᵀ} (see {@link Gemm}): descriptors, layouts and
@@ -99,6 +100,10 @@ public final class Matmul implements AutoCloseable {
      * @throws CublasException               when the heuristic finds no algorithm
      */
     public static Matmul plan(CublasLt lt, Gemm gemm, Device device, MatmulOptions options) {
+        Objects.requireNonNull(lt, "lt must not be null");
+        Objects.requireNonNull(gemm, "gemm must not be null");
+        Objects.requireNonNull(device, "device must not be null");
+        Objects.requireNonNull(options, "options must not be null");
         MatmulRecipe recipe = MatmulRecipe.of(gemm);
         if (device.computeCapability().compareTo(recipe.minimum()) < 0) {
             throw new UnsupportedOnDeviceException(
@@ -143,6 +148,8 @@ public final class Matmul implements AutoCloseable {
 
     /** Enqueues the product on {@code stream}. */
     public void run(Operands ops, Stream stream) {
+        Objects.requireNonNull(ops, "ops must not be null");
+        Objects.requireNonNull(stream, "stream must not be null");
         if (closed) {
             throw new dev.roofline.cuda.ClosedResourceException("matmul");
         }

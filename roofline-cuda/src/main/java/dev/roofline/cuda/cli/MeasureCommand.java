@@ -4,13 +4,13 @@ import dev.roofline.core.cli.Arguments;
 import dev.roofline.core.cli.Command;
 import dev.roofline.core.cli.Converters;
 import dev.roofline.core.cli.Option;
+import dev.roofline.core.cli.UsageException;
 import dev.roofline.core.energy.PowerMeter;
 import dev.roofline.core.energy.PowerMeters;
 import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.report.PrecisionComparison;
 import dev.roofline.core.roofline.Gemm;
-import dev.roofline.core.roofline.Prediction;
 import dev.roofline.core.roofline.Roofline;
 import dev.roofline.cuda.Cuda;
 import dev.roofline.cuda.Device;
@@ -20,6 +20,7 @@ import dev.roofline.cuda.bench.BenchmarkResult;
 import dev.roofline.cuda.bench.DeviceCeilings;
 import dev.roofline.cuda.bench.GemmVariant;
 import dev.roofline.cuda.bench.Report;
+import dev.roofline.cuda.bench.ReportFormat;
 import dev.roofline.cuda.bench.Sweep;
 import dev.roofline.cuda.blas.CublasLt;
 
@@ -27,6 +28,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
@@ -38,6 +40,10 @@ import java.util.Optional;
  * their roofline predictions, with joules per product when a {@link PowerMeter} (roofline-nvml) is on the module or
  * class path; without a GPU, says why and prints the predictions for {@code --hw} (default h200). Either way it
  * starts with the roofline calculator's default view (a 4096×4096 GEMV on GB10, or on {@code --hw}).
+ *
+ * <p>{@code --csv FILE} writes the measured sweep with a GPU and the printed predictions without one (never silently
+ * nothing): the output names which. The file's folder is checked before any work, and the file is written whole or
+ * not at all (a temporary file beside it, then renamed).
  */
 public final class MeasureCommand implements Command {
     static final List<Precision> PRECISIONS =
@@ -63,7 +69,12 @@ public final class MeasureCommand implements Command {
             "hardware of the calculator view and, without a GPU, of the predictions (default gb10 and h200)",
             null,
             Converters.hardware());
-    static final Option<Path> CSV = Option.of("--csv", "FILE", "also write the sweep as CSV", null, Converters.path());
+    static final Option<Path> CSV = Option.of(
+            "--csv",
+            "FILE",
+            "also write the sweep as CSV; without a GPU, the predictions printed (its folder must exist)",
+            null,
+            Converters.path());
     static final Option<Boolean> QUICK =
             Option.flag("--quick", "10 repetitions, two shapes and no timing-method comparison");
 
@@ -84,6 +95,10 @@ public final class MeasureCommand implements Command {
 
     @Override
     public void run(Arguments args, PrintStream out, PrintStream err) throws IOException {
+        Path csv = args.find(CSV).orElse(null);
+        if (csv != null) {
+            requireWritableLocation(csv);
+        }
         // the main job first: the roofline calculator's view (GB10 unless --hw says otherwise), GPU or not
         out.print(PrecisionComparison.defaults(args.find(HW).orElse(Hardware.GB10))
                 .text());
@@ -92,10 +107,33 @@ public final class MeasureCommand implements Command {
             out.println(Cuda.unavailableReason().orElseThrow() + " - nothing measured");
             Hardware hw = args.find(HW).orElse(Hardware.H200);
             out.println("Predictions only, for " + hw.name() + " (datasheet ceilings):");
-            out.print(predictions(hw));
+            List<PredictedProduct> rows = PredictedProduct.sweep(hw, SHAPES, PRECISIONS);
+            out.print(Report.render(PredictedProduct.TABLE, rows, ReportFormat.TEXT));
+            if (csv != null) {
+                write(csv, Report.render(PredictedProduct.TABLE, rows, ReportFormat.CSV));
+                out.println("CSV (predictions only, no GPU): " + csv);
+            }
             return;
         }
-        measure(out, args.find(CSV).orElse(null), args.has(QUICK));
+        measure(out, csv, args.has(QUICK));
+    }
+
+    /**
+     * Fails before any work when {@code --csv} cannot be written: a measurement takes minutes, and its result must not
+     * be lost to a typo in the folder.
+     */
+    static void requireWritableLocation(Path csv) {
+        Path absolute = csv.toAbsolutePath();
+        if (Files.isDirectory(absolute)) {
+            throw new UsageException("--csv " + csv + " is a directory; give a file name");
+        }
+        Path folder = absolute.getParent();
+        if (folder == null || !Files.isDirectory(folder)) {
+            throw new UsageException("--csv " + csv + ": no such directory " + folder);
+        }
+        if (!Files.isWritable(folder)) {
+            throw new UsageException("--csv " + csv + ": directory " + folder + " is not writable");
+        }
     }
 
     private static void measure(PrintStream out, Path csv, boolean quick) throws IOException {
@@ -157,39 +195,25 @@ public final class MeasureCommand implements Command {
         }
     }
 
+    /** Writes {@code text} to {@code file} whole or not at all: a temporary file beside it, then an atomic rename. */
     static void write(Path file, String text) throws IOException {
+        Path absolute = file.toAbsolutePath();
+        Path temp = null;
         try {
-            Files.writeString(file, text);
+            temp = Files.createTempFile(absolute.getParent(), "." + absolute.getFileName(), ".partial");
+            Files.writeString(temp, text);
+            Files.move(temp, absolute, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
+            if (temp != null) {
+                Files.deleteIfExists(temp);
+            }
             throw new IOException("cannot write " + file + ": " + e.getMessage(), e);
         }
     }
 
+    /** The predictions for {@code hw} as the command prints them. */
     static String predictions(Hardware hw) {
-        StringBuilder sb = new StringBuilder(String.format(
-                Locale.ROOT,
-                "%-22s %-16s %12s %10s %-7s%n",
-                "product",
-                "shape MxNxK",
-                "predicted us",
-                "TFLOPS",
-                "bound"));
-        Roofline r = Roofline.on(hw);
-        for (Gemm shape : SHAPES) {
-            for (Precision p : PRECISIONS) {
-                Gemm g = Sweep.gemmFor(shape, p);
-                Prediction pr = r.predict(g);
-                sb.append(String.format(
-                        Locale.ROOT,
-                        "%-22s %-16s %12.2f %10.1f %-7s%n",
-                        p.displayName() + " -> " + g.output().displayName(),
-                        g.m() + "x" + g.n() + "x" + g.k(),
-                        pr.timeMicros(),
-                        pr.attainableFlopsPerSecond() / 1e12,
-                        pr.bound().name().toLowerCase(Locale.ROOT)));
-            }
-        }
-        return sb.toString();
+        return Report.render(PredictedProduct.TABLE, PredictedProduct.sweep(hw, SHAPES, PRECISIONS), ReportFormat.TEXT);
     }
 
     /** A wall-clock mark, to line the output up with a clock and power log taken beside it. */

@@ -2,9 +2,12 @@ package dev.roofline.cuda.internal;
 
 import dev.roofline.bindings.cublaslt.cublasLtMatmulHeuristicResult_t;
 import dev.roofline.bindings.cublaslt.cublaslt_h;
+import dev.roofline.bindings.loader.LibraryNotFoundException;
+import dev.roofline.bindings.loader.NativeAccessDeniedException;
 import dev.roofline.bindings.loader.NativeLibraries;
 import dev.roofline.bindings.loader.NativeLibrary;
 import dev.roofline.bindings.loader.OwnedHandle;
+import dev.roofline.cuda.CudaUnavailableException;
 import dev.roofline.cuda.blas.CublasException;
 
 import java.lang.foreign.Arena;
@@ -38,9 +41,20 @@ public final class CublasLtCalls {
 
     private CublasLtCalls() {}
 
-    /** Loads {@code libcublasLt.so.13} (see {@link NativeLibraries#load}). */
+    /**
+     * Loads {@code libcublasLt.so.13} (see {@link NativeLibraries#load}).
+     *
+     * @throws CudaUnavailableException naming why: no copy found, the file found is not cuBLASLt (its path and the
+     *                                  functions it lacks), or native access denied
+     */
     public static void load() {
-        NativeLibraries.load(NativeLibrary.CUBLASLT);
+        try {
+            NativeLibraries.load(NativeLibrary.CUBLASLT);
+        } catch (LibraryNotFoundException e) {
+            throw new CudaUnavailableException("no cuBLASLt: " + e.getMessage(), e);
+        } catch (NativeAccessDeniedException e) {
+            throw new CudaUnavailableException(e.getMessage(), e);
+        }
     }
 
     /** e.g. 130000 for cuBLAS 13.0.0. */

@@ -79,8 +79,9 @@ public final class Nvml {
     /**
      * Loads libnvidia-ml if needed and initializes NVML ({@code nvmlInit_v2}).
      *
-     * @throws NvmlUnavailableException naming why: the library is missing, native access is denied, or NVML refused
-     *                                  to start (driver not loaded, no permission)
+     * @throws NvmlUnavailableException naming why: the library is missing or is not NVML (the path and the functions
+     *                                  it lacks), native access is denied, or NVML refused to start (driver not
+     *                                  loaded, no permission)
      */
     public static void init() {
         try {
@@ -88,12 +89,15 @@ public final class Nvml {
         } catch (LibraryNotFoundException e) {
             throw new NvmlUnavailableException("NVML library not found: " + e.getMessage(), e);
         } catch (NativeAccessDeniedException e) {
-            throw new NvmlUnavailableException(
-                    "native access denied: start the JVM with "
-                            + "--enable-native-access=dev.roofline.bindings,dev.roofline.nvml (or ALL-UNNAMED)",
-                    e);
+            throw new NvmlUnavailableException(e.getMessage(), e);
         }
-        int rc = nvml_h.nvmlInit_v2();
+        int rc;
+        try {
+            rc = nvml_h.nvmlInit_v2();
+        } catch (IllegalCallerException e) {
+            throw new NvmlUnavailableException(
+                    new NativeAccessDeniedException(NativeLibrary.NVML, "calling nvmlInit_v2", e).getMessage(), e);
+        }
         if (rc != SUCCESS) {
             throw new NvmlUnavailableException(
                     "NVML could not start: " + error("nvmlInit_v2", rc).getMessage(), null);

@@ -1,11 +1,22 @@
-package dev.roofline.bindings.loader;
+package dev.roofline.bindings.error;
 
 /**
  * A native library call returned a status other than success: the function, the numeric status, its symbolic name
- * (from the library or its {@link StatusNames} table) and the library's own message. roofline-cuda's
+ * (from the library or its status-name table) and the library's own message. roofline-cuda's
  * {@code CudaException} and {@code CublasException} and roofline-nvml's {@code NvmlException} extend it, so the three
  * libraries' errors carry the same fields and read the same: {@code "cudaMalloc failed: cudaErrorMemoryAllocation (2):
  * out of memory"}, the message part left out when the library gave none.
+ *
+ * <p>It lives in its own package, exported to every module, so that users of roofline-cuda and roofline-nvml can catch
+ * any native failure in one clause:
+ *
+ * <pre>{@code
+ * try {
+ *     runOnTheGpu();
+ * } catch (NativeCallException e) {
+ *     log(e.function() + " returned " + e.symbolicName());
+ * }
+ * }</pre>
  */
 public abstract class NativeCallException extends RuntimeException {
     private final String function;

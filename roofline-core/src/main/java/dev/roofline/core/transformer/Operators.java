@@ -48,7 +48,11 @@ public final class Operators {
                 if (moe.denseLayers() > 0) {
                     MlpSteps.swiGlu(s, "dense ", moe.denseIntermediateSize(), moe.denseLayers());
                 }
-                MlpSteps.mixture(s, moe, moe.moeLayers(layers));
+                // dense layers may cover every layer (first_k_dense_replace >= num_hidden_layers): no routed step
+                long routed = moe.moeLayers(layers);
+                if (routed > 0) {
+                    MlpSteps.mixture(s, moe, routed);
+                }
             }
         }
         s.rmsNorm("final norm", s.n, h, w.activations(), 1);

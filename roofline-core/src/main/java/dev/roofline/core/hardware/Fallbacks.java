@@ -82,17 +82,18 @@ final class Fallbacks {
         }
         return switch (from.kind()) {
             case CODEBOOK -> false;
-            case INTEGER -> switch (to.kind()) {
-                // two's-complement integers with f fraction bits: range and resolution must both fit
-                case INTEGER ->
-                    from.elementBits() - from.mantissaBits() <= to.elementBits() - to.mantissaBits()
-                            && from.mantissaBits() <= to.mantissaBits();
-                case FLOAT ->
-                    from.elementBits() - 1 <= to.mantissaBits() + 1
-                            && from.maxFinite() + Math.scalb(1.0, -from.mantissaBits()) <= to.maxFinite()
-                            && Math.scalb(1.0, -from.mantissaBits()) >= smallestSubnormal(to);
-                case CODEBOOK -> false;
-            };
+            case INTEGER ->
+                switch (to.kind()) {
+                    // two's-complement integers with f fraction bits: range and resolution must both fit
+                    case INTEGER ->
+                        from.elementBits() - from.mantissaBits() <= to.elementBits() - to.mantissaBits()
+                                && from.mantissaBits() <= to.mantissaBits();
+                    case FLOAT ->
+                        from.elementBits() - 1 <= to.mantissaBits() + 1
+                                && from.maxFinite() + Math.scalb(1.0, -from.mantissaBits()) <= to.maxFinite()
+                                && Math.scalb(1.0, -from.mantissaBits()) >= smallestSubnormal(to);
+                    case CODEBOOK -> false;
+                };
             case FLOAT ->
                 to.kind() == NumberKind.FLOAT
                         && from.mantissaBits() <= to.mantissaBits()

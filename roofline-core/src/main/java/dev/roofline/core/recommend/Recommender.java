@@ -139,7 +139,10 @@ public final class Recommender {
 
     /** Why {@code role} got its precision: the speedup against the best choice that gives it another. */
     private RoleChoice roleChoice(
-            TensorRole role, List<Precision> candidates, Recommendation whole, List<ModelRecommendation.Ranked> ranked) {
+            TensorRole role,
+            List<Precision> candidates,
+            Recommendation whole,
+            List<ModelRecommendation.Ranked> ranked) {
         Precision chosen = role.of(whole.choice());
         String reason;
         ModelRecommendation.Ranked other = ranked.stream()

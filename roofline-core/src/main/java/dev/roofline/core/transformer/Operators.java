@@ -59,7 +59,15 @@ public final class Operators {
         s.rmsNorm("final norm", s.n, h, w.activations(), 1);
         // logits for the last position of each sequence only; the head is stored like the embedding table
         s.add(
-                new Gemm("lm_head", 1, w.batch(), model.vocabSize(), h, w.embeddings(), w.activations(), w.activations()),
+                new Gemm(
+                        "lm_head",
+                        1,
+                        w.batch(),
+                        model.vocabSize(),
+                        h,
+                        w.embeddings(),
+                        w.activations(),
+                        w.activations()),
                 1,
                 true);
         return s.steps();

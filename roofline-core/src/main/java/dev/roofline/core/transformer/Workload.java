@@ -74,13 +74,11 @@ public record Workload(
     }
 
     public Workload withActivations(Precision p) {
-        return new Workload(
-                phase, batch, contextTokens, weights, p, kvCache, flashAttention, quantizedEmbeddings);
+        return new Workload(phase, batch, contextTokens, weights, p, kvCache, flashAttention, quantizedEmbeddings);
     }
 
     public Workload withKvCache(Precision p) {
-        return new Workload(
-                phase, batch, contextTokens, weights, activations, p, flashAttention, quantizedEmbeddings);
+        return new Workload(phase, batch, contextTokens, weights, activations, p, flashAttention, quantizedEmbeddings);
     }
 
     public Workload withFlashAttention(boolean flash) {
@@ -93,8 +91,7 @@ public record Workload(
     }
 
     public Workload withContext(long tokens) {
-        return new Workload(
-                phase, batch, tokens, weights, activations, kvCache, flashAttention, quantizedEmbeddings);
+        return new Workload(phase, batch, tokens, weights, activations, kvCache, flashAttention, quantizedEmbeddings);
     }
 
     /** A copy whose embedding table and LM head are stored in the weight precision ({@code true}) or not. */

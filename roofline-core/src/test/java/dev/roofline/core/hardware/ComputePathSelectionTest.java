@@ -25,7 +25,9 @@ class ComputePathSelectionTest {
         // E4M3 has a 4-bit significand: every integer up to 16 and every E2M1 value (0.5 .. 6) is exact
         assertThat(Hardware.B200.computePath(Precision.INT4, Precision.FP8_E4M3).executedAs())
                 .isEqualTo(Precision.FP8_E4M3);
-        assertThat(Hardware.B200.computePath(Precision.NVFP4, Precision.FP8_E4M3).executedAs())
+        assertThat(Hardware.B200
+                        .computePath(Precision.NVFP4, Precision.FP8_E4M3)
+                        .executedAs())
                 .isEqualTo(Precision.FP8_E4M3);
         assertThat(Fallbacks.holdsExactly(Precision.FP8_E5M2, Precision.INT4)).isTrue(); // 7 = 1.11b x 2^2
         assertThat(Fallbacks.holdsExactly(Precision.FP8_E4M3, Precision.INT8)).isFalse(); // 127 needs 7 bits
@@ -37,7 +39,9 @@ class ComputePathSelectionTest {
     void formatsThatDoNotConvertExactlyMultiplyAsFp16() {
         // NVFP4 or NF4 values are not INT8 values, and INT8 is not FP8: both operands go to FP16 (989.5 TFLOPS)
         for (Precision[] pair : new Precision[][] {
-            {Precision.NVFP4, Precision.INT8}, {Precision.NF4, Precision.INT8}, {Precision.NF4, Precision.FP8_E4M3},
+            {Precision.NVFP4, Precision.INT8},
+            {Precision.NF4, Precision.INT8},
+            {Precision.NF4, Precision.FP8_E4M3},
             {Precision.INT8, Precision.FP8_E4M3}
         }) {
             ComputePath p = Hardware.H100_SXM.computePath(pair[0], pair[1]);

@@ -119,7 +119,8 @@ class RecommenderTest {
         OperatorTime gate = r.chosen().operator("gate_proj");
         assertThat(gate.prediction().computePath().executedAs()).isEqualTo(Precision.INT8);
         assertThat(gate.prediction().timeSeconds()).isCloseTo(2.0 * 4096 * 14336 * 4096 / 1979e12, within(1e-12));
-        assertThat(r.fp16().operator("gate_proj").prediction().timeSeconds() / gate.prediction().timeSeconds())
+        assertThat(r.fp16().operator("gate_proj").prediction().timeSeconds()
+                        / gate.prediction().timeSeconds())
                 .isCloseTo(1979 / 989.5, within(1e-9));
     }
 

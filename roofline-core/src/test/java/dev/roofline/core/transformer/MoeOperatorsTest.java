@@ -131,7 +131,8 @@ class MoeOperatorsTest {
         for (Workload w : List.of(Workload.decode(2, 512), Workload.prefill(1, 256))) {
             ModelPrediction p = Transformer.of(allDense, Hardware.H100_SXM).predict(w);
             ModelPrediction q = Transformer.of(dense, Hardware.H100_SXM).predict(w);
-            assertThat(p.operators()).noneMatch(o -> o.name().startsWith("experts") || o.name().equals("router"));
+            assertThat(p.operators())
+                    .noneMatch(o -> o.name().startsWith("experts") || o.name().equals("router"));
             assertThat(p.bytes()).isEqualTo(q.bytes());
             assertThat(p.flops()).isEqualTo(q.flops());
             assertThat(p.timeSeconds()).isCloseTo(q.timeSeconds(), within(1e-15));

@@ -145,7 +145,9 @@ class TransformerTest {
         assertThat(w.withWeights(Precision.FP32).embeddings()).isEqualTo(Precision.FP32);
         assertThat(w.withWeights(Precision.INT4).withActivations(Precision.BF16).embeddings())
                 .isEqualTo(Precision.BF16);
-        assertThat(w.withWeights(Precision.FP8_E4M3).withActivations(Precision.FP8_E4M3).embeddings())
+        assertThat(w.withWeights(Precision.FP8_E4M3)
+                        .withActivations(Precision.FP8_E4M3)
+                        .embeddings())
                 .isEqualTo(Precision.BF16);
         assertThat(w.withWeights(Precision.NVFP4).withQuantizedEmbeddings(true).embeddings())
                 .isEqualTo(Precision.NVFP4);

@@ -132,8 +132,9 @@ public final class AdviseCommand implements Command {
         return switch (p) {
             case NVFP4 -> "nvfp4";
             case FP8_E4M3 -> "fp8-channel";
-            default -> throw new IllegalStateException("quantize writes no " + p + "; the advisor only recommends "
-                    + PrecisionAdvisor.WRITABLE);
+            default ->
+                throw new IllegalStateException(
+                        "quantize writes no " + p + "; the advisor only recommends " + PrecisionAdvisor.WRITABLE);
         };
     }
 }

@@ -45,7 +45,8 @@ public final class PrecisionAdvisor {
     public static final List<Precision> WRITABLE = Arrays.stream(QuantTarget.values())
             .map(QuantTarget::precision)
             .distinct()
-            .sorted(Comparator.comparingDouble(Precision::effectiveBitsPerElement).reversed())
+            .sorted(Comparator.comparingDouble(Precision::effectiveBitsPerElement)
+                    .reversed())
             .toList();
 
     private final Hardware hardware;

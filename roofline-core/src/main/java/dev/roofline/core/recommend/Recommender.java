@@ -174,6 +174,16 @@ public final class Recommender {
                     other.speedupVsFp16(),
                     other.speedupVsFp16() > whole.speedupVsFp16() ? " (within 1%, so the more bits win)" : "");
         }
+        // quantized activations run only with weights the GPU then multiplies in them; say which found no such pair
+        List<String> unpaired = candidates.stream()
+                .filter(p -> ranked.stream().noneMatch(r -> role.of(r.choice()) == p))
+                .map(Precision::displayName)
+                .toList();
+        if (!unpaired.isEmpty()) {
+            reason += " Not priced: " + String.join(", ", unpaired)
+                    + ", since no allowed weight format is multiplied in it on "
+                    + roofline.hardware().name() + ".";
+        }
         return new RoleChoice(role, chosen, candidates, reason);
     }
 

@@ -197,4 +197,20 @@ class RecommenderTest {
         assertThatThrownBy(() -> Recommender.on(Hardware.GB10).withConstraints(null, null, null))
                 .hasMessageContaining("weights must not be null");
     }
+
+    @Test
+    void quantizedActivationsWithoutAWeightFormatToPairWithAreReported() {
+        // FP16 weights with INT8 activations multiply as FP16, so INT8 activations are never priced
+        ModelRecommendation r = Recommender.on(Hardware.H100_SXM)
+                .withConstraints(
+                        AccuracyConstraint.allowing(Precision.FP16),
+                        AccuracyConstraint.allowing(Precision.INT8),
+                        AccuracyConstraint.any())
+                .recommend(Models.LLAMA_3_8B, Workload.prefill(1, 1024));
+        RoleChoice activations = r.roles().get(1);
+        assertThat(activations.candidates()).containsExactly(Precision.FP16, Precision.INT8);
+        assertThat(activations.chosen()).isEqualTo(Precision.FP16);
+        assertThat(activations.reason())
+                .endsWith("Not priced: INT8, since no allowed weight format is multiplied in it on H100 SXM.");
+    }
 }

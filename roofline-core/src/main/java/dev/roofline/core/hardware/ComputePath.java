@@ -34,6 +34,8 @@ public record ComputePath(
                     + p.displayName() + ", " + p.displayName() + " ceiling";
         } else if (weights == activations || (weights == p && activations == p)) {
             m = operands() + unit;
+        } else if (weights != p && activations != p) {
+            m = operands() + ": both converted to " + p.displayName() + ", " + p.displayName() + unit;
         } else {
             Precision converted = weights == p ? activations : weights;
             String which = weights == p ? "activations" : "weights";

@@ -35,7 +35,10 @@ final class Fallbacks {
     /**
      * The precision the multiply must at least run in when the two operands differ: the wider operand decides
      * (W4A16 runs in FP16, W8A8 in 8 bits). Between equally wide floats of one family (FP8 E4M3 x E5M2) the
-     * activations decide; between an integer and a float of equal width the float is used.
+     * activations decide; between an integer and a float of equal width the float is used. Below 16 bits the other
+     * operand must convert to it exactly (INT4 and INT4 g128 into INT8 or FP8, E2M1 into FP8): when it does not
+     * (NVFP4 or NF4 weights with INT8 activations, INT8 with FP8), both are multiplied as FP16, which holds every
+     * format of 8 bits or fewer.
      */
     static Precision wider(Precision weights, Precision activations) {
         if (weights == activations) {
@@ -43,14 +46,64 @@ final class Fallbacks {
         }
         int w = weights.elementBits();
         int a = activations.elementBits();
+        Precision wide;
         if (w != a) {
-            return w > a ? weights : activations;
+            wide = w > a ? weights : activations;
+        } else {
+            boolean wFloat = weights.kind() == NumberKind.FLOAT;
+            boolean aFloat = activations.kind() == NumberKind.FLOAT;
+            wide = wFloat != aFloat ? (wFloat ? weights : activations) : activations;
         }
-        boolean wFloat = weights.kind() == NumberKind.FLOAT;
-        boolean aFloat = activations.kind() == NumberKind.FLOAT;
-        if (wFloat != aFloat) {
-            return wFloat ? weights : activations;
+        Precision narrow = wide == weights ? activations : weights;
+        if (wide.elementBits() >= 16 || sameFloatFamily(wide, narrow) || holdsExactly(wide, narrow)) {
+            return wide;
         }
-        return activations;
+        return Precision.FP16;
+    }
+
+    /** FP8 E4M3 x E5M2 (plain or MX): tensor cores with FP8 multiply the two encodings together. */
+    private static boolean sameFloatFamily(Precision a, Precision b) {
+        return a.kind() == NumberKind.FLOAT
+                && b.kind() == NumberKind.FLOAT
+                && a.elementBits() == 8
+                && b.elementBits() == 8
+                && a.isBlockScaled() == b.isBlockScaled();
+    }
+
+    /**
+     * True when every element value of {@code from} is a value of {@code to} (block scales aside: kernels apply them
+     * per block). Integers need their magnitude bits within the float's significand and range; floats need no more
+     * mantissa bits and a range inside the wider one's; a codebook (NF4) converts exactly into nothing narrower than
+     * 16 bits, nor does a float into an integer.
+     */
+    static boolean holdsExactly(Precision to, Precision from) {
+        if (to == from) {
+            return true;
+        }
+        return switch (from.kind()) {
+            case CODEBOOK -> false;
+            case INTEGER ->
+                switch (to.kind()) {
+                    // two's-complement integers with f fraction bits: range and resolution must both fit
+                    case INTEGER ->
+                        from.elementBits() - from.mantissaBits() <= to.elementBits() - to.mantissaBits()
+                                && from.mantissaBits() <= to.mantissaBits();
+                    case FLOAT ->
+                        from.elementBits() - 1 <= to.mantissaBits() + 1
+                                && from.maxFinite() + Math.scalb(1.0, -from.mantissaBits()) <= to.maxFinite()
+                                && Math.scalb(1.0, -from.mantissaBits()) >= smallestSubnormal(to);
+                    case CODEBOOK -> false;
+                };
+            case FLOAT ->
+                to.kind() == NumberKind.FLOAT
+                        && from.mantissaBits() <= to.mantissaBits()
+                        && from.maxFinite() <= to.maxFinite()
+                        && smallestSubnormal(from) >= smallestSubnormal(to);
+        };
+    }
+
+    /** 2^(1 − bias − mantissa bits): the smallest positive value of a float format. */
+    private static double smallestSubnormal(Precision p) {
+        return Math.scalb(1.0, 1 - p.exponentBias().orElseThrow() - p.mantissaBits());
     }
 }

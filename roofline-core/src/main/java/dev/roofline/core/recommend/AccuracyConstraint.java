@@ -9,8 +9,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What the caller accepts for accuracy. The recommender only proposes formats this allows for weights, activations and
- * the KV cache alike.
+ * What the caller accepts for accuracy in one role (weights, activations or KV cache). The recommender proposes for
+ * each role only formats its constraint allows, plus FP16, the baseline; a format the caller names explicitly
+ * ({@link #listed()}) is either a candidate or reported with the reason it is not ({@link Exclusion}).
  *
  * <pre>{@code
  * AccuracyConstraint.allowing(Precision.FP16, Precision.FP8_E4M3);                  // a fixed list
@@ -21,6 +22,9 @@ public sealed interface AccuracyConstraint
         permits AccuracyConstraint.Any, AccuracyConstraint.AllowedFormats, AccuracyConstraint.MinimumSqnr {
 
     boolean allows(Precision p);
+
+    /** The formats the caller named, which a recommendation must consider or explain; empty for {@link #any()}. */
+    Set<Precision> listed();
 
     /** No constraint: every format the hardware can run is a candidate. */
     static AccuracyConstraint any() {
@@ -42,6 +46,11 @@ public sealed interface AccuracyConstraint
         public boolean allows(Precision p) {
             return true;
         }
+
+        @Override
+        public Set<Precision> listed() {
+            return Set.of();
+        }
     }
 
     /** Only these formats. */
@@ -57,6 +66,11 @@ public sealed interface AccuracyConstraint
         @Override
         public boolean allows(Precision p) {
             return formats.contains(p);
+        }
+
+        @Override
+        public Set<Precision> listed() {
+            return formats;
         }
     }
 
@@ -86,6 +100,12 @@ public sealed interface AccuracyConstraint
             }
             Double db = sqnrDb.get(p);
             return db != null && db >= minimumDb;
+        }
+
+        /** The measured formats. */
+        @Override
+        public Set<Precision> listed() {
+            return sqnrDb.keySet();
         }
     }
 }

@@ -5,11 +5,13 @@ import dev.roofline.core.transformer.ModelPrediction;
 import java.util.List;
 
 /**
- * The recommendation for a model, the candidates it was chosen from (fastest first) and the choice for each operator
- * taken alone.
+ * The recommendation for a model, the candidates it was chosen from (fastest first), why each role got its precision,
+ * the named formats that were not candidates and the choice for each operator taken alone.
  *
  * @param model      the choice for the whole model
  * @param ranked     every allowed candidate with its whole-model speedup over FP16, fastest first
+ * @param roles      weights, activations and KV cache: the precision chosen, its candidates and the reason
+ * @param excluded   formats the caller named that were not candidates for a role, with the reason
  * @param operators  one recommendation per operator of the forward pass, in the order of {@code fp16.operators()}
  * @param fp16       the FP16 baseline prediction
  * @param chosen     the prediction with the recommended precisions
@@ -17,6 +19,8 @@ import java.util.List;
 public record ModelRecommendation(
         Recommendation model,
         List<Ranked> ranked,
+        List<RoleChoice> roles,
+        List<Exclusion> excluded,
         List<Recommendation> operators,
         ModelPrediction fp16,
         ModelPrediction chosen) {
@@ -26,6 +30,8 @@ public record ModelRecommendation(
 
     public ModelRecommendation {
         ranked = List.copyOf(ranked);
+        roles = List.copyOf(roles);
+        excluded = List.copyOf(excluded);
         operators = List.copyOf(operators);
     }
 }

@@ -21,9 +21,13 @@ import java.util.Locale;
 
 /**
  * Chooses weight, activation and KV-cache precisions for a model on a GPU by pricing every allowed combination with
- * the roofline model. Weight-only formats (W8A16, W4A16) run on any GPU through a costed dequantize-to-16-bit path;
- * W8A8 and W4A4 are proposed only where the GPU multiplies that format natively; an NVFP4 KV cache only where
- * NVFP4 is native. Among choices within 1% of the fastest, the one with the most bits wins.
+ * the roofline model. Each role has its own {@link AccuracyConstraint} (one for all three with
+ * {@link #withConstraint}); FP16, the baseline, is always a candidate. Weights may take any format of 16 bits or fewer
+ * (weight-only formats run on any GPU through a costed dequantize-to-16-bit path); quantized activations only a format
+ * the GPU multiplies natively, paired with weights that then run in it (W8A8, W4A8, W4A4); the KV cache only FP16,
+ * BF16, FP8 or NVFP4 (NVFP4 where it is native). A format the caller named that cannot take a role is reported with
+ * the reason ({@link ModelRecommendation#excluded()}). Among choices within 1% of the fastest, the one with the most
+ * bits wins.
  *
  * <pre>{@code
  * ModelRecommendation r = Recommender.on(Hardware.GB10)
@@ -31,68 +35,54 @@ import java.util.Locale;
  *         .recommend(Models.LLAMA_3_8B, Workload.decode(1, 4096));
  * r.model().choice();          // W NVFP4, A FP16, KV NVFP4
  * r.model().speedupVsFp16();
+ * r.roles();                   // why the weights, activations and KV cache got their precisions
  * }</pre>
  */
 public final class Recommender {
 
-    static final List<Precision> WEIGHTS = List.of(
-            Precision.FP16,
-            Precision.BF16,
-            Precision.FP8_E4M3,
-            Precision.INT8,
-            Precision.MXFP8_E4M3,
-            Precision.INT4,
-            Precision.NVFP4,
-            Precision.MXFP4);
-    static final List<Precision> KV = List.of(Precision.FP16, Precision.FP8_E4M3, Precision.NVFP4);
     private static final double TIE = 1.01;
+    /** The step {@code Operators} names the LM head, which {@link Workload#embeddings()} stores. */
+    private static final String LM_HEAD = "lm_head";
 
     private final Roofline roofline;
-    private final AccuracyConstraint constraint;
+    private final Candidates.Roles roles;
 
-    private Recommender(Roofline roofline, AccuracyConstraint constraint) {
+    private Recommender(Roofline roofline, Candidates.Roles roles) {
         this.roofline = Checks.notNull("roofline", roofline);
-        this.constraint = Checks.notNull("constraint", constraint);
+        this.roles = roles;
     }
 
+    /** No constraint on any role. */
     public static Recommender on(Roofline roofline) {
-        return new Recommender(roofline, AccuracyConstraint.any());
+        AccuracyConstraint any = AccuracyConstraint.any();
+        return new Recommender(roofline, new Candidates.Roles(any, any, any));
     }
 
     public static Recommender on(Hardware hw) {
         return on(Roofline.on(hw));
     }
 
+    /** One constraint for weights, activations and the KV cache alike. */
     public Recommender withConstraint(AccuracyConstraint c) {
-        return new Recommender(roofline, c);
+        return withConstraints(c, c, c);
     }
 
-    /** The combinations this GPU can run and the constraint allows; FP16 throughout is always among them. */
+    /** A constraint per role, e.g. INT4 or NVFP4 weights with only FP8 activations and KV cache. */
+    public Recommender withConstraints(
+            AccuracyConstraint weights, AccuracyConstraint activations, AccuracyConstraint kvCache) {
+        Checks.notNull("weights", weights);
+        Checks.notNull("activations", activations);
+        Checks.notNull("kvCache", kvCache);
+        return new Recommender(roofline, new Candidates.Roles(weights, activations, kvCache));
+    }
+
+    /** The combinations this GPU can run and the constraints allow; FP16 throughout is always the first. */
     public List<Choice> candidates() {
-        Hardware hw = roofline.hardware();
-        List<Choice> out = new ArrayList<>();
-        out.add(Choice.FP16);
-        for (Precision w : WEIGHTS) {
-            for (Precision a : new Precision[] {Precision.FP16, w}) {
-                if (a != Precision.FP16 && (a.elementBits() >= 16 || !hw.runsNatively(a))) {
-                    continue;
-                }
-                for (Precision kv : KV) {
-                    if (kv == Precision.NVFP4 && !hw.runsNatively(Precision.NVFP4)) {
-                        continue;
-                    }
-                    Choice c = new Choice(w, a, kv);
-                    if (!c.equals(Choice.FP16)
-                            && !out.contains(c)
-                            && constraint.allows(w)
-                            && constraint.allows(a)
-                            && constraint.allows(kv)) {
-                        out.add(c);
-                    }
-                }
-            }
-        }
-        return List.copyOf(out);
+        return rules().choices();
+    }
+
+    private Candidates rules() {
+        return new Candidates(roles, roofline.hardware());
     }
 
     public ModelRecommendation recommend(Model model, Workload workload) {
@@ -137,9 +127,64 @@ public final class Recommender {
                     choices.get(b),
                     method,
                     base.prediction().timeSeconds() / p.timeSeconds(),
-                    operatorReason(base.prediction(), p)));
+                    operatorReason(base, p)));
         }
-        return new ModelRecommendation(whole, ranked, perOperator, fp16, chosen);
+        Candidates rules = rules();
+        List<RoleChoice> roleChoices = new ArrayList<>();
+        for (TensorRole role : TensorRole.values()) {
+            roleChoices.add(roleChoice(role, rules.of(role), whole, ranked));
+        }
+        return new ModelRecommendation(whole, ranked, roleChoices, rules.exclusions(), perOperator, fp16, chosen);
+    }
+
+    /** Why {@code role} got its precision: the speedup against the best choice that gives it another. */
+    private RoleChoice roleChoice(
+            TensorRole role,
+            List<Precision> candidates,
+            Recommendation whole,
+            List<ModelRecommendation.Ranked> ranked) {
+        Precision chosen = role.of(whole.choice());
+        String reason;
+        ModelRecommendation.Ranked other = ranked.stream()
+                .filter(r -> role.of(r.choice()) != chosen)
+                .findFirst()
+                .orElse(null);
+        if (candidates.size() == 1) {
+            reason = String.format(
+                    Locale.ROOT,
+                    "%s is the only candidate: no allowed format can hold the %s on %s.",
+                    chosen.displayName(),
+                    role.displayName(),
+                    roofline.hardware().name());
+        } else if (other == null) {
+            reason = String.format(
+                    Locale.ROOT,
+                    "%s is the only %s precision among the combinations this GPU runs.",
+                    chosen.displayName(),
+                    role.displayName());
+        } else {
+            reason = String.format(
+                    Locale.ROOT,
+                    "%s gives %.2fx over FP16; the best with the %s in %s, %s, gives %.2fx%s.",
+                    chosen.displayName(),
+                    whole.speedupVsFp16(),
+                    role.displayName(),
+                    role.of(other.choice()).displayName(),
+                    other.choice().label(),
+                    other.speedupVsFp16(),
+                    other.speedupVsFp16() > whole.speedupVsFp16() ? " (within 1%, so the more bits win)" : "");
+        }
+        // quantized activations run only with weights the GPU then multiplies in them; say which found no such pair
+        List<String> unpaired = candidates.stream()
+                .filter(p -> ranked.stream().noneMatch(r -> role.of(r.choice()) == p))
+                .map(Precision::displayName)
+                .toList();
+        if (!unpaired.isEmpty()) {
+            reason += " Not priced: " + String.join(", ", unpaired)
+                    + ", since no allowed weight format is multiplied in it on "
+                    + roofline.hardware().name() + ".";
+        }
+        return new RoleChoice(role, chosen, candidates, reason);
     }
 
     /** The fastest choice, or among those within 1% of it the one with the most bits. */
@@ -213,8 +258,13 @@ public final class Recommender {
                 fp16.timeSeconds() / chosen.timeSeconds());
     }
 
-    private static String operatorReason(Prediction fp16, Prediction p) {
+    private static String operatorReason(OperatorTime base, Prediction p) {
+        Prediction fp16 = base.prediction();
         double speedup = fp16.timeSeconds() / p.timeSeconds();
+        if (speedup < TIE && base.name().equals(LM_HEAD)) {
+            return "The LM head stays at 16 bits like the embedding table, as quantizers write it"
+                    + " (Workload.withQuantizedEmbeddings prices both quantized).";
+        }
         if (speedup < TIE) {
             return String.format(
                     Locale.ROOT,

@@ -3,7 +3,7 @@ package dev.roofline.core.transformer;
 /**
  * Weights plus KV cache against device memory (activations and runtime overheads are not counted).
  *
- * @param weightBytes        all weights in the workload's weight precision
+ * @param weightBytes        all weights as the workload stores them ({@link Transformer#weightBytes})
  * @param kvCacheBytes       the cache of {@code batch} sequences of {@code contextTokens} tokens
  * @param kvBytesPerToken    cache bytes one token adds across all layers
  * @param deviceBytes        device memory, 0 when the hardware does not say

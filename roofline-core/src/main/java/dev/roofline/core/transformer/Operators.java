@@ -7,6 +7,7 @@ import dev.roofline.core.model.Model;
 import dev.roofline.core.model.MultiHeadAttention;
 import dev.roofline.core.model.SwiGlu;
 import dev.roofline.core.roofline.Elementwise;
+import dev.roofline.core.roofline.Gemm;
 
 import java.util.List;
 
@@ -33,7 +34,7 @@ public final class Operators {
                 new Elementwise(
                         "embedding",
                         0,
-                        w.weights().storageBytes(s.n, h) + w.activations().storageBytes(s.n, h)),
+                        w.embeddings().storageBytes(s.n, h) + w.activations().storageBytes(s.n, h)),
                 1,
                 false);
         s.rmsNorm("rmsnorm", s.n, h, w.activations(), 2 * layers);
@@ -48,12 +49,27 @@ public final class Operators {
                 if (moe.denseLayers() > 0) {
                     MlpSteps.swiGlu(s, "dense ", moe.denseIntermediateSize(), moe.denseLayers());
                 }
-                MlpSteps.mixture(s, moe, moe.moeLayers(layers));
+                // dense layers may cover every layer (first_k_dense_replace >= num_hidden_layers): no routed step
+                long routed = moe.moeLayers(layers);
+                if (routed > 0) {
+                    MlpSteps.mixture(s, moe, routed);
+                }
             }
         }
         s.rmsNorm("final norm", s.n, h, w.activations(), 1);
-        // logits for the last position of each sequence only
-        s.linear("lm_head", w.batch(), model.vocabSize(), h, w.activations(), 1);
+        // logits for the last position of each sequence only; the head is stored like the embedding table
+        s.add(
+                new Gemm(
+                        "lm_head",
+                        1,
+                        w.batch(),
+                        model.vocabSize(),
+                        h,
+                        w.embeddings(),
+                        w.activations(),
+                        w.activations()),
+                1,
+                true);
         return s.steps();
     }
 }

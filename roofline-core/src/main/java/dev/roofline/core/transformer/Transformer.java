@@ -5,6 +5,7 @@ import dev.roofline.core.internal.Checks;
 import dev.roofline.core.model.MixtureOfExperts;
 import dev.roofline.core.model.Model;
 import dev.roofline.core.model.WeightMatrix;
+import dev.roofline.core.precision.Precision;
 import dev.roofline.core.roofline.Roofline;
 
 import java.util.ArrayList;
@@ -24,6 +25,9 @@ import java.util.List;
  * }</pre>
  */
 public record Transformer(Model model, Roofline roofline) {
+
+    /** The name {@link Model#matrices()} gives the untied LM head. */
+    private static final String LM_HEAD = "lm_head";
 
     public Transformer {
         Checks.notNull("model", model);
@@ -53,7 +57,7 @@ public record Transformer(Model model, Roofline roofline) {
         return new ModelPrediction(model, w, roofline.hardware(), times);
     }
 
-    /** Weights in the workload's weight precision plus its KV cache, against device memory. */
+    /** Weights as the workload stores them ({@link #weightBytes}) plus its KV cache, against device memory. */
     public MemoryFit memory(Workload w) {
         Checks.notNull("workload", w);
         long perToken = model.kvCacheBytesPerToken(w.kvCache());
@@ -61,8 +65,25 @@ public record Transformer(Model model, Roofline roofline) {
                 Checks.multiply(perToken, w.batch(), () -> "KV-cache bytes"),
                 w.contextTokens(),
                 () -> "KV-cache bytes");
-        return new MemoryFit(
-                model.weightBytes(w.weights()), cache, perToken, hardware().memoryBytes());
+        return new MemoryFit(weightBytes(w), cache, perToken, hardware().memoryBytes());
+    }
+
+    /**
+     * Bytes of every weight as the workload stores them: vectors in {@link Model#VECTOR_PRECISION}, the embedding table
+     * and LM head in {@link Workload#embeddings()}, every other matrix in the weight precision.
+     */
+    public long weightBytes(Workload w) {
+        Checks.notNull("workload", w);
+        long total = Model.VECTOR_PRECISION.storageBytes(model.vectorParameters());
+        for (WeightMatrix m : model.matrices()) {
+            total = Checks.add(total, m.bytes(precisionOf(m, w)), () -> "weight bytes of " + model.name());
+        }
+        return total;
+    }
+
+    /** The embedding table and the LM head are stored in the workload's embedding precision. */
+    private static Precision precisionOf(WeightMatrix m, Workload w) {
+        return m.role() == WeightMatrix.Role.EMBEDDING || m.name().equals(LM_HEAD) ? w.embeddings() : w.weights();
     }
 
     /**
@@ -76,10 +97,11 @@ public record Transformer(Model model, Roofline roofline) {
                 : 1;
         double total = Model.VECTOR_PRECISION.storageBytes(model.vectorParameters());
         for (WeightMatrix m : model.matrices()) {
+            Precision p = precisionOf(m, w);
             total += switch (m.role()) {
-                case EMBEDDING -> w.weights().storageBytes(w.batch(), m.inFeatures());
-                case DENSE -> m.bytes(w.weights());
-                case ROUTED_EXPERT -> m.bytes(w.weights()) * touchedFraction;
+                case EMBEDDING -> p.storageBytes(w.batch(), m.inFeatures());
+                case DENSE -> m.bytes(p);
+                case ROUTED_EXPERT -> m.bytes(p) * touchedFraction;
             };
         }
         return total;

@@ -16,8 +16,14 @@ import dev.roofline.core.precision.Precision;
  * Workload w = Workload.decode(1, 4096).withWeights(Precision.NVFP4).withKvCache(Precision.FP8_E4M3);
  * }</pre>
  *
- * @param flashAttention fused attention without an S × S score matrix in DRAM (default); false materialises the
- *                       scores, softmax reading and writing them
+ * The token embedding and the LM head are not quantized unless asked ({@link #withQuantizedEmbeddings}): quantizers
+ * (roofline-quant's {@code quantize}, NVIDIA ModelOpt, AWQ, GPTQ) keep both at the checkpoint's 16 bits, so by default
+ * they are priced in {@link #embeddings()}, not in the weight precision.
+ *
+ * @param flashAttention      fused attention without an S × S score matrix in DRAM (default); false materialises the
+ *                            scores, softmax reading and writing them
+ * @param quantizedEmbeddings true to store the embedding table and the LM head in the weight precision too; false
+ *                            (default) keeps them at 16 bits, see {@link #embeddings()}
  */
 public record Workload(
         Phase phase,
@@ -26,7 +32,11 @@ public record Workload(
         Precision weights,
         Precision activations,
         Precision kvCache,
-        boolean flashAttention) {
+        boolean flashAttention,
+        boolean quantizedEmbeddings) {
+
+    /** Weights of this many bits or more are the checkpoint as trained, not a quantization of it. */
+    private static final int UNQUANTIZED_BITS = 16;
 
     public Workload {
         Checks.notNull("phase", phase);
@@ -35,6 +45,18 @@ public record Workload(
         Checks.notNull("weights", weights);
         Checks.notNull("activations", activations);
         Checks.notNull("kvCache", kvCache);
+    }
+
+    /** A workload whose embedding table and LM head stay at 16 bits (see {@link #embeddings()}). */
+    public Workload(
+            Phase phase,
+            long batch,
+            long contextTokens,
+            Precision weights,
+            Precision activations,
+            Precision kvCache,
+            boolean flashAttention) {
+        this(phase, batch, contextTokens, weights, activations, kvCache, flashAttention, false);
     }
 
     /** FP16 throughout, Flash attention. */
@@ -48,27 +70,46 @@ public record Workload(
     }
 
     public Workload withWeights(Precision p) {
-        return new Workload(phase, batch, contextTokens, p, activations, kvCache, flashAttention);
+        return new Workload(phase, batch, contextTokens, p, activations, kvCache, flashAttention, quantizedEmbeddings);
     }
 
     public Workload withActivations(Precision p) {
-        return new Workload(phase, batch, contextTokens, weights, p, kvCache, flashAttention);
+        return new Workload(phase, batch, contextTokens, weights, p, kvCache, flashAttention, quantizedEmbeddings);
     }
 
     public Workload withKvCache(Precision p) {
-        return new Workload(phase, batch, contextTokens, weights, activations, p, flashAttention);
+        return new Workload(phase, batch, contextTokens, weights, activations, p, flashAttention, quantizedEmbeddings);
     }
 
     public Workload withFlashAttention(boolean flash) {
-        return new Workload(phase, batch, contextTokens, weights, activations, kvCache, flash);
+        return new Workload(phase, batch, contextTokens, weights, activations, kvCache, flash, quantizedEmbeddings);
     }
 
     public Workload withBatch(long b) {
-        return new Workload(phase, b, contextTokens, weights, activations, kvCache, flashAttention);
+        return new Workload(
+                phase, b, contextTokens, weights, activations, kvCache, flashAttention, quantizedEmbeddings);
     }
 
     public Workload withContext(long tokens) {
-        return new Workload(phase, batch, tokens, weights, activations, kvCache, flashAttention);
+        return new Workload(phase, batch, tokens, weights, activations, kvCache, flashAttention, quantizedEmbeddings);
+    }
+
+    /** A copy whose embedding table and LM head are stored in the weight precision ({@code true}) or not. */
+    public Workload withQuantizedEmbeddings(boolean quantized) {
+        return new Workload(phase, batch, contextTokens, weights, activations, kvCache, flashAttention, quantized);
+    }
+
+    /**
+     * The precision of the token-embedding table and the LM head: the weight precision when
+     * {@link #quantizedEmbeddings} is set or the weights are 16 bits or wider (nothing quantized); otherwise the
+     * checkpoint's 16 bits they were left at, taken as the activations' precision when that is 16 bits or wider and
+     * as BF16 (the precision Hugging Face checkpoints ship in) when the activations are quantized too.
+     */
+    public Precision embeddings() {
+        if (quantizedEmbeddings || weights.elementBits() >= UNQUANTIZED_BITS) {
+            return weights;
+        }
+        return activations.elementBits() >= UNQUANTIZED_BITS ? activations : Precision.BF16;
     }
 
     /** New tokens per sequence: the prompt in prefill, one in decode. */

@@ -1,5 +1,9 @@
 package dev.roofline.core.transformer;
 
+import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.model.ConfigJson;
+import dev.roofline.core.model.LatentAttention;
+import dev.roofline.core.model.Model;
 import dev.roofline.core.model.Models;
 import dev.roofline.core.roofline.Attention;
 import dev.roofline.core.roofline.GroupedGemm;
@@ -104,5 +108,34 @@ class MoeOperatorsTest {
         assertThat(st.get("kv_b_proj@61").operator().flops()).isEqualTo(2 * s * 128 * 256 * 512);
         Attention a = (Attention) st.get("attention@61").operator();
         assertThat(a.matmulFlops()).isEqualTo(2 * 128 * s * s * (192 + 128));
+    }
+
+    @Test
+    void deepSeekWhoseDenseLayersCoverEveryLayerPredictsAsTheDenseModel() {
+        // first_k_dense_replace = num_hidden_layers: Hugging Face's DeepseekV3 builds a dense MLP in every layer
+        String json = """
+                {"model_type": "deepseek_v3", "hidden_size": 1024, "intermediate_size": 2816, "moe_intermediate_size": 512,
+                 "num_hidden_layers": 4, "num_attention_heads": 8, "num_key_value_heads": 8, "n_shared_experts": 1,
+                 "n_routed_experts": 16, "num_experts_per_tok": 2, "first_k_dense_replace": 4, "q_lora_rank": 256,
+                 "kv_lora_rank": 128, "qk_nope_head_dim": 64, "qk_rope_head_dim": 32, "v_head_dim": 64,
+                 "vocab_size": 32000, "tie_word_embeddings": false}
+                """;
+        Model allDense = ConfigJson.parse("all-dense", json);
+        Model dense = Model.newBuilder("dense")
+                .hiddenSize(1024)
+                .layers(4)
+                .vocabSize(32000)
+                .latentAttention(new LatentAttention(8, 256, 128, 64, 32, 64))
+                .swiGlu(2816)
+                .build();
+        for (Workload w : List.of(Workload.decode(2, 512), Workload.prefill(1, 256))) {
+            ModelPrediction p = Transformer.of(allDense, Hardware.H100_SXM).predict(w);
+            ModelPrediction q = Transformer.of(dense, Hardware.H100_SXM).predict(w);
+            assertThat(p.operators())
+                    .noneMatch(o -> o.name().startsWith("experts") || o.name().equals("router"));
+            assertThat(p.bytes()).isEqualTo(q.bytes());
+            assertThat(p.flops()).isEqualTo(q.flops());
+            assertThat(p.timeSeconds()).isCloseTo(q.timeSeconds(), within(1e-15));
+        }
     }
 }

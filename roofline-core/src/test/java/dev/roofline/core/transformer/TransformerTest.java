@@ -113,4 +113,43 @@ class TransformerTest {
         assertThatThrownBy(() -> t.predict(Workload.decode(1, 1)).operator("nope"))
                 .hasMessageContaining("no operator 'nope'");
     }
+
+    @Test
+    void quantizedWeightsLeaveTheEmbeddingAndLmHeadAt16BitsAsQuantizeWritesThem() {
+        // roofline-quant's quantize keeps embed_tokens and lm_head BF16. Bytes of one decode step on GB10:
+        //   NVFP4 linears, N*K/2 + N*K/16 + 4 each: q, o 9,437,188; k, v 2,359,300; gate, up, down 33,030,148
+        //     = 122,683,420 B per layer x 32 = 3,925,869,440 B
+        //   lm_head BF16 128256 x 4096 x 2 = 1,050,673,152 B; one embedding row 4096 x 2 = 8,192 B
+        //   norm weights BF16 65 x 4096 x 2 = 532,480 B; FP8 KV cache 32 x 2 x 1024 x 4096 x 1 = 268,435,456 B
+        //   floor 5,245,518,720 B / 273 GB/s = 19.214 ms; activations add under 32 x 400 kB
+        Workload w = Workload.decode(1, 4096).withWeights(Precision.NVFP4).withKvCache(Precision.FP8_E4M3);
+        Transformer t = Transformer.of(Models.LLAMA_3_8B, Hardware.GB10);
+        ModelPrediction p = t.predict(w);
+        assertThat(w.embeddings()).isEqualTo(Precision.FP16);
+        long floor = 5_245_518_720L;
+        assertThat(p.bytes()).isBetween(floor, floor + 32 * 400_000L);
+        assertThat(p.timeMillis()).isCloseTo(19.26, within(0.01));
+        assertThat(p.operator("lm_head").bytes()).isEqualTo((128256L * 4096 + 4096 + 128256) * 2);
+        // asked for, both are NVFP4: 128256 x 4096 / 2 + / 16 + 4 = 295,501,828 B head, 2,308 B row (the old 16.49 ms)
+        ModelPrediction all = t.predict(w.withQuantizedEmbeddings(true));
+        assertThat(p.bytes() - all.bytes()).isEqualTo(1_050_673_152L - 295_501_828L + 8_192 - 2_308);
+        assertThat(all.timeMillis()).isCloseTo(16.49, within(0.01));
+        // memory: linears, BF16 table and head, BF16 norms
+        assertThat(t.memory(w).weightBytes()).isEqualTo(3_925_869_440L + 2 * 1_050_673_152L + 532_480L);
+    }
+
+    @Test
+    void embeddingsFollowUnquantizedWeightsAndOtherwiseStayAt16Bits() {
+        Workload w = Workload.decode(1, 1);
+        assertThat(w.embeddings()).isEqualTo(Precision.FP16);
+        assertThat(w.withWeights(Precision.FP32).embeddings()).isEqualTo(Precision.FP32);
+        assertThat(w.withWeights(Precision.INT4).withActivations(Precision.BF16).embeddings())
+                .isEqualTo(Precision.BF16);
+        assertThat(w.withWeights(Precision.FP8_E4M3)
+                        .withActivations(Precision.FP8_E4M3)
+                        .embeddings())
+                .isEqualTo(Precision.BF16);
+        assertThat(w.withWeights(Precision.NVFP4).withQuantizedEmbeddings(true).embeddings())
+                .isEqualTo(Precision.NVFP4);
+    }
 }

@@ -35,7 +35,17 @@ class MainTest {
         String[] q = run("quantize", model.toString(), dir.resolve("out").toString(), "--format", "fp8-channel");
         assertThat(q[0]).isEqualTo("0");
         assertThat(q[1]).contains("[14/14]").contains("wrote");
-        String[] a = run("advise", model.toString(), "--hw", "h100", "--min-sqnr", "25", "--formats", "fp8,nvfp4,int8");
+        String[] a = run(
+                "advise",
+                model.toString(),
+                "--hw",
+                "h100",
+                "--min-sqnr",
+                "25",
+                "--formats",
+                "fp8,nvfp4",
+                "--compare",
+                "int8");
         assertThat(a[0]).as(a[2]).isEqualTo("0");
         assertThat(a[1])
                 .contains("on H100 SXM; SQNR budget 25.0 dB")

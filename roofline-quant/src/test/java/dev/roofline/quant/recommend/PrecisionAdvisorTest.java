@@ -55,11 +55,14 @@ class PrecisionAdvisorTest {
         // many as MXFP4 (256*512/2 + 256*16 E8M0 scales): neither is faster, 4.25 bits each
         LayerChoice c = PrecisionAdvisor.on(Hardware.H100_SXM, Workload.decode(1, 4096))
                 .minimumSqnrDb(0)
-                .candidates(List.of(Precision.INT4, Precision.MXFP4))
+                .compareWith(List.of(Precision.INT4, Precision.MXFP4))
                 .choose("w", weights(), N, K);
         double expected = (65_536 + 4_096 + 2.0 * K + 2.0 * N) / 3.35e12 * 1e6;
-        assertThat(c.measured()).extracting(FormatError::format).containsExactly(Precision.INT4, Precision.MXFP4);
-        assertThat(c.measured()).allSatisfy(f -> assertThat(f.timeMicros()).isCloseTo(expected, within(1e-9)));
+        assertThat(c.measured())
+                .extracting(FormatError::format)
+                .containsExactly(Precision.FP8_E4M3, Precision.NVFP4, Precision.INT4, Precision.MXFP4);
+        assertThat(c.measured().subList(2, 4))
+                .allSatisfy(f -> assertThat(f.timeMicros()).isCloseTo(expected, within(1e-9)));
     }
 
     @Test
@@ -112,5 +115,48 @@ class PrecisionAdvisorTest {
                 .hasMessageContaining("no weight quantizer for candidate TF32");
         assertThatThrownBy(() -> PrecisionAdvisor.on(null, Workload.decode(1, 1)))
                 .hasMessageContaining("must not be null");
+    }
+
+    @Test
+    void onlyFormatsQuantizeWritesAreRecommended() {
+        // K = 512: INT4 g128 (4.25 bits) and NF4 (4.5 bits, FP32 absmax per 64) read no more bytes than NVFP4
+        // (4.5 bits), and the old advisor chose them; quantize writes NVFP4 and FP8 only
+        assertThat(PrecisionAdvisor.WRITABLE).containsExactly(Precision.FP8_E4M3, Precision.NVFP4);
+        LayerChoice c = PrecisionAdvisor.on(Hardware.GB10, Workload.decode(1, 4096))
+                .minimumSqnrDb(0)
+                .compareWith(List.of(Precision.INT4, Precision.NF4))
+                .choose("w", weights(), N, K);
+        assertThat(c.chosen()).isEqualTo(Precision.NVFP4);
+        FormatError int4 = c.measured().stream()
+                .filter(f -> f.format() == Precision.INT4)
+                .findFirst()
+                .orElseThrow();
+        assertThat(int4.timeMicros()).isLessThan(c.timeMicros());
+        assertThatThrownBy(() -> PrecisionAdvisor.on(Hardware.GB10, Workload.decode(1, 1))
+                        .candidates(List.of(Precision.NF4)))
+                .hasMessageContaining("candidate NF4 cannot be recommended: quantize does not write it")
+                .hasMessageContaining("it writes FP8 E4M3, NVFP4");
+    }
+
+    @Test
+    void aCheckpointGetsOneFormatAsQuantizeWritesIt(@TempDir Path dir) throws IOException {
+        Path model = dir.resolve("tiny");
+        TinyLlama.write(model);
+        try (ShardedCheckpoint ckpt = ShardedCheckpoint.open(model)) {
+            // a per-layer choice could mix FP8 and NVFP4, which no single quantize run writes
+            for (double budget : new double[] {0, 18, 25, 35}) {
+                List<LayerChoice> choices = PrecisionAdvisor.on(Hardware.GB10, Workload.decode(1, 4096))
+                        .minimumSqnrDb(budget)
+                        .choose(ckpt, LinearSelector.defaults(), s -> {});
+                assertThat(choices.stream()
+                                .map(LayerChoice::chosen)
+                                .filter(p -> p != Precision.FP16)
+                                .distinct())
+                        .as("budget " + budget)
+                        .hasSizeLessThanOrEqualTo(1);
+                assertThat(choices).allSatisfy(ch -> assertThat(ch.chosen())
+                        .isIn(Precision.FP16, Precision.FP8_E4M3, Precision.NVFP4));
+            }
+        }
     }
 }

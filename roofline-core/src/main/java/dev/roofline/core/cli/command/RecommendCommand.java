@@ -2,15 +2,21 @@ package dev.roofline.core.cli.command;
 
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.recommend.AccuracyConstraint;
+import dev.roofline.core.recommend.Exclusion;
 import dev.roofline.core.recommend.ModelRecommendation;
 import dev.roofline.core.recommend.Recommendation;
 import dev.roofline.core.recommend.Recommender;
+import dev.roofline.core.recommend.RoleChoice;
 import dev.roofline.core.report.TextTable;
 
 import java.util.ArrayList;
 import java.util.List;
 
-/** {@code roofline recommend}: weight, activation and KV precisions for a model, with method, speedup and reason. */
+/**
+ * {@code roofline recommend}: weight, activation and KV precisions for a model, with method, speedup and reason.
+ * {@code --allow} limits every role to the formats named (FP16, the baseline, stays a candidate); the output says
+ * which precision each role got and why, and why a named format was no candidate for a role.
+ */
 public final class RecommendCommand extends ModelFamilyCommand {
 
     @Override
@@ -44,7 +50,23 @@ public final class RecommendCommand extends ModelFamilyCommand {
                     "%s %.2fx",
                     rec.ranked().get(i).choice().label(), rec.ranked().get(i).speedupVsFp16()));
         }
-        sb.append(String.join("; ", ups)).append("\n\n");
+        sb.append(String.join("; ", ups)).append('\n');
+        for (RoleChoice role : rec.roles()) {
+            sb.append(f(
+                    "%s: %s (candidates %s): %s%n",
+                    role.role().displayName(),
+                    role.chosen().displayName(),
+                    String.join(
+                            ", ",
+                            role.candidates().stream()
+                                    .map(Precision::displayName)
+                                    .toList()),
+                    role.reason()));
+        }
+        for (Exclusion e : rec.excluded()) {
+            sb.append("not a candidate: ").append(e.label()).append('\n');
+        }
+        sb.append('\n');
         TextTable t = new TextTable("operator", "weights", "activations", "KV", "vs FP16", "method", "reason");
         for (Recommendation op : rec.operators()) {
             t.add(

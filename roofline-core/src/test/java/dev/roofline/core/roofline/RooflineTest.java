@@ -213,4 +213,14 @@ class RooflineTest {
         assertThatThrownBy(() -> Elementwise.reduction("x", 10, 20, Precision.FP16))
                 .hasMessageContaining("outputs must be <= elements");
     }
+
+    @Test
+    void operatorSizesNeverWrapAround() {
+        // 2 · 2^62 wrapped to -2^63 before the first checked product, and a negative count passed every later check
+        assertThatThrownBy(() -> Gemm.batched(1L << 62, 1, 1, 1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("FLOPs of GEMM")
+                .hasMessageContaining("overflows a long");
+        assertThatThrownBy(() -> Elementwise.reduction("r", 4, 1, null)).hasMessage("precision must not be null");
+    }
 }

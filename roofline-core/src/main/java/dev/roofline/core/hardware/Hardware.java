@@ -36,7 +36,8 @@ import java.util.stream.Collectors;
  * @param powerWatts      board or module power (0 when unknown)
  * @param kernelLatencySeconds fixed time one kernel costs beyond its bytes and FLOPs, added to every per-operator
  *                        prediction (not to whole-model ones, see {@code Transformer}); 0 = not modelled: datasheets
- *                        give none, {@code DeviceCeilings} in roofline-cuda measures it
+ *                        give none, {@code DeviceCeilings} in roofline-cuda measures it; at most
+ *                        {@link #MAX_KERNEL_LATENCY_SECONDS} (launches cost microseconds)
  * @param dense           dense peak per precision; a precision absent here has no path of its own on this GPU
  * @param sparse          2:4 structured-sparsity peaks, kept apart and never used by predictions unless asked for
  * @param sources         where each non-ceiling figure comes from
@@ -60,6 +61,9 @@ public record Hardware(
 
     /** The least arithmetic peak accepted, 1 GFLOP/s. */
     public static final double MIN_FLOPS_PER_SECOND = 1e9;
+
+    /** The largest kernel latency accepted, 1 s: a launch costs microseconds, so more is a unit mistake. */
+    public static final double MAX_KERNEL_LATENCY_SECONDS = 1;
 
     /** The figures of a GPU other than its ceilings. */
     public enum Figure {
@@ -95,10 +99,9 @@ public record Hardware(
                     "memoryBytes, smCount, l2Bytes and powerWatts must be >= 0 (0 = unknown), got " + memoryBytes + ", "
                             + smCount + ", " + l2Bytes + ", " + powerWatts);
         }
-        if (!(kernelLatencySeconds >= 0) || Double.isInfinite(kernelLatencySeconds)) {
+        if (!(kernelLatencySeconds >= 0 && kernelLatencySeconds <= MAX_KERNEL_LATENCY_SECONDS)) {
             throw new IllegalArgumentException(
-                    "kernelLatencySeconds must be a finite number >= 0 (0 = not modelled), got "
-                            + kernelLatencySeconds);
+                    "kernelLatencySeconds must be in [0, 1] s (0 = not modelled), got " + kernelLatencySeconds);
         }
         Checks.notNull("computeCapability", computeCapability);
         dense = immutable(Checks.notNull("dense", dense));

@@ -1,5 +1,7 @@
 package dev.roofline.core.model;
 
+import dev.roofline.core.internal.Checks;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -37,6 +39,7 @@ public final class ConfigJson {
 
     /** As {@link #read}, keeping the file's {@code model_type} and fields beside the model. */
     public static ModelConfig readConfig(Path file) {
+        Checks.notNull("file", file);
         String text;
         try {
             text = Files.readString(file);
@@ -55,6 +58,7 @@ public final class ConfigJson {
      * checkpoint is laid out), otherwise the file's name without {@code .json}.
      */
     public static String modelName(Path file) {
+        Checks.notNull("file", file);
         Path absolute = file.toAbsolutePath().normalize();
         Path folder = absolute.getParent() == null ? null : absolute.getParent().getFileName();
         String fileName = absolute.getFileName() == null

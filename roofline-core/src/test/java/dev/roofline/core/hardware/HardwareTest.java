@@ -328,4 +328,15 @@ class HardwareTest {
                 .hasMessage("weights must not be null");
         assertThatThrownBy(() -> Hardware.GB10.ridgePoint(null)).hasMessage("precision must not be null");
     }
+
+    @Test
+    void aKernelLatencyOfMoreThanASecondIsRefused() {
+        Source s = Source.user("s");
+        assertThat(Hardware.H100_SXM.withKernelLatency(1, s).kernelLatencySeconds()).isEqualTo(1);
+        // 1e300 s per operator would print a 300-digit time
+        assertThatThrownBy(() -> Hardware.H100_SXM.withKernelLatency(1e300, s))
+                .hasMessage("kernelLatencySeconds must be in [0, 1] s (0 = not modelled), got 1.0E300");
+        assertThatThrownBy(() -> Hardware.H100_SXM.withKernelLatency(Double.NaN, s))
+                .hasMessageContaining("got NaN");
+    }
 }

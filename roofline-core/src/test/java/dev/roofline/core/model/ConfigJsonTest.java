@@ -289,4 +289,19 @@ class ConfigJsonTest {
                 """;
         assertThat(ConfigJson.parse("Mistral-Nemo", nemo).parameterCount()).isEqualTo(12_247_782_400L);
     }
+
+    @Test
+    void nullArgumentsAreNamed() {
+        assertThatThrownBy(() -> ConfigJson.read(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("file must not be null");
+        assertThatThrownBy(() -> ConfigJson.modelName(null)).hasMessage("file must not be null");
+        assertThatThrownBy(() -> ConfigJson.parse("x", null))
+                .hasMessage("config.json is not valid JSON: JSON text must not be null");
+        assertThatThrownBy(() -> ConfigJson.parse(null, LLAMA_3_8B)).hasMessage("name must not be blank, got null");
+        assertThatThrownBy(() -> Models.LLAMA_3_8B.weightBytes(null)).hasMessage("weights must not be null");
+        assertThatThrownBy(() -> Models.LLAMA_3_8B.matrices().getFirst().bytes(null))
+                .hasMessage("precision must not be null");
+        assertThatThrownBy(() -> Models.byName(null)).hasMessageStartingWith("model must not be null; known: ");
+    }
 }

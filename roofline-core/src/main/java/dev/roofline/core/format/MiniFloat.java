@@ -94,7 +94,8 @@ public final class MiniFloat {
      */
     public int encode(double value, Overflow overflow) {
         if (overflow == null) {
-            throw new IllegalArgumentException("overflow must not be null: say Overflow.SATURATE or Overflow.NON_SATURATING");
+            throw new IllegalArgumentException(
+                    "overflow must not be null: say Overflow.SATURATE or Overflow.NON_SATURATING");
         }
         int signBit = (Double.doubleToRawLongBits(value) < 0 ? 1 : 0) << (e + m);
         if (Double.isNaN(value)) {

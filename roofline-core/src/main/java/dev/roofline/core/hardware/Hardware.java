@@ -106,7 +106,9 @@ public record Hardware(
         Checks.notNull("computeCapability", computeCapability);
         dense = immutable(Checks.notNull("dense", dense));
         sparse = immutable(Checks.notNull("sparse", sparse));
-        sources = Checks.notNull("sources", sources).isEmpty() ? Map.of() : Collections.unmodifiableMap(new EnumMap<>(sources));
+        sources = Checks.notNull("sources", sources).isEmpty()
+                ? Map.of()
+                : Collections.unmodifiableMap(new EnumMap<>(sources));
         if (dense.isEmpty()) {
             throw new IllegalArgumentException("hardware '" + name + "' needs at least one dense ceiling");
         }

@@ -13,8 +13,14 @@ import java.util.Map;
 /**
  * Reads a Hugging Face {@code config.json} of a Llama-family (llama, mistral, qwen2), Mixtral or DeepSeek-V3 model:
  * the one reader of these files (roofline-quant's checkpoint reader goes through it). {@code model_type} must be one
- * of {@link #SUPPORTED_MODEL_TYPES}: another architecture would be priced with the wrong arithmetic. Unknown keys are
- * ignored; a missing or mistyped key that the arithmetic needs is an error naming it.
+ * of {@link #SUPPORTED_MODEL_TYPES}: another architecture would be priced with the wrong arithmetic. A config is
+ * refused, naming the field, when a size is missing, mistyped or not positive; when it carries a field of another
+ * architecture (experts under a dense type, Mixtral's expert fields under DeepSeek's or the other way round, latent
+ * attention outside deepseek_v3); when its fields disagree (KV heads above or not dividing the heads, a hidden size
+ * the heads do not divide without {@code head_dim}, more experts per token than experts, no routed layer left); or
+ * when it asks for biases this reader does not count (Llama's {@code attention_bias} or {@code mlp_bias} true). An
+ * explicit {@code head_dim} is honoured as transformers honours it, even where it differs from hidden / heads
+ * (Mistral-Nemo: 32 heads of 128 in 5120). Other keys are ignored.
  *
  * <pre>{@code
  * Model m = ConfigJson.read(Path.of("Meta-Llama-3-8B/config.json"));   // named "Meta-Llama-3-8B"
@@ -151,16 +157,21 @@ public final class ConfigJson {
                 b.swiGlu(integer(c, "intermediate_size"));
             }
             case "mixtral" -> {
-                refuse(type, c, List.of("n_routed_experts", "num_experts", "n_shared_experts", "first_k_dense_replace"),
+                refuse(
+                        type,
+                        c,
+                        List.of("n_routed_experts", "num_experts", "n_shared_experts", "first_k_dense_replace"),
                         "Mixtral's experts are num_local_experts of intermediate_size, every layer routed");
                 refuse(type, c, MLA_FIELDS, "multi-head attention: latent attention is deepseek_v3's");
                 multiHeadAttention(b, c, hidden, heads, false);
                 int experts = integer(c, "num_local_experts");
-                b.mixtureOfExperts(
-                        MixtureOfExperts.routed(experts, topK(c, experts), integer(c, "intermediate_size")));
+                b.mixtureOfExperts(MixtureOfExperts.routed(experts, topK(c, experts), integer(c, "intermediate_size")));
             }
             case "deepseek_v3" -> {
-                refuse(type, c, List.of("num_local_experts", "num_experts"),
+                refuse(
+                        type,
+                        c,
+                        List.of("num_local_experts", "num_experts"),
                         "DeepSeek-V3's experts are n_routed_experts of moe_intermediate_size");
                 refuseTrue(c, "attention_bias");
                 latentAttention(b, c, heads);
@@ -233,7 +244,8 @@ public final class ConfigJson {
         int topK = integer(c, "num_experts_per_tok");
         if (topK > experts) {
             throw new IllegalArgumentException("config.json \"num_experts_per_tok\" " + topK + " is more than the "
-                    + experts + " experts (" + (c.containsKey("n_routed_experts") ? "\"n_routed_experts\"" : "\"num_local_experts\"") + ")");
+                    + experts + " experts ("
+                    + (c.containsKey("n_routed_experts") ? "\"n_routed_experts\"" : "\"num_local_experts\"") + ")");
         }
         return topK;
     }

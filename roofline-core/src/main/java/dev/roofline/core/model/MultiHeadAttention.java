@@ -46,7 +46,8 @@ public record MultiHeadAttention(int heads, int kvHeads, int headDim, boolean qk
     @Override
     public long vectorParameters() {
         return qkvBias
-                ? Checks.multiply(heads + 2L * kvHeads, headDim, () -> "q/k/v bias parameters (heads, kvHeads, headDim)")
+                ? Checks.multiply(
+                        heads + 2L * kvHeads, headDim, () -> "q/k/v bias parameters (heads, kvHeads, headDim)")
                 : 0;
     }
 

@@ -37,15 +37,16 @@ public record Roofline(Hardware hardware, double bandwidthEfficiency, double com
         Checks.fraction("computeEfficiency", computeEfficiency);
         double bw = hardware.memoryBytesPerSecond() * bandwidthEfficiency;
         if (bw < Hardware.MIN_BYTES_PER_SECOND) {
-            throw new IllegalArgumentException("bandwidthEfficiency " + bandwidthEfficiency + " leaves " + hardware.name()
-                    + " " + bw + " B/s of memory bandwidth, below the physical floor of 1 GB/s");
+            throw new IllegalArgumentException("bandwidthEfficiency " + bandwidthEfficiency + " leaves "
+                    + hardware.name() + " " + bw + " B/s of memory bandwidth, below the physical floor of 1 GB/s");
         }
         for (Ceiling c : hardware.dense().values()) {
             double peak = c.flopsPerSecond() * computeEfficiency;
             if (peak < Hardware.MIN_FLOPS_PER_SECOND) {
-                throw new IllegalArgumentException("computeEfficiency " + computeEfficiency + " leaves " + hardware.name()
-                        + "'s " + c.precision().displayName() + " peak at " + peak
-                        + " FLOP/s, below the physical floor of 1 GFLOP/s");
+                throw new IllegalArgumentException(
+                        "computeEfficiency " + computeEfficiency + " leaves " + hardware.name()
+                                + "'s " + c.precision().displayName() + " peak at " + peak
+                                + " FLOP/s, below the physical floor of 1 GFLOP/s");
             }
         }
     }

@@ -250,11 +250,14 @@ class HardwareTest {
         assertThat(ComputeCapability.parse("sm_90").atLeast(10, 0)).isFalse();
         assertThat(Hardware.GB10.computeCapability()).contains(new ComputeCapability(12, 1));
     }
+
     @Test
     void datasheetGigabytesOfMemoryAreGibibytes() {
         // "80GB" of HBM is five 16 GiB stacks; nvidia-smi on an H100 80GB HBM3 reports 81,559 + 480 reserved MiB
         long gib = 1L << 30;
-        assertThat(Hardware.A100_SXM_80GB.memoryBytes()).isEqualTo(85_899_345_920L).isEqualTo(80 * gib);
+        assertThat(Hardware.A100_SXM_80GB.memoryBytes())
+                .isEqualTo(85_899_345_920L)
+                .isEqualTo(80 * gib);
         assertThat(Hardware.H100_SXM.memoryBytes()).isEqualTo(80 * gib);
         assertThat(Hardware.H100_PCIE.memoryBytes()).isEqualTo(80 * gib);
         assertThat(Hardware.H200.memoryBytes()).isEqualTo(141 * gib);
@@ -278,7 +281,9 @@ class HardwareTest {
         // KV cache: 2 (K, V) · 32 heads · 128 · 2 B · 32 layers = 524,288 B per token, 60 · (128 + 2048) = 130,560
         // tokens: 68,451,041,280 B. Total 81,927,872,512 B: more than 80·10^9, less than 80·2^30 = 85,899,345,920.
         MemoryFit m = Transformer.of(Models.LLAMA_2_7B, Hardware.A100_SXM_80GB)
-                .memory(Workload.decode(60, 128 + 2048).withWeights(Precision.FP16).withKvCache(Precision.FP16));
+                .memory(Workload.decode(60, 128 + 2048)
+                        .withWeights(Precision.FP16)
+                        .withKvCache(Precision.FP16));
         assertThat(m.weightBytes()).isEqualTo(13_476_831_232L);
         assertThat(m.kvCacheBytes()).isEqualTo(68_451_041_280L);
         assertThat(m.totalBytes()).isEqualTo(81_927_872_512L).isGreaterThan(80_000_000_000L);
@@ -332,7 +337,8 @@ class HardwareTest {
     @Test
     void aKernelLatencyOfMoreThanASecondIsRefused() {
         Source s = Source.user("s");
-        assertThat(Hardware.H100_SXM.withKernelLatency(1, s).kernelLatencySeconds()).isEqualTo(1);
+        assertThat(Hardware.H100_SXM.withKernelLatency(1, s).kernelLatencySeconds())
+                .isEqualTo(1);
         // 1e300 s per operator would print a 300-digit time
         assertThatThrownBy(() -> Hardware.H100_SXM.withKernelLatency(1e300, s))
                 .hasMessage("kernelLatencySeconds must be in [0, 1] s (0 = not modelled), got 1.0E300");

@@ -21,30 +21,77 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ConfigJsonFuzzTest {
     private static final int CASES = Integer.getInteger("fuzz.configs", 10_000);
 
-    private static final List<String> SEEDS = List.of(
-            ConfigJsonTest.LLAMA_3_8B,
-            ConfigJsonTest.MIXTRAL,
-            ConfigJsonTest.DEEPSEEK_V3,
-            """
+    private static final List<String> SEEDS =
+            List.of(ConfigJsonTest.LLAMA_3_8B, ConfigJsonTest.MIXTRAL, ConfigJsonTest.DEEPSEEK_V3, """
             {"model_type": "qwen2", "hidden_size": 3584, "intermediate_size": 18944, "num_attention_heads": 28,
              "num_hidden_layers": 28, "num_key_value_heads": 4, "tie_word_embeddings": false, "vocab_size": 152064}
-            """,
-            """
+            """, """
             {"model_type": "mistral", "hidden_size": 5120, "head_dim": 128, "intermediate_size": 14336,
              "num_attention_heads": 32, "num_key_value_heads": 8, "num_hidden_layers": 40, "vocab_size": 131072}
             """);
 
     private static final List<String> KEYS = List.of(
-            "model_type", "hidden_size", "intermediate_size", "num_attention_heads", "num_key_value_heads",
-            "num_hidden_layers", "vocab_size", "head_dim", "tie_word_embeddings", "attention_bias", "mlp_bias",
-            "num_local_experts", "num_experts", "n_routed_experts", "num_experts_per_tok", "moe_intermediate_size",
-            "n_shared_experts", "first_k_dense_replace", "moe_layer_freq", "q_lora_rank", "kv_lora_rank",
-            "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim", "topk_method");
+            "model_type",
+            "hidden_size",
+            "intermediate_size",
+            "num_attention_heads",
+            "num_key_value_heads",
+            "num_hidden_layers",
+            "vocab_size",
+            "head_dim",
+            "tie_word_embeddings",
+            "attention_bias",
+            "mlp_bias",
+            "num_local_experts",
+            "num_experts",
+            "n_routed_experts",
+            "num_experts_per_tok",
+            "moe_intermediate_size",
+            "n_shared_experts",
+            "first_k_dense_replace",
+            "moe_layer_freq",
+            "q_lora_rank",
+            "kv_lora_rank",
+            "qk_nope_head_dim",
+            "qk_rope_head_dim",
+            "v_head_dim",
+            "topk_method");
 
     private static final List<Object> VALUES = List.of(
-            0L, -1L, 1L, 2L, 3L, 5L, 8L, 16L, 61L, 64L, 128L, 256L, 4096L, 4100L, 14336L,
-            (long) Integer.MAX_VALUE, 1L << 31, 1L << 40, 1.5, 4096.0, "4096", "", true, false,
-            List.of(), Map.of(), "llama", "mistral", "qwen2", "mixtral", "deepseek_v3", "qwen2_moe", "bert", "noaux_tc");
+            0L,
+            -1L,
+            1L,
+            2L,
+            3L,
+            5L,
+            8L,
+            16L,
+            61L,
+            64L,
+            128L,
+            256L,
+            4096L,
+            4100L,
+            14336L,
+            (long) Integer.MAX_VALUE,
+            1L << 31,
+            1L << 40,
+            1.5,
+            4096.0,
+            "4096",
+            "",
+            true,
+            false,
+            List.of(),
+            Map.of(),
+            "llama",
+            "mistral",
+            "qwen2",
+            "mixtral",
+            "deepseek_v3",
+            "qwen2_moe",
+            "bert",
+            "noaux_tc");
 
     @Test
     @Timeout(60)
@@ -90,11 +137,13 @@ class ConfigJsonFuzzTest {
                 default -> {
                     String key = pick(new ArrayList<>(fields.keySet()), random);
                     if (fields.get(key) instanceof Long v) { // near the published value: off by one, halved, doubled
-                        fields.put(key, switch (random.nextInt(3)) {
-                            case 0 -> v + 1;
-                            case 1 -> v / 2;
-                            default -> v * 2;
-                        });
+                        fields.put(
+                                key,
+                                switch (random.nextInt(3)) {
+                                    case 0 -> v + 1;
+                                    case 1 -> v / 2;
+                                    default -> v * 2;
+                                });
                     }
                 }
             }
@@ -180,7 +229,10 @@ class ConfigJsonFuzzTest {
                 perLayer = perLayer.add(mul(3, h, inter));
             }
         }
-        return perLayer.multiply(big(layers)).add(extra).add(mul(tied ? 1 : 2, vocab, h)).add(big(h));
+        return perLayer.multiply(big(layers))
+                .add(extra)
+                .add(mul(tied ? 1 : 2, vocab, h))
+                .add(big(h));
     }
 
     private static long num(Map<String, Object> c, String key, long absent) {
@@ -234,7 +286,8 @@ class ConfigJsonFuzzTest {
     void theOracleAgreesWithThePublishedCounts() {
         assertThat(expectedParameters(asMap(Json.parse(ConfigJsonTest.LLAMA_3_8B))))
                 .isEqualTo(big(8_030_261_248L));
-        assertThat(expectedParameters(asMap(Json.parse(ConfigJsonTest.MIXTRAL)))).isEqualTo(big(46_702_792_704L));
+        assertThat(expectedParameters(asMap(Json.parse(ConfigJsonTest.MIXTRAL))))
+                .isEqualTo(big(46_702_792_704L));
         assertThat(expectedParameters(asMap(Json.parse(ConfigJsonTest.DEEPSEEK_V3))))
                 .isEqualTo(big(671_026_419_200L));
         assertThat(expectedParameters(asMap(Json.parse(SEEDS.get(3))))).isEqualTo(big(7_615_616_512L));

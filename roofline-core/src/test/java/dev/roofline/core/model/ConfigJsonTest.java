@@ -169,6 +169,7 @@ class ConfigJsonTest {
         assertThat(c.fields().get("rms_norm_eps")).isEqualTo(1e-5);
         assertThat(c.model().parameterCount()).isEqualTo(8_030_261_248L);
     }
+
     static final String QWEN1_5_MOE_A2_7B = """
             {"architectures": ["Qwen2MoeForCausalLM"], "model_type": "qwen2_moe", "hidden_size": 2048,
              "intermediate_size": 5632, "moe_intermediate_size": 1408, "shared_expert_intermediate_size": 5632,
@@ -183,8 +184,8 @@ class ConfigJsonTest {
                 .hasMessage("config.json field model_type \"qwen2_moe\" is not supported; supported: llama, mistral,"
                         + " qwen2, mixtral, deepseek_v3");
         for (String dense : List.of("qwen2", "llama", "mistral")) {
-            assertThatThrownBy(() -> ConfigJson.parse(
-                            "x", QWEN1_5_MOE_A2_7B.replace("\"qwen2_moe\"", "\"" + dense + "\"")))
+            assertThatThrownBy(() ->
+                            ConfigJson.parse("x", QWEN1_5_MOE_A2_7B.replace("\"qwen2_moe\"", "\"" + dense + "\"")))
                     .hasMessage("config.json field \"num_experts\" does not fit model_type \"" + dense
                             + "\" (a dense architecture: a mixture of experts needs its own model_type); supported:"
                             + " llama, mistral, qwen2, mixtral, deepseek_v3");
@@ -203,8 +204,8 @@ class ConfigJsonTest {
 
     @Test
     void nonPositiveSizesAreRefusedByName() {
-        for (String field : List.of(
-                "hidden_size", "intermediate_size", "num_attention_heads", "num_hidden_layers", "vocab_size")) {
+        for (String field :
+                List.of("hidden_size", "intermediate_size", "num_attention_heads", "num_hidden_layers", "vocab_size")) {
             String zero = LLAMA_3_8B.replaceFirst("\"" + field + "\": \\d+", "\"" + field + "\": 0");
             assertThatThrownBy(() -> ConfigJson.parse("x", zero))
                     .hasMessage("config.json \"" + field + "\" must be a positive integer, got 0");
@@ -236,8 +237,8 @@ class ConfigJsonTest {
         assertThatThrownBy(() -> ConfigJson.parse("x", DEEPSEEK_V3.replace("\"moe_intermediate_size\": 2048,", "")))
                 .hasMessage("config.json needs \"moe_intermediate_size\"");
         // DeepSeek's field names under Mixtral's type, and the other way round
-        assertThatThrownBy(() -> ConfigJson.parse(
-                        "x", MIXTRAL.replace("\"num_local_experts\": 8", "\"n_routed_experts\": 8")))
+        assertThatThrownBy(() ->
+                        ConfigJson.parse("x", MIXTRAL.replace("\"num_local_experts\": 8", "\"n_routed_experts\": 8")))
                 .hasMessageStartingWith("config.json field \"n_routed_experts\" does not fit model_type \"mixtral\"");
         assertThatThrownBy(() -> ConfigJson.parse(
                         "x", DEEPSEEK_V3.replace("\"n_routed_experts\": 256", "\"num_local_experts\": 256")))
@@ -255,8 +256,8 @@ class ConfigJsonTest {
                         "x", DEEPSEEK_V3.replace("\"first_k_dense_replace\": 3", "\"first_k_dense_replace\": 61")))
                 .hasMessage("config.json \"first_k_dense_replace\" 61 leaves no mixture-of-experts layer among"
                         + " \"num_hidden_layers\" 61");
-        assertThatThrownBy(() -> ConfigJson.parse(
-                        "x", DEEPSEEK_V3.replace("\"moe_layer_freq\": 1", "\"moe_layer_freq\": 2")))
+        assertThatThrownBy(() ->
+                        ConfigJson.parse("x", DEEPSEEK_V3.replace("\"moe_layer_freq\": 1", "\"moe_layer_freq\": 2")))
                 .hasMessageStartingWith("config.json \"moe_layer_freq\" 2 is not supported");
         assertThatThrownBy(() -> ConfigJson.parse("x", DEEPSEEK_V3.replace("\"kv_lora_rank\": 512,", "")))
                 .hasMessage("config.json needs \"kv_lora_rank\"");
@@ -272,8 +273,8 @@ class ConfigJsonTest {
         assertThatThrownBy(() -> ConfigJson.parse(
                         "x", LLAMA_3_8B.replace("\"attention_bias\": false", "\"attention_bias\": true")))
                 .hasMessage("config.json \"attention_bias\": true is not supported (its biases would not be counted)");
-        assertThatThrownBy(() -> ConfigJson.parse(
-                        "x", LLAMA_3_8B.replace("\"attention_bias\": false", "\"mlp_bias\": true")))
+        assertThatThrownBy(() ->
+                        ConfigJson.parse("x", LLAMA_3_8B.replace("\"attention_bias\": false", "\"mlp_bias\": true")))
                 .hasMessageStartingWith("config.json \"mlp_bias\": true is not supported");
     }
 

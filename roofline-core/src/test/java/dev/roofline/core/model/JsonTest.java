@@ -27,12 +27,14 @@ class JsonTest {
                 .hasMessage("JSON line 1 column 513: nesting deeper than 512 objects and arrays");
         String objects = "{\"a\":".repeat(600) + "1" + "}".repeat(600);
         assertThatThrownBy(() -> ConfigJson.parse("x", objects))
-                .hasMessageContaining("config.json is not valid JSON: JSON line 1 column 2561: nesting deeper than 512");
+                .hasMessageContaining(
+                        "config.json is not valid JSON: JSON line 1 column 2561: nesting deeper than 512");
     }
 
     @Test
     void unicodeEscapeNeedsExactlyFourHexDigits() {
-        assertThat(((Map<?, ?>) Json.parse("{\"s\": \"\\u0041\\u00e9\\uABCD\"}")).get("s")).isEqualTo("Aé\uABCD");
+        assertThat(((Map<?, ?>) Json.parse("{\"s\": \"\\u0041\\u00e9\\uABCD\"}")).get("s"))
+                .isEqualTo("Aé\uABCD");
         // Integer.parseInt("+041", 16) is 65: a sign must not pass for a digit
         assertThatThrownBy(() -> Json.parse("\"\\u+041\""))
                 .hasMessage("JSON line 1 column 4: \\u must be followed by 4 hex digits, got '\\u+041'");

@@ -150,6 +150,7 @@ class ModelsTest {
         long layer = 64 * 64 + 2 * 64 * 32 + 64 * 64 + 3 * 64 * 128 + 2 * 64;
         assertThat(m.parameterCount()).isEqualTo(2 * layer + 100 * 64 + 64);
     }
+
     @Test
     void aBillionHeadsOfWidthOneCountExactly() {
         // H = layers = vocab = intermediate = 1, 10^9 query and KV heads of width 1, untied, with Q/K/V biases:

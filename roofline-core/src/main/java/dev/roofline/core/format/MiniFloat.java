@@ -43,6 +43,9 @@ public final class MiniFloat {
 
     /** The codec of an element format; block formats (NVFP4, MXFP4, MX FP6/FP8) use their element format's codec. */
     public static MiniFloat of(Precision p) {
+        if (p == null) {
+            throw new IllegalArgumentException("precision must not be null");
+        }
         if (p.kind() != NumberKind.FLOAT || p.elementBits() > 16 || p == Precision.TF32) {
             throw new IllegalArgumentException("precision must be a float format of at most 16 bits, got " + p);
         }
@@ -90,6 +93,10 @@ public final class MiniFloat {
      * FP6/FP4, which have none); infinities and values past the largest finite follow {@code overflow}.
      */
     public int encode(double value, Overflow overflow) {
+        if (overflow == null) {
+            throw new IllegalArgumentException(
+                    "overflow must not be null: say Overflow.SATURATE or Overflow.NON_SATURATING");
+        }
         int signBit = (Double.doubleToRawLongBits(value) < 0 ? 1 : 0) << (e + m);
         if (Double.isNaN(value)) {
             return switch (specials) {

@@ -7,7 +7,8 @@ import dev.roofline.core.precision.Precision;
  * A peak arithmetic rate for one precision.
  *
  * @param precision      operand precision of the multiply-adds
- * @param flopsPerSecond peak rate, counting a multiply-add as two operations (dense unless stated otherwise)
+ * @param flopsPerSecond peak rate, counting a multiply-add as two operations (dense unless stated otherwise); finite
+ *                       and at least {@link Hardware#MIN_FLOPS_PER_SECOND}
  * @param unit           the execution unit that reaches it
  * @param source         where the figure comes from
  */
@@ -21,7 +22,11 @@ public record Ceiling(Precision precision, double flopsPerSecond, Unit unit, Sou
 
     public Ceiling {
         Checks.notNull("precision", precision);
-        Checks.positive("flopsPerSecond", flopsPerSecond);
+        Hardware.atLeast(
+                precision.displayName() + " flopsPerSecond",
+                flopsPerSecond,
+                Hardware.MIN_FLOPS_PER_SECOND,
+                "1 GFLOP/s");
         Checks.notNull("unit", unit);
         Checks.notNull("source", source);
     }

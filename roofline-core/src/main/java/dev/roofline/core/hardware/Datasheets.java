@@ -7,8 +7,11 @@ import static dev.roofline.core.hardware.Ceiling.Unit.TENSOR_CORE;
 
 /**
  * The registry's figures, each with its source. NVIDIA datasheets quote tensor-core rates "with sparsity" (2:4);
- * the dense rate used by predictions is half of it, and is marked as derived. Decimal units as published:
- * 1 TB/s = 1e12 B/s, 1 GB = 1e9 B.
+ * the dense rate used by predictions is half of it, and is marked as derived. Rates are decimal as published
+ * (1 TB/s = 1e12 B/s, 1 GB/s = 1e9 B/s); memory capacities are not: a datasheet's "80GB" of HBM or LPDDR is
+ * 80 · 2^30 bytes, the JEDEC meaning of giga for memory capacity ({@link #JEDEC_GB}), as the chips are built (five
+ * 16 GiB HBM stacks on an 80GB Hopper) and as the driver reports (nvidia-smi on an H100 80GB HBM3: 81,559 MiB total
+ * plus 480 MiB reserved; on an H200: 143,771 MiB plus 616 MiB, i.e. 141 GiB).
  */
 final class Datasheets {
     private Datasheets() {}
@@ -17,6 +20,10 @@ final class Datasheets {
     private static final double GB = 1e9;
     private static final long MB = 1_000_000L;
     private static final long MIB = 1L << 20;
+    private static final long GIB = 1L << 30;
+
+    /** Why a datasheet's memory "GB" is 2^30 bytes. */
+    static final String JEDEC_GB = "GB of memory capacity = 2^30 B, JEDEC JESD100B.01 and JESD21-C usage";
 
     static final String DGX_SPARK = "NVIDIA DGX Spark product page and hardware guide, "
             + "https://www.nvidia.com/en-us/products/workstations/dgx-spark/ , https://docs.nvidia.com/dgx/dgx-spark/hardware.html";
@@ -37,6 +44,11 @@ final class Datasheets {
             "NVIDIA A100 Tensor Core GPU datasheet (80GB SXM), https://www.nvidia.com/content/dam/en-zz/Solutions/Data-Center/a100/pdf/nvidia-a100-datasheet-us-nvidia-1758950-r4-web.pdf";
     static final String AMPERE_WP =
             "NVIDIA A100 Tensor Core GPU Architecture whitepaper, https://images.nvidia.com/aem-dam/en-zz/Solutions/data-center/nvidia-ampere-architecture-whitepaper.pdf";
+
+    /** A capacity the datasheet gives in GB ({@code says}: the figure and where), in bytes by {@link #JEDEC_GB}. */
+    private static Source capacity(String citation, String says) {
+        return new Source(Source.Kind.DATASHEET, citation, says + "; " + JEDEC_GB, false);
+    }
 
     /** A tensor-core rate the datasheet quotes with sparsity: sparse as published, dense = half of it. */
     private static void sparseQuoted(Hardware.Builder b, double sparseTeraFlops, String citation, Precision... ps) {
@@ -64,8 +76,7 @@ final class Datasheets {
         Hardware.Builder b = Hardware.newBuilder("GB10")
                 .aliases("b10", "dgx-spark", "spark", "ascent-gx10", "gx10")
                 .memoryBandwidth(273 * GB, Source.datasheet(DGX_SPARK + " (273 GB/s LPDDR5x; not 287)"))
-                .memoryCapacity(
-                        128 * 1_000_000_000L, Source.datasheet(DGX_SPARK + " (128 GB unified, shared with the CPU)"))
+                .memoryCapacity(128 * GIB, capacity(DGX_SPARK, "128 GB LPDDR5x, unified with the CPU"))
                 .smCount(48, Source.datasheet(GB10_DEVICE_QUERY))
                 .l2(24 * MB, Source.estimate(GB10_HOT_CHIPS, "24 MB L2 as reported; MB vs MiB not confirmed"))
                 .computeCapability("12.1", Source.datasheet(GB10_DEVICE_QUERY))
@@ -118,7 +129,7 @@ final class Datasheets {
         Hardware.Builder b = Hardware.newBuilder("H100 SXM")
                 .aliases("h100", "h100-sxm5", "h100sxm")
                 .memoryBandwidth(3.35 * T, Source.datasheet(H100))
-                .memoryCapacity(80 * 1_000_000_000L, Source.datasheet(H100))
+                .memoryCapacity(80 * GIB, capacity(H100, "80GB HBM3 (SXM column)"))
                 .smCount(132, Source.datasheet(HOPPER_WP))
                 .l2(50 * MIB, Source.datasheet(HOPPER_WP + "; cudaGetDeviceProperties reports 52428800 B"))
                 .computeCapability("9.0", Source.datasheet(HOPPER_WP))
@@ -133,7 +144,7 @@ final class Datasheets {
         Hardware.Builder b = Hardware.newBuilder("H100 PCIe")
                 .aliases("h100-pcie", "h100pcie")
                 .memoryBandwidth(2.0 * T, Source.datasheet(H100 + " (PCIe column)"))
-                .memoryCapacity(80 * 1_000_000_000L, Source.datasheet(H100 + " (PCIe column)"))
+                .memoryCapacity(80 * GIB, capacity(H100, "80GB HBM2e (PCIe column)"))
                 .smCount(114, Source.datasheet(HOPPER_WP))
                 .l2(50 * MIB, Source.estimate(HOPPER_WP, "same L2 as the SXM part assumed"))
                 .computeCapability("9.0", Source.datasheet(HOPPER_WP))
@@ -148,7 +159,7 @@ final class Datasheets {
         Hardware.Builder b = Hardware.newBuilder("H200")
                 .aliases("h200-sxm", "h200sxm")
                 .memoryBandwidth(4.8 * T, Source.datasheet(H200))
-                .memoryCapacity(141 * 1_000_000_000L, Source.datasheet(H200))
+                .memoryCapacity(141 * GIB, capacity(H200, "141GB HBM3e"))
                 .smCount(132, Source.datasheet(HOPPER_WP + " (same GH100 configuration as H100 SXM)"))
                 .l2(
                         60 * MIB,
@@ -185,7 +196,7 @@ final class Datasheets {
         Hardware.Builder b = Hardware.newBuilder("B200")
                 .aliases("hgx-b200", "b200-sxm")
                 .memoryBandwidth(7.7 * T, Source.datasheet(HGX_B200 + " (7.7 TB/s; launch material said 8 TB/s)"))
-                .memoryCapacity(180 * 1_000_000_000L, Source.datasheet(HGX_B200))
+                .memoryCapacity(180 * GIB, capacity(HGX_B200, "180GB HBM3e per GPU"))
                 .smCount(148, Source.datasheet(B200_QUERY))
                 .l2(
                         126 * MB,
@@ -203,7 +214,7 @@ final class Datasheets {
         Hardware.Builder b = Hardware.newBuilder("GB200")
                 .aliases("gb200-nvl72", "gb200nvl72")
                 .memoryBandwidth(8.0 * T, Source.datasheet(NVL72))
-                .memoryCapacity(186 * 1_000_000_000L, Source.datasheet(NVL72))
+                .memoryCapacity(186 * GIB, capacity(NVL72, "186GB HBM3e per GPU"))
                 .smCount(148, Source.estimate(B200_QUERY, "not published for GB200; assumed equal to B200"))
                 .l2(126 * MB, Source.estimate("NVIDIA Blackwell Tuning Guide", "assumed equal to B200"))
                 .computeCapability("10.0", Source.datasheet(NVL72))
@@ -219,7 +230,7 @@ final class Datasheets {
         Hardware.Builder b = Hardware.newBuilder("A100 SXM 80GB")
                 .aliases("a100", "a100-sxm", "a100-80gb")
                 .memoryBandwidth(2039 * GB, Source.datasheet(A100))
-                .memoryCapacity(80 * 1_000_000_000L, Source.datasheet(A100))
+                .memoryCapacity(80 * GIB, capacity(A100, "80GB HBM2e (80GB SXM column)"))
                 .smCount(108, Source.datasheet(AMPERE_WP))
                 .l2(40 * MIB, Source.datasheet(AMPERE_WP))
                 .computeCapability("8.0", Source.datasheet(AMPERE_WP))

@@ -22,6 +22,10 @@ import java.util.stream.Collectors;
  *         .ceiling(Precision.FP16, 200e12, Ceiling.Unit.TENSOR_CORE, Source.user("vendor sheet")).build();
  * }</pre>
  *
+ * Figures must be physical: a memory bandwidth of at least {@link #MIN_BYTES_PER_SECOND} (1 GB/s) and peaks of at
+ * least {@link #MIN_FLOPS_PER_SECOND} (1 GFLOP/s), finite. No GPU is slower than that; a smaller figure is a unit
+ * mistake (GB/s typed as TB/s, say), and would print times hundreds of digits long.
+ *
  * @param name            canonical name
  * @param aliases         other names {@link #byName} accepts
  * @param memoryBytesPerSecond peak DRAM bandwidth
@@ -32,7 +36,8 @@ import java.util.stream.Collectors;
  * @param powerWatts      board or module power (0 when unknown)
  * @param kernelLatencySeconds fixed time one kernel costs beyond its bytes and FLOPs, added to every per-operator
  *                        prediction (not to whole-model ones, see {@code Transformer}); 0 = not modelled: datasheets
- *                        give none, {@code DeviceCeilings} in roofline-cuda measures it
+ *                        give none, {@code DeviceCeilings} in roofline-cuda measures it; at most
+ *                        {@link #MAX_KERNEL_LATENCY_SECONDS} (launches cost microseconds)
  * @param dense           dense peak per precision; a precision absent here has no path of its own on this GPU
  * @param sparse          2:4 structured-sparsity peaks, kept apart and never used by predictions unless asked for
  * @param sources         where each non-ceiling figure comes from
@@ -50,6 +55,15 @@ public record Hardware(
         Map<Precision, Ceiling> dense,
         Map<Precision, Ceiling> sparse,
         Map<Figure, Source> sources) {
+
+    /** The least memory bandwidth accepted, 1 GB/s (bytes per second). */
+    public static final double MIN_BYTES_PER_SECOND = 1e9;
+
+    /** The least arithmetic peak accepted, 1 GFLOP/s. */
+    public static final double MIN_FLOPS_PER_SECOND = 1e9;
+
+    /** The largest kernel latency accepted, 1 s: a launch costs microseconds, so more is a unit mistake. */
+    public static final double MAX_KERNEL_LATENCY_SECONDS = 1;
 
     /** The figures of a GPU other than its ceilings. */
     public enum Figure {
@@ -74,22 +88,27 @@ public record Hardware(
 
     public Hardware {
         Checks.notBlank("name", name);
+        Checks.notNull("aliases", aliases);
+        for (int i = 0; i < aliases.size(); i++) {
+            Checks.notBlank("aliases[" + i + "]", aliases.get(i));
+        }
         aliases = List.copyOf(aliases);
-        Checks.positive("memoryBytesPerSecond", memoryBytesPerSecond);
+        atLeast("memoryBytesPerSecond", memoryBytesPerSecond, MIN_BYTES_PER_SECOND, "1 GB/s");
         if (memoryBytes < 0 || smCount < 0 || l2Bytes < 0 || !(powerWatts >= 0) || Double.isInfinite(powerWatts)) {
             throw new IllegalArgumentException(
                     "memoryBytes, smCount, l2Bytes and powerWatts must be >= 0 (0 = unknown), got " + memoryBytes + ", "
                             + smCount + ", " + l2Bytes + ", " + powerWatts);
         }
-        if (!(kernelLatencySeconds >= 0) || Double.isInfinite(kernelLatencySeconds)) {
+        if (!(kernelLatencySeconds >= 0 && kernelLatencySeconds <= MAX_KERNEL_LATENCY_SECONDS)) {
             throw new IllegalArgumentException(
-                    "kernelLatencySeconds must be a finite number >= 0 (0 = not modelled), got "
-                            + kernelLatencySeconds);
+                    "kernelLatencySeconds must be in [0, 1] s (0 = not modelled), got " + kernelLatencySeconds);
         }
         Checks.notNull("computeCapability", computeCapability);
-        dense = immutable(dense);
-        sparse = immutable(sparse);
-        sources = sources.isEmpty() ? Map.of() : Collections.unmodifiableMap(new EnumMap<>(sources));
+        dense = immutable(Checks.notNull("dense", dense));
+        sparse = immutable(Checks.notNull("sparse", sparse));
+        sources = Checks.notNull("sources", sources).isEmpty()
+                ? Map.of()
+                : Collections.unmodifiableMap(new EnumMap<>(sources));
         if (dense.isEmpty()) {
             throw new IllegalArgumentException("hardware '" + name + "' needs at least one dense ceiling");
         }
@@ -98,6 +117,19 @@ public record Hardware(
                 throw new IllegalArgumentException("dense ceiling for " + p + " is labelled " + c.precision());
             }
         });
+    }
+
+    /**
+     * {@code value} when it is finite and at least {@code floor}.
+     *
+     * @throws IllegalArgumentException naming {@code name}, the value and the floor ({@code floorText})
+     */
+    static double atLeast(String name, double value, double floor, String floorText) {
+        if (!Double.isFinite(value) || value < floor) {
+            throw new IllegalArgumentException(
+                    name + " must be a finite number of at least " + floorText + " (" + floor + "), got " + value);
+        }
+        return value;
     }
 
     private static Map<Precision, Ceiling> immutable(Map<Precision, Ceiling> m) {
@@ -140,11 +172,13 @@ public record Hardware(
 
     /** The dense ceiling of a precision this GPU runs natively. */
     public Optional<Ceiling> ceiling(Precision p) {
+        Checks.notNull("precision", p);
         return Optional.ofNullable(dense.get(p));
     }
 
     /** True when this GPU has a dense path of its own for {@code p} (tensor cores or, for FP32/FP64, CUDA cores). */
     public boolean runsNatively(Precision p) {
+        Checks.notNull("precision", p);
         return dense.containsKey(p);
     }
 
@@ -202,7 +236,7 @@ public record Hardware(
 
     /** A copy with another memory bandwidth, e.g. the copy bandwidth measured on the device. */
     public Hardware withMemoryBandwidth(double bytesPerSecond, Source source) {
-        Checks.positive("bytesPerSecond", bytesPerSecond);
+        atLeast("bytesPerSecond", bytesPerSecond, MIN_BYTES_PER_SECOND, "1 GB/s");
         return new Hardware(
                 name,
                 aliases,
@@ -284,12 +318,12 @@ public record Hardware(
         }
 
         public Builder aliases(String... aliases) {
-            this.aliases = Arrays.asList(aliases.clone());
+            this.aliases = Arrays.asList(Checks.notNull("aliases", aliases).clone());
             return this;
         }
 
         public Builder memoryBandwidth(double bytesPerSecond, Source source) {
-            this.bandwidth = Checks.positive("memoryBandwidth bytesPerSecond", bytesPerSecond);
+            this.bandwidth = atLeast("memoryBandwidth bytesPerSecond", bytesPerSecond, MIN_BYTES_PER_SECOND, "1 GB/s");
             sources.put(Figure.MEMORY_BANDWIDTH, Checks.notNull("source", source));
             return this;
         }

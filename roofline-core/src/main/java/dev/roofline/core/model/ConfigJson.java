@@ -1,5 +1,7 @@
 package dev.roofline.core.model;
 
+import dev.roofline.core.internal.Checks;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -11,8 +13,14 @@ import java.util.Map;
 /**
  * Reads a Hugging Face {@code config.json} of a Llama-family (llama, mistral, qwen2), Mixtral or DeepSeek-V3 model:
  * the one reader of these files (roofline-quant's checkpoint reader goes through it). {@code model_type} must be one
- * of {@link #SUPPORTED_MODEL_TYPES}: another architecture would be priced with the wrong arithmetic. Unknown keys are
- * ignored; a missing or mistyped key that the arithmetic needs is an error naming it.
+ * of {@link #SUPPORTED_MODEL_TYPES}: another architecture would be priced with the wrong arithmetic. A config is
+ * refused, naming the field, when a size is missing, mistyped or not positive; when it carries a field of another
+ * architecture (experts under a dense type, Mixtral's expert fields under DeepSeek's or the other way round, latent
+ * attention outside deepseek_v3); when its fields disagree (KV heads above or not dividing the heads, a hidden size
+ * the heads do not divide without {@code head_dim}, more experts per token than experts, no routed layer left); or
+ * when it asks for biases this reader does not count (Llama's {@code attention_bias} or {@code mlp_bias} true). An
+ * explicit {@code head_dim} is honoured as transformers honours it, even where it differs from hidden / heads
+ * (Mistral-Nemo: 32 heads of 128 in 5120). Other keys are ignored.
  *
  * <pre>{@code
  * Model m = ConfigJson.read(Path.of("Meta-Llama-3-8B/config.json"));   // named "Meta-Llama-3-8B"
@@ -37,6 +45,7 @@ public final class ConfigJson {
 
     /** As {@link #read}, keeping the file's {@code model_type} and fields beside the model. */
     public static ModelConfig readConfig(Path file) {
+        Checks.notNull("file", file);
         String text;
         try {
             text = Files.readString(file);
@@ -55,6 +64,7 @@ public final class ConfigJson {
      * checkpoint is laid out), otherwise the file's name without {@code .json}.
      */
     public static String modelName(Path file) {
+        Checks.notNull("file", file);
         Path absolute = file.toAbsolutePath().normalize();
         Path folder = absolute.getParent() == null ? null : absolute.getParent().getFileName();
         String fileName = absolute.getFileName() == null
@@ -109,56 +119,153 @@ public final class ConfigJson {
         return String.join(", ", SUPPORTED_MODEL_TYPES);
     }
 
+    /** Fields only a mixture of experts has, by the name each architecture gives them. */
+    private static final List<String> MOE_FIELDS = List.of(
+            "num_local_experts",
+            "n_routed_experts",
+            "num_experts",
+            "num_experts_per_tok",
+            "moe_intermediate_size",
+            "n_shared_experts",
+            "shared_expert_intermediate_size",
+            "first_k_dense_replace");
+
+    /** Fields only DeepSeek's multi-head latent attention has. */
+    private static final List<String> MLA_FIELDS =
+            List.of("kv_lora_rank", "q_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim");
+
     private static Model model(String name, String type, Map<String, Object> c) {
         int hidden = integer(c, "hidden_size");
         int heads = integer(c, "num_attention_heads");
+        int layers = integer(c, "num_hidden_layers");
         Model.Builder b = Model.newBuilder(name)
                 .hiddenSize(hidden)
-                .layers(integer(c, "num_hidden_layers"))
+                .layers(layers)
                 .vocabSize(integer(c, "vocab_size"))
                 .tiedEmbeddings(bool(c, "tie_word_embeddings", false));
-        if (c.containsKey("kv_lora_rank")) {
-            if (c.get("q_lora_rank") == null) {
-                throw new IllegalArgumentException("q_lora_rank null (MLA without query compression) is not supported");
+        switch (type) {
+            case "llama", "mistral", "qwen2" -> {
+                refuse(type, c, MOE_FIELDS, "a dense architecture: a mixture of experts needs its own model_type");
+                refuse(type, c, MLA_FIELDS, "multi-head attention: latent attention is deepseek_v3's");
+                if (type.equals("llama")) {
+                    // transformers' Llama puts attention_bias on o_proj too and mlp_bias on the MLP; neither is counted
+                    refuseTrue(c, "attention_bias");
+                    refuseTrue(c, "mlp_bias");
+                }
+                // Qwen2 always has Q/K/V biases; Mistral has none whatever the file says (transformers reads no key)
+                multiHeadAttention(b, c, hidden, heads, type.equals("qwen2"));
+                b.swiGlu(integer(c, "intermediate_size"));
             }
-            b.latentAttention(new LatentAttention(
-                    heads,
-                    integer(c, "q_lora_rank"),
-                    integer(c, "kv_lora_rank"),
-                    integer(c, "qk_nope_head_dim"),
-                    integer(c, "qk_rope_head_dim"),
-                    integer(c, "v_head_dim")));
-        } else {
-            b.attention(heads, c.get("num_key_value_heads") == null ? heads : integer(c, "num_key_value_heads"));
-            if (c.get("head_dim") != null) {
-                b.headDim(integer(c, "head_dim"));
-            } else if (hidden % heads != 0) {
-                // without head_dim the head width is hidden_size / num_attention_heads, which must be whole
-                throw new IllegalArgumentException("config.json \"hidden_size\" " + hidden + " is not a multiple of"
-                        + " \"num_attention_heads\" " + heads + ", and there is no \"head_dim\"");
+            case "mixtral" -> {
+                refuse(
+                        type,
+                        c,
+                        List.of("n_routed_experts", "num_experts", "n_shared_experts", "first_k_dense_replace"),
+                        "Mixtral's experts are num_local_experts of intermediate_size, every layer routed");
+                refuse(type, c, MLA_FIELDS, "multi-head attention: latent attention is deepseek_v3's");
+                multiHeadAttention(b, c, hidden, heads, false);
+                int experts = integer(c, "num_local_experts");
+                b.mixtureOfExperts(MixtureOfExperts.routed(experts, topK(c, experts), integer(c, "intermediate_size")));
             }
-            // Qwen2 hard-codes bias on q/k/v; Llama and Mistral expose it as attention_bias
-            b.qkvBias(type.equals("qwen2") || bool(c, "attention_bias", false));
-        }
-        if (c.containsKey("n_routed_experts")) {
-            int dense = c.get("first_k_dense_replace") == null ? 0 : integer(c, "first_k_dense_replace");
-            b.mixtureOfExperts(new MixtureOfExperts(
-                    integer(c, "n_routed_experts"),
-                    integer(c, "num_experts_per_tok"),
-                    integer(c, "moe_intermediate_size"),
-                    c.get("n_shared_experts") == null ? 0 : integer(c, "n_shared_experts"),
-                    dense,
-                    dense > 0 ? integer(c, "intermediate_size") : 0,
-                    "noaux_tc".equals(c.get("topk_method"))));
-        } else if (c.containsKey("num_local_experts")) {
-            b.mixtureOfExperts(MixtureOfExperts.routed(
-                    integer(c, "num_local_experts"),
-                    integer(c, "num_experts_per_tok"),
-                    integer(c, "intermediate_size")));
-        } else {
-            b.swiGlu(integer(c, "intermediate_size"));
+            case "deepseek_v3" -> {
+                refuse(
+                        type,
+                        c,
+                        List.of("num_local_experts", "num_experts"),
+                        "DeepSeek-V3's experts are n_routed_experts of moe_intermediate_size");
+                refuseTrue(c, "attention_bias");
+                latentAttention(b, c, heads);
+                int experts = integer(c, "n_routed_experts");
+                int dense = c.get("first_k_dense_replace") == null ? 0 : nonNegative(c, "first_k_dense_replace");
+                if (dense >= layers) {
+                    throw new IllegalArgumentException("config.json \"first_k_dense_replace\" " + dense
+                            + " leaves no mixture-of-experts layer among \"num_hidden_layers\" " + layers);
+                }
+                if (c.get("moe_layer_freq") != null && !Long.valueOf(1).equals(c.get("moe_layer_freq"))) {
+                    throw new IllegalArgumentException("config.json \"moe_layer_freq\" " + c.get("moe_layer_freq")
+                            + " is not supported: every layer after first_k_dense_replace must be routed (1)");
+                }
+                b.mixtureOfExperts(new MixtureOfExperts(
+                        experts,
+                        topK(c, experts),
+                        integer(c, "moe_intermediate_size"),
+                        c.get("n_shared_experts") == null ? 0 : nonNegative(c, "n_shared_experts"),
+                        dense,
+                        dense > 0 ? integer(c, "intermediate_size") : 0,
+                        "noaux_tc".equals(c.get("topk_method"))));
+            }
+            default -> throw new IllegalStateException("model_type " + type + " passed modelType() unmapped");
         }
         return b.build();
+    }
+
+    /**
+     * Query and KV heads and the head width: {@code head_dim} when given (transformers' Llama, Mistral, Qwen2 and
+     * Mixtral all honour it, e.g. Mistral-Nemo's 32 heads of 128 in a hidden size of 5120), otherwise
+     * {@code hidden_size / num_attention_heads}, which must then be whole.
+     */
+    private static void multiHeadAttention(
+            Model.Builder b, Map<String, Object> c, int hidden, int heads, boolean qkvBias) {
+        int kvHeads = c.get("num_key_value_heads") == null ? heads : integer(c, "num_key_value_heads");
+        if (kvHeads > heads) {
+            throw new IllegalArgumentException("config.json \"num_key_value_heads\" " + kvHeads
+                    + " is more than \"num_attention_heads\" " + heads);
+        }
+        if (heads % kvHeads != 0) {
+            throw new IllegalArgumentException("config.json \"num_attention_heads\" " + heads
+                    + " is not a multiple of \"num_key_value_heads\" " + kvHeads);
+        }
+        b.attention(heads, kvHeads);
+        if (c.get("head_dim") != null) {
+            b.headDim(integer(c, "head_dim"));
+        } else if (hidden % heads != 0) {
+            throw new IllegalArgumentException("config.json \"hidden_size\" " + hidden + " is not a multiple of"
+                    + " \"num_attention_heads\" " + heads + ", and there is no \"head_dim\"");
+        }
+        b.qkvBias(qkvBias);
+    }
+
+    private static void latentAttention(Model.Builder b, Map<String, Object> c, int heads) {
+        if (c.containsKey("q_lora_rank") && c.get("q_lora_rank") == null) {
+            throw new IllegalArgumentException(
+                    "config.json \"q_lora_rank\" null (MLA without query compression) is not supported");
+        }
+        b.latentAttention(new LatentAttention(
+                heads,
+                integer(c, "q_lora_rank"),
+                integer(c, "kv_lora_rank"),
+                integer(c, "qk_nope_head_dim"),
+                integer(c, "qk_rope_head_dim"),
+                integer(c, "v_head_dim")));
+    }
+
+    /** {@code num_experts_per_tok}, at most {@code experts}. */
+    private static int topK(Map<String, Object> c, int experts) {
+        int topK = integer(c, "num_experts_per_tok");
+        if (topK > experts) {
+            throw new IllegalArgumentException("config.json \"num_experts_per_tok\" " + topK + " is more than the "
+                    + experts + " experts ("
+                    + (c.containsKey("n_routed_experts") ? "\"n_routed_experts\"" : "\"num_local_experts\"") + ")");
+        }
+        return topK;
+    }
+
+    /** Refuses the first of {@code fields} that {@code c} sets (not null): it belongs to another architecture. */
+    private static void refuse(String type, Map<String, Object> c, List<String> fields, String why) {
+        for (String f : fields) {
+            if (c.get(f) != null) {
+                throw new IllegalArgumentException("config.json field \"" + f + "\" does not fit model_type \"" + type
+                        + "\" (" + why + "); supported: " + supported());
+            }
+        }
+    }
+
+    /** Refuses {@code key: true}: a bias this reader would not count. */
+    private static void refuseTrue(Map<String, Object> c, String key) {
+        if (bool(c, key, false)) {
+            throw new IllegalArgumentException(
+                    "config.json \"" + key + "\": true is not supported (its biases would not be counted)");
+        }
     }
 
     private static int integer(Map<String, Object> c, String key) {
@@ -169,6 +276,14 @@ public final class ConfigJson {
         }
         if (!(v instanceof Long l) || l <= 0 || l > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("config.json \"" + key + "\" must be a positive integer, got " + v);
+        }
+        return l.intValue();
+    }
+
+    private static int nonNegative(Map<String, Object> c, String key) {
+        Object v = c.get(key);
+        if (!(v instanceof Long l) || l < 0 || l > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("config.json \"" + key + "\" must be an integer >= 0, got " + v);
         }
         return l.intValue();
     }

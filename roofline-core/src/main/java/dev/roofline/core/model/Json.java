@@ -4,15 +4,24 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * A strict RFC 8259 reader, enough for {@code config.json}: objects become {@code Map}, arrays {@code List}, numbers
  * {@code Long} (integers) or {@code Double}, plus {@code String}, {@code Boolean} and {@code null}. Errors name the
- * line and column; duplicate keys and trailing content are refused.
+ * line and column; duplicate keys, trailing content, {@code \\u} escapes other than four hex digits and nesting deeper
+ * than {@link #MAX_DEPTH} are refused.
  */
 final class Json {
+    /**
+     * Most objects and arrays open at once: far beyond any {@code config.json} (which nests 3 or 4 deep), and well
+     * within what this recursive reader can descend on a default thread stack.
+     */
+    static final int MAX_DEPTH = 512;
+
     private final String text;
     private int pos;
+    private int depth;
 
     private Json(String text) {
         this.text = text;
@@ -38,8 +47,8 @@ final class Json {
         }
         char c = text.charAt(pos);
         return switch (c) {
-            case '{' -> object();
-            case '[' -> array();
+            case '{' -> nested(this::object);
+            case '[' -> nested(this::array);
             case '"' -> string();
             case 't' -> literal("true", Boolean.TRUE);
             case 'f' -> literal("false", Boolean.FALSE);
@@ -51,6 +60,16 @@ final class Json {
                 throw error("unexpected '" + c + "', expected a value");
             }
         };
+    }
+
+    private Object nested(Supplier<Object> container) {
+        if (depth == MAX_DEPTH) {
+            throw error("nesting deeper than " + MAX_DEPTH + " objects and arrays");
+        }
+        depth++;
+        Object v = container.get();
+        depth--;
+        return v;
     }
 
     private Map<String, Object> object() {
@@ -137,15 +156,18 @@ final class Json {
                 case 'r' -> sb.append('\r');
                 case 't' -> sb.append('\t');
                 case 'u' -> {
-                    if (pos + 4 > text.length()) {
-                        throw error("truncated \\u escape");
+                    int code = 0;
+                    for (int i = 0; i < 4; i++) {
+                        int digit = Character.digit(peek(), 16);
+                        // Character.digit also takes non-ASCII digits; JSON allows 0-9, a-f and A-F only
+                        if (digit < 0 || peek() > 'f') {
+                            throw error("\\u must be followed by 4 hex digits, got '"
+                                    + text.substring(pos - i - 2, Math.min(text.length(), pos - i + 4)) + "'");
+                        }
+                        code = code * 16 + digit;
+                        pos++;
                     }
-                    try {
-                        sb.append((char) Integer.parseInt(text.substring(pos, pos + 4), 16));
-                    } catch (NumberFormatException ex) {
-                        throw error("bad \\u escape");
-                    }
-                    pos += 4;
+                    sb.append((char) code);
                 }
                 default -> {
                     pos--;

@@ -30,11 +30,14 @@ public record LatentAttention(
 
     @Override
     public List<WeightMatrix> matrices(long hiddenSize, long layers) {
+        long qb = Checks.multiply(heads, qkHeadDim(), () -> "q_b_proj rows (heads, qkNopeHeadDim + qkRopeHeadDim)");
+        long kvb = Checks.multiply(
+                heads, (long) qkNopeHeadDim + vHeadDim, () -> "kv_b_proj rows (heads, qkNopeHeadDim + vHeadDim)");
         return List.of(
                 new WeightMatrix("q_a_proj", qLoraRank, hiddenSize, layers),
-                new WeightMatrix("q_b_proj", heads * qkHeadDim(), qLoraRank, layers),
+                new WeightMatrix("q_b_proj", qb, qLoraRank, layers),
                 new WeightMatrix("kv_a_proj_with_mqa", (long) kvLoraRank + qkRopeHeadDim, hiddenSize, layers),
-                new WeightMatrix("kv_b_proj", (long) heads * (qkNopeHeadDim + vHeadDim), kvLoraRank, layers),
+                new WeightMatrix("kv_b_proj", kvb, kvLoraRank, layers),
                 new WeightMatrix("o_proj", hiddenSize, (long) heads * vHeadDim, layers));
     }
 

@@ -95,6 +95,6 @@ public record MixtureOfExperts(
 
     @Override
     public long vectorParameters(long layers) {
-        return routerBias ? moeLayers(layers) * experts : 0;
+        return routerBias ? Checks.multiply(moeLayers(layers), experts, () -> "router bias parameters") : 0;
     }
 }

@@ -72,14 +72,27 @@ public record Model(
                 what);
     }
 
-    /** Every parameter, embeddings and LM head included (a tied head counted once), as Hugging Face counts them. */
+    /**
+     * Every weight the checkpoint stores for the main model: the elements of {@link #matrices()} (the embedding, every
+     * attention and MLP matrix, routers, the LM head unless tied: a tied head is counted once) plus
+     * {@link #vectorParameters()} (the two RMSNorms of each layer, the final norm, Q/K/V biases, MLA's inner norms and
+     * DeepSeek-V3's per-expert router bias {@code e_score_correction_bias}). That bias is a tensor of the checkpoint
+     * but a buffer, not a parameter, to Hugging Face transformers, so {@code model.num_parameters()} there is lower by
+     * {@code moeLayers · experts}: DeepSeek-V3 counts 671,026,419,200 here and 671,026,404,352 there (58 × 256 fewer).
+     * Not counted: rotary-embedding tables (computed, not stored) and DeepSeek's multi-token-prediction module.
+     *
+     * @throws IllegalArgumentException naming the sum when the count overflows a long
+     */
     public long parameterCount() {
-        return sum(matrices()) + vectorParameters();
+        return Checks.add(sum(matrices()), vectorParameters(), () -> "parameter count of " + name);
     }
 
     /** Parameters one token uses: as {@link #parameterCount()}, with only top-k routed experts per MoE layer. */
     public long activeParameterCount() {
-        return sum(matrices(feedForward.activeMatrices(hiddenSize, layers))) + vectorParameters();
+        return Checks.add(
+                sum(matrices(feedForward.activeMatrices(hiddenSize, layers))),
+                vectorParameters(),
+                () -> "active parameter count of " + name);
     }
 
     private long sum(List<WeightMatrix> ms) {
@@ -159,7 +172,7 @@ public record Model(
             return this;
         }
 
-        /** Head width; defaults to hiddenSize / heads. */
+        /** Head width; defaults to hiddenSize / heads, which must then be whole. */
         public Builder headDim(int d) {
             this.headDim = Checks.positive("headDim", d);
             return this;
@@ -197,12 +210,12 @@ public record Model(
             if (latent != null) {
                 a = latent;
             } else if (heads > 0) {
-                int d = headDim > 0 ? headDim : hiddenSize / heads;
-                if (d == 0) {
-                    throw new IllegalStateException(
-                            "model '" + name + "': hiddenSize " + hiddenSize + " < heads " + heads + "; set headDim");
+                if (headDim == 0 && hiddenSize % heads != 0) {
+                    // the default head width hiddenSize / heads must not be truncated
+                    throw new IllegalStateException("model '" + name + "': hiddenSize " + hiddenSize
+                            + " is not a multiple of heads " + heads + "; set headDim");
                 }
-                a = new MultiHeadAttention(heads, kvHeads, d, qkvBias);
+                a = new MultiHeadAttention(heads, kvHeads, headDim > 0 ? headDim : hiddenSize / heads, qkvBias);
             } else {
                 throw new IllegalStateException(
                         "model '" + name + "' needs attention(heads, kvHeads) or latentAttention(...)");

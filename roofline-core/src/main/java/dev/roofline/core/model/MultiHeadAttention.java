@@ -17,6 +17,9 @@ public record MultiHeadAttention(int heads, int kvHeads, int headDim, boolean qk
         Checks.positive("heads", heads);
         Checks.positive("kvHeads", kvHeads);
         Checks.positive("headDim", headDim);
+        if (kvHeads > heads) {
+            throw new IllegalArgumentException("kvHeads must be <= heads, got " + kvHeads + " > " + heads);
+        }
         if (heads % kvHeads != 0) {
             throw new IllegalArgumentException("heads must be a multiple of kvHeads, got " + heads + " and " + kvHeads);
         }
@@ -29,6 +32,7 @@ public record MultiHeadAttention(int heads, int kvHeads, int headDim, boolean qk
 
     @Override
     public List<WeightMatrix> matrices(long hiddenSize, long layers) {
+        // two ints multiply exactly in a long
         long q = (long) heads * headDim;
         long kv = (long) kvHeads * headDim;
         return List.of(
@@ -38,15 +42,19 @@ public record MultiHeadAttention(int heads, int kvHeads, int headDim, boolean qk
                 new WeightMatrix("o_proj", hiddenSize, q, layers));
     }
 
+    /** The Q, K and V biases when {@link #qkvBias}: {@code (heads + 2 · kvHeads) · headDim}. */
     @Override
     public long vectorParameters() {
-        return qkvBias ? (long) (heads + 2 * kvHeads) * headDim : 0;
+        return qkvBias
+                ? Checks.multiply(
+                        heads + 2L * kvHeads, headDim, () -> "q/k/v bias parameters (heads, kvHeads, headDim)")
+                : 0;
     }
 
     /** K and V: {@code 2 · kvHeads · headDim}. */
     @Override
     public long kvCacheElementsPerToken() {
-        return 2L * kvHeads * headDim;
+        return Checks.multiply(2L * kvHeads, headDim, () -> "KV-cache elements per token (kvHeads, headDim)");
     }
 
     @Override

@@ -43,6 +43,7 @@ public record WeightMatrix(String name, long outFeatures, long inFeatures, long 
 
     /** Bytes of all {@code count} copies stored in {@code p}, block scales included. */
     public long bytes(Precision p) {
+        Checks.notNull("precision", p);
         return Checks.multiply(p.storageBytes(outFeatures, inFeatures), count, () -> "bytes of " + name);
     }
 }

@@ -28,6 +28,12 @@ public record BlockScaling(int blockSize, ScaleFormat scale, Layout layout, Scal
 
     /** Number of block scales stored for a tensor with {@code elements} elements whose last dimension is {@code rowLength}. */
     public long blockCount(long elements, long rowLength) {
+        Checks.positive("elements", elements);
+        Checks.positive("rowLength", rowLength);
+        if (elements % rowLength != 0) {
+            throw new IllegalArgumentException(
+                    "elements must be whole rows of rowLength, got " + elements + " and " + rowLength);
+        }
         return switch (layout) {
             case ROWS -> Checks.multiply(elements / rowLength, ceilDiv(rowLength, blockSize), () -> "block count");
             case FLAT -> ceilDiv(elements, blockSize);

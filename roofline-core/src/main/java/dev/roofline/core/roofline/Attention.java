@@ -74,13 +74,13 @@ public record Attention(
     /** Q·Kᵀ plus score·V: {@code 2·batch·queries·keys·(keyDim + valueDim)}. */
     public long matmulFlops() {
         Supplier<String> what = this::describe;
-        return Checks.multiply(
-                Checks.multiply(Checks.multiply(2 * batch, queries, what), keys, what), keyDim + valueDim, what);
+        long s = Checks.multiply(Checks.multiply(Checks.multiply(2, batch, what), queries, what), keys, what);
+        return Checks.multiply(s, Checks.add(keyDim, valueDim, what), what);
     }
 
     /** {@link #SOFTMAX_FLOPS_PER_SCORE} per score. */
     public long softmaxFlops() {
-        return scores(batch, queries, keys) * SOFTMAX_FLOPS_PER_SCORE;
+        return Checks.multiply(scores(batch, queries, keys), SOFTMAX_FLOPS_PER_SCORE, this::describe);
     }
 
     @Override
@@ -102,7 +102,7 @@ public record Attention(
     private static long flops(long batch, long queries, long keys, long keyDim, long valueDim) {
         Supplier<String> what = () -> "FLOPs of attention batch=" + batch + " queries=" + queries + " keys=" + keys;
         long s = scores(batch, queries, keys);
-        long matmul = Checks.multiply(Checks.multiply(2, s, what), keyDim + valueDim, what);
+        long matmul = Checks.multiply(Checks.multiply(2, s, what), Checks.add(keyDim, valueDim, what), what);
         return Checks.add(matmul, Checks.multiply(s, SOFTMAX_FLOPS_PER_SCORE, what), what);
     }
 

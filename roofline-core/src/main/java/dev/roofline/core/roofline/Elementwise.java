@@ -56,12 +56,13 @@ public record Elementwise(String name, long flops, long bytes) implements Operat
                     "reads and writes must be >= 0 and not both 0, got " + reads + " and " + writes);
         }
         long perTensor = p.storageBytes(elements);
-        long bytes = Checks.multiply(perTensor, reads + writes, () -> "bytes of '" + name + "'");
+        long bytes = Checks.multiply(perTensor, (long) reads + writes, () -> "bytes of '" + name + "'");
         return new Elementwise(name, flopsOf(name, elements, flopsPerElement), bytes);
     }
 
     /** A reduction of {@code elements} values to {@code outputs} values (sum, max, norm), one FLOP per input. */
     public static Elementwise reduction(String name, long elements, long outputs, Precision p) {
+        Checks.notNull("precision", p);
         Checks.positive("elements", elements);
         Checks.positive("outputs", outputs);
         if (outputs > elements) {

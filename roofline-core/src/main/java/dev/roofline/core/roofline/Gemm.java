@@ -92,7 +92,8 @@ public record Gemm(
 
     /** {@code 2 × batch × M × N × K} (a multiply and an add per product term); {@code what} names it on overflow. */
     static long flops(long batch, long m, long n, long k, Supplier<String> what) {
-        return Checks.multiply(Checks.multiply(Checks.multiply(2 * batch, m, what), n, what), k, what);
+        return Checks.multiply(
+                Checks.multiply(Checks.multiply(Checks.multiply(2, batch, what), m, what), n, what), k, what);
     }
 
     private static long bytes(long batch, long m, long n, long k, Precision w, Precision a, Precision c) {

@@ -19,6 +19,11 @@ import dev.roofline.core.precision.Precision;
  * The efficiency factors scale the bandwidth and peak only; a kernel latency is added unscaled, so factors fitted to
  * measurements without a latency term need fitting again once the hardware carries one.
  *
+ * Each efficiency is in (0, 1], and what it leaves must still be physical as {@link Hardware} requires of its figures:
+ * bandwidth × bandwidthEfficiency at least {@link Hardware#MIN_BYTES_PER_SECOND} (1 GB/s), and every dense peak ×
+ * computeEfficiency at least {@link Hardware#MIN_FLOPS_PER_SECOND} (1 GFLOP/s). An efficiency of 1e-300 is refused
+ * rather than priced into a time hundreds of digits long.
+ *
  * @param hardware              the GPU
  * @param bandwidthEfficiency   fraction of the peak bandwidth reached, in (0, 1]
  * @param computeEfficiency     fraction of the arithmetic peak reached, in (0, 1]
@@ -30,6 +35,20 @@ public record Roofline(Hardware hardware, double bandwidthEfficiency, double com
         Checks.notNull("hardware", hardware);
         Checks.fraction("bandwidthEfficiency", bandwidthEfficiency);
         Checks.fraction("computeEfficiency", computeEfficiency);
+        double bw = hardware.memoryBytesPerSecond() * bandwidthEfficiency;
+        if (bw < Hardware.MIN_BYTES_PER_SECOND) {
+            throw new IllegalArgumentException("bandwidthEfficiency " + bandwidthEfficiency + " leaves "
+                    + hardware.name() + " " + bw + " B/s of memory bandwidth, below the physical floor of 1 GB/s");
+        }
+        for (Ceiling c : hardware.dense().values()) {
+            double peak = c.flopsPerSecond() * computeEfficiency;
+            if (peak < Hardware.MIN_FLOPS_PER_SECOND) {
+                throw new IllegalArgumentException(
+                        "computeEfficiency " + computeEfficiency + " leaves " + hardware.name()
+                                + "'s " + c.precision().displayName() + " peak at " + peak
+                                + " FLOP/s, below the physical floor of 1 GFLOP/s");
+            }
+        }
     }
 
     /** Datasheet ceilings, no efficiency discount, dense peaks. */

@@ -132,6 +132,17 @@ class MainTest {
                 .contains("--efficiency bandwidth must be in (0, 1], got 1.2");
     }
 
+    @Test
+    void anEfficiencyThatLeavesNoPhysicalRateIsAUsageError() {
+        Run r = run("predict", "--efficiency", "1e-300,1");
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err())
+                .startsWith("roofline predict: --efficiency: bandwidthEfficiency 1.0E-300 leaves GB10 2.73E-289 B/s")
+                .contains("below the physical floor of 1 GB/s")
+                .contains("usage: roofline predict");
+    }
+
     private static String[] predict(String... args) {
         String[] all = new String[args.length + 1];
         all[0] = "predict";

@@ -17,7 +17,7 @@ class ModelCommandTest {
         assertThat(r.out())
                 .startsWith(
                         "Llama-3-8B (8,030,261,248 parameters, 8,030,261,248 active) on GB10: decode, batch 1, context 4096");
-        assertThat(r.out()).contains("weights 16.06 GB").contains("fits").contains("beyond 114,516 tokens of context");
+        assertThat(r.out()).contains("weights 14.96 GiB").contains("fits").contains("beyond 114,516 tokens of context");
         assertThat(r.out()).contains("gate_proj").contains("lm_head");
     }
 

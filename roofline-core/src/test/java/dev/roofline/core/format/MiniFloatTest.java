@@ -160,4 +160,24 @@ class MiniFloatTest {
                 .hasMessageContaining("float format")
                 .hasMessageContaining("INT8");
     }
+
+    @Test
+    void theJavadocExampleGivesCode0x79For300() {
+        // E4M3 0x79 = 0 1111 001: 2^(15-7) · (1 + 1/8) = 288; 0x75 would be 2^(14-7) · (1 + 5/8) = 208
+        MiniFloat e4m3 = MiniFloat.of(Precision.FP8_E4M3);
+        assertThat(e4m3.encode(300.0, Overflow.SATURATE)).isEqualTo(0x79);
+        assertThat(e4m3.decode(0x79)).isEqualTo(288);
+        assertThat(e4m3.decode(0x75)).isEqualTo(208);
+        assertThat(e4m3.decode(0x7E)).isEqualTo(448);
+    }
+
+    @Test
+    void nullArgumentsAreNamed() {
+        assertThatThrownBy(() -> MiniFloat.of(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("precision must not be null");
+        // a null overflow used to be taken silently as NON_SATURATING
+        assertThatThrownBy(() -> MiniFloat.of(Precision.FP8_E4M3).encode(1000, null))
+                .hasMessage("overflow must not be null: say Overflow.SATURATE or Overflow.NON_SATURATING");
+    }
 }

@@ -1,6 +1,10 @@
 package dev.roofline.core.hardware;
 
+import dev.roofline.core.model.Models;
 import dev.roofline.core.precision.Precision;
+import dev.roofline.core.transformer.MemoryFit;
+import dev.roofline.core.transformer.Transformer;
+import dev.roofline.core.transformer.Workload;
 import org.junit.jupiter.api.Test;
 
 import java.time.LocalDate;
@@ -245,5 +249,100 @@ class HardwareTest {
         assertThat(ComputeCapability.parse("9.0")).isEqualTo(new ComputeCapability(9, 0));
         assertThat(ComputeCapability.parse("sm_90").atLeast(10, 0)).isFalse();
         assertThat(Hardware.GB10.computeCapability()).contains(new ComputeCapability(12, 1));
+    }
+
+    @Test
+    void datasheetGigabytesOfMemoryAreGibibytes() {
+        // "80GB" of HBM is five 16 GiB stacks; nvidia-smi on an H100 80GB HBM3 reports 81,559 + 480 reserved MiB
+        long gib = 1L << 30;
+        assertThat(Hardware.A100_SXM_80GB.memoryBytes())
+                .isEqualTo(85_899_345_920L)
+                .isEqualTo(80 * gib);
+        assertThat(Hardware.H100_SXM.memoryBytes()).isEqualTo(80 * gib);
+        assertThat(Hardware.H100_PCIE.memoryBytes()).isEqualTo(80 * gib);
+        assertThat(Hardware.H200.memoryBytes()).isEqualTo(141 * gib);
+        assertThat(Hardware.B200.memoryBytes()).isEqualTo(180 * gib);
+        assertThat(Hardware.GB200.memoryBytes()).isEqualTo(186 * gib);
+        assertThat(Hardware.GB10.memoryBytes()).isEqualTo(128 * gib);
+        for (Hardware h : Hardware.registry()) {
+            Source s = h.source(Hardware.Figure.MEMORY_CAPACITY);
+            assertThat(s.kind()).as(h.name()).isEqualTo(Source.Kind.DATASHEET);
+            assertThat(s.citation()).as(h.name()).containsIgnoringCase("nvidia");
+            assertThat(s.note()).as(h.name()).contains("GB").contains("2^30 B").contains("JEDEC");
+        }
+    }
+
+    @Test
+    void nvidiasLlama2Batch60RunFitsAnA100With80GiB() {
+        // NVIDIA/TensorRT-LLM docs/source/performance.md (v0.6.1), "A100 GPUs (FP16)": LLaMA 7B, batch 60, TP 1,
+        // input 128, output 2048, 1,928 output tokens/s/GPU; so it fit one A100 80GB.
+        // Weights: Llama-2-7B has 6,738,415,616 parameters (32 layers of 4·4096² + 3·4096·11008 + 2·4096, embedding
+        // and head 2·32000·4096, final norm 4096), 2 B each in FP16: 13,476,831,232 B.
+        // KV cache: 2 (K, V) · 32 heads · 128 · 2 B · 32 layers = 524,288 B per token, 60 · (128 + 2048) = 130,560
+        // tokens: 68,451,041,280 B. Total 81,927,872,512 B: more than 80·10^9, less than 80·2^30 = 85,899,345,920.
+        MemoryFit m = Transformer.of(Models.LLAMA_2_7B, Hardware.A100_SXM_80GB)
+                .memory(Workload.decode(60, 128 + 2048)
+                        .withWeights(Precision.FP16)
+                        .withKvCache(Precision.FP16));
+        assertThat(m.weightBytes()).isEqualTo(13_476_831_232L);
+        assertThat(m.kvCacheBytes()).isEqualTo(68_451_041_280L);
+        assertThat(m.totalBytes()).isEqualTo(81_927_872_512L).isGreaterThan(80_000_000_000L);
+        assertThat(m.fits()).isTrue();
+    }
+
+    @Test
+    void figuresBelowThePhysicalFloorAreRefused() {
+        Source s = Source.user("s");
+        assertThatThrownBy(() -> Hardware.newBuilder("x").memoryBandwidth(1e-300, s))
+                .hasMessage("memoryBandwidth bytesPerSecond must be a finite number of at least 1 GB/s (1.0E9),"
+                        + " got 1.0E-300");
+        assertThatThrownBy(() -> Hardware.newBuilder("x").memoryBandwidth(Double.POSITIVE_INFINITY, s))
+                .hasMessageContaining("got Infinity");
+        assertThatThrownBy(() -> Hardware.H100_SXM.withMemoryBandwidth(0.5e9, s))
+                .hasMessage("bytesPerSecond must be a finite number of at least 1 GB/s (1.0E9), got 5.0E8");
+        assertThatThrownBy(() -> new Ceiling(Precision.FP16, 1e-300, Ceiling.Unit.TENSOR_CORE, s))
+                .hasMessage("FP16 flopsPerSecond must be a finite number of at least 1 GFLOP/s (1.0E9), got 1.0E-300");
+        assertThatThrownBy(() -> new Ceiling(Precision.FP16, Double.NaN, Ceiling.Unit.TENSOR_CORE, s))
+                .hasMessageContaining("got NaN");
+        // the floor itself is accepted
+        assertThat(Hardware.newBuilder("slow")
+                        .memoryBandwidth(Hardware.MIN_BYTES_PER_SECOND, s)
+                        .ceiling(Precision.FP32, Hardware.MIN_FLOPS_PER_SECOND, Ceiling.Unit.CUDA_CORE, s)
+                        .build()
+                        .memoryBytesPerSecond())
+                .isEqualTo(1e9);
+    }
+
+    @Test
+    void nullNamesAndAliasesAreNamedInTheError() {
+        assertThatThrownBy(() -> Hardware.byName(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("hardware must not be null; known: GB10");
+        assertThatThrownBy(() -> Hardware.newBuilder(null)).hasMessage("name must not be blank, got null");
+        assertThatThrownBy(() -> Hardware.newBuilder("x").aliases((String[]) null))
+                .hasMessage("aliases must not be null");
+        assertThatThrownBy(() -> Hardware.newBuilder("x")
+                        .aliases("a", null)
+                        .memoryBandwidth(1e12, Source.user("s"))
+                        .ceiling(Precision.FP32, 1e12, Ceiling.Unit.CUDA_CORE, Source.user("s"))
+                        .build())
+                .hasMessage("aliases[1] must not be blank, got null");
+        assertThatThrownBy(() -> Hardware.newBuilder("x").ceiling(null, 1e12, Ceiling.Unit.CUDA_CORE, Source.user("s")))
+                .hasMessage("precision must not be null");
+        assertThatThrownBy(() -> Hardware.GB10.computePath(null, Precision.FP16))
+                .hasMessage("weights must not be null");
+        assertThatThrownBy(() -> Hardware.GB10.ridgePoint(null)).hasMessage("precision must not be null");
+    }
+
+    @Test
+    void aKernelLatencyOfMoreThanASecondIsRefused() {
+        Source s = Source.user("s");
+        assertThat(Hardware.H100_SXM.withKernelLatency(1, s).kernelLatencySeconds())
+                .isEqualTo(1);
+        // 1e300 s per operator would print a 300-digit time
+        assertThatThrownBy(() -> Hardware.H100_SXM.withKernelLatency(1e300, s))
+                .hasMessage("kernelLatencySeconds must be in [0, 1] s (0 = not modelled), got 1.0E300");
+        assertThatThrownBy(() -> Hardware.H100_SXM.withKernelLatency(Double.NaN, s))
+                .hasMessageContaining("got NaN");
     }
 }

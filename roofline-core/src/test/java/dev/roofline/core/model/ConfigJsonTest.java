@@ -6,6 +6,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -52,6 +53,15 @@ class ConfigJsonTest {
         assertThat(ConfigJson.parse("Qwen2.5-7B", qwen).parameterCount()).isEqualTo(7_615_616_512L);
     }
 
+    static final String DEEPSEEK_V3 = """
+            {"model_type": "deepseek_v3", "hidden_size": 7168, "intermediate_size": 18432, "moe_intermediate_size": 2048,
+             "num_hidden_layers": 61, "num_attention_heads": 128, "num_key_value_heads": 128, "n_shared_experts": 1,
+             "n_routed_experts": 256, "num_experts_per_tok": 8, "first_k_dense_replace": 3, "moe_layer_freq": 1,
+             "q_lora_rank": 1536, "kv_lora_rank": 512, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
+             "v_head_dim": 128, "topk_method": "noaux_tc", "vocab_size": 129280, "tie_word_embeddings": false,
+             "quantization_config": {"activation_scheme": "dynamic", "fmt": "e4m3", "weight_block_size": [128, 128]}}
+            """;
+
     @Test
     void mixtralAndDeepSeekConfigs() {
         String mixtral = """
@@ -60,15 +70,7 @@ class ConfigJsonTest {
                  "vocab_size": 32000, "tie_word_embeddings": false, "router_aux_loss_coef": 0.02}
                 """;
         assertThat(ConfigJson.parse("Mixtral", mixtral).parameterCount()).isEqualTo(46_702_792_704L);
-        String deepseek = """
-                {"model_type": "deepseek_v3", "hidden_size": 7168, "intermediate_size": 18432, "moe_intermediate_size": 2048,
-                 "num_hidden_layers": 61, "num_attention_heads": 128, "num_key_value_heads": 128, "n_shared_experts": 1,
-                 "n_routed_experts": 256, "num_experts_per_tok": 8, "first_k_dense_replace": 3, "moe_layer_freq": 1,
-                 "q_lora_rank": 1536, "kv_lora_rank": 512, "qk_nope_head_dim": 128, "qk_rope_head_dim": 64,
-                 "v_head_dim": 128, "topk_method": "noaux_tc", "vocab_size": 129280, "tie_word_embeddings": false,
-                 "quantization_config": {"activation_scheme": "dynamic", "fmt": "e4m3", "weight_block_size": [128, 128]}}
-                """;
-        Model ds = ConfigJson.parse("DeepSeek-V3", deepseek);
+        Model ds = ConfigJson.parse("DeepSeek-V3", DEEPSEEK_V3);
         assertThat(ds.attention()).isEqualTo(Models.DEEPSEEK_V3.attention());
         assertThat(ds.feedForward()).isEqualTo(Models.DEEPSEEK_V3.feedForward());
         assertThat(ds.parameterCount()).isEqualTo(671_026_419_200L);
@@ -166,5 +168,141 @@ class ConfigJsonTest {
         assertThat(c.fields().keySet()).startsWith("architectures", "attention_bias", "bos_token_id");
         assertThat(c.fields().get("rms_norm_eps")).isEqualTo(1e-5);
         assertThat(c.model().parameterCount()).isEqualTo(8_030_261_248L);
+    }
+
+    static final String QWEN1_5_MOE_A2_7B = """
+            {"architectures": ["Qwen2MoeForCausalLM"], "model_type": "qwen2_moe", "hidden_size": 2048,
+             "intermediate_size": 5632, "moe_intermediate_size": 1408, "shared_expert_intermediate_size": 5632,
+             "num_attention_heads": 16, "num_key_value_heads": 16, "num_hidden_layers": 24, "num_experts": 60,
+             "num_experts_per_tok": 4, "decoder_sparse_step": 1, "vocab_size": 151936, "tie_word_embeddings": false}
+            """;
+
+    @Test
+    void qwenMoeIsRefusedUnderItsOwnTypeAndUnderADenseOne() {
+        // Qwen/Qwen1.5-MoE-A2.7B: 14.3 B parameters; read as a dense Llama it was 1.86 B
+        assertThatThrownBy(() -> ConfigJson.parse("x", QWEN1_5_MOE_A2_7B))
+                .hasMessage("config.json field model_type \"qwen2_moe\" is not supported; supported: llama, mistral,"
+                        + " qwen2, mixtral, deepseek_v3");
+        for (String dense : List.of("qwen2", "llama", "mistral")) {
+            assertThatThrownBy(() ->
+                            ConfigJson.parse("x", QWEN1_5_MOE_A2_7B.replace("\"qwen2_moe\"", "\"" + dense + "\"")))
+                    .hasMessage("config.json field \"num_experts\" does not fit model_type \"" + dense
+                            + "\" (a dense architecture: a mixture of experts needs its own model_type); supported:"
+                            + " llama, mistral, qwen2, mixtral, deepseek_v3");
+        }
+    }
+
+    @Test
+    void kvHeadsMustDivideTheHeadsAndNotExceedThem() {
+        assertThatThrownBy(() -> ConfigJson.parse(
+                        "x", LLAMA_3_8B.replace("\"num_key_value_heads\": 8", "\"num_key_value_heads\": 64")))
+                .hasMessage("config.json \"num_key_value_heads\" 64 is more than \"num_attention_heads\" 32");
+        assertThatThrownBy(() -> ConfigJson.parse(
+                        "x", LLAMA_3_8B.replace("\"num_key_value_heads\": 8", "\"num_key_value_heads\": 5")))
+                .hasMessage("config.json \"num_attention_heads\" 32 is not a multiple of \"num_key_value_heads\" 5");
+    }
+
+    @Test
+    void nonPositiveSizesAreRefusedByName() {
+        for (String field :
+                List.of("hidden_size", "intermediate_size", "num_attention_heads", "num_hidden_layers", "vocab_size")) {
+            String zero = LLAMA_3_8B.replaceFirst("\"" + field + "\": \\d+", "\"" + field + "\": 0");
+            assertThatThrownBy(() -> ConfigJson.parse("x", zero))
+                    .hasMessage("config.json \"" + field + "\" must be a positive integer, got 0");
+            String negative = LLAMA_3_8B.replaceFirst("\"" + field + "\": \\d+", "\"" + field + "\": -3");
+            assertThatThrownBy(() -> ConfigJson.parse("x", negative))
+                    .hasMessage("config.json \"" + field + "\" must be a positive integer, got -3");
+        }
+        assertThatThrownBy(() -> ConfigJson.parse(
+                        "x", LLAMA_3_8B.replace("\"hidden_size\": 4096", "\"hidden_size\": 4096, \"head_dim\": 0")))
+                .hasMessage("config.json \"head_dim\" must be a positive integer, got 0");
+    }
+
+    static final String MIXTRAL = """
+            {"model_type": "mixtral", "hidden_size": 4096, "intermediate_size": 14336, "num_attention_heads": 32,
+             "num_hidden_layers": 32, "num_key_value_heads": 8, "num_local_experts": 8, "num_experts_per_tok": 2,
+             "vocab_size": 32000, "tie_word_embeddings": false}
+            """;
+
+    @Test
+    void mixtureOfExpertsFieldsMustAgree() {
+        assertThatThrownBy(() -> ConfigJson.parse(
+                        "x", MIXTRAL.replace("\"num_experts_per_tok\": 2", "\"num_experts_per_tok\": 9")))
+                .hasMessage("config.json \"num_experts_per_tok\" 9 is more than the 8 experts (\"num_local_experts\")");
+        assertThatThrownBy(() -> ConfigJson.parse("x", MIXTRAL.replace("\"num_local_experts\": 8,", "")))
+                .hasMessage("config.json needs \"num_local_experts\"");
+        // expert counts without expert sizes
+        assertThatThrownBy(() -> ConfigJson.parse("x", MIXTRAL.replace("\"intermediate_size\": 14336,", "")))
+                .hasMessage("config.json needs \"intermediate_size\"");
+        assertThatThrownBy(() -> ConfigJson.parse("x", DEEPSEEK_V3.replace("\"moe_intermediate_size\": 2048,", "")))
+                .hasMessage("config.json needs \"moe_intermediate_size\"");
+        // DeepSeek's field names under Mixtral's type, and the other way round
+        assertThatThrownBy(() ->
+                        ConfigJson.parse("x", MIXTRAL.replace("\"num_local_experts\": 8", "\"n_routed_experts\": 8")))
+                .hasMessageStartingWith("config.json field \"n_routed_experts\" does not fit model_type \"mixtral\"");
+        assertThatThrownBy(() -> ConfigJson.parse(
+                        "x", DEEPSEEK_V3.replace("\"n_routed_experts\": 256", "\"num_local_experts\": 256")))
+                .hasMessageStartingWith(
+                        "config.json field \"num_local_experts\" does not fit model_type \"deepseek_v3\"");
+        assertThatThrownBy(() -> ConfigJson.parse(
+                        "x", DEEPSEEK_V3.replace("\"num_experts_per_tok\": 8", "\"num_experts_per_tok\": 257")))
+                .hasMessage(
+                        "config.json \"num_experts_per_tok\" 257 is more than the 256 experts (\"n_routed_experts\")");
+    }
+
+    @Test
+    void deepSeekLayerFieldsMustAgree() {
+        assertThatThrownBy(() -> ConfigJson.parse(
+                        "x", DEEPSEEK_V3.replace("\"first_k_dense_replace\": 3", "\"first_k_dense_replace\": 61")))
+                .hasMessage("config.json \"first_k_dense_replace\" 61 leaves no mixture-of-experts layer among"
+                        + " \"num_hidden_layers\" 61");
+        assertThatThrownBy(() ->
+                        ConfigJson.parse("x", DEEPSEEK_V3.replace("\"moe_layer_freq\": 1", "\"moe_layer_freq\": 2")))
+                .hasMessageStartingWith("config.json \"moe_layer_freq\" 2 is not supported");
+        assertThatThrownBy(() -> ConfigJson.parse("x", DEEPSEEK_V3.replace("\"kv_lora_rank\": 512,", "")))
+                .hasMessage("config.json needs \"kv_lora_rank\"");
+        // no dense layer at all is allowed: 61 routed layers, 3 more than DeepSeek-V3's 58
+        Model allRouted = ConfigJson.parse(
+                "x", DEEPSEEK_V3.replace("\"first_k_dense_replace\": 3", "\"first_k_dense_replace\": 0"));
+        assertThat(((MixtureOfExperts) allRouted.feedForward()).moeLayers(61)).isEqualTo(61);
+    }
+
+    @Test
+    void biasesThisReaderWouldNotCountAreRefused() {
+        // transformers' Llama puts attention_bias on q, k, v and o_proj, mlp_bias on gate, up and down
+        assertThatThrownBy(() -> ConfigJson.parse(
+                        "x", LLAMA_3_8B.replace("\"attention_bias\": false", "\"attention_bias\": true")))
+                .hasMessage("config.json \"attention_bias\": true is not supported (its biases would not be counted)");
+        assertThatThrownBy(() ->
+                        ConfigJson.parse("x", LLAMA_3_8B.replace("\"attention_bias\": false", "\"mlp_bias\": true")))
+                .hasMessageStartingWith("config.json \"mlp_bias\": true is not supported");
+    }
+
+    @Test
+    void anExplicitHeadDimIsHonouredAsTransformersDoes() {
+        // mistralai/Mistral-Nemo-Base-2407: 32 heads of 128 (not 5120 / 32 = 160), 8 KV heads, 40 layers.
+        // per layer: q 4096·5120 + k, v 2·1024·5120 + o 5120·4096 + MLP 3·14336·5120 + norms 2·5120 = 272,640,000;
+        // 40 layers 10,905,600,000 + embedding and head 2·131072·5120 = 1,342,177,280 + final norm 5120
+        String nemo = """
+                {"model_type": "mistral", "hidden_size": 5120, "head_dim": 128, "intermediate_size": 14336,
+                 "num_attention_heads": 32, "num_key_value_heads": 8, "num_hidden_layers": 40, "vocab_size": 131072,
+                 "tie_word_embeddings": false}
+                """;
+        assertThat(ConfigJson.parse("Mistral-Nemo", nemo).parameterCount()).isEqualTo(12_247_782_400L);
+    }
+
+    @Test
+    void nullArgumentsAreNamed() {
+        assertThatThrownBy(() -> ConfigJson.read(null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("file must not be null");
+        assertThatThrownBy(() -> ConfigJson.modelName(null)).hasMessage("file must not be null");
+        assertThatThrownBy(() -> ConfigJson.parse("x", null))
+                .hasMessage("config.json is not valid JSON: JSON text must not be null");
+        assertThatThrownBy(() -> ConfigJson.parse(null, LLAMA_3_8B)).hasMessage("name must not be blank, got null");
+        assertThatThrownBy(() -> Models.LLAMA_3_8B.weightBytes(null)).hasMessage("weights must not be null");
+        assertThatThrownBy(() -> Models.LLAMA_3_8B.matrices().getFirst().bytes(null))
+                .hasMessage("precision must not be null");
+        assertThatThrownBy(() -> Models.byName(null)).hasMessageStartingWith("model must not be null; known: ");
     }
 }

@@ -150,4 +150,86 @@ class ModelsTest {
         long layer = 64 * 64 + 2 * 64 * 32 + 64 * 64 + 3 * 64 * 128 + 2 * 64;
         assertThat(m.parameterCount()).isEqualTo(2 * layer + 100 * 64 + 64);
     }
+
+    @Test
+    void aBillionHeadsOfWidthOneCountExactly() {
+        // H = layers = vocab = intermediate = 1, 10^9 query and KV heads of width 1, untied, with Q/K/V biases:
+        // q, k, v 3·10^9·1 + o 1·10^9 = 4·10^9; biases (10^9 + 2·10^9)·1 = 3·10^9; norms 2·1 + final 1 = 3;
+        // embedding 1 + lm_head 1 + MLP 3·1·1 = 5; total 7,000,000,008 (an int sum of the biases wrapped to -1.29e9)
+        Model m = Model.newBuilder("wide")
+                .hiddenSize(1)
+                .layers(1)
+                .vocabSize(1)
+                .attention(1_000_000_000, 1_000_000_000)
+                .headDim(1)
+                .qkvBias(true)
+                .swiGlu(1)
+                .build();
+        assertThat(m.parameterCount()).isEqualTo(7_000_000_008L);
+        assertThat(m.activeParameterCount()).isEqualTo(7_000_000_008L);
+    }
+
+    @Test
+    void aCountBeyondALongNamesWhatOverflowed() {
+        int max = Integer.MAX_VALUE;
+        // (2^31 - 1) + 2 · (2^31 - 1) heads' biases of width 2^31 - 1: 3 · (2^31 - 1)^2 > 2^63
+        MultiHeadAttention wide = new MultiHeadAttention(max, max, max, true);
+        assertThatThrownBy(wide::vectorParameters)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("q/k/v bias parameters (heads, kvHeads, headDim) overflows a long");
+        // q_b_proj: (2^31 - 1) heads of width 2^32 - 2 (just below 2^63 rows) times a q_lora_rank of 2^31 - 1
+        LatentAttention mla = new LatentAttention(max, max, 1, max, max, 1);
+        WeightMatrix qb = mla.matrices(1, 1).get(1);
+        assertThat(qb.outFeatures()).isEqualTo(2 * (long) max * max);
+        assertThatThrownBy(qb::parameters).hasMessageStartingWith("parameters of q_b_proj overflows a long");
+        // 4 · 2^31 · 2^31 · 2^31 parameters in q_proj alone
+        Model huge = Model.newBuilder("huge")
+                .hiddenSize(max)
+                .layers(max)
+                .vocabSize(1)
+                .attention(max, 1)
+                .headDim(max)
+                .swiGlu(1)
+                .build();
+        assertThatThrownBy(huge::parameterCount)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("parameters of q_proj overflows a long");
+    }
+
+    @Test
+    void theDefaultHeadWidthIsNeverTruncated() {
+        // 4100 / 32 = 128.125 would have become 128
+        assertThatThrownBy(() -> Model.newBuilder("x")
+                        .hiddenSize(4100)
+                        .layers(1)
+                        .vocabSize(10)
+                        .attention(32, 8)
+                        .swiGlu(128)
+                        .build())
+                .hasMessage("model 'x': hiddenSize 4100 is not a multiple of heads 32; set headDim");
+        assertThat(Model.newBuilder("x")
+                        .hiddenSize(4100)
+                        .layers(1)
+                        .vocabSize(10)
+                        .attention(32, 8)
+                        .headDim(128)
+                        .swiGlu(128)
+                        .build()
+                        .attention())
+                .isEqualTo(new MultiHeadAttention(32, 8, 128, false));
+    }
+
+    @Test
+    void kvHeadsBeyondTheHeadsAreRefused() {
+        assertThatThrownBy(() -> new MultiHeadAttention(8, 16, 64, false))
+                .hasMessage("kvHeads must be <= heads, got 16 > 8");
+    }
+
+    @Test
+    void deepSeekV3CountsTheRouterBiasTransformersKeepsAsABuffer() {
+        // 58 MoE layers x 256 experts of e_score_correction_bias: transformers' num_parameters() says 671,026,404,352
+        long buffers = 58L * 256;
+        assertThat(Models.DEEPSEEK_V3.parameterCount() - buffers).isEqualTo(671_026_404_352L);
+        assertThat(Models.DEEPSEEK_V3.feedForward().vectorParameters(61)).isEqualTo(buffers);
+    }
 }

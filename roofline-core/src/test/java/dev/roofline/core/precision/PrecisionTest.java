@@ -245,4 +245,15 @@ class PrecisionTest {
     void tf32KeepsFp32RangeWithTenMantissaBits() {
         assertThat(Precision.TF32.maxFinite()).isCloseTo((2 - Math.pow(2, -10)) * Math.pow(2, 127), within(1e25));
     }
+
+    @Test
+    void blockCountRefusesRowsThatCannotHoldTheElements() {
+        BlockScaling nvfp4 = Precision.NVFP4.blockScaling().orElseThrow();
+        // 32 elements in rows of 16: two rows of one 16-element block each
+        assertThat(nvfp4.blockCount(32, 16)).isEqualTo(2);
+        assertThatThrownBy(() -> nvfp4.blockCount(32, 0)).hasMessage("rowLength must be > 0, got 0");
+        assertThatThrownBy(() -> nvfp4.blockCount(0, 16)).hasMessage("elements must be > 0, got 0");
+        assertThatThrownBy(() -> nvfp4.blockCount(33, 16))
+                .hasMessage("elements must be whole rows of rowLength, got 33 and 16");
+    }
 }

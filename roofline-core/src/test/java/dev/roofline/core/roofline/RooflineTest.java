@@ -189,6 +189,22 @@ class RooflineTest {
     }
 
     @Test
+    void efficienciesThatLeaveLessThanAPhysicalFloorAreRefused() {
+        Roofline r = Roofline.on(Hardware.GB10);
+        // 273 GB/s · 1e-300 would price a 4096² FP16 GEMV at about 1.2e290 s
+        assertThatThrownBy(() -> r.withEfficiency(1e-300, 1))
+                .hasMessage("bandwidthEfficiency 1.0E-300 leaves GB10 2.73E-289 B/s of memory bandwidth, below the"
+                        + " physical floor of 1 GB/s");
+        // GB10's smallest peak is FP64: 31/64 TFLOPS = 484.375 GFLOPS; 1e-3 of it is 0.48 GFLOP/s
+        assertThatThrownBy(() -> r.withEfficiency(1, 1e-3))
+                .hasMessageStartingWith("computeEfficiency 0.001 leaves GB10's FP64 peak at 4.84375E8 FLOP/s");
+        assertThatThrownBy(() -> r.withEfficiency(1, Double.MIN_VALUE))
+                .hasMessageContaining("below the physical floor of 1 GFLOP/s");
+        // 1 GB/s is the floor: 273 GB/s at 1/273 is accepted
+        assertThat(r.withEfficiency(1 / 273.0, 1).bandwidthEfficiency()).isEqualTo(1 / 273.0);
+    }
+
+    @Test
     void badElementwiseArgumentsAreRejected() {
         assertThatThrownBy(() -> Elementwise.of("x", 0, 1, 2)).hasMessageContaining("elements must be > 0, got 0");
         assertThatThrownBy(() -> Elementwise.of("x", 10, Double.NaN, 2)).hasMessageContaining("flopsPerElement");
@@ -196,5 +212,15 @@ class RooflineTest {
                 .hasMessageContaining("reads and writes");
         assertThatThrownBy(() -> Elementwise.reduction("x", 10, 20, Precision.FP16))
                 .hasMessageContaining("outputs must be <= elements");
+    }
+
+    @Test
+    void operatorSizesNeverWrapAround() {
+        // 2 · 2^62 wrapped to -2^63 before the first checked product, and a negative count passed every later check
+        assertThatThrownBy(() -> Gemm.batched(1L << 62, 1, 1, 1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("FLOPs of GEMM")
+                .hasMessageContaining("overflows a long");
+        assertThatThrownBy(() -> Elementwise.reduction("r", 4, 1, null)).hasMessage("precision must not be null");
     }
 }

@@ -74,7 +74,7 @@ class TransformerTest {
         assertThat(m.weightBytes()).isEqualTo(LLAMA3_8B_FP16_BYTES);
         assertThat(m.kvCacheBytes()).isEqualTo(4L * 8192 * LLAMA3_8B_KV_PER_TOKEN);
         assertThat(m.fits()).isTrue();
-        long free = 128_000_000_000L - LLAMA3_8B_FP16_BYTES;
+        long free = 128L * (1L << 30) - LLAMA3_8B_FP16_BYTES; // DGX Spark's 128 GB of LPDDR5x are GiB
         assertThat(m.maxCachedTokens()).isEqualTo(free / LLAMA3_8B_KV_PER_TOKEN);
         assertThat(m.maxContext(4)).isEqualTo(free / LLAMA3_8B_KV_PER_TOKEN / 4);
         assertThat(m.maxBatch(8192)).isEqualTo(free / LLAMA3_8B_KV_PER_TOKEN / 8192);

@@ -12,6 +12,8 @@ import java.util.Locale;
 
 /** {@code roofline hardware}: the hardware registry, every figure with its source. */
 public final class HardwareCommand implements Command {
+    /** Memory capacities are binary, as the datasheets' "GB" of memory means ({@code Datasheets}). */
+    static final double GIB = 1L << 30;
 
     @Override
     public String name() {
@@ -34,11 +36,11 @@ public final class HardwareCommand implements Command {
         for (Hardware h : Hardware.registry()) {
             sb.append(String.format(
                     Locale.ROOT,
-                    "%s%s: %.0f GB/s, %.0f GB, %d SMs, L2 %.1f MiB, CC %s, %.0f W%n",
+                    "%s%s: %.0f GB/s, %.0f GiB, %d SMs, L2 %.1f MiB, CC %s, %.0f W%n",
                     h.name(),
                     h.aliases().isEmpty() ? "" : " (" + String.join(", ", h.aliases()) + ")",
                     h.memoryBytesPerSecond() / 1e9,
-                    h.memoryBytes() / 1e9,
+                    h.memoryBytes() / GIB,
                     h.smCount(),
                     h.l2Bytes() / (double) (1 << 20),
                     h.computeCapability().map(Object::toString).orElse("?"),

@@ -56,11 +56,11 @@ public final class ModelCommand extends ModelFamilyCommand {
         MemoryFit m = t.memory(w);
         if (m.deviceBytes() > 0) {
             sb.append(f(
-                    "memory: weights %.2f GB + KV cache %.2f GB = %.2f GB of %.0f GB: %s; KV fits %,d tokens (context %,d at batch %d)%n",
-                    m.weightBytes() / 1e9,
-                    m.kvCacheBytes() / 1e9,
-                    m.totalBytes() / 1e9,
-                    m.deviceBytes() / 1e9,
+                    "memory: weights %.2f GiB + KV cache %.2f GiB = %.2f GiB of %.0f GiB: %s; KV fits %,d tokens (context %,d at batch %d)%n",
+                    m.weightBytes() / HardwareCommand.GIB,
+                    m.kvCacheBytes() / HardwareCommand.GIB,
+                    m.totalBytes() / HardwareCommand.GIB,
+                    m.deviceBytes() / HardwareCommand.GIB,
                     m.fits() ? "fits" : "does NOT fit",
                     m.maxCachedTokens(),
                     m.maxContext(w.batch()),

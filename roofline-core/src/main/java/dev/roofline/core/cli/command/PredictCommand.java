@@ -4,6 +4,7 @@ import dev.roofline.core.cli.Arguments;
 import dev.roofline.core.cli.Command;
 import dev.roofline.core.cli.Converters;
 import dev.roofline.core.cli.Option;
+import dev.roofline.core.cli.UsageException;
 import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.report.PrecisionComparison;
@@ -42,7 +43,7 @@ public final class PredictCommand implements Command {
     static final Option<Efficiency> EFFICIENCY = Option.of(
             "--efficiency",
             "BW,COMPUTE",
-            "fractions of peak bandwidth and compute reached, each in (0,1]",
+            "fractions of peak bandwidth and compute reached, each in (0,1] and leaving >= 1 GB/s and 1 GFLOP/s",
             "1,1",
             PredictCommand::efficiency);
 
@@ -64,7 +65,12 @@ public final class PredictCommand implements Command {
     @Override
     public void run(Arguments args, PrintStream out, PrintStream err) {
         Efficiency efficiency = args.get(EFFICIENCY);
-        Roofline roofline = Roofline.on(args.get(HW)).withEfficiency(efficiency.bandwidth(), efficiency.compute());
+        Roofline roofline;
+        try {
+            roofline = Roofline.on(args.get(HW)).withEfficiency(efficiency.bandwidth(), efficiency.compute());
+        } catch (IllegalArgumentException e) { // a fraction so small that what it leaves is not physical
+            throw new UsageException(EFFICIENCY.name() + ": " + e.getMessage());
+        }
         PrecisionComparison table = PrecisionComparison.of(
                         roofline, args.get(SHAPE).withOutput(args.get(OUTPUT)))
                 .withPrecisions(args.get(PRECISIONS))

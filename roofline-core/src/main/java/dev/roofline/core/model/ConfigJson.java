@@ -177,9 +177,10 @@ public final class ConfigJson {
                 latentAttention(b, c, heads);
                 int experts = integer(c, "n_routed_experts");
                 int dense = c.get("first_k_dense_replace") == null ? 0 : nonNegative(c, "first_k_dense_replace");
-                if (dense >= layers) {
+                // dense == layers is a dense model (transformers builds a dense MLP in every layer); more is an error
+                if (dense > layers) {
                     throw new IllegalArgumentException("config.json \"first_k_dense_replace\" " + dense
-                            + " leaves no mixture-of-experts layer among \"num_hidden_layers\" " + layers);
+                            + " is more than \"num_hidden_layers\" " + layers);
                 }
                 if (c.get("moe_layer_freq") != null && !Long.valueOf(1).equals(c.get("moe_layer_freq"))) {
                     throw new IllegalArgumentException("config.json \"moe_layer_freq\" " + c.get("moe_layer_freq")

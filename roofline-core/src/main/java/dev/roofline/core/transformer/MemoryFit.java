@@ -1,5 +1,7 @@
 package dev.roofline.core.transformer;
 
+import dev.roofline.core.internal.Checks;
+
 /**
  * Weights plus KV cache against device memory (activations and runtime overheads are not counted).
  *
@@ -11,7 +13,7 @@ package dev.roofline.core.transformer;
 public record MemoryFit(long weightBytes, long kvCacheBytes, long kvBytesPerToken, long deviceBytes) {
 
     public long totalBytes() {
-        return Math.addExact(weightBytes, kvCacheBytes);
+        return Checks.add(weightBytes, kvCacheBytes, () -> "weights plus KV cache bytes");
     }
 
     public boolean fits() {

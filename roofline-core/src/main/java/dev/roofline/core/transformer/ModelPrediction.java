@@ -1,6 +1,7 @@
 package dev.roofline.core.transformer;
 
 import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.internal.Checks;
 import dev.roofline.core.model.Model;
 
 import java.util.List;
@@ -36,7 +37,7 @@ public record ModelPrediction(Model model, Workload workload, Hardware hardware,
     public long flops() {
         long f = 0;
         for (OperatorTime o : operators) {
-            f = Math.addExact(f, o.flops());
+            f = Checks.add(f, o.flops(), () -> "the FLOPs of the step's operators");
         }
         return f;
     }
@@ -44,7 +45,7 @@ public record ModelPrediction(Model model, Workload workload, Hardware hardware,
     public long bytes() {
         long b = 0;
         for (OperatorTime o : operators) {
-            b = Math.addExact(b, o.bytes());
+            b = Checks.add(b, o.bytes(), () -> "the bytes of the step's operators");
         }
         return b;
     }

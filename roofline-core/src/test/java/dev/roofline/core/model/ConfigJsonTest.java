@@ -253,9 +253,8 @@ class ConfigJsonTest {
     @Test
     void deepSeekLayerFieldsMustAgree() {
         assertThatThrownBy(() -> ConfigJson.parse(
-                        "x", DEEPSEEK_V3.replace("\"first_k_dense_replace\": 3", "\"first_k_dense_replace\": 61")))
-                .hasMessage("config.json \"first_k_dense_replace\" 61 leaves no mixture-of-experts layer among"
-                        + " \"num_hidden_layers\" 61");
+                        "x", DEEPSEEK_V3.replace("\"first_k_dense_replace\": 3", "\"first_k_dense_replace\": 62")))
+                .hasMessage("config.json \"first_k_dense_replace\" 62 is more than \"num_hidden_layers\" 61");
         assertThatThrownBy(() ->
                         ConfigJson.parse("x", DEEPSEEK_V3.replace("\"moe_layer_freq\": 1", "\"moe_layer_freq\": 2")))
                 .hasMessageStartingWith("config.json \"moe_layer_freq\" 2 is not supported");

@@ -1,5 +1,7 @@
 package dev.roofline.quant.safetensors;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -7,8 +9,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.OptionalLong;
@@ -19,6 +27,19 @@ final class Json {
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
+
+    /**
+     * The same rules for streaming a header: field names are not canonicalized (a header's million tensor names
+     * would all go into the parser's symbol table, to be used once).
+     */
+    private static final ObjectMapper STREAMING = JsonMapper.builder(JsonFactory.builder()
+                    .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
+                    .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
+                    .build())
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+
+    private static final int UTF8_CHUNK = 1 << 16;
 
     private Json() {}
 
@@ -51,6 +72,53 @@ final class Json {
         return root;
     }
 
+    /** A parser over {@code utf8}, which must be under 2 GiB, reading it in place. */
+    static JsonParser streamingParser(MemorySegment utf8) throws IOException {
+        ByteBuffer bytes = utf8.asByteBuffer();
+        return STREAMING.createParser(new InputStream() {
+            @Override
+            public int read() {
+                return bytes.hasRemaining() ? bytes.get() & 0xFF : -1;
+            }
+
+            @Override
+            public int read(byte[] b, int off, int len) {
+                if (!bytes.hasRemaining()) {
+                    return -1;
+                }
+                int n = Math.min(len, bytes.remaining());
+                bytes.get(b, off, n);
+                return n;
+            }
+        });
+    }
+
+    /** Checks that {@code utf8} is strict UTF-8 (as {@link #parse} requires), decoding it in small chunks. */
+    static void checkUtf8(MemorySegment utf8, String source) throws SafetensorsFormatException {
+        CharsetDecoder decoder = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        ByteBuffer in = utf8.asByteBuffer();
+        CharBuffer out = CharBuffer.allocate(UTF8_CHUNK);
+        while (true) {
+            CoderResult r = decoder.decode(in, out, true);
+            if (r.isError()) {
+                throw new SafetensorsFormatException(
+                        FormatViolation.INVALID_JSON,
+                        source + ": header is not valid UTF-8 (at byte " + in.position() + " of the header)");
+            }
+            out.clear();
+            if (r.isUnderflow()) {
+                break;
+            }
+        }
+        out.clear();
+        if (decoder.flush(out).isError()) {
+            throw new SafetensorsFormatException(FormatViolation.INVALID_JSON, source + ": header is not valid UTF-8");
+        }
+    }
+
     /** The value of an integral JSON number that fits a non-negative {@code long}; empty for anything else. */
     static OptionalLong nonNegativeLong(JsonNode node) {
         if (node == null || !node.isIntegralNumber() || !node.canConvertToLong() || node.longValue() < 0) {
@@ -64,7 +132,11 @@ final class Json {
         if (node == null) {
             return "missing";
         }
-        String text = node.toString();
+        return cut(node.toString());
+    }
+
+    /** {@code text} cut to 80 characters for an error message. */
+    static String cut(String text) {
         return text.length() <= 80 ? text : text.substring(0, 77) + "...";
     }
 }

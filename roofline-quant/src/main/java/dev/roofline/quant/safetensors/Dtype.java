@@ -70,6 +70,26 @@ public enum Dtype {
         return Arrays.stream(values()).filter(d -> d.name().equals(name)).findFirst();
     }
 
+    private static final Dtype[] ALL = values();
+
+    /** The dtype spelled by {@code chars[offset .. offset + length)}, or null: a header lookup without a String. */
+    static Dtype fromChars(char[] chars, int offset, int length) {
+        search:
+        for (Dtype d : ALL) {
+            String n = d.name();
+            if (n.length() != length) {
+                continue;
+            }
+            for (int i = 0; i < length; i++) {
+                if (n.charAt(i) != chars[offset + i]) {
+                    continue search;
+                }
+            }
+            return d;
+        }
+        return null;
+    }
+
     /**
      * Bytes a tensor of this dtype and {@code shape} occupies: product of the dimensions × {@link #bitSize()} / 8.
      *

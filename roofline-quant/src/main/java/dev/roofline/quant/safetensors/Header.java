@@ -30,18 +30,14 @@ final class Header {
     private Header(Builder b, Map<String, String> metadata, int[] fileOrder) {
         this.metadata = Map.copyOf(metadata);
         this.size = b.size;
-        this.names = Arrays.copyOf(b.names, size);
-        this.dtypes = Arrays.copyOf(b.dtypes, size);
-        this.begins = Arrays.copyOf(b.begins, size);
-        this.ends = Arrays.copyOf(b.ends, size);
-        this.dims = Arrays.copyOf(b.dims, b.dimCount);
-        this.dimStart = Arrays.copyOf(b.dimStart, size + 1);
+        this.names = b.names; // the builder is done with its arrays: no copies of a million entries
+        this.dtypes = b.dtypes;
+        this.begins = b.begins;
+        this.ends = b.ends;
+        this.dims = b.dims;
+        this.dimStart = b.dimStart;
         this.fileOrder = fileOrder;
-        this.slots = new int[Integer.highestOneBit(Math.max(4, size * 2 - 1)) << 1];
-        for (int i = 0; i < size; i++) {
-            int s = slot(names[i]);
-            slots[s] = i + 1; // names are unique: the parser refuses duplicate keys
-        }
+        this.slots = b.slots;
     }
 
     Map<String, String> metadata() {
@@ -65,16 +61,17 @@ final class Header {
 
     /** The slot of {@code name}: where it is, or the empty slot where it would go. */
     private int slot(String name) {
+        return slot(slots, names, name);
+    }
+
+    private static int slot(int[] slots, String[] names, String name) {
         int mask = slots.length - 1;
-        int s = mix(name.hashCode()) & mask;
+        int h = name.hashCode();
+        int s = (h ^ (h >>> 16)) & mask;
         while (slots[s] != 0 && !names[slots[s] - 1].equals(name)) {
             s = (s + 1) & mask;
         }
         return s;
-    }
-
-    private static int mix(int h) {
-        return h ^ (h >>> 16);
     }
 
     private TensorInfo info(int i) {
@@ -107,8 +104,14 @@ final class Header {
         private long[] dims = new long[32];
         private int dimCount;
         private int[] dimStart = new int[17];
+        private int[] slots = new int[32]; // by name, at most half full: header index + 1, 0 for an empty slot
 
-        /** Adds one tensor whose shape is {@code shape[0 .. rank)}. */
+        /** Whether a tensor called {@code name} was added. */
+        boolean contains(String name) {
+            return slots[slot(slots, names, name)] != 0;
+        }
+
+        /** Adds one tensor whose shape is {@code shape[0 .. rank)}; its name must be new ({@link #contains}). */
         void add(String name, Dtype dtype, long[] shape, int rank, long begin, long end) {
             if (size == names.length) {
                 int n = size * 2;
@@ -127,8 +130,16 @@ final class Header {
             dtypes[size] = (byte) dtype.ordinal();
             begins[size] = begin;
             ends[size] = end;
+            slots[slot(slots, names, name)] = size + 1;
             size++;
             dimStart[size] = dimCount;
+            if (size * 2 > slots.length) {
+                int[] grown = new int[slots.length * 2];
+                for (int i = 0; i < size; i++) {
+                    grown[slot(grown, names, names[i])] = i + 1;
+                }
+                slots = grown;
+            }
         }
 
         /**

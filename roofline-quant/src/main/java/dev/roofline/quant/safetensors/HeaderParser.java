@@ -3,6 +3,7 @@ package dev.roofline.quant.safetensors;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.io.SerializedString;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
@@ -26,6 +27,15 @@ final class HeaderParser {
     private final long dataBytes;
     private final String source;
     private long[] shape = new long[8];
+    private final long[] range = new long[2];
+    /** The byte range of the tensor being read. */
+    private long begin;
+
+    private long end;
+
+    private static final SerializedString[] FIELDS = {
+        new SerializedString("dtype"), new SerializedString("shape"), new SerializedString("data_offsets")
+    };
 
     private HeaderParser(MemorySegment json, JsonParser p, long dataBytes, String source) {
         this.json = json;
@@ -69,12 +79,16 @@ final class HeaderParser {
                     FormatViolation.NOT_AN_OBJECT,
                     source + ": header must be a JSON object, got " + root.getNodeType() + " " + Json.show(root));
         }
-        Map<String, String> metadata = Map.of();
+        Map<String, String> metadata = null;
         Header.Builder tensors = new Header.Builder();
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String name = p.currentName();
+            boolean isMetadata = name.equals(Header.METADATA_KEY);
+            if (isMetadata ? metadata != null : tensors.contains(name)) {
+                throw duplicate(name);
+            }
             p.nextToken();
-            if (name.equals(Header.METADATA_KEY)) {
+            if (isMetadata) {
                 metadata = metadata();
             } else {
                 tensor(name, tensors);
@@ -87,7 +101,7 @@ final class HeaderParser {
                     FormatViolation.INVALID_JSON,
                     source + ": header is not valid JSON: trailing token (" + trailing + ") after the header object");
         }
-        return tensors.build(metadata, dataBytes, source);
+        return tensors.build(metadata == null ? Map.of() : metadata, dataBytes, source);
     }
 
     /** The current value as a tree, for an error message. */
@@ -134,67 +148,108 @@ final class HeaderParser {
                         source + ": " + Header.METADATA_KEY + " value of '" + key + "' must be a string, got "
                                 + Json.show(value()));
             }
-            metadata.put(key, p.getText());
+            if (metadata.put(key, p.getText()) != null) {
+                throw duplicate(key);
+            }
         }
         requireEndOfObject();
         return metadata;
     }
 
+    /** Where a tensor's error is: the file and the tensor (built only for a message). */
+    private String where(String name) {
+        return source + ": tensor '" + name + "'";
+    }
+
+    private SafetensorsFormatException duplicate(String key) {
+        return new SafetensorsFormatException(
+                FormatViolation.INVALID_JSON, source + ": header is not valid JSON: Duplicate field '" + key + "'");
+    }
+
     private void tensor(String name, Header.Builder tensors) throws IOException {
-        String where = source + ": tensor '" + name + "'";
         if (p.currentToken() != JsonToken.START_OBJECT) {
             JsonNode node = value();
             throw new SafetensorsFormatException(
                     FormatViolation.NOT_AN_OBJECT,
-                    where + ": entry must be a JSON object, got " + node.getNodeType() + " " + Json.show(node));
+                    where(name) + ": entry must be a JSON object, got " + node.getNodeType() + " " + Json.show(node));
         }
         Dtype dtype = null;
         int rank = -1;
-        long[] range = null;
-        while (p.nextToken() == JsonToken.FIELD_NAME) {
-            String field = p.currentName();
+        boolean haveRange = false;
+        // the fields come in this order from every writer we know: match their bytes without making a String
+        for (int next = 0; ; next = Math.min(next + 1, FIELDS.length - 1)) {
+            String field;
+            if (p.nextFieldName(FIELDS[next])) {
+                field = FIELDS[next].getValue();
+            } else if (p.currentToken() == JsonToken.FIELD_NAME) {
+                field = p.currentName();
+            } else {
+                break;
+            }
             p.nextToken();
             switch (field) {
-                case "dtype" -> dtype = dtype(where);
-                case "shape" -> rank = shape(where);
-                case "data_offsets" -> range = offsets(where);
+                case "dtype" -> {
+                    if (dtype != null) {
+                        throw duplicate(field);
+                    }
+                    dtype = dtype(name);
+                }
+                case "shape" -> {
+                    if (rank >= 0) {
+                        throw duplicate(field);
+                    }
+                    rank = shape(name);
+                }
+                case "data_offsets" -> {
+                    if (haveRange) {
+                        throw duplicate(field);
+                    }
+                    offsets(name);
+                    haveRange = true;
+                }
                 default -> p.skipChildren(); // unknown fields are ignored, as serde ignores them
             }
         }
         requireEndOfObject();
         if (dtype == null) {
             throw new SafetensorsFormatException(
-                    FormatViolation.MISSING_FIELD, where + ": field 'dtype' must be a string, got missing");
+                    FormatViolation.MISSING_FIELD, where(name) + ": field 'dtype' must be a string, got missing");
         }
         if (rank < 0) {
             throw new SafetensorsFormatException(
-                    FormatViolation.MISSING_FIELD, where + ": field 'shape' must be an array, got missing");
+                    FormatViolation.MISSING_FIELD, where(name) + ": field 'shape' must be an array, got missing");
         }
-        if (range == null) {
+        if (!haveRange) {
             throw new SafetensorsFormatException(
-                    FormatViolation.MISSING_FIELD, where + ": field 'data_offsets' must be an array, got missing");
+                    FormatViolation.MISSING_FIELD,
+                    where(name) + ": field 'data_offsets' must be an array, got missing");
         }
-        checkSize(where, dtype, rank, range[0], range[1]);
-        tensors.add(name, dtype, shape, rank, range[0], range[1]);
+        checkSize(name, dtype, rank);
+        tensors.add(name, dtype, shape, rank, begin, end);
     }
 
-    private Dtype dtype(String where) throws IOException {
+    private Dtype dtype(String name) throws IOException {
         if (p.currentToken() != JsonToken.VALUE_STRING) {
             throw new SafetensorsFormatException(
-                    FormatViolation.MISSING_FIELD, where + ": field 'dtype' must be a string, got " + Json.show(value()));
+                    FormatViolation.MISSING_FIELD,
+                    where(name) + ": field 'dtype' must be a string, got " + Json.show(value()));
         }
-        String text = p.getText();
-        return Dtype.fromName(text)
-                .orElseThrow(() -> new SafetensorsFormatException(
-                        FormatViolation.UNKNOWN_DTYPE,
-                        where + ": dtype " + Json.show(TextNode.valueOf(text)) + " is not one of " + List.of(Dtype.values())));
+        Dtype dtype = Dtype.fromChars(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
+        if (dtype == null) {
+            throw new SafetensorsFormatException(
+                    FormatViolation.UNKNOWN_DTYPE,
+                    where(name) + ": dtype " + Json.show(TextNode.valueOf(p.getText())) + " is not one of "
+                            + List.of(Dtype.values()));
+        }
+        return dtype;
     }
 
     /** Reads the shape into {@link #shape} and returns its rank. */
-    private int shape(String where) throws IOException {
+    private int shape(String name) throws IOException {
         if (p.currentToken() != JsonToken.START_ARRAY) {
             throw new SafetensorsFormatException(
-                    FormatViolation.MISSING_FIELD, where + ": field 'shape' must be an array, got " + Json.show(value()));
+                    FormatViolation.MISSING_FIELD,
+                    where(name) + ": field 'shape' must be an array, got " + Json.show(value()));
         }
         int rank = 0;
         while (p.nextToken() != JsonToken.END_ARRAY) {
@@ -203,7 +258,7 @@ final class HeaderParser {
             if (dim < 0) {
                 throw new SafetensorsFormatException(
                         FormatViolation.BAD_SHAPE,
-                        where + ": shape[" + rank + "] = " + Json.show(value())
+                        where(name) + ": shape[" + rank + "] = " + Json.show(value())
                                 + " must be a non-negative 64-bit integer");
             }
             if (rank == shape.length) {
@@ -214,13 +269,14 @@ final class HeaderParser {
         return rank;
     }
 
-    private long[] offsets(String where) throws IOException {
+    /** Reads data_offsets into {@link #begin} and {@link #end}. */
+    private void offsets(String name) throws IOException {
         if (p.currentToken() != JsonToken.START_ARRAY) {
             throw new SafetensorsFormatException(
                     FormatViolation.MISSING_FIELD,
-                    where + ": field 'data_offsets' must be an array, got " + Json.show(value()));
+                    where(name) + ": field 'data_offsets' must be an array, got " + Json.show(value()));
         }
-        long[] range = new long[2];
+        long[] range = this.range;
         StringJoiner shown = new StringJoiner(",", "[", "]"); // the array as written, for an error message
         int count = 0;
         boolean valid = true;
@@ -239,16 +295,17 @@ final class HeaderParser {
         if (!valid || count != 2) {
             throw new SafetensorsFormatException(
                     FormatViolation.BAD_OFFSETS,
-                    where + ": data_offsets " + Json.cut(shown.toString())
+                    where(name) + ": data_offsets " + Json.cut(shown.toString())
                             + " must be [begin, end], two non-negative 64-bit integers");
         }
         if (range[0] > range[1]) {
             throw new SafetensorsFormatException(
                     FormatViolation.BEGIN_AFTER_END,
-                    where + ": data_offsets [" + range[0] + "," + range[1] + "] has begin " + range[0] + " > end "
-                            + range[1]);
+                    where(name) + ": data_offsets [" + range[0] + "," + range[1] + "] has begin " + range[0]
+                            + " > end " + range[1]);
         }
-        return range;
+        begin = range[0];
+        end = range[1];
     }
 
     /** The current token as a non-negative {@code long}, or −1 when it is not an integer that fits one. */
@@ -261,29 +318,28 @@ final class HeaderParser {
         return p.getLongValue();
     }
 
-    private void checkSize(String where, Dtype dtype, int rank, long begin, long end)
-            throws SafetensorsFormatException {
+    private void checkSize(String name, Dtype dtype, int rank) throws SafetensorsFormatException {
         long expected;
         try {
             expected = dtype.byteCount(shape, rank);
         } catch (ArithmeticException e) {
             throw new SafetensorsFormatException(
                     FormatViolation.SIZE_MISMATCH,
-                    where + ": shape " + dims(rank) + " × " + dtype + " overflows a 64-bit byte count",
+                    where(name) + ": shape " + dims(rank) + " × " + dtype + " overflows a 64-bit byte count",
                     e);
         } catch (IllegalArgumentException e) { // F4/F6 elements that end inside a byte
-            throw new SafetensorsFormatException(FormatViolation.SIZE_MISMATCH, where + ": " + e.getMessage(), e);
+            throw new SafetensorsFormatException(FormatViolation.SIZE_MISMATCH, where(name) + ": " + e.getMessage(), e);
         }
         if (expected != end - begin) {
             throw new SafetensorsFormatException(
                     FormatViolation.SIZE_MISMATCH,
-                    where + ": shape " + dims(rank) + " × " + dtype + " (" + bits(dtype) + ") = " + expected
+                    where(name) + ": shape " + dims(rank) + " × " + dtype + " (" + bits(dtype) + ") = " + expected
                             + " bytes, but data_offsets [" + begin + ", " + end + "] span " + (end - begin));
         }
         if (end > dataBytes) {
             throw new SafetensorsFormatException(
                     FormatViolation.OUT_OF_RANGE,
-                    where + ": data_offsets [" + begin + ", " + end + "] end past the data section of " + dataBytes
+                    where(name) + ": data_offsets [" + begin + ", " + end + "] end past the data section of " + dataBytes
                             + " bytes");
         }
     }

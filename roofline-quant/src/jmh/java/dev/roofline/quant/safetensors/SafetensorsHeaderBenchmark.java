@@ -101,8 +101,6 @@ public class SafetensorsHeaderBenchmark {
 
     @TearDown
     public void tearDown() throws IOException {
-        System.out.println("\nheader bytes: " + (Files.size(path) - Long.BYTES - TENSORS) + ", file bytes: "
-                + Files.size(path) + ", max heap: " + Runtime.getRuntime().maxMemory());
         Files.deleteIfExists(path);
         Files.deleteIfExists(directory);
     }

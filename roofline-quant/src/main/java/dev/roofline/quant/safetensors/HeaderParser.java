@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -51,11 +52,13 @@ final class HeaderParser {
      * @param source names the file in error messages
      */
     static Header parse(MemorySegment json, long dataBytes, String source) throws SafetensorsFormatException {
-        Json.checkUtf8(json, source);
         try (JsonParser p = Json.streamingParser(json)) {
             return new HeaderParser(json, p, dataBytes, source).header();
         } catch (SafetensorsFormatException e) {
             throw e;
+        } catch (CharacterCodingException e) {
+            throw new SafetensorsFormatException(
+                    FormatViolation.INVALID_JSON, source + ": header is not valid UTF-8 (" + e.getMessage() + ")", e);
         } catch (JsonProcessingException e) {
             throw new SafetensorsFormatException(
                     FormatViolation.INVALID_JSON, source + ": header is not valid JSON: " + e.getOriginalMessage(), e);
@@ -277,22 +280,31 @@ final class HeaderParser {
                     where(name) + ": field 'data_offsets' must be an array, got " + Json.show(value()));
         }
         long[] range = this.range;
-        StringJoiner shown = new StringJoiner(",", "[", "]"); // the array as written, for an error message
+        StringJoiner shown = null; // the array as written, made only once it is known to be wrong
         int count = 0;
-        boolean valid = true;
         while (p.nextToken() != JsonToken.END_ARRAY) {
             requireToken();
             long v = nonNegativeLong();
-            if (v < 0 || count >= 2) {
-                valid = false;
+            if (shown == null && (v < 0 || count >= 2)) {
+                shown = new StringJoiner(",", "[", "]");
+                for (int i = 0; i < count; i++) {
+                    shown.add(Long.toString(range[i]));
+                }
             }
-            if (v >= 0 && count < 2) {
+            if (shown != null) {
+                shown.add(v >= 0 ? Long.toString(v) : value().toString());
+            } else {
                 range[count] = v;
             }
-            shown.add(v >= 0 ? Long.toString(v) : value().toString());
             count++;
         }
-        if (!valid || count != 2) {
+        if (shown == null && count != 2) {
+            shown = new StringJoiner(",", "[", "]");
+            for (int i = 0; i < count; i++) {
+                shown.add(Long.toString(range[i]));
+            }
+        }
+        if (shown != null) {
             throw new SafetensorsFormatException(
                     FormatViolation.BAD_OFFSETS,
                     where(name) + ": data_offsets " + Json.cut(shown.toString())

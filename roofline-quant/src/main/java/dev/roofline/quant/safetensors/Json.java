@@ -11,12 +11,11 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.OptionalLong;
@@ -30,8 +29,8 @@ final class Json {
 
     /**
      * For streaming a header: field names are not canonicalized (a header's million tensor names would all go into
-     * the parser's symbol table, to be used once), and duplicate keys are found by {@link HeaderParser} itself
-     * (Jackson's detection keeps a set per object: a million sets for a million tensor entries).
+     * the parser's symbol table, to be used once: twice as slow, measured), and duplicate keys are found by
+     * {@link HeaderParser} itself (Jackson's detection keeps a set per object: a million sets for a million entries).
      */
     private static final ObjectMapper STREAMING = JsonMapper.builder(JsonFactory.builder()
                     .disable(JsonFactory.Feature.CANONICALIZE_FIELD_NAMES)
@@ -39,7 +38,6 @@ final class Json {
                     .build())
             .build();
 
-    private static final int UTF8_CHUNK = 1 << 16;
 
     private Json() {}
 
@@ -47,11 +45,7 @@ final class Json {
     static JsonNode parse(byte[] utf8, String source) throws SafetensorsFormatException {
         String text;
         try {
-            text = StandardCharsets.UTF_8
-                    .newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(utf8))
+            text = strictUtf8().decode(ByteBuffer.wrap(utf8))
                     .toString();
         } catch (CharacterCodingException e) {
             throw new SafetensorsFormatException(
@@ -72,10 +66,14 @@ final class Json {
         return root;
     }
 
-    /** A parser over {@code utf8}, which must be under 2 GiB, reading it in place. */
+    /**
+     * A parser over {@code utf8} (under 2 GiB), read in place through a strict UTF-8 decoder: malformed or
+     * unmappable input makes the parser throw a {@link CharacterCodingException}. (Jackson reads bytes through a
+     * decoder anyway when field names are not canonicalized; checking here saves a second pass over the header.)
+     */
     static JsonParser streamingParser(MemorySegment utf8) throws IOException {
         ByteBuffer bytes = utf8.asByteBuffer();
-        return STREAMING.createParser(new InputStream() {
+        InputStream in = new InputStream() {
             @Override
             public int read() {
                 return bytes.hasRemaining() ? bytes.get() & 0xFF : -1;
@@ -90,33 +88,15 @@ final class Json {
                 bytes.get(b, off, n);
                 return n;
             }
-        });
+        };
+        return STREAMING.createParser(new InputStreamReader(in, strictUtf8()));
     }
 
-    /** Checks that {@code utf8} is strict UTF-8 (as {@link #parse} requires), decoding it in small chunks. */
-    static void checkUtf8(MemorySegment utf8, String source) throws SafetensorsFormatException {
-        CharsetDecoder decoder = StandardCharsets.UTF_8
+    private static CharsetDecoder strictUtf8() {
+        return StandardCharsets.UTF_8
                 .newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);
-        ByteBuffer in = utf8.asByteBuffer();
-        CharBuffer out = CharBuffer.allocate(UTF8_CHUNK);
-        while (true) {
-            CoderResult r = decoder.decode(in, out, true);
-            if (r.isError()) {
-                throw new SafetensorsFormatException(
-                        FormatViolation.INVALID_JSON,
-                        source + ": header is not valid UTF-8 (at byte " + in.position() + " of the header)");
-            }
-            out.clear();
-            if (r.isUnderflow()) {
-                break;
-            }
-        }
-        out.clear();
-        if (decoder.flush(out).isError()) {
-            throw new SafetensorsFormatException(FormatViolation.INVALID_JSON, source + ": header is not valid UTF-8");
-        }
     }
 
     /** The value of an integral JSON number that fits a non-negative {@code long}; empty for anything else. */

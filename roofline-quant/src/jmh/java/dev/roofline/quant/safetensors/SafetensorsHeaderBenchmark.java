@@ -94,8 +94,7 @@ public class SafetensorsHeaderBenchmark {
     @Benchmark
     public long openAndFindLast() throws IOException {
         try (SafetensorsFile file = SafetensorsFile.open(path)) {
-            return file.tensor("blk.63.ffn.16383.up").begin()
-                    + file.tensors().size();
+            return file.tensor("blk.63.ffn.16383.up").begin() + file.tensors().size();
         }
     }
 

@@ -163,8 +163,9 @@ final class PartialOutput implements AutoCloseable {
         if (process.isEmpty() || !process.get().isAlive()) {
             return Optional.of("process " + pid + " is gone");
         }
-        Instant created =
-                Files.readAttributes(folder, BasicFileAttributes.class).creationTime().toInstant();
+        Instant created = Files.readAttributes(folder, BasicFileAttributes.class)
+                .creationTime()
+                .toInstant();
         Optional<Instant> started = process.get().info().startInstant();
         if (started.isPresent() && started.get().isAfter(created)) {
             return Optional.of("process " + pid + " started after the folder was created");

@@ -72,7 +72,10 @@ public final class QuantizeCommand implements Command {
         } catch (IllegalArgumentException e) { // options that do not go together: still the command line's fault
             throw new UsageException(e.getMessage());
         }
-        builder.progress(out::println).warnings(err::println).build().quantize(Path.of(dirs.get(0)), Path.of(dirs.get(1)));
+        builder.progress(out::println)
+                .warnings(err::println)
+                .build()
+                .quantize(Path.of(dirs.get(0)), Path.of(dirs.get(1)));
     }
 
     private static QuantTarget target(String option, String v) {

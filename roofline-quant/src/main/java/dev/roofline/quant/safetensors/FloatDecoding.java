@@ -40,13 +40,14 @@ final class FloatDecoding {
     /** Decodes {@code count} elements of {@code tensor}, whose bytes are {@code src}, from element {@code first}. */
     static void decode(TensorInfo tensor, MemorySegment src, long first, float[] dst, int dstIndex, int count) {
         Dtype dtype = tensor.dtype();
-        long offset = switch (dtype) {
-            case F64, F32, F16, BF16, F8_E4M3, F8_E5M2, F8_E8M0 -> first * dtype.byteSize();
-            default ->
-                throw new UnsupportedOperationException("tensor '" + tensor.name() + "' has dtype " + dtype
-                        + ", which floats(...) does not decode (it reads F64, F32, F16, BF16, F8_E4M3, F8_E5M2 and"
-                        + " F8_E8M0); read its bytes through segment(...)");
-        };
+        long offset =
+                switch (dtype) {
+                    case F64, F32, F16, BF16, F8_E4M3, F8_E5M2, F8_E8M0 -> first * dtype.byteSize();
+                    default ->
+                        throw new UnsupportedOperationException("tensor '" + tensor.name() + "' has dtype " + dtype
+                                + ", which floats(...) does not decode (it reads F64, F32, F16, BF16, F8_E4M3, F8_E5M2 and"
+                                + " F8_E8M0); read its bytes through segment(...)");
+                };
         switch (dtype) {
             case F32 -> MemorySegment.copy(src, F32, offset, dst, dstIndex, count);
             case F64 -> {

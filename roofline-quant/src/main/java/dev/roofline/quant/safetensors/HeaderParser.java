@@ -8,8 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 
 import java.io.IOException;
-import java.nio.charset.CharacterCodingException;
 import java.lang.foreign.MemorySegment;
+import java.nio.charset.CharacterCodingException;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -313,8 +313,8 @@ final class HeaderParser {
         if (range[0] > range[1]) {
             throw new SafetensorsFormatException(
                     FormatViolation.BEGIN_AFTER_END,
-                    where(name) + ": data_offsets [" + range[0] + "," + range[1] + "] has begin " + range[0]
-                            + " > end " + range[1]);
+                    where(name) + ": data_offsets [" + range[0] + "," + range[1] + "] has begin " + range[0] + " > end "
+                            + range[1]);
         }
         begin = range[0];
         end = range[1];
@@ -351,8 +351,8 @@ final class HeaderParser {
         if (end > dataBytes) {
             throw new SafetensorsFormatException(
                     FormatViolation.OUT_OF_RANGE,
-                    where(name) + ": data_offsets [" + begin + ", " + end + "] end past the data section of " + dataBytes
-                            + " bytes");
+                    where(name) + ": data_offsets [" + begin + ", " + end + "] end past the data section of "
+                            + dataBytes + " bytes");
         }
     }
 
@@ -363,5 +363,4 @@ final class HeaderParser {
     private static String bits(Dtype dtype) {
         return dtype.bitSize() % 8 == 0 ? dtype.byteSize() + " bytes" : dtype.bitSize() + " bits";
     }
-
 }

@@ -38,15 +38,13 @@ final class Json {
                     .build())
             .build();
 
-
     private Json() {}
 
     /** Parses strict UTF-8 JSON; any failure is {@link FormatViolation#INVALID_JSON} naming {@code source}. */
     static JsonNode parse(byte[] utf8, String source) throws SafetensorsFormatException {
         String text;
         try {
-            text = strictUtf8().decode(ByteBuffer.wrap(utf8))
-                    .toString();
+            text = strictUtf8().decode(ByteBuffer.wrap(utf8)).toString();
         } catch (CharacterCodingException e) {
             throw new SafetensorsFormatException(
                     FormatViolation.INVALID_JSON, source + ": header is not valid UTF-8", e);

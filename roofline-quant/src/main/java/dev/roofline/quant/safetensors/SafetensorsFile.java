@@ -9,8 +9,8 @@ import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -103,7 +103,8 @@ public final class SafetensorsFile implements AutoCloseable {
                                 + " bytes after the length field");
             }
             long dataStart = Long.BYTES + headerBytes;
-            Header header = HeaderParser.parse(file.asSlice(Long.BYTES, headerBytes), size - dataStart, path.toString());
+            Header header =
+                    HeaderParser.parse(file.asSlice(Long.BYTES, headerBytes), size - dataStart, path.toString());
             SafetensorsFile result =
                     new SafetensorsFile(path, arena, file.asSlice(dataStart).asReadOnly(), header);
             opened = true;

@@ -40,26 +40,29 @@ class TinyMagnitudeTest {
      */
     static double bound(Precision p, float amax) {
         double minNormal = Float.MIN_NORMAL;
-        double mxScale = Math.max(Math.scalb(1.0, Math.getExponent((double) amax) - Math.getExponent(p.maxFinite())),
+        double mxScale = Math.max(
+                Math.scalb(1.0, Math.getExponent((double) amax) - Math.getExponent(p.maxFinite())),
                 Math.scalb(1.0, -127));
-        double b = switch (p) {
-            case FP8_E4M3 -> 16 * Math.max(amax / 448.0, minNormal);
-            case FP8_E5M2 -> 4096 * Math.max(amax / 57344.0, minNormal);
-            case INT8 -> 0.5 * Math.max(amax / 127.0, minNormal);
-            case INT4 -> 0.5 * Math.max(amax / 7.0, minNormal);
-            case NF4 -> (1.0 - 0.6961928009986877) / 2 * amax;
-            // block scale e4m3(blockMax / 6g) · g, rounded up by at most 1/16 or by the E4M3 subnormal step 2^-9;
-            // then half the widest E2M1 gap (1) times it
-            case NVFP4 -> 1.0625 * amax / 6 + Math.scalb(1.0, -9) * Math.max(amax / 2688.0, minNormal);
-            // one power-of-two scale X per 32; saturating at the largest element loses at most 2^(emax+1) − max
-            case MXFP8_E4M3 -> 64 * mxScale;
-            case MXFP8_E5M2 -> 8192 * mxScale;
-            case MXFP6_E3M2 -> 4 * mxScale;
-            case MXFP6_E2M3 -> 0.5 * mxScale;
-            case MXFP4 -> 2 * mxScale;
-            case MXINT8 -> mxScale / 64;
-            default -> throw new IllegalArgumentException(p.toString());
-        };
+        double b =
+                switch (p) {
+                    case FP8_E4M3 -> 16 * Math.max(amax / 448.0, minNormal);
+                    case FP8_E5M2 -> 4096 * Math.max(amax / 57344.0, minNormal);
+                    case INT8 -> 0.5 * Math.max(amax / 127.0, minNormal);
+                    case INT4 -> 0.5 * Math.max(amax / 7.0, minNormal);
+                    case NF4 -> (1.0 - 0.6961928009986877) / 2 * amax;
+                    // block scale e4m3(blockMax / 6g) · g, rounded up by at most 1/16 or by the E4M3 subnormal step
+                    // 2^-9;
+                    // then half the widest E2M1 gap (1) times it
+                    case NVFP4 -> 1.0625 * amax / 6 + Math.scalb(1.0, -9) * Math.max(amax / 2688.0, minNormal);
+                    // one power-of-two scale X per 32; saturating at the largest element loses at most 2^(emax+1) − max
+                    case MXFP8_E4M3 -> 64 * mxScale;
+                    case MXFP8_E5M2 -> 8192 * mxScale;
+                    case MXFP6_E3M2 -> 4 * mxScale;
+                    case MXFP6_E2M3 -> 0.5 * mxScale;
+                    case MXFP4 -> 2 * mxScale;
+                    case MXINT8 -> mxScale / 64;
+                    default -> throw new IllegalArgumentException(p.toString());
+                };
         return b + Float.MIN_VALUE;
     }
 
@@ -167,7 +170,9 @@ class TinyMagnitudeTest {
             case Int4Tensor i -> assertNormalScales(q, i.scales());
             case Nf4Tensor n -> {
                 for (float m : n.absmax()) {
-                    assertThat(Float.isFinite(m) && m >= 0).as("NF4 absmax " + m).isTrue();
+                    assertThat(Float.isFinite(m) && m >= 0)
+                            .as("NF4 absmax " + m)
+                            .isTrue();
                 }
             }
             case Nvfp4Tensor n -> {
@@ -179,7 +184,9 @@ class TinyMagnitudeTest {
             }
             case MxTensor m -> {
                 for (byte s : m.scales()) {
-                    assertThat(Double.isFinite(E8M0.decode(s & 0xFF))).as(m.precision() + " E8M0 scale").isTrue();
+                    assertThat(Double.isFinite(E8M0.decode(s & 0xFF)))
+                            .as(m.precision() + " E8M0 scale")
+                            .isTrue();
                 }
             }
             default -> throw new AssertionError("unexpected tensor type " + q.getClass());

@@ -8,7 +8,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.lang.foreign.ValueLayout;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -37,7 +36,8 @@ class QuantizeFailuresTest {
                 .hasMessageContaining("tensor '" + SmallModel.DOWN + "' [64, 64]")
                 .hasMessageContaining("values[67] is NaN")
                 .hasMessageContaining("model.safetensors")
-                .satisfies(e -> assertThat(((UnquantizableWeightException) e).tensor()).isEqualTo(SmallModel.DOWN));
+                .satisfies(e ->
+                        assertThat(((UnquantizableWeightException) e).tensor()).isEqualTo(SmallModel.DOWN));
         assertThat(names(dir)).containsExactly("m");
     }
 
@@ -47,9 +47,8 @@ class QuantizeFailuresTest {
         down[5] = Float.NEGATIVE_INFINITY;
         Path model = SmallModel.write(dir.resolve("m"), 64, down);
         for (QuantTarget target : QuantTarget.values()) {
-            assertThatThrownBy(() -> CheckpointQuantizer.newBuilder(target)
-                            .build()
-                            .quantize(model, dir.resolve("out")))
+            assertThatThrownBy(
+                            () -> CheckpointQuantizer.newBuilder(target).build().quantize(model, dir.resolve("out")))
                     .as(target.toString())
                     .isInstanceOf(UnquantizableWeightException.class)
                     .hasMessageContaining(SmallModel.DOWN)

@@ -40,7 +40,8 @@ class SignalCleanupTest {
                 out.toString()));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         try {
-            BufferedReader lines = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+            BufferedReader lines =
+                    new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
             String first = lines.readLine();
             assertThat(first).as("the child's first line").isEqualTo("stalled");
             assertThat(QuantizeFailuresTest.names(dir)).anyMatch(n -> n.startsWith(".out.partial-"));

@@ -54,7 +54,9 @@ class TinyWeightsCheckpointTest {
                 TensorInfo t = f.tensor(name);
                 if (t.dtype() == Dtype.F32) {
                     for (float v : f.floats(name)) {
-                        assertThat(Float.isFinite(v)).as(target + " " + name + " holds " + v).isTrue();
+                        assertThat(Float.isFinite(v))
+                                .as(target + " " + name + " holds " + v)
+                                .isTrue();
                         if (name.contains("scale")) {
                             assertThat(v).as(target + " " + name).isPositive();
                             scales++;
@@ -62,7 +64,9 @@ class TinyWeightsCheckpointTest {
                     }
                 } else if (t.dtype() == Dtype.F8_E4M3) {
                     for (byte b : f.segment(t).toArray(ValueLayout.JAVA_BYTE)) {
-                        assertThat(b & 0x7F).as(target + " " + name + " E4M3 code").isNotEqualTo(0x7F);
+                        assertThat(b & 0x7F)
+                                .as(target + " " + name + " E4M3 code")
+                                .isNotEqualTo(0x7F);
                     }
                 }
             }

@@ -21,7 +21,8 @@ class QuantizeCommandTest {
         float[] down = SmallModel.ramp(64);
         down[100] = Float.NaN;
         Path model = SmallModel.write(dir.resolve("m"), 64, down);
-        QuantCommandsTest.Run r = run("quantize", model.toString(), dir.resolve("out").toString());
+        QuantCommandsTest.Run r =
+                run("quantize", model.toString(), dir.resolve("out").toString());
         assertThat(r.status()).isEqualTo(1);
         assertThat(r.err())
                 .startsWith("roofline quantize: ")
@@ -56,7 +57,8 @@ class QuantizeCommandTest {
     @Test
     void aWeightNvfp4CannotHoldIsKeptWithAWarning() throws IOException {
         Path model = SmallModel.write(dir.resolve("m"), 40, SmallModel.ramp(40));
-        QuantCommandsTest.Run r = run("quantize", model.toString(), dir.resolve("out").toString());
+        QuantCommandsTest.Run r =
+                run("quantize", model.toString(), dir.resolve("out").toString());
         assertThat(r.status()).isZero();
         assertThat(r.err())
                 .isEqualTo("warning: " + SmallModel.DOWN + " [64, 40] stays F32: NVFP4_MODELOPT needs K (the last"

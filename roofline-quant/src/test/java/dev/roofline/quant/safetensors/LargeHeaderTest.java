@@ -25,8 +25,13 @@ class LargeHeaderTest {
         StringBuilder b = new StringBuilder("{\"__metadata__\":{\"format\":\"pt\"}");
         for (int i = n - 1; i >= 0; i--) { // descending offsets: the table must sort them
             String name = i == 0 && duplicate != null ? duplicate : "t." + i;
-            b.append(",\"").append(name).append("\":{\"dtype\":\"I16\",\"shape\":[1],\"data_offsets\":[")
-                    .append(2L * i).append(',').append(2L * i + 2).append("]}");
+            b.append(",\"")
+                    .append(name)
+                    .append("\":{\"dtype\":\"I16\",\"shape\":[1],\"data_offsets\":[")
+                    .append(2L * i)
+                    .append(',')
+                    .append(2L * i + 2)
+                    .append("]}");
         }
         return b.append('}').toString();
     }

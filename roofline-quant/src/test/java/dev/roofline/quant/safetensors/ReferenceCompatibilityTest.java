@@ -73,7 +73,8 @@ class ReferenceCompatibilityTest {
         data[25] = (byte) 0xFF; // NaN
         Path file = HandBuilt.write(dir, "new.safetensors", HandBuilt.file(header, data));
         try (SafetensorsFile f = SafetensorsFile.open(file)) {
-            assertThat(f.tensors()).extracting(TensorInfo::name)
+            assertThat(f.tensors())
+                    .extracting(TensorInfo::name)
                     .containsExactly("u16", "u32", "u64", "e8m0", "f4", "f6a", "f6b", "c64", "fnuz", "fnuz2");
             assertThat(f.tensor("f4").byteSize()).isEqualTo(3);
             assertThat(f.tensor("c64").dtype()).isEqualTo(Dtype.C64);

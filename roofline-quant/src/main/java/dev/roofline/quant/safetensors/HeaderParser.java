@@ -21,18 +21,14 @@ import java.util.StringJoiner;
  * {@link Header}, checking every rule of the format. A value is turned into a JSON tree only to quote it in an error.
  */
 final class HeaderParser {
-    private static final int MAX_RANK = 64; // grows if a shape has more dimensions
-
     private final MemorySegment json;
     private final JsonParser p;
     private final long dataBytes;
     private final String source;
+    /** The shape (first {@code rank} entries) and byte range [begin, end] of the tensor being read. */
     private long[] shape = new long[8];
-    private final long[] range = new long[2];
-    /** The byte range of the tensor being read. */
-    private long begin;
 
-    private long end;
+    private final long[] range = new long[2];
 
     private static final SerializedString[] FIELDS = {
         new SerializedString("dtype"), new SerializedString("shape"), new SerializedString("data_offsets")
@@ -228,7 +224,7 @@ final class HeaderParser {
                     where(name) + ": field 'data_offsets' must be an array, got missing");
         }
         checkSize(name, dtype, rank);
-        tensors.add(name, dtype, shape, rank, begin, end);
+        tensors.add(name, dtype, shape, rank, range[0], range[1]);
     }
 
     private Dtype dtype(String name) throws IOException {
@@ -265,21 +261,20 @@ final class HeaderParser {
                                 + " must be a non-negative 64-bit integer");
             }
             if (rank == shape.length) {
-                shape = Arrays.copyOf(shape, Math.max(MAX_RANK, rank * 2));
+                shape = Arrays.copyOf(shape, rank * 2);
             }
             shape[rank++] = dim;
         }
         return rank;
     }
 
-    /** Reads data_offsets into {@link #begin} and {@link #end}. */
+    /** Reads data_offsets into {@link #range}. */
     private void offsets(String name) throws IOException {
         if (p.currentToken() != JsonToken.START_ARRAY) {
             throw new SafetensorsFormatException(
                     FormatViolation.MISSING_FIELD,
                     where(name) + ": field 'data_offsets' must be an array, got " + Json.show(value()));
         }
-        long[] range = this.range;
         StringJoiner shown = null; // the array as written, made only once it is known to be wrong
         int count = 0;
         while (p.nextToken() != JsonToken.END_ARRAY) {
@@ -316,8 +311,6 @@ final class HeaderParser {
                     where(name) + ": data_offsets [" + range[0] + "," + range[1] + "] has begin " + range[0] + " > end "
                             + range[1]);
         }
-        begin = range[0];
-        end = range[1];
     }
 
     /** The current token as a non-negative {@code long}, or −1 when it is not an integer that fits one. */
@@ -331,6 +324,8 @@ final class HeaderParser {
     }
 
     private void checkSize(String name, Dtype dtype, int rank) throws SafetensorsFormatException {
+        long begin = range[0];
+        long end = range[1];
         long expected;
         try {
             expected = dtype.byteCount(shape, rank);

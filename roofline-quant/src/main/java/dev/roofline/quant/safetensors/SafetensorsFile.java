@@ -67,7 +67,8 @@ public final class SafetensorsFile implements AutoCloseable {
     }
 
     /**
-     * Opens and validates {@code path}, refusing headers longer than {@code maxHeaderBytes}.
+     * Opens and validates {@code path}, refusing headers longer than {@code maxHeaderBytes} (and, whatever the limit,
+     * longer than 2^31 − 1 bytes).
      *
      * @throws SafetensorsFormatException if the file breaks the format; {@link SafetensorsFormatException#violation()}
      *                                    says how
@@ -90,11 +91,12 @@ public final class SafetensorsFile implements AutoCloseable {
             }
             MemorySegment file = channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
             long headerBytes = file.get(U64, 0);
-            if (Long.compareUnsigned(headerBytes, maxHeaderBytes) > 0) {
+            long limit = Math.min(maxHeaderBytes, Integer.MAX_VALUE); // the parser reads one ByteBuffer
+            if (Long.compareUnsigned(headerBytes, limit) > 0) {
                 throw new SafetensorsFormatException(
                         FormatViolation.HEADER_TOO_LARGE,
                         path + ": header length " + Long.toUnsignedString(headerBytes) + " exceeds the limit of "
-                                + maxHeaderBytes + " bytes");
+                                + limit + " bytes");
             }
             if (headerBytes > size - Long.BYTES) {
                 throw new SafetensorsFormatException(

@@ -6,7 +6,7 @@ import dev.roofline.core.precision.Precision;
 
 /**
  * FP8 (E4M3 or E5M2) with a float32 scale per tensor or per output channel: s = amax / max_finite (1 when amax is
- * 0), code = fp8(x / s) round-to-nearest-even, saturating. Value = fp8(code) · s.
+ * 0, never below 2^-126: {@link Scale}), code = fp8(x / s) round-to-nearest-even, saturating. Value = fp8(code) · s.
  *
  * @param scales one scale (per tensor) or {@code rows} scales (per channel)
  */
@@ -32,7 +32,7 @@ public record Fp8Tensor(Precision precision, int rows, int cols, byte[] codes, f
             int from = perChannel ? s * cols : 0;
             int to = perChannel ? from + cols : w.length;
             float amax = Shape.absMax(w, from, to);
-            float scale = amax == 0 ? 1f : (float) (amax / f.maxFinite());
+            float scale = Scale.of(amax, (float) (amax / f.maxFinite()));
             scales[s] = scale;
             for (int i = from; i < to; i++) {
                 codes[i] = (byte) f.encode(w[i] / scale, Overflow.SATURATE);

@@ -5,7 +5,8 @@ import dev.roofline.core.precision.Precision;
 /**
  * INT4 with one scale (and, asymmetric, one zero point) per group of {@code groupSize} elements along a row.
  * Symmetric: s = amax / 7, q = clamp(rint(x / s), −8, 7), value = q · s. Asymmetric: s = (max − min) / 15,
- * z = clamp(rint(−min / s), 0, 15), q = clamp(rint(x / s) + z, 0, 15), value = (q − z) · s. Codes are stored two per
+ * z = clamp(rint(−min / s), 0, 15), q = clamp(rint(x / s) + z, 0, 15), value = (q − z) · s. Every scale
+ * follows {@link Scale} (1 for a constant group, never below 2^-126). Codes are stored two per
  * byte as 4-bit two's complement (symmetric) or unsigned (asymmetric), element 2i in the low nibble.
  *
  * @param zeros one zero point per group, or {@code null} when symmetric
@@ -43,14 +44,15 @@ public record Int4Tensor(int rows, int cols, int groupSize, byte[] packed, float
             int z = 0;
             if (symmetric) {
                 float amax = Shape.absMax(w, from, from + groupSize);
-                s = amax == 0 ? 1f : amax / 7f;
+                s = Scale.of(amax, amax / 7f);
             } else {
                 float min = Float.POSITIVE_INFINITY, max = Float.NEGATIVE_INFINITY;
                 for (int i = from; i < from + groupSize; i++) {
                     min = Math.min(min, w[i]);
                     max = Math.max(max, w[i]);
                 }
-                s = max == min ? 1f : (max - min) / 15f;
+                float range = max - min; // may overflow a float when min and max have opposite signs
+                s = Scale.of(range, Float.isFinite(range) ? range / 15f : (float) (((double) max - min) / 15));
                 z = (int) Math.clamp(Math.rint(-min / s), 0, 15);
                 zeros[g] = (byte) z;
             }

@@ -4,7 +4,7 @@ import dev.roofline.core.precision.Precision;
 
 /**
  * INT8 with one symmetric scale per output channel (row): q = clamp(rint(x / s), −127, 127), s = amax(row) / 127
- * (1 for an all-zero row). Value = q · s.
+ * (1 for an all-zero row, never below 2^-126: {@link Scale}). Value = q · s.
  */
 public record Int8Tensor(int rows, int cols, byte[] values, float[] scales) implements QuantizedTensor {
 
@@ -21,7 +21,7 @@ public record Int8Tensor(int rows, int cols, byte[] values, float[] scales) impl
         float[] scales = new float[rows];
         for (int r = 0; r < rows; r++) {
             float amax = Shape.absMax(w, r * cols, (r + 1) * cols);
-            float s = amax == 0 ? 1f : amax / 127f;
+            float s = Scale.of(amax, amax / 127f);
             scales[r] = s;
             for (int c = 0; c < cols; c++) {
                 q[r * cols + c] = (byte) Math.clamp(Math.rint(w[r * cols + c] / s), -127, 127);

@@ -7,7 +7,8 @@ import dev.roofline.core.format.E4M3Scale;
 /**
  * NVFP4 quantization exactly as NVIDIA ModelOpt does it for weights, in float32 arithmetic:
  * <ol>
- *   <li>global scale g = amax(|W|) / (6 · 448)</li>
+ *   <li>global scale g = amax(|W|) / (6 · 448): 1 when amax is 0 and never below 2^-126 ({@link Scale}), so that
+ *       tiny weights (where ModelOpt's float32 arithmetic divides by 0) get finite scales and 1 / g is finite</li>
  *   <li>per 16-element block: s = amax(|block|) / (6 · g), 1 when 0, cast to E4M3 (round to nearest even, clamped to 448)</li>
  *   <li>elements: E2M1(x / (e4m3(s) · g)), round half to even, saturating at 6; element 2i in the low nibble</li>
  * </ol>
@@ -110,7 +111,7 @@ public final class Nvfp4Quantizer {
     }
 
     private static float globalScale(float amax) {
-        return amax == 0 ? 1f : amax / (E2M1_MAX * E4M3_MAX);
+        return Scale.of(amax, amax / (E2M1_MAX * E4M3_MAX));
     }
 
     /** Quantizes {@code blocks} blocks of {@code w} from {@code from} into block {@code outBlock} onwards. */

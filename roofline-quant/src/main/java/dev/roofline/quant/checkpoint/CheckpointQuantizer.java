@@ -5,13 +5,16 @@ import dev.roofline.quant.block.ErrorMetrics;
 import dev.roofline.quant.block.Fp8Tensor;
 import dev.roofline.quant.block.Nvfp4Quantizer;
 import dev.roofline.quant.block.QuantizedTensor;
+import dev.roofline.quant.block.Quantizers;
 import dev.roofline.quant.safetensors.SafetensorsFile;
 import dev.roofline.quant.safetensors.SafetensorsWriter;
 import dev.roofline.quant.safetensors.ShardedCheckpoint;
 import dev.roofline.quant.safetensors.TensorInfo;
 
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +35,10 @@ import java.util.function.Consumer;
  * Only linear weights are quantized ({@link LinearSelector}); everything else is copied bit for bit, and every other
  * file of the directory (tokenizer, generation config) is copied. Weights are read, quantized and written one tensor
  * at a time, so memory is bounded by the largest tensor. The output appears atomically: it is written to a hidden
- * sibling directory and renamed at the end; after a failure nothing is left. Activation scales are not calibrated:
+ * sibling directory and renamed at the end; after a failure, Ctrl-C or SIGTERM nothing is left ({@link PartialOutput}).
+ * A weight with a NaN or an infinity stops the run ({@link UnquantizableWeightException}); a weight the format cannot
+ * hold (NVFP4 with K % 16 != 0) is kept as it is, reported to {@link Builder#warnings} and listed with the excluded
+ * modules ({@code exclude_modules} / {@code ignore}), so that serving stacks load it unquantized. Activation scales are not calibrated:
  * the checkpoint holds weight scales only.
  */
 public final class CheckpointQuantizer {
@@ -42,6 +48,7 @@ public final class CheckpointQuantizer {
     private final QuantTarget target;
     private final LinearSelector selector;
     private final Consumer<String> progress;
+    private final Consumer<String> warnings;
     private final long maxShardBytes;
     private final boolean fourOverSix;
 
@@ -49,6 +56,7 @@ public final class CheckpointQuantizer {
         this.target = b.target;
         this.selector = b.selector;
         this.progress = b.progress;
+        this.warnings = b.warnings;
         this.maxShardBytes = b.maxShardBytes;
         this.fourOverSix = b.fourOverSix;
     }
@@ -62,22 +70,25 @@ public final class CheckpointQuantizer {
 
     /**
      * @param modelDir  directory with config.json and model.safetensors or model.safetensors.index.json
-     * @param outputDir must not exist yet; created atomically
+     * @param outputDir must not exist yet, its parent must; created atomically (see {@link PartialOutput} for what
+     *                  an interrupted run leaves and how the next one cleans it up)
+     * @throws UnquantizableWeightException if a weight holds a NaN or an infinity
+     * @throws java.nio.file.FileAlreadyExistsException if {@code outputDir} exists
+     * @throws java.nio.file.NoSuchFileException if the parent of {@code outputDir} does not exist
      */
     public CheckpointResult quantize(Path modelDir, Path outputDir) throws IOException {
         if (!Files.isDirectory(modelDir)) {
             throw new IllegalArgumentException("modelDir is not a directory: " + modelDir);
         }
-        if (Files.exists(outputDir)) {
-            throw new IllegalArgumentException("outputDir already exists, refusing to overwrite it: " + outputDir);
+        if (Files.exists(outputDir, LinkOption.NOFOLLOW_LINKS)) {
+            throw new FileAlreadyExistsException(
+                    outputDir.toString(), null, "outputDir already exists, refusing to overwrite it");
         }
         HfConfig config = HfConfig.read(modelDir.resolve("config.json"));
-        Path parent = outputDir.toAbsolutePath().getParent();
-        Files.createDirectories(parent);
-        Path temp = Files.createTempDirectory(parent, "." + outputDir.getFileName() + ".partial-");
-        try (ShardedCheckpoint in = ShardedCheckpoint.open(modelDir)) {
-            CheckpointResult r = write(config, in, temp, outputDir);
-            Files.move(temp, outputDir, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        try (PartialOutput partial = PartialOutput.create(outputDir, warnings);
+                ShardedCheckpoint in = ShardedCheckpoint.open(modelDir)) {
+            CheckpointResult r = write(config, in, partial.folder(), outputDir);
+            partial.commit();
             progress.accept(String.format(
                     Locale.ROOT,
                     "wrote %s: %d weights quantized to %s, %d tensors copied, %.3f GB -> %.3f GB",
@@ -88,10 +99,6 @@ public final class CheckpointQuantizer {
                     r.inputBytes() / 1e9,
                     r.outputBytes() / 1e9));
             return r;
-        } catch (IOException | RuntimeException | Error e) {
-            Files.walk(temp).sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile()
-                    .delete());
-            throw e;
         }
     }
 
@@ -99,8 +106,13 @@ public final class CheckpointQuantizer {
             throws IOException {
         SafetensorsWriter w = SafetensorsWriter.create().metadata("format", "pt");
         List<String> excluded = new ArrayList<>();
+        List<String> skipped = new ArrayList<>();
         List<String> names = in.names();
-        int total = (int) names.stream().filter(n -> isQuantized(in, n)).count();
+        int total = 0;
+        for (String name : names) {
+            TensorInfo t = in.tensor(name);
+            total += selector.quantizes(t) && fits(t) ? 1 : 0;
+        }
         Stats stats = new Stats(total);
         long inputBytes = 0;
         int copied = 0;
@@ -108,9 +120,15 @@ public final class CheckpointQuantizer {
             SafetensorsFile file = in.fileOf(name);
             TensorInfo t = file.tensor(name);
             inputBytes += t.byteSize();
-            if (selector.quantizes(t)) {
+            if (selector.quantizes(t) && fits(t)) {
                 addQuantized(w, file, t, stats);
             } else {
+                if (selector.quantizes(t)) {
+                    skipped.add(LinearSelector.module(name));
+                    warnings.accept("warning: " + name + " " + t.shape() + " stays " + t.dtype() + ": " + target
+                            + " needs K (the last dimension) to be a multiple of 16; listed in "
+                            + (target == QuantTarget.NVFP4_MODELOPT ? "exclude_modules" : "ignore"));
+                }
                 w.add(file, t);
                 copied++;
                 if (name.endsWith(".weight") && t.shape().size() == 2) {
@@ -136,18 +154,20 @@ public final class CheckpointQuantizer {
                 outputDir,
                 stats.count,
                 copied,
+                skipped,
                 inputBytes,
                 outputBytes,
                 stats.count == 0 ? Double.NaN : stats.worst,
                 stats.count == 0 ? Double.NaN : stats.sum / stats.count);
     }
 
-    private boolean isQuantized(ShardedCheckpoint in, String name) {
-        try {
-            return selector.quantizes(in.tensor(name));
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+    /**
+     * Whether the target format can hold the weight. NVFP4 needs K % 16 == 0; a weight that breaks it is kept in its
+     * own dtype and listed with the excluded modules rather than padded: ModelOpt pads K with zeros, but then the
+     * stored shape differs from the model's and a loader must know to cut it.
+     */
+    private boolean fits(TensorInfo t) {
+        return Quantizers.fits(target.precision(), Math.toIntExact(t.shape().get(1)));
     }
 
     /** Adds the tensors of one quantized weight; the weight is quantized once, when the first of them is written. */
@@ -156,7 +176,13 @@ public final class CheckpointQuantizer {
         int cols = Math.toIntExact(t.shape().get(1));
         QuantizedLayer layer = new QuantizedLayer(() -> {
             float[] values = file.floats(t.name());
-            QuantizedTensor q = quantize(values, rows, cols);
+            QuantizedTensor q;
+            try {
+                q = quantize(values, rows, cols);
+            } catch (IllegalArgumentException e) { // the shape fits (see fits), so the values are not finite
+                throw new UnquantizableWeightException(
+                        t.name(), file.path() + ": tensor '" + t.name() + "' " + t.shape() + ": " + e.getMessage(), e);
+            }
             double sqnr = ErrorMetrics.of(values, q.dequantize()).sqnrDb();
             stats.add(sqnr);
             progress.accept(String.format(
@@ -225,6 +251,7 @@ public final class CheckpointQuantizer {
         private final QuantTarget target;
         private LinearSelector selector = LinearSelector.defaults();
         private Consumer<String> progress = s -> {};
+        private Consumer<String> warnings = s -> {};
         private long maxShardBytes = DEFAULT_MAX_SHARD_BYTES;
         private boolean fourOverSix;
 
@@ -253,6 +280,18 @@ public final class CheckpointQuantizer {
                 throw new IllegalArgumentException("progress must not be null");
             }
             progress = sink;
+            return this;
+        }
+
+        /**
+         * Receives one line per weight the format cannot hold (kept unquantized and listed with the excluded modules)
+         * and per stale partial output of an interrupted run that was removed. Default: none.
+         */
+        public Builder warnings(Consumer<String> sink) {
+            if (sink == null) {
+                throw new IllegalArgumentException("warnings must not be null");
+            }
+            warnings = sink;
             return this;
         }
 

@@ -1,6 +1,7 @@
 package dev.roofline.quant.checkpoint;
 
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * What a {@link CheckpointQuantizer} run wrote.
@@ -8,6 +9,8 @@ import java.nio.file.Path;
  * @param output          the new checkpoint directory
  * @param quantized       linear weights quantized
  * @param copied          tensors copied unchanged
+ * @param skipped         modules whose weights the format cannot hold (NVFP4: K not a multiple of 16), copied
+ *                        unchanged and listed with the excluded modules
  * @param inputBytes      tensor bytes read
  * @param outputBytes     tensor bytes written
  * @param worstSqnrDb     lowest SQNR of any quantized weight
@@ -17,7 +20,12 @@ public record CheckpointResult(
         Path output,
         int quantized,
         int copied,
+        List<String> skipped,
         long inputBytes,
         long outputBytes,
         double worstSqnrDb,
-        double meanSqnrDb) {}
+        double meanSqnrDb) {
+    public CheckpointResult {
+        skipped = List.copyOf(skipped);
+    }
+}

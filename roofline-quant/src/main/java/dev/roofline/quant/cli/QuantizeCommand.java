@@ -17,7 +17,10 @@ import java.util.Locale;
 
 /**
  * {@code roofline quantize <model-dir> <out-dir> [--format nvfp4|nvfp4-ct|fp8|fp8-channel] [--exclude NAME,...]
- * [--four-over-six]}: writes a quantized copy of a safetensors checkpoint.
+ * [--four-over-six]}: writes a quantized copy of a safetensors checkpoint. Progress goes to standard output; weights
+ * left unquantized because the format cannot hold them, and stale partial outputs of interrupted runs that were
+ * removed, are reported on standard error. Bad data (a NaN weight, an existing output, a missing parent folder) is a
+ * data error: exit status 1, one line naming the tensor or the path.
  */
 public final class QuantizeCommand implements Command {
     static final Option<QuantTarget> FORMAT = Option.of(
@@ -69,7 +72,10 @@ public final class QuantizeCommand implements Command {
         } catch (IllegalArgumentException e) { // options that do not go together: still the command line's fault
             throw new UsageException(e.getMessage());
         }
-        builder.progress(out::println).build().quantize(Path.of(dirs.get(0)), Path.of(dirs.get(1)));
+        builder.progress(out::println)
+                .warnings(err::println)
+                .build()
+                .quantize(Path.of(dirs.get(0)), Path.of(dirs.get(1)));
     }
 
     private static QuantTarget target(String option, String v) {

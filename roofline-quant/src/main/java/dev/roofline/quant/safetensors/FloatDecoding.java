@@ -1,6 +1,7 @@
 package dev.roofline.quant.safetensors;
 
 import dev.roofline.core.format.Bf16;
+import dev.roofline.core.format.E8M0;
 import dev.roofline.core.format.MiniFloat;
 import dev.roofline.core.precision.Precision;
 
@@ -8,7 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
-/** Little-endian floating-point tensor bytes → {@code float}: exact for F32/F16/BF16/F8, rounded for F64. */
+/** Little-endian floating-point tensor bytes → {@code float}: exact for F32/F16/BF16/F8/E8M0, rounded for F64. */
 final class FloatDecoding {
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfDouble F64 =
@@ -17,6 +18,13 @@ final class FloatDecoding {
     private static final ValueLayout.OfShort I16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final float[] E4M3 = table(Precision.FP8_E4M3);
     private static final float[] E5M2 = table(Precision.FP8_E5M2);
+    private static final float[] E8M0_VALUES = new float[256];
+
+    static {
+        for (int code = 0; code < E8M0_VALUES.length; code++) {
+            E8M0_VALUES[code] = (float) E8M0.decode(code); // 2^-127 .. 2^127 are all floats; 0xFF is NaN
+        }
+    }
 
     private FloatDecoding() {}
 
@@ -29,9 +37,18 @@ final class FloatDecoding {
         return values;
     }
 
-    /** Decodes {@code count} elements of {@code tensor}, whose bytes are {@code src}, from byte {@code offset}. */
-    static void decode(TensorInfo tensor, MemorySegment src, long offset, float[] dst, int dstIndex, int count) {
-        switch (tensor.dtype()) {
+    /** Decodes {@code count} elements of {@code tensor}, whose bytes are {@code src}, from element {@code first}. */
+    static void decode(TensorInfo tensor, MemorySegment src, long first, float[] dst, int dstIndex, int count) {
+        Dtype dtype = tensor.dtype();
+        long offset =
+                switch (dtype) {
+                    case F64, F32, F16, BF16, F8_E4M3, F8_E5M2, F8_E8M0 -> first * dtype.byteSize();
+                    default ->
+                        throw new UnsupportedOperationException("tensor '" + tensor.name() + "' has dtype " + dtype
+                                + ", which floats(...) does not decode (it reads F64, F32, F16, BF16, F8_E4M3, F8_E5M2 and"
+                                + " F8_E8M0); read its bytes through segment(...)");
+                };
+        switch (dtype) {
             case F32 -> MemorySegment.copy(src, F32, offset, dst, dstIndex, count);
             case F64 -> {
                 for (int i = 0; i < count; i++) {
@@ -46,9 +63,8 @@ final class FloatDecoding {
             case BF16 -> bf16(src, offset, dst, dstIndex, count);
             case F8_E4M3 -> lookUp(E4M3, src, offset, dst, dstIndex, count);
             case F8_E5M2 -> lookUp(E5M2, src, offset, dst, dstIndex, count);
-            case I64, I32, I16, I8, U8, BOOL ->
-                throw new UnsupportedOperationException("tensor '" + tensor.name() + "' has dtype " + tensor.dtype()
-                        + ", not a floating-point format; read its bytes through segment(...)");
+            case F8_E8M0 -> lookUp(E8M0_VALUES, src, offset, dst, dstIndex, count);
+            default -> throw new AssertionError(dtype); // refused above
         }
     }
 

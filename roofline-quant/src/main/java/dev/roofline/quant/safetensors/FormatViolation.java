@@ -24,12 +24,16 @@ public enum FormatViolation {
     BAD_OFFSETS,
     /** {@code data_offsets} has begin greater than end. */
     BEGIN_AFTER_END,
-    /** shape × dtype size differs from (or overflows) the byte range end − begin. */
+    /** shape × dtype size differs from (or overflows, or is not a whole number of bytes for F4/F6) end − begin. */
     SIZE_MISMATCH,
     /** A byte range ends past the data section. */
     OUT_OF_RANGE,
     /** Two tensors' byte ranges overlap. */
     OVERLAPPING_RANGES,
+    /** Bytes follow the end of the last tensor (the reference implementation refuses such files). */
+    TRAILING_BYTES,
+    /** The path is not a regular file (a folder, a FIFO, a device or a socket). */
+    NOT_A_FILE,
     /** A {@code model.safetensors.index.json} is malformed or names a shard outside its directory. */
     BAD_INDEX,
     /** A shard named by the index does not exist. */

@@ -1,177 +1,205 @@
 package dev.roofline.quant.safetensors;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
+import java.util.AbstractList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
+import java.util.RandomAccess;
 
-/** A parsed and validated safetensors header: metadata and tensors in file order (by begin offset). */
-record Header(Map<String, String> metadata, List<TensorInfo> tensors) {
+/**
+ * A parsed and validated safetensors header: its metadata and its tensors, held column by column (names, dtypes,
+ * shapes, byte ranges in primitive arrays) so that a header of a million tensors needs about 100 bytes of heap per
+ * tensor, not a million records and boxed shapes. {@link TensorInfo} records are made when asked for. Built by
+ * {@link HeaderParser}.
+ */
+final class Header {
     static final String METADATA_KEY = "__metadata__";
+    private static final Dtype[] DTYPES = Dtype.values();
 
-    Header {
-        metadata = Map.copyOf(metadata);
-        tensors = List.copyOf(tensors);
+    private final Map<String, String> metadata;
+    private final int size;
+    private final String[] names; // header order
+    private final byte[] dtypes; // Dtype ordinals
+    private final long[] begins;
+    private final long[] ends;
+    private final long[] dims; // tensor i's shape is dims[dimStart[i] .. dimStart[i + 1])
+    private final int[] dimStart;
+    private final int[] fileOrder; // header indices sorted by (begin, end)
+    private final int[] slots; // open addressing by name: header index + 1, 0 for an empty slot
+
+    private Header(Builder b, Map<String, String> metadata, int[] fileOrder) {
+        this.metadata = Map.copyOf(metadata);
+        this.size = b.size;
+        this.names = b.names; // the builder is done with its arrays: no copies of a million entries
+        this.dtypes = b.dtypes;
+        this.begins = b.begins;
+        this.ends = b.ends;
+        this.dims = b.dims;
+        this.dimStart = b.dimStart;
+        this.fileOrder = fileOrder;
+        this.slots = b.slots;
     }
 
-    /**
-     * Parses {@code json} and checks every rule of the format against a data section of {@code dataBytes} bytes.
-     *
-     * @param source names the file in error messages
-     */
-    static Header parse(byte[] json, long dataBytes, String source) throws SafetensorsFormatException {
-        JsonNode root = Json.parse(json, source);
-        if (!root.isObject()) {
-            throw new SafetensorsFormatException(
-                    FormatViolation.NOT_AN_OBJECT,
-                    source + ": header must be a JSON object, got " + root.getNodeType() + " " + Json.show(root));
-        }
-        Map<String, String> metadata = Map.of();
-        List<TensorInfo> tensors = new ArrayList<>();
-        for (Map.Entry<String, JsonNode> field : root.properties()) {
-            if (field.getKey().equals(METADATA_KEY)) {
-                metadata = metadata(field.getValue(), source);
-            } else {
-                tensors.add(tensor(field.getKey(), field.getValue(), dataBytes, source));
-            }
-        }
-        tensors.sort(Comparator.comparingLong(TensorInfo::begin).thenComparingLong(TensorInfo::end));
-        checkNoOverlap(tensors, source);
-        return new Header(metadata, tensors);
-    }
-
-    private static Map<String, String> metadata(JsonNode node, String source) throws SafetensorsFormatException {
-        if (node.isNull()) {
-            return Map.of();
-        }
-        if (!node.isObject()) {
-            throw new SafetensorsFormatException(
-                    FormatViolation.BAD_METADATA,
-                    source + ": " + METADATA_KEY + " must be an object of strings, got " + node.getNodeType() + " "
-                            + Json.show(node));
-        }
-        Map<String, String> metadata = new LinkedHashMap<>();
-        for (Map.Entry<String, JsonNode> entry : node.properties()) {
-            if (!entry.getValue().isTextual()) {
-                throw new SafetensorsFormatException(
-                        FormatViolation.BAD_METADATA,
-                        source + ": " + METADATA_KEY + " value of '" + entry.getKey() + "' must be a string, got "
-                                + Json.show(entry.getValue()));
-            }
-            metadata.put(entry.getKey(), entry.getValue().textValue());
-        }
+    Map<String, String> metadata() {
         return metadata;
     }
 
-    private static TensorInfo tensor(String name, JsonNode node, long dataBytes, String source)
-            throws SafetensorsFormatException {
-        String where = source + ": tensor '" + name + "'";
-        if (!node.isObject()) {
-            throw new SafetensorsFormatException(
-                    FormatViolation.NOT_AN_OBJECT,
-                    where + ": entry must be a JSON object, got " + node.getNodeType() + " " + Json.show(node));
-        }
-        JsonNode dtypeNode = node.get("dtype");
-        if (dtypeNode == null || !dtypeNode.isTextual()) {
-            throw new SafetensorsFormatException(
-                    FormatViolation.MISSING_FIELD,
-                    where + ": field 'dtype' must be a string, got " + Json.show(dtypeNode));
-        }
-        Dtype dtype = Dtype.fromName(dtypeNode.textValue())
-                .orElseThrow(() -> new SafetensorsFormatException(
-                        FormatViolation.UNKNOWN_DTYPE,
-                        where + ": dtype " + Json.show(dtypeNode) + " is not one of " + List.of(Dtype.values())));
-        List<Long> shape = shape(node.get("shape"), where);
-        long[] range = offsets(node.get("data_offsets"), where);
-        long begin = range[0];
-        long end = range[1];
-        long expected;
-        try {
-            expected = dtype.byteCount(shape);
-        } catch (ArithmeticException e) {
-            throw new SafetensorsFormatException(
-                    FormatViolation.SIZE_MISMATCH,
-                    where + ": shape " + shape + " × " + dtype + " overflows a 64-bit byte count",
-                    e);
-        }
-        if (expected != end - begin) {
-            throw new SafetensorsFormatException(
-                    FormatViolation.SIZE_MISMATCH,
-                    where + ": shape " + shape + " × "
-                            + dtype + " (" + dtype.byteSize() + " bytes) = " + expected + " bytes, but data_offsets ["
-                            + begin + ", " + end + "] span " + (end - begin));
-        }
-        if (end > dataBytes) {
-            throw new SafetensorsFormatException(
-                    FormatViolation.OUT_OF_RANGE,
-                    where + ": data_offsets [" + begin + ", " + end + "] end past the data section of " + dataBytes
-                            + " bytes");
-        }
-        return new TensorInfo(name, dtype, shape, begin, end);
+    int size() {
+        return size;
     }
 
-    private static List<Long> shape(JsonNode node, String where) throws SafetensorsFormatException {
-        if (node == null || !node.isArray()) {
-            throw new SafetensorsFormatException(
-                    FormatViolation.MISSING_FIELD, where + ": field 'shape' must be an array, got " + Json.show(node));
+    /** All tensors in file order (ascending begin, then end); each {@link TensorInfo} is made when read. */
+    List<TensorInfo> tensors() {
+        return new FileOrder();
+    }
+
+    /** The tensor called {@code name}, or null. */
+    TensorInfo find(String name) {
+        int i = slots[slot(name)] - 1;
+        return i < 0 ? null : info(i);
+    }
+
+    /** The slot of {@code name}: where it is, or the empty slot where it would go. */
+    private int slot(String name) {
+        return slot(slots, names, name);
+    }
+
+    private static int slot(int[] slots, String[] names, String name) {
+        int mask = slots.length - 1;
+        int h = name.hashCode();
+        int s = (h ^ (h >>> 16)) & mask;
+        while (slots[s] != 0 && !names[slots[s] - 1].equals(name)) {
+            s = (s + 1) & mask;
         }
-        List<Long> shape = new ArrayList<>(node.size());
-        for (int i = 0; i < node.size(); i++) {
-            OptionalLong dim = Json.nonNegativeLong(node.get(i));
-            if (dim.isEmpty()) {
+        return s;
+    }
+
+    private TensorInfo info(int i) {
+        Long[] shape = new Long[dimStart[i + 1] - dimStart[i]];
+        for (int d = 0; d < shape.length; d++) {
+            shape[d] = dims[dimStart[i] + d];
+        }
+        return new TensorInfo(names[i], DTYPES[dtypes[i]], List.of(shape), begins[i], ends[i]);
+    }
+
+    private final class FileOrder extends AbstractList<TensorInfo> implements RandomAccess {
+        @Override
+        public TensorInfo get(int index) {
+            return info(fileOrder[index]);
+        }
+
+        @Override
+        public int size() {
+            return size;
+        }
+    }
+
+    /** Collects validated tensor entries in header order; {@link #build} checks the ranges against each other. */
+    static final class Builder {
+        private int size;
+        private String[] names = new String[16];
+        private byte[] dtypes = new byte[16];
+        private long[] begins = new long[16];
+        private long[] ends = new long[16];
+        private long[] dims = new long[32];
+        private int dimCount;
+        private int[] dimStart = new int[17];
+        private int[] slots = new int[32]; // by name, at most half full: header index + 1, 0 for an empty slot
+
+        /** Whether a tensor called {@code name} was added. */
+        boolean contains(String name) {
+            return slots[slot(slots, names, name)] != 0;
+        }
+
+        /** Adds one tensor whose shape is {@code shape[0 .. rank)}; its name must be new ({@link #contains}). */
+        void add(String name, Dtype dtype, long[] shape, int rank, long begin, long end) {
+            if (size == names.length) {
+                int n = size * 2;
+                names = Arrays.copyOf(names, n);
+                dtypes = Arrays.copyOf(dtypes, n);
+                begins = Arrays.copyOf(begins, n);
+                ends = Arrays.copyOf(ends, n);
+                dimStart = Arrays.copyOf(dimStart, n + 1);
+            }
+            if (dimCount + rank > dims.length) {
+                dims = Arrays.copyOf(dims, Math.max(dims.length * 2, dimCount + rank));
+            }
+            System.arraycopy(shape, 0, dims, dimCount, rank);
+            dimCount += rank;
+            names[size] = name;
+            dtypes[size] = (byte) dtype.ordinal();
+            begins[size] = begin;
+            ends[size] = end;
+            slots[slot(slots, names, name)] = size + 1;
+            size++;
+            dimStart[size] = dimCount;
+            if (size * 2 > slots.length) {
+                int[] grown = new int[slots.length * 2];
+                for (int i = 0; i < size; i++) {
+                    grown[slot(grown, names, names[i])] = i + 1;
+                }
+                slots = grown;
+            }
+        }
+
+        /**
+         * Sorts the tensors by byte range and checks that no two overlap and that together they reach the end of
+         * the data section, as the reference implementation requires (it refuses bytes after the last tensor:
+         * "incomplete metadata, file not fully covered"). Gaps between tensors are tolerated.
+         */
+        Header build(Map<String, String> metadata, long dataBytes, String source) throws SafetensorsFormatException {
+            int[] order = new int[size];
+            Arrays.setAll(order, i -> i);
+            boolean sorted = true;
+            for (int i = 1; i < size && sorted; i++) {
+                sorted = compare(i - 1, i) <= 0;
+            }
+            if (!sorted) {
+                mergeSort(order, new int[size], 0, size);
+            }
+            int reach = -1; // the tensor, among those seen, that ends last
+            for (int i : order) {
+                if (ends[i] == begins[i]) {
+                    continue; // an empty range holds no bytes and overlaps nothing
+                }
+                if (reach >= 0 && begins[i] < ends[reach]) {
+                    throw new SafetensorsFormatException(
+                            FormatViolation.OVERLAPPING_RANGES,
+                            source + ": tensor '" + names[i] + "' data_offsets [" + begins[i] + ", " + ends[i]
+                                    + "] overlap tensor '" + names[reach] + "' [" + begins[reach] + ", "
+                                    + ends[reach] + "]");
+                }
+                if (reach < 0 || ends[i] > ends[reach]) {
+                    reach = i;
+                }
+            }
+            long covered = reach < 0 ? 0 : ends[reach];
+            if (covered != dataBytes) {
                 throw new SafetensorsFormatException(
-                        FormatViolation.BAD_SHAPE,
-                        where + ": shape[" + i + "] = " + Json.show(node.get(i))
-                                + " must be a non-negative 64-bit integer");
+                        FormatViolation.TRAILING_BYTES,
+                        source + ": " + (dataBytes - covered) + " bytes after the end of the last tensor"
+                                + (reach < 0 ? "" : " ('" + names[reach] + "' ends at " + covered + ")")
+                                + " in a data section of " + dataBytes + " bytes; the format has nothing there");
             }
-            shape.add(dim.getAsLong());
+            return new Header(this, metadata, order);
         }
-        return shape;
-    }
 
-    private static long[] offsets(JsonNode node, String where) throws SafetensorsFormatException {
-        if (node == null || !node.isArray()) {
-            throw new SafetensorsFormatException(
-                    FormatViolation.MISSING_FIELD,
-                    where + ": field 'data_offsets' must be an array, got " + Json.show(node));
+        private int compare(int a, int b) {
+            int c = Long.compare(begins[a], begins[b]);
+            return c != 0 ? c : Long.compare(ends[a], ends[b]);
         }
-        OptionalLong begin = Json.nonNegativeLong(node.get(0));
-        OptionalLong end = Json.nonNegativeLong(node.get(1));
-        if (node.size() != 2 || begin.isEmpty() || end.isEmpty()) {
-            throw new SafetensorsFormatException(
-                    FormatViolation.BAD_OFFSETS,
-                    where + ": data_offsets " + Json.show(node)
-                            + " must be [begin, end], two non-negative 64-bit integers");
-        }
-        if (begin.getAsLong() > end.getAsLong()) {
-            throw new SafetensorsFormatException(
-                    FormatViolation.BEGIN_AFTER_END,
-                    where + ": data_offsets " + Json.show(node) + " has begin " + begin.getAsLong() + " > end "
-                            + end.getAsLong());
-        }
-        return new long[] {begin.getAsLong(), end.getAsLong()};
-    }
 
-    /** {@code sorted} is ordered by begin; empty ranges hold no bytes and overlap nothing. */
-    private static void checkNoOverlap(List<TensorInfo> sorted, String source) throws SafetensorsFormatException {
-        TensorInfo reach = null;
-        for (TensorInfo t : sorted) {
-            if (t.byteSize() == 0) {
-                continue;
+        /** A stable merge sort of {@code a[from .. to)} by (begin, end), without boxing. */
+        private void mergeSort(int[] a, int[] tmp, int from, int to) {
+            if (to - from < 2) {
+                return;
             }
-            if (reach != null && t.begin() < reach.end()) {
-                throw new SafetensorsFormatException(
-                        FormatViolation.OVERLAPPING_RANGES,
-                        source + ": tensor '"
-                                + t.name() + "' data_offsets [" + t.begin() + ", " + t.end() + "] overlap tensor '"
-                                + reach.name() + "' [" + reach.begin() + ", " + reach.end() + "]");
-            }
-            if (reach == null || t.end() > reach.end()) {
-                reach = t;
+            int mid = (from + to) >>> 1;
+            mergeSort(a, tmp, from, mid);
+            mergeSort(a, tmp, mid, to);
+            System.arraycopy(a, from, tmp, from, to - from);
+            for (int i = from, l = from, r = mid; i < to; i++) {
+                a[i] = r >= to || (l < mid && compare(tmp[l], tmp[r]) <= 0) ? tmp[l++] : tmp[r++];
             }
         }
     }

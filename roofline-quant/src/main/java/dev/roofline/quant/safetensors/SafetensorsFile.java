@@ -7,9 +7,10 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.LinkedHashMap;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
@@ -32,13 +33,18 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * }</pre>
  *
  * Segments and buffers handed out are valid until {@link #close()}; the mapping is shared, so they may be read from
- * several threads. Gaps between tensors and bytes after the last one are tolerated (the reference implementation
- * never writes them). If another process truncates the file while it is mapped, the JVM may fail with
+ * several threads. Gaps between tensors are tolerated; bytes after the last tensor are refused
+ * ({@link FormatViolation#TRAILING_BYTES}), as the reference implementation refuses them. Every dtype of the
+ * reference implementation is read ({@link Dtype}). The header is parsed in place from the mapping, token by token,
+ * into compact tables: a header of a million tensors (about 80 MB) opens in well under 256 MiB of heap. If another process truncates the file while it is mapped, the JVM may fail with
  * {@link InternalError}, as with any mapped file.
  */
 public final class SafetensorsFile implements AutoCloseable {
-    /** Default header-length limit, 100 MiB (the reference implementation allows 100 MB). */
-    public static final long DEFAULT_MAX_HEADER_BYTES = 100L << 20;
+    /**
+     * Default header-length limit: 100,000,000 bytes, the reference implementation's {@code MAX_HEADER_SIZE} (a
+     * header of exactly that length is read, one byte more is refused).
+     */
+    public static final long DEFAULT_MAX_HEADER_BYTES = 100_000_000L;
 
     private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
@@ -46,7 +52,6 @@ public final class SafetensorsFile implements AutoCloseable {
     private final Arena arena;
     private final MemorySegment data;
     private final Header header;
-    private final Map<String, TensorInfo> byName;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private SafetensorsFile(Path path, Arena arena, MemorySegment data, Header header) {
@@ -54,8 +59,6 @@ public final class SafetensorsFile implements AutoCloseable {
         this.arena = arena;
         this.data = data;
         this.header = header;
-        this.byName = new LinkedHashMap<>();
-        header.tensors().forEach(t -> byName.put(t.name(), t));
     }
 
     /** Opens and validates {@code path} with the {@linkplain #DEFAULT_MAX_HEADER_BYTES default header limit}. */
@@ -64,7 +67,8 @@ public final class SafetensorsFile implements AutoCloseable {
     }
 
     /**
-     * Opens and validates {@code path}, refusing headers longer than {@code maxHeaderBytes}.
+     * Opens and validates {@code path}, refusing headers longer than {@code maxHeaderBytes} (and, whatever the limit,
+     * longer than 2^31 − 1 bytes).
      *
      * @throws SafetensorsFormatException if the file breaks the format; {@link SafetensorsFormatException#violation()}
      *                                    says how
@@ -75,6 +79,7 @@ public final class SafetensorsFile implements AutoCloseable {
         if (maxHeaderBytes <= 0) {
             throw new IllegalArgumentException("maxHeaderBytes must be positive, got " + maxHeaderBytes);
         }
+        requireRegularFile(path);
         Arena arena = Arena.ofShared();
         boolean opened = false;
         try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
@@ -86,11 +91,12 @@ public final class SafetensorsFile implements AutoCloseable {
             }
             MemorySegment file = channel.map(FileChannel.MapMode.READ_ONLY, 0, size, arena);
             long headerBytes = file.get(U64, 0);
-            if (Long.compareUnsigned(headerBytes, maxHeaderBytes) > 0) {
+            long limit = Math.min(maxHeaderBytes, Integer.MAX_VALUE); // the parser reads one ByteBuffer
+            if (Long.compareUnsigned(headerBytes, limit) > 0) {
                 throw new SafetensorsFormatException(
                         FormatViolation.HEADER_TOO_LARGE,
                         path + ": header length " + Long.toUnsignedString(headerBytes) + " exceeds the limit of "
-                                + maxHeaderBytes + " bytes");
+                                + limit + " bytes");
             }
             if (headerBytes > size - Long.BYTES) {
                 throw new SafetensorsFormatException(
@@ -98,9 +104,9 @@ public final class SafetensorsFile implements AutoCloseable {
                         path + ": header length " + headerBytes + " exceeds the " + (size - Long.BYTES)
                                 + " bytes after the length field");
             }
-            byte[] json = file.asSlice(Long.BYTES, headerBytes).toArray(ValueLayout.JAVA_BYTE);
             long dataStart = Long.BYTES + headerBytes;
-            Header header = Header.parse(json, size - dataStart, path.toString());
+            Header header =
+                    HeaderParser.parse(file.asSlice(Long.BYTES, headerBytes), size - dataStart, path.toString());
             SafetensorsFile result =
                     new SafetensorsFile(path, arena, file.asSlice(dataStart).asReadOnly(), header);
             opened = true;
@@ -109,6 +115,23 @@ public final class SafetensorsFile implements AutoCloseable {
             if (!opened) {
                 arena.close();
             }
+        }
+    }
+
+    /**
+     * Refuses anything but a regular file (after following links) before opening it: opening a FIFO would block
+     * until some writer appears, and a folder cannot be mapped.
+     */
+    private static void requireRegularFile(Path path) throws IOException {
+        BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
+        if (attributes.isDirectory()) {
+            throw new SafetensorsFormatException(
+                    FormatViolation.NOT_A_FILE, path + ": is a folder, not a .safetensors file");
+        }
+        if (!attributes.isRegularFile()) {
+            throw new SafetensorsFormatException(
+                    FormatViolation.NOT_A_FILE,
+                    path + ": is not a regular file (a FIFO, device or socket); a .safetensors file must be one");
         }
     }
 
@@ -128,15 +151,15 @@ public final class SafetensorsFile implements AutoCloseable {
 
     /** The tensor called {@code name}, if the file has one. */
     public Optional<TensorInfo> find(String name) {
-        return Optional.ofNullable(byName.get(name));
+        return Optional.ofNullable(header.find(name));
     }
 
     /** The tensor called {@code name}; {@link NoSuchElementException} naming the file if there is none. */
     public TensorInfo tensor(String name) {
-        TensorInfo t = byName.get(name);
+        TensorInfo t = header.find(name);
         if (t == null) {
             throw new NoSuchElementException(
-                    "no tensor '" + name + "' in " + path + " (" + byName.size() + " tensors)");
+                    "no tensor '" + name + "' in " + path + " (" + header.size() + " tensors)");
         }
         return t;
     }
@@ -149,7 +172,7 @@ public final class SafetensorsFile implements AutoCloseable {
     /** The bytes of {@code tensor}, which must come from this file. */
     public MemorySegment segment(TensorInfo tensor) {
         ensureOpen();
-        if (!tensor.equals(byName.get(tensor.name()))) {
+        if (!tensor.equals(header.find(tensor.name()))) {
             throw new IllegalArgumentException("tensor " + tensor + " is not a tensor of " + path);
         }
         return data.asSlice(tensor.begin(), tensor.byteSize());
@@ -165,7 +188,7 @@ public final class SafetensorsFile implements AutoCloseable {
         return segment(t).asByteBuffer().order(ByteOrder.LITTLE_ENDIAN);
     }
 
-    /** Tensor {@code name} decoded to floats (F32, F16, BF16, F8_E4M3, F8_E5M2 exactly; F64 rounded). */
+    /** Tensor {@code name} decoded to floats (F32, F16, BF16, F8_E4M3, F8_E5M2, F8_E8M0 exactly; F64 rounded). */
     public float[] floats(String name) {
         TensorInfo t = tensor(name);
         if (t.elementCount() > Integer.MAX_VALUE - 8) {
@@ -188,7 +211,7 @@ public final class SafetensorsFile implements AutoCloseable {
                     + " the " + tensor.elementCount() + " elements of tensor '" + tensor.name() + "'");
         }
         Objects.checkFromIndexSize(dstIndex, count, dst.length);
-        FloatDecoding.decode(tensor, bytes, first * tensor.dtype().byteSize(), dst, dstIndex, count);
+        FloatDecoding.decode(tensor, bytes, first, dst, dstIndex, count);
     }
 
     private void ensureOpen() {
@@ -207,6 +230,6 @@ public final class SafetensorsFile implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "SafetensorsFile[" + path + ", " + byName.size() + " tensors" + (closed.get() ? ", closed" : "") + "]";
+        return "SafetensorsFile[" + path + ", " + header.size() + " tensors" + (closed.get() ? ", closed" : "") + "]";
     }
 }

@@ -26,6 +26,14 @@ public final class TinyLlama {
 
     /** A tiny Llama in BF16 with random weights and a few large outliers, as two shards. */
     public static Map<String, float[]> write(Path model) throws IOException {
+        return write(model, Dtype.BF16, 1);
+    }
+
+    /**
+     * A tiny Llama with the same random pattern in {@code dtype} (BF16 or F32), every weight multiplied by
+     * {@code magnitude} (rounded to the dtype), as several shards.
+     */
+    public static Map<String, float[]> write(Path model, Dtype dtype, double magnitude) throws IOException {
         Files.createDirectories(model);
         Files.writeString(model.resolve("config.json"), CONFIG);
         Files.writeString(model.resolve("tokenizer.json"), "{\"version\": \"1.0\"}");
@@ -52,19 +60,24 @@ public final class TinyLlama {
         shapes.forEach((name, shape) -> {
             int n = (int) (shape.length == 1 ? shape[0] : shape[0] * shape[1]);
             float[] v = new float[n];
-            ByteBuffer b = ByteBuffer.allocate(2 * n).order(ByteOrder.LITTLE_ENDIAN);
+            ByteBuffer b = ByteBuffer.allocate(dtype.byteSize() * n).order(ByteOrder.LITTLE_ENDIAN);
             for (int i = 0; i < n; i++) {
-                float x = (float) (r.nextGaussian() * 0.02 * (r.nextInt(500) == 0 ? 40 : 1));
-                short bf16 = (short) (Float.floatToRawIntBits(x) >>> 16);
-                v[i] = Float.intBitsToFloat(bf16 << 16);
-                b.putShort(bf16);
+                float x = (float) (r.nextGaussian() * 0.02 * (r.nextInt(500) == 0 ? 40 : 1) * magnitude);
+                if (dtype == Dtype.F32) {
+                    v[i] = x;
+                    b.putFloat(x);
+                } else {
+                    short bf16 = (short) (Float.floatToRawIntBits(x) >>> 16);
+                    v[i] = Float.intBitsToFloat(bf16 << 16);
+                    b.putShort(bf16);
+                }
             }
             values.put(name, v);
             List<Long> s = new ArrayList<>();
             for (long d : shape) {
                 s.add(d);
             }
-            w.add(name, Dtype.BF16, s, b.array());
+            w.add(name, dtype, s, b.array());
         });
         w.writeSharded(model, 60_000); // several shards with an index
         return values;

@@ -25,7 +25,13 @@ class MalformedSafetensorsTest {
     static Stream<Arguments> malformedHeaders() {
         return Stream.of(
                 arguments("{\"a\":", INVALID_JSON, "not valid JSON"),
-                arguments("{\"a\":1,\"a\":2}", INVALID_JSON, "Duplicate field 'a'"),
+                arguments("{" + OK_ENTRY + "," + OK_ENTRY + "}", INVALID_JSON, "Duplicate field 'ok'"),
+                arguments(
+                        "{\"w\":{\"dtype\":\"U8\",\"dtype\":\"U8\",\"shape\":[4],\"data_offsets\":[0,4]}}",
+                        INVALID_JSON,
+                        "Duplicate field 'dtype'"),
+                arguments("{" + OK_ENTRY, INVALID_JSON, "not valid JSON"),
+                arguments("{\"w\":{\"dtype\":\"U8\",\"shape\":[4", INVALID_JSON, "not valid JSON"),
                 arguments("{} {}", INVALID_JSON, "not valid JSON"),
                 arguments("", INVALID_JSON, "not valid JSON"),
                 arguments("{'a':1}", INVALID_JSON, "not valid JSON"),
@@ -50,9 +56,22 @@ class MalformedSafetensorsTest {
                         MISSING_FIELD,
                         "field 'data_offsets' must be an array"),
                 arguments(
-                        "{\"w\":{\"dtype\":\"F4\",\"shape\":[4],\"data_offsets\":[0,4]}}",
+                        "{\"w\":{\"dtype\":\"F2\",\"shape\":[4],\"data_offsets\":[0,4]}}",
                         UNKNOWN_DTYPE,
-                        "tensor 'w': dtype \"F4\" is not one of"),
+                        "tensor 'w': dtype \"F2\" is not one of"),
+                arguments(
+                        "{\"w\":{\"dtype\":\"F4\",\"shape\":[4],\"data_offsets\":[0,4]}}",
+                        SIZE_MISMATCH,
+                        "tensor 'w': shape [4] × F4 (4 bits) = 2 bytes, but data_offsets [0, 4] span 4"),
+                arguments(
+                        "{\"w\":{\"dtype\":\"F6_E3M2\",\"shape\":[2,3],\"data_offsets\":[0,4]}}",
+                        SIZE_MISMATCH,
+                        "tensor 'w': shape [2, 3] × F6_E3M2 is 36 bits, not a whole number of bytes"),
+                arguments(
+                        "{\"w\":{\"dtype\":\"U8\",\"shape\":[3],\"data_offsets\":[0,3]}}",
+                        TRAILING_BYTES,
+                        "1 bytes after the end of the last tensor ('w' ends at 3) in a data section of 4 bytes"),
+                arguments("{}", TRAILING_BYTES, "4 bytes after the end of the last tensor in a data section"),
                 arguments("{\"w\":{\"dtype\":\"u8\",\"shape\":[4],\"data_offsets\":[0,4]}}", UNKNOWN_DTYPE, "\"u8\""),
                 arguments(
                         "{\"w\":{\"dtype\":\"U8\",\"shape\":[2,-2],\"data_offsets\":[0,4]}}",
@@ -122,7 +141,7 @@ class MalformedSafetensorsTest {
         assertViolation(
                 write(HandBuilt.file(200L << 20, "{}", new byte[0])),
                 HEADER_TOO_LARGE,
-                "header length 209715200 exceeds the limit of 104857600 bytes");
+                "header length 209715200 exceeds the limit of 100000000 bytes");
         assertViolation(write(HandBuilt.file(-1L, "{}", new byte[0])), HEADER_TOO_LARGE, "18446744073709551615");
     }
 

@@ -17,6 +17,7 @@ module dev.roofline.cuda {
     exports dev.roofline.cuda.blas;
     exports dev.roofline.cuda.bench;
     exports dev.roofline.cuda.kernels;
+    exports dev.roofline.cuda.decode;
 
     // the benchmarks measure energy with a meter another module provides (roofline-nvml), found at run time
     uses dev.roofline.core.energy.PowerMeter;

@@ -1,0 +1,255 @@
+// roofline decoder kernels for one decode step of a Llama-family model, FP16 activations, FP32 arithmetic.
+// gemv.cu includes this file, so they share its fatbin (one build, one library load per context).
+//
+// Layouts (row-major, B = batch rows, H = query heads, G = KV heads, D = head_dim, T = the cache's capacity in tokens):
+//   hidden states  half[B][hidden]            q  half[B][H][D]      k, v (this step)  half[B][G][D]
+//   KV cache       half[B][G][T][D]           positions int[B]: the position of this step's token (0-based)
+//   lengths        int[B]: tokens the attention reads for each row, this step's included (position + 1)
+// Kernel names are extern "C" for cudaLibraryGetKernel. Every kernel takes a 1-D grid of 1-D blocks.
+#include <cuda_fp16.h>
+#include <math_constants.h>
+
+namespace roofline_decode {
+
+constexpr int NORM_THREADS = 256;
+
+__device__ __forceinline__ float warp_sum(float v) {
+    for (int o = 16; o > 0; o >>= 1) {
+        v += __shfl_xor_sync(0xffffffffu, v, o);
+    }
+    return v;
+}
+
+__device__ __forceinline__ float warp_max(float v) {
+    for (int o = 16; o > 0; o >>= 1) {
+        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+    }
+    return v;
+}
+
+// The sum of v over the block (NORM_THREADS threads), returned to every thread.
+__device__ float block_sum(float v) {
+    __shared__ float partial[NORM_THREADS / 32];
+    v = warp_sum(v);
+    int warp = threadIdx.x / 32;
+    if ((threadIdx.x & 31) == 0) {
+        partial[warp] = v;
+    }
+    __syncthreads();
+    float s = 0.f;
+    for (int w = 0; w < NORM_THREADS / 32; w++) {
+        s += partial[w];
+    }
+    __syncthreads(); // partial is reused by the next call
+    return s;
+}
+
+} // namespace roofline_decode
+
+using namespace roofline_decode;
+
+// residual[b] += delta[b] (when delta is not null), then out[b] = residual[b] / rms(residual[b]) * weight, with
+// rms = sqrt(mean(residual^2) + eps). One block of NORM_THREADS per row; grid = B.
+extern "C" __global__ void __launch_bounds__(NORM_THREADS)
+    decode_add_rmsnorm_f16(half* residual, const half* delta, const half* weight, half* out, int hidden, float eps) {
+    half* r = residual + (size_t)blockIdx.x * hidden;
+    const half* d = delta == nullptr ? nullptr : delta + (size_t)blockIdx.x * hidden;
+    half* o = out + (size_t)blockIdx.x * hidden;
+    float sq = 0.f;
+    for (int i = threadIdx.x; i < hidden; i += NORM_THREADS) {
+        float v = __half2float(r[i]);
+        if (d != nullptr) {
+            // the residual stream is stored in FP16, as the reference engines keep it: round after the add
+            half h = __float2half_rn(v + __half2float(d[i]));
+            r[i] = h;
+            v = __half2float(h);
+        }
+        sq += v * v;
+    }
+    float inv = rsqrtf(block_sum(sq) / hidden + eps);
+    for (int i = threadIdx.x; i < hidden; i += NORM_THREADS) {
+        o[i] = __float2half_rn(__half2float(r[i]) * inv * __half2float(weight[i]));
+    }
+}
+
+// Rotary position embedding on q (H heads) and k (G heads) of row b = blockIdx.x, in the "rotate half" layout that
+// Llama checkpoints use: element i pairs with i + D/2, angle = positions[b] * inv_freq[i] for i < D/2. inv_freq holds
+// D/2 doubles (Llama 3's frequency scaling already applied by the host); the angle and its sine and cosine are taken
+// in double, since at 10^5 positions an FP32 angle is off by ~10^-2 rad.
+extern "C" __global__ void __launch_bounds__(128)
+    decode_rope_f16(half* q, half* k, const int* positions, const double* inv_freq, int heads, int kv_heads, int d) {
+    int b = blockIdx.x;
+    int half_d = d / 2;
+    double pos = positions[b];
+    int pairs = (heads + kv_heads) * half_d;
+    for (int p = threadIdx.x; p < pairs; p += blockDim.x) {
+        int head = p / half_d;
+        int i = p - head * half_d;
+        half* x = head < heads ? q + ((size_t)b * heads + head) * d : k + ((size_t)b * kv_heads + head - heads) * d;
+        double s, c;
+        sincos(pos * inv_freq[i], &s, &c);
+        float x1 = __half2float(x[i]);
+        float x2 = __half2float(x[i + half_d]);
+        x[i] = __float2half_rn((float)(x1 * c - x2 * s));
+        x[i + half_d] = __float2half_rn((float)(x2 * c + x1 * s));
+    }
+}
+
+// Writes this step's k and v (half[B][G][D]) into the caches at positions[b]. One block per (row, KV head): grid = B*G.
+extern "C" __global__ void __launch_bounds__(128) decode_kv_append_f16(
+    const half* k, const half* v, half* k_cache, half* v_cache, const int* positions, int kv_heads, int d, int capacity) {
+    int b = blockIdx.x / kv_heads;
+    int g = blockIdx.x - b * kv_heads;
+    size_t src = ((size_t)b * kv_heads + g) * d;
+    size_t dst = (((size_t)b * kv_heads + g) * capacity + positions[b]) * d;
+    for (int i = threadIdx.x; i < d; i += blockDim.x) {
+        k_cache[dst + i] = k[src + i];
+        v_cache[dst + i] = v[src + i];
+    }
+}
+
+// out = silu(gate) * up for gate_up = half[B][2 * inter] (gate in the first half of each row, up in the second, as
+// one product of the merged gate and up projections writes it); out = half[B][inter]. grid = B * ceil(inter / 256).
+extern "C" __global__ void __launch_bounds__(256) decode_silu_mul_f16(const half* gate_up, half* out, int inter) {
+    int blocks_per_row = (inter + 255) / 256;
+    int b = blockIdx.x / blocks_per_row;
+    int i = (blockIdx.x - b * blocks_per_row) * 256 + threadIdx.x;
+    if (i >= inter) {
+        return;
+    }
+    float g = __half2float(gate_up[(size_t)b * 2 * inter + i]);
+    float u = __half2float(gate_up[(size_t)b * 2 * inter + inter + i]);
+    out[(size_t)b * inter + i] = __float2half_rn(g / (1.f + __expf(-g)) * u);
+}
+
+// Flash-decoding attention, first pass: block (b, h, s) of grid B*H*splits reads tokens [s*chunk, min((s+1)*chunk,
+// lengths[b])) of KV head h / (H/G) and writes its partial softmax: max logit m, sum l of exp(logit - m) and the
+// unnormalised output acc = sum exp(logit - m) * v, to partial_ml[bh][s][2] and partial_acc[bh][s][D] (FP32).
+// Four warps take every fourth token; each lane holds D/32 consecutive elements of q, so one token's K row is one
+// coalesced 2*D-byte read per warp. logit = q.k / sqrt(D).
+template <int D>
+__device__ void attention_split(const half* q, const half* k_cache, const half* v_cache, const int* lengths,
+                                float* partial_ml, float* partial_acc, int heads, int kv_heads, int capacity,
+                                int splits, int chunk) {
+    constexpr int PER_LANE = D / 32;
+    constexpr int WARPS = 4;
+    int bh = blockIdx.x / splits;
+    int s = blockIdx.x - bh * splits;
+    int b = bh / heads;
+    int h = bh - b * heads;
+    int g = h / (heads / kv_heads);
+    int lane = threadIdx.x & 31;
+    int warp = threadIdx.x / 32;
+    int begin = s * chunk;
+    int end = min(begin + chunk, lengths[b]);
+    const float scale = rsqrtf((float)D);
+
+    float qv[PER_LANE];
+    const half* qp = q + ((size_t)b * heads + h) * D + lane * PER_LANE;
+    for (int j = 0; j < PER_LANE; j++) {
+        qv[j] = __half2float(qp[j]) * scale;
+    }
+    const half* kb = k_cache + ((size_t)b * kv_heads + g) * capacity * D + lane * PER_LANE;
+    const half* vb = v_cache + ((size_t)b * kv_heads + g) * capacity * D + lane * PER_LANE;
+
+    float m = -CUDART_INF_F;
+    float l = 0.f;
+    float acc[PER_LANE];
+    for (int j = 0; j < PER_LANE; j++) {
+        acc[j] = 0.f;
+    }
+    for (int t = begin + warp; t < end; t += WARPS) {
+        const half* kp = kb + (size_t)t * D;
+        float dot = 0.f;
+        for (int j = 0; j < PER_LANE; j++) {
+            dot += qv[j] * __half2float(kp[j]);
+        }
+        dot = warp_sum(dot);
+        float m_new = fmaxf(m, dot);
+        float correction = __expf(m - m_new); // 0 on the first token (m = -inf)
+        float p = __expf(dot - m_new);
+        l = l * correction + p;
+        const half* vp = vb + (size_t)t * D;
+        for (int j = 0; j < PER_LANE; j++) {
+            acc[j] = acc[j] * correction + p * __half2float(vp[j]);
+        }
+        m = m_new;
+    }
+
+    // the four warps' partials, combined through shared memory
+    __shared__ float s_ml[WARPS][2];
+    __shared__ float s_acc[WARPS][D];
+    if (lane == 0) {
+        s_ml[warp][0] = m;
+        s_ml[warp][1] = l;
+    }
+    for (int j = 0; j < PER_LANE; j++) {
+        s_acc[warp][lane * PER_LANE + j] = acc[j];
+    }
+    __syncthreads();
+    float mm = -CUDART_INF_F;
+    for (int w = 0; w < WARPS; w++) {
+        mm = fmaxf(mm, s_ml[w][0]);
+    }
+    float* out_ml = partial_ml + ((size_t)bh * splits + s) * 2;
+    float* out_acc = partial_acc + ((size_t)bh * splits + s) * D;
+    if (mm == -CUDART_INF_F) { // no token in this split (a short row of a ragged batch)
+        if (threadIdx.x == 0) {
+            out_ml[0] = -CUDART_INF_F;
+            out_ml[1] = 0.f;
+        }
+        for (int i = threadIdx.x; i < D; i += blockDim.x) {
+            out_acc[i] = 0.f;
+        }
+        return;
+    }
+    float ll = 0.f;
+    for (int w = 0; w < WARPS; w++) {
+        ll += s_ml[w][1] * __expf(s_ml[w][0] - mm);
+    }
+    if (threadIdx.x == 0) {
+        out_ml[0] = mm;
+        out_ml[1] = ll;
+    }
+    for (int i = threadIdx.x; i < D; i += blockDim.x) {
+        float a = 0.f;
+        for (int w = 0; w < WARPS; w++) {
+            a += s_acc[w][i] * __expf(s_ml[w][0] - mm);
+        }
+        out_acc[i] = a;
+    }
+}
+
+#define ROOFLINE_ATTENTION_SPLIT(D)                                                                                  \
+    extern "C" __global__ void __launch_bounds__(128) decode_attention_split_d##D(                                 \
+        const half* q, const half* k_cache, const half* v_cache, const int* lengths, float* partial_ml,              \
+        float* partial_acc, int heads, int kv_heads, int capacity, int splits, int chunk) {                          \
+        attention_split<D>(q, k_cache, v_cache, lengths, partial_ml, partial_acc, heads, kv_heads, capacity, splits, \
+                           chunk);                                                                                   \
+    }
+ROOFLINE_ATTENTION_SPLIT(64)
+ROOFLINE_ATTENTION_SPLIT(128)
+
+// Flash-decoding attention, second pass: block bh of grid B*H merges its splits' partials into out half[B][H][D]:
+// out = sum_s exp(m_s - M) * acc_s / sum_s exp(m_s - M) * l_s, M = max_s m_s. blockDim = D.
+extern "C" __global__ void __launch_bounds__(128)
+    decode_attention_reduce_f16(const float* partial_ml, const float* partial_acc, half* out, int splits, int d) {
+    int bh = blockIdx.x;
+    int i = threadIdx.x;
+    const float* ml = partial_ml + (size_t)bh * splits * 2;
+    float mm = -CUDART_INF_F;
+    for (int s = 0; s < splits; s++) {
+        mm = fmaxf(mm, ml[2 * s]);
+    }
+    float l = 0.f;
+    float a = 0.f;
+    for (int s = 0; s < splits; s++) {
+        if (ml[2 * s] == -CUDART_INF_F) {
+            continue;
+        }
+        float w = __expf(ml[2 * s] - mm);
+        l += w * ml[2 * s + 1];
+        a += w * partial_acc[((size_t)bh * splits + s) * d + i];
+    }
+    out[(size_t)bh * d + i] = __float2half_rn(a / l);
+}

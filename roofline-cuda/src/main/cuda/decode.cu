@@ -122,113 +122,192 @@ extern "C" __global__ void __launch_bounds__(256) decode_silu_mul_f16(const half
     out[(size_t)b * inter + i] = __float2half_rn(g / (1.f + __expf(-g)) * u);
 }
 
-// Flash-decoding attention, first pass: block (b, h, s) of grid B*H*splits reads tokens [s*chunk, min((s+1)*chunk,
-// lengths[b])) of KV head h / (H/G) and writes its partial softmax: max logit m, sum l of exp(logit - m) and the
-// unnormalised output acc = sum exp(logit - m) * v, to partial_ml[bh][s][2] and partial_acc[bh][s][D] (FP32).
-// Four warps take every fourth token; each lane holds D/32 consecutive elements of q, so one token's K row is one
-// coalesced 2*D-byte read per warp. logit = q.k / sqrt(D).
-template <int D>
-__device__ void attention_split(const half* q, const half* k_cache, const half* v_cache, const int* lengths,
-                                float* partial_ml, float* partial_acc, int heads, int kv_heads, int capacity,
-                                int splits, int chunk) {
-    constexpr int PER_LANE = D / 32;
-    constexpr int WARPS = 4;
-    int bh = blockIdx.x / splits;
-    int s = blockIdx.x - bh * splits;
-    int b = bh / heads;
-    int h = bh - b * heads;
-    int g = h / (heads / kv_heads);
-    int lane = threadIdx.x & 31;
-    int warp = threadIdx.x / 32;
-    int begin = s * chunk;
-    int end = min(begin + chunk, lengths[b]);
-    const float scale = rsqrtf((float)D);
+// Flash-decoding attention, first pass: block (b, g, s) of grid B*G*splits reads tokens [s*chunk, min((s+1)*chunk,
+// lengths[b])) of KV head g once for all QPK = H/G query heads that share it, and writes each head's partial softmax:
+// max logit m, sum l of exp(logit - m) and the unnormalised output acc = sum exp(logit - m) * v, to
+// partial_ml[bh][s][2] and partial_acc[bh][s][D] (FP32, bh = b*H + h). logit = q.k / sqrt(D).
+// Three phases over the chunk (at most ATTENTION_MAX_CHUNK tokens): the logits, D/8 threads per token row with one
+// 16-byte load each and many rows in flight, into shared memory; their max and sum; then the values the same way, each
+// thread summing its 8 columns over every ROWS-th token, the ROWS partial sums added through shared memory.
+constexpr int ATTENTION_THREADS = 128;
+constexpr int ATTENTION_MAX_CHUNK = 256;
 
-    float qv[PER_LANE];
-    const half* qp = q + ((size_t)b * heads + h) * D + lane * PER_LANE;
-    for (int j = 0; j < PER_LANE; j++) {
-        qv[j] = __half2float(qp[j]) * scale;
-    }
-    const half* kb = k_cache + ((size_t)b * kv_heads + g) * capacity * D + lane * PER_LANE;
-    const half* vb = v_cache + ((size_t)b * kv_heads + g) * capacity * D + lane * PER_LANE;
-
-    float m = -CUDART_INF_F;
-    float l = 0.f;
-    float acc[PER_LANE];
-    for (int j = 0; j < PER_LANE; j++) {
-        acc[j] = 0.f;
-    }
-    for (int t = begin + warp; t < end; t += WARPS) {
-        const half* kp = kb + (size_t)t * D;
-        float dot = 0.f;
-        for (int j = 0; j < PER_LANE; j++) {
-            dot += qv[j] * __half2float(kp[j]);
-        }
-        dot = warp_sum(dot);
-        float m_new = fmaxf(m, dot);
-        float correction = __expf(m - m_new); // 0 on the first token (m = -inf)
-        float p = __expf(dot - m_new);
-        l = l * correction + p;
-        const half* vp = vb + (size_t)t * D;
-        for (int j = 0; j < PER_LANE; j++) {
-            acc[j] = acc[j] * correction + p * __half2float(vp[j]);
-        }
-        m = m_new;
-    }
-
-    // the four warps' partials, combined through shared memory
-    __shared__ float s_ml[WARPS][2];
-    __shared__ float s_acc[WARPS][D];
-    if (lane == 0) {
-        s_ml[warp][0] = m;
-        s_ml[warp][1] = l;
-    }
-    for (int j = 0; j < PER_LANE; j++) {
-        s_acc[warp][lane * PER_LANE + j] = acc[j];
-    }
-    __syncthreads();
-    float mm = -CUDART_INF_F;
-    for (int w = 0; w < WARPS; w++) {
-        mm = fmaxf(mm, s_ml[w][0]);
-    }
-    float* out_ml = partial_ml + ((size_t)bh * splits + s) * 2;
-    float* out_acc = partial_acc + ((size_t)bh * splits + s) * D;
-    if (mm == -CUDART_INF_F) { // no token in this split (a short row of a ragged batch)
-        if (threadIdx.x == 0) {
-            out_ml[0] = -CUDART_INF_F;
-            out_ml[1] = 0.f;
-        }
-        for (int i = threadIdx.x; i < D; i += blockDim.x) {
-            out_acc[i] = 0.f;
-        }
-        return;
-    }
-    float ll = 0.f;
-    for (int w = 0; w < WARPS; w++) {
-        ll += s_ml[w][1] * __expf(s_ml[w][0] - mm);
-    }
-    if (threadIdx.x == 0) {
-        out_ml[0] = mm;
-        out_ml[1] = ll;
-    }
-    for (int i = threadIdx.x; i < D; i += blockDim.x) {
-        float a = 0.f;
-        for (int w = 0; w < WARPS; w++) {
-            a += s_acc[w][i] * __expf(s_ml[w][0] - mm);
-        }
-        out_acc[i] = a;
+__device__ __forceinline__ void load8(const half* p, float* out) {
+    uint4 raw = *reinterpret_cast<const uint4*>(p);
+    const half2* h = reinterpret_cast<const half2*>(&raw);
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        float2 f = __half22float2(h[j]);
+        out[2 * j] = f.x;
+        out[2 * j + 1] = f.y;
     }
 }
 
-#define ROOFLINE_ATTENTION_SPLIT(D)                                                                                  \
-    extern "C" __global__ void __launch_bounds__(128) decode_attention_split_d##D(                                 \
+template <int D, int QPK>
+__device__ void attention_split(const half* q, const half* k_cache, const half* v_cache, const int* lengths,
+                                float* partial_ml, float* partial_acc, int heads, int kv_heads, int capacity,
+                                int splits, int chunk) {
+    constexpr int VEC = 8;
+    constexpr int LANES = D / VEC;                  // threads per token row: 16 (D = 128) or 8 (D = 64)
+    constexpr int ROWS = ATTENTION_THREADS / LANES; // token rows in flight: 8 or 16
+    __shared__ float s_p[QPK][ATTENTION_MAX_CHUNK];
+    __shared__ float s_acc[ROWS][D];
+    __shared__ float s_red[ATTENTION_THREADS / 32];
+
+    int bg = blockIdx.x / splits;
+    int s = blockIdx.x - bg * splits;
+    int b = bg / kv_heads;
+    int g = bg - b * kv_heads;
+    int begin = s * chunk;
+    int n = min(begin + chunk, lengths[b]) - begin; // tokens in this split; uniform over the block
+    int sub = threadIdx.x % LANES;
+    int row = threadIdx.x / LANES;
+    const float scale = rsqrtf((float)D);
+
+    if (n <= 0) { // no token in this split (a short row of a ragged batch)
+        for (int j = 0; j < QPK; j++) {
+            size_t bh = (size_t)b * heads + g * QPK + j;
+            if (threadIdx.x == 0) {
+                partial_ml[(bh * splits + s) * 2] = -CUDART_INF_F;
+                partial_ml[(bh * splits + s) * 2 + 1] = 0.f;
+            }
+            for (int i = threadIdx.x; i < D; i += ATTENTION_THREADS) {
+                partial_acc[(bh * splits + s) * D + i] = 0.f;
+            }
+        }
+        return;
+    }
+
+    float qv[QPK][VEC];
+#pragma unroll
+    for (int j = 0; j < QPK; j++) {
+        load8(q + ((size_t)b * heads + g * QPK + j) * D + sub * VEC, qv[j]);
+#pragma unroll
+        for (int e = 0; e < VEC; e++) {
+            qv[j][e] *= scale;
+        }
+    }
+    size_t base = (((size_t)b * kv_heads + g) * capacity + begin) * D + sub * VEC;
+
+    // 1. logits; the loop runs the same count on every thread of a warp, whose lanes shuffle together
+#pragma unroll 4
+    for (int t0 = 0; t0 < n; t0 += ROWS) {
+        int t = t0 + row;
+        float kv[VEC] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f};
+        if (t < n) {
+            load8(k_cache + base + (size_t)t * D, kv);
+        }
+#pragma unroll
+        for (int j = 0; j < QPK; j++) {
+            float dot = 0.f;
+#pragma unroll
+            for (int e = 0; e < VEC; e++) {
+                dot += qv[j][e] * kv[e];
+            }
+#pragma unroll
+            for (int o = LANES / 2; o > 0; o >>= 1) {
+                dot += __shfl_xor_sync(0xffffffffu, dot, o);
+            }
+            if (sub == 0 && t < n) {
+                s_p[j][t] = dot;
+            }
+        }
+    }
+    __syncthreads();
+
+    // 2. per head: max, then exp and sum (s_p becomes the unnormalised weights)
+    float m[QPK];
+    float l[QPK];
+#pragma unroll
+    for (int j = 0; j < QPK; j++) {
+        float mx = -CUDART_INF_F;
+        for (int t = threadIdx.x; t < n; t += ATTENTION_THREADS) {
+            mx = fmaxf(mx, s_p[j][t]);
+        }
+        mx = warp_max(mx);
+        if ((threadIdx.x & 31) == 0) {
+            s_red[threadIdx.x / 32] = mx;
+        }
+        __syncthreads();
+        mx = fmaxf(fmaxf(s_red[0], s_red[1]), fmaxf(s_red[2], s_red[3]));
+        __syncthreads();
+        float sum = 0.f;
+        for (int t = threadIdx.x; t < n; t += ATTENTION_THREADS) {
+            float p = __expf(s_p[j][t] - mx);
+            s_p[j][t] = p;
+            sum += p;
+        }
+        sum = warp_sum(sum);
+        if ((threadIdx.x & 31) == 0) {
+            s_red[threadIdx.x / 32] = sum;
+        }
+        __syncthreads();
+        m[j] = mx;
+        l[j] = s_red[0] + s_red[1] + s_red[2] + s_red[3];
+        __syncthreads();
+    }
+
+    // 3. values: each thread its 8 columns over tokens row, row + ROWS, ...
+    float acc[QPK][VEC];
+#pragma unroll
+    for (int j = 0; j < QPK; j++) {
+#pragma unroll
+        for (int e = 0; e < VEC; e++) {
+            acc[j][e] = 0.f;
+        }
+    }
+#pragma unroll 4
+    for (int t = row; t < n; t += ROWS) {
+        float vv[VEC];
+        load8(v_cache + base + (size_t)t * D, vv);
+#pragma unroll
+        for (int j = 0; j < QPK; j++) {
+            float p = s_p[j][t];
+#pragma unroll
+            for (int e = 0; e < VEC; e++) {
+                acc[j][e] += p * vv[e];
+            }
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < QPK; j++) {
+#pragma unroll
+        for (int e = 0; e < VEC; e++) {
+            s_acc[row][sub * VEC + e] = acc[j][e];
+        }
+        __syncthreads();
+        size_t bh = (size_t)b * heads + g * QPK + j;
+        for (int i = threadIdx.x; i < D; i += ATTENTION_THREADS) {
+            float a = 0.f;
+#pragma unroll
+            for (int r = 0; r < ROWS; r++) {
+                a += s_acc[r][i];
+            }
+            partial_acc[(bh * splits + s) * D + i] = a;
+        }
+        if (threadIdx.x == 0) {
+            partial_ml[(bh * splits + s) * 2] = m[j];
+            partial_ml[(bh * splits + s) * 2 + 1] = l[j];
+        }
+        __syncthreads();
+    }
+}
+
+#define ROOFLINE_ATTENTION_SPLIT(D, QPK)                                                                             \
+    extern "C" __global__ void __launch_bounds__(ATTENTION_THREADS) decode_attention_split_d##D##_q##QPK(            \
         const half* q, const half* k_cache, const half* v_cache, const int* lengths, float* partial_ml,              \
         float* partial_acc, int heads, int kv_heads, int capacity, int splits, int chunk) {                          \
-        attention_split<D>(q, k_cache, v_cache, lengths, partial_ml, partial_acc, heads, kv_heads, capacity, splits, \
-                           chunk);                                                                                   \
+        attention_split<D, QPK>(q, k_cache, v_cache, lengths, partial_ml, partial_acc, heads, kv_heads, capacity,    \
+                                splits, chunk);                                                                      \
     }
-ROOFLINE_ATTENTION_SPLIT(64)
-ROOFLINE_ATTENTION_SPLIT(128)
+ROOFLINE_ATTENTION_SPLIT(64, 1)
+ROOFLINE_ATTENTION_SPLIT(64, 2)
+ROOFLINE_ATTENTION_SPLIT(64, 4)
+ROOFLINE_ATTENTION_SPLIT(64, 8)
+ROOFLINE_ATTENTION_SPLIT(128, 1)
+ROOFLINE_ATTENTION_SPLIT(128, 2)
+ROOFLINE_ATTENTION_SPLIT(128, 4)
+ROOFLINE_ATTENTION_SPLIT(128, 8)
 
 // Flash-decoding attention, second pass: block bh of grid B*H merges its splits' partials into out half[B][H][D]:
 // out = sum_s exp(m_s - M) * acc_s / sum_s exp(m_s - M) * l_s, M = max_s m_s. blockDim = D.

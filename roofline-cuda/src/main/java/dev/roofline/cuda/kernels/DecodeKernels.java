@@ -29,10 +29,17 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * }</pre>
  */
 public final class DecodeKernels implements AutoCloseable {
-    /** Tokens one block of the attention's first pass reads; the context is split into chunks of this many. */
-    public static final int ATTENTION_CHUNK = 256;
+    /** The most tokens one block of the attention's first pass reads (its chunk of the context). */
+    public static final int ATTENTION_MAX_CHUNK = 256;
+    /**
+     * Blocks the attention's first pass aims for at least: enough to fill a GPU of 132 SMs four times over, so short
+     * contexts are cut into smaller chunks (down to 32 tokens) rather than leave SMs idle.
+     */
+    static final int ATTENTION_TARGET_BLOCKS = 4 * 132;
     /** Head sizes the attention kernels are built for. */
     public static final List<Integer> HEAD_DIMS = List.of(64, 128);
+    /** Query heads per KV head the attention kernels are built for (GQA group sizes; 1 is multi-head attention). */
+    public static final List<Integer> GROUP_SIZES = List.of(1, 2, 4, 8);
 
     private final Arena image;
     private final OwnedHandle library;
@@ -75,8 +82,14 @@ public final class DecodeKernels implements AutoCloseable {
                 "decode_rope_f16",
                 "decode_kv_append_f16",
                 "decode_silu_mul_f16",
-                "decode_attention_split_d64",
-                "decode_attention_split_d128",
+                "decode_attention_split_d64_q1",
+                "decode_attention_split_d64_q2",
+                "decode_attention_split_d64_q4",
+                "decode_attention_split_d64_q8",
+                "decode_attention_split_d128_q1",
+                "decode_attention_split_d128_q2",
+                "decode_attention_split_d128_q4",
+                "decode_attention_split_d128_q8",
                 "decode_attention_reduce_f16");
     }
 
@@ -185,21 +198,36 @@ public final class DecodeKernels implements AutoCloseable {
                 inter);
     }
 
-    /** Splits of the context the attention's first pass makes for a longest row of {@code maxLength} tokens. */
-    public static int attentionSplits(int maxLength) {
+    /**
+     * Tokens per block of the attention's first pass: {@link #ATTENTION_MAX_CHUNK}, halved (down to 32) while the
+     * {@code rows × kvHeads} KV heads cut into chunks give fewer than {@link #ATTENTION_TARGET_BLOCKS} blocks.
+     */
+    public static int attentionChunk(int rows, int kvHeads, int maxLength) {
+        positive("rows", rows);
+        positive("kvHeads", kvHeads);
         positive("maxLength", maxLength);
-        return Math.ceilDiv(maxLength, ATTENTION_CHUNK);
+        int chunk = ATTENTION_MAX_CHUNK;
+        while (chunk > 32 && (long) rows * kvHeads * Math.ceilDiv(maxLength, chunk) < ATTENTION_TARGET_BLOCKS) {
+            chunk /= 2;
+        }
+        return chunk;
+    }
+
+    /** Splits of the context the attention's first pass makes: the longest row over {@link #attentionChunk}. */
+    public static int attentionSplits(int rows, int kvHeads, int maxLength) {
+        return Math.ceilDiv(maxLength, attentionChunk(rows, kvHeads, maxLength));
     }
 
     /** Bytes of FP32 workspace {@link #attention} needs: a max, a sum and {@code headDim} partial outputs per split. */
-    public static long attentionWorkspaceBytes(int rows, int heads, int headDim, int maxLength) {
-        return 4L * rows * heads * attentionSplits(maxLength) * (headDim + 2L);
+    public static long attentionWorkspaceBytes(int rows, int heads, int kvHeads, int headDim, int maxLength) {
+        return 4L * rows * heads * attentionSplits(rows, kvHeads, maxLength) * (headDim + 2L);
     }
 
     /**
      * Decode attention over each row's first {@code lengths[row]} cached tokens (this step's included), GQA with
-     * {@code heads / kvHeads} query heads per KV head, scale {@code 1/sqrt(headDim)}; two launches (flash-decoding:
-     * chunks of {@link #ATTENTION_CHUNK} tokens in parallel, then their merge).
+     * {@code heads / kvHeads} query heads per KV head ({@link #GROUP_SIZES}), which read each K and V row once
+     * together, scale {@code 1/sqrt(headDim)}; two launches (flash-decoding: chunks of {@link #attentionChunk} tokens
+     * in parallel, then their merge).
      *
      * @param maxLength the longest row's length (at most {@code capacity}): it sets the number of splits
      * @param workspace at least {@link #attentionWorkspaceBytes} bytes
@@ -222,6 +250,11 @@ public final class DecodeKernels implements AutoCloseable {
         if (!HEAD_DIMS.contains(headDim)) {
             throw new IllegalArgumentException("attention is built for head_dim " + HEAD_DIMS + ", got " + headDim);
         }
+        int group = heads / kvHeads;
+        if (!GROUP_SIZES.contains(group)) {
+            throw new IllegalArgumentException("attention is built for " + GROUP_SIZES
+                    + " query heads per KV head, got " + heads + " / " + kvHeads + " = " + group);
+        }
         positive("rows", rows);
         positive("capacity", capacity);
         if (maxLength < 1 || maxLength > capacity) {
@@ -232,9 +265,10 @@ public final class DecodeKernels implements AutoCloseable {
         requireBytes("kCache", kCache, 2L * rows * kvHeads * capacity * headDim);
         requireBytes("vCache", vCache, 2L * rows * kvHeads * capacity * headDim);
         requireBytes("lengths", lengths, 4L * rows);
-        requireBytes("workspace", workspace, attentionWorkspaceBytes(rows, heads, headDim, maxLength));
+        requireBytes("workspace", workspace, attentionWorkspaceBytes(rows, heads, kvHeads, headDim, maxLength));
         requireBytes("out", out, 2L * rows * heads * headDim);
-        int splits = attentionSplits(maxLength);
+        int chunk = attentionChunk(rows, kvHeads, maxLength);
+        int splits = Math.ceilDiv(maxLength, chunk);
         long partialMlBytes = 8L * rows * heads * splits;
         int rowsHeads = Math.multiplyExact(rows, heads);
         try (Arena arena = Arena.ofConfined()) {
@@ -242,8 +276,8 @@ public final class DecodeKernels implements AutoCloseable {
             MemorySegment acc = MemorySegment.ofAddress(ml.address() + partialMlBytes);
             launch(
                     arena,
-                    "decode_attention_split_d" + headDim,
-                    Math.multiplyExact(rowsHeads, splits),
+                    "decode_attention_split_d" + headDim + "_q" + group,
+                    Math.multiplyExact(Math.multiplyExact(rows, kvHeads), splits),
                     128,
                     stream,
                     q.pointer(),
@@ -256,7 +290,7 @@ public final class DecodeKernels implements AutoCloseable {
                     kvHeads,
                     capacity,
                     splits,
-                    ATTENTION_CHUNK);
+                    chunk);
             launch(
                     arena,
                     "decode_attention_reduce_f16",

@@ -335,26 +335,75 @@ ROOFLINE_ATTENTION_SPLIT(128, 4)
 ROOFLINE_ATTENTION_SPLIT(128, 8)
 
 // Flash-decoding attention, second pass: block bh of grid B*H merges its splits' partials into out half[B][H][D]:
-// out = sum_s exp(m_s - M) * acc_s / sum_s exp(m_s - M) * l_s, M = max_s m_s. blockDim = D.
-extern "C" __global__ void __launch_bounds__(128)
-    decode_attention_reduce_f16(const float* partial_ml, const float* partial_acc, half* out, int splits, int d) {
+// out = sum_s exp(m_s - M) * acc_s / sum_s exp(m_s - M) * l_s, M = max_s m_s. REDUCE_THREADS threads: first the max
+// over the splits, every thread a share of them; then each thread sums 4 columns (one 16-byte load per split) over
+// every S-th split, S = REDUCE_THREADS / (D/4), and the S partial sums are added through shared memory.
+constexpr int REDUCE_THREADS = 256;
+
+template <int D>
+__device__ void attention_reduce(const float* partial_ml, const float* partial_acc, half* out, int splits) {
+    constexpr int COLS = D / 4;                 // threads across the columns, 4 columns each
+    constexpr int S = REDUCE_THREADS / COLS;    // splits summed in parallel: 8 (D = 128) or 16 (D = 64)
+    __shared__ float s_red[REDUCE_THREADS / 32];
+    __shared__ float4 s_sum[S][COLS];
+    __shared__ float s_l[S];
     int bh = blockIdx.x;
-    int i = threadIdx.x;
     const float* ml = partial_ml + (size_t)bh * splits * 2;
     float mm = -CUDART_INF_F;
-    for (int s = 0; s < splits; s++) {
-        mm = fmaxf(mm, ml[2 * s]);
+    for (int i = threadIdx.x; i < splits; i += REDUCE_THREADS) {
+        mm = fmaxf(mm, ml[2 * i]);
     }
+    mm = warp_max(mm);
+    if ((threadIdx.x & 31) == 0) {
+        s_red[threadIdx.x / 32] = mm;
+    }
+    __syncthreads();
+    mm = s_red[0];
+    for (int w = 1; w < REDUCE_THREADS / 32; w++) {
+        mm = fmaxf(mm, s_red[w]);
+    }
+    int col = threadIdx.x % COLS;
+    int lane = threadIdx.x / COLS;
+    float4 a = make_float4(0.f, 0.f, 0.f, 0.f);
     float l = 0.f;
-    float a = 0.f;
-#pragma unroll 8
-    for (int s = 0; s < splits; s++) {
-        if (ml[2 * s] == -CUDART_INF_F) {
-            continue;
-        }
-        float w = __expf(ml[2 * s] - mm);
-        l += w * ml[2 * s + 1];
-        a += w * partial_acc[((size_t)bh * splits + s) * d + i];
+#pragma unroll 4
+    for (int sp = lane; sp < splits; sp += S) {
+        float m = ml[2 * sp];
+        float w = m == -CUDART_INF_F ? 0.f : __expf(m - mm); // an empty split weighs nothing
+        float4 v = reinterpret_cast<const float4*>(partial_acc + ((size_t)bh * splits + sp) * D)[col];
+        l += w * ml[2 * sp + 1];
+        a.x += w * v.x;
+        a.y += w * v.y;
+        a.z += w * v.z;
+        a.w += w * v.w;
     }
-    out[(size_t)bh * d + i] = __float2half_rn(a / l);
+    s_sum[lane][col] = a;
+    if (col == 0) {
+        s_l[lane] = l;
+    }
+    __syncthreads();
+    if (lane == 0) {
+        float4 t = s_sum[0][col];
+        float lt = s_l[0];
+        for (int r = 1; r < S; r++) {
+            t.x += s_sum[r][col].x;
+            t.y += s_sum[r][col].y;
+            t.z += s_sum[r][col].z;
+            t.w += s_sum[r][col].w;
+            lt += s_l[r];
+        }
+        half* o = out + (size_t)bh * D + 4 * col;
+        o[0] = __float2half_rn(t.x / lt);
+        o[1] = __float2half_rn(t.y / lt);
+        o[2] = __float2half_rn(t.z / lt);
+        o[3] = __float2half_rn(t.w / lt);
+    }
 }
+
+#define ROOFLINE_ATTENTION_REDUCE(D)                                                                                 \
+    extern "C" __global__ void __launch_bounds__(REDUCE_THREADS) decode_attention_reduce_d##D(                      \
+        const float* partial_ml, const float* partial_acc, half* out, int splits) {                                  \
+        attention_reduce<D>(partial_ml, partial_acc, out, splits);                                                   \
+    }
+ROOFLINE_ATTENTION_REDUCE(64)
+ROOFLINE_ATTENTION_REDUCE(128)

@@ -90,7 +90,8 @@ public final class DecodeKernels implements AutoCloseable {
                 "decode_attention_split_d128_q2",
                 "decode_attention_split_d128_q4",
                 "decode_attention_split_d128_q8",
-                "decode_attention_reduce_f16");
+                "decode_attention_reduce_d64",
+                "decode_attention_reduce_d128");
     }
 
     /**
@@ -218,9 +219,17 @@ public final class DecodeKernels implements AutoCloseable {
         return Math.ceilDiv(maxLength, attentionChunk(rows, kvHeads, maxLength));
     }
 
-    /** Bytes of FP32 workspace {@link #attention} needs: a max, a sum and {@code headDim} partial outputs per split. */
+    /**
+     * Bytes of FP32 workspace {@link #attention} needs: per head and split a max and a sum (that part rounded up to
+     * 16 bytes, so the partial outputs after it are aligned for 16-byte loads) and {@code headDim} partial outputs.
+     */
     public static long attentionWorkspaceBytes(int rows, int heads, int kvHeads, int headDim, int maxLength) {
-        return 4L * rows * heads * attentionSplits(rows, kvHeads, maxLength) * (headDim + 2L);
+        long partials = (long) rows * heads * attentionSplits(rows, kvHeads, maxLength);
+        return maxSumBytes(partials) + 4L * partials * headDim;
+    }
+
+    private static long maxSumBytes(long partials) {
+        return Math.ceilDiv(8L * partials, 16) * 16;
     }
 
     /**
@@ -269,7 +278,7 @@ public final class DecodeKernels implements AutoCloseable {
         requireBytes("out", out, 2L * rows * heads * headDim);
         int chunk = attentionChunk(rows, kvHeads, maxLength);
         int splits = Math.ceilDiv(maxLength, chunk);
-        long partialMlBytes = 8L * rows * heads * splits;
+        long partialMlBytes = maxSumBytes((long) rows * heads * splits);
         int rowsHeads = Math.multiplyExact(rows, heads);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment ml = workspace.pointer();
@@ -293,15 +302,14 @@ public final class DecodeKernels implements AutoCloseable {
                     chunk);
             launch(
                     arena,
-                    "decode_attention_reduce_f16",
+                    "decode_attention_reduce_d" + headDim,
                     rowsHeads,
-                    headDim,
+                    256,
                     stream,
                     ml,
                     acc,
                     out.pointer(),
-                    splits,
-                    headDim);
+                    splits);
         }
     }
 

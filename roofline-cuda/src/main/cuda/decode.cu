@@ -227,6 +227,13 @@ __device__ void attention_split(const half* q, const half* k_cache, const half* 
             }
         }
     }
+    // the first rows of V do not depend on the softmax: their loads are issued now and land during phase 2
+    uint4 vraw[ATTENTION_UNROLL];
+#pragma unroll
+    for (int u = 0; u < ATTENTION_UNROLL; u++) {
+        int t = u * ROWS + row;
+        vraw[u] = t < n ? *reinterpret_cast<const uint4*>(v_cache + base + (size_t)t * D) : make_uint4(0, 0, 0, 0);
+    }
     __syncthreads();
 
     // 2. per head: max, then exp and sum (s_p becomes the unnormalised weights)
@@ -271,18 +278,20 @@ __device__ void attention_split(const half* q, const half* k_cache, const half* 
         }
     }
     for (int t0 = 0; t0 < n; t0 += ATTENTION_UNROLL * ROWS) {
-        uint4 raw[ATTENTION_UNROLL];
+        if (t0 > 0) {
 #pragma unroll
-        for (int u = 0; u < ATTENTION_UNROLL; u++) {
-            int t = t0 + u * ROWS + row;
-            raw[u] = t < n ? *reinterpret_cast<const uint4*>(v_cache + base + (size_t)t * D) : make_uint4(0, 0, 0, 0);
+            for (int u = 0; u < ATTENTION_UNROLL; u++) {
+                int t = t0 + u * ROWS + row;
+                vraw[u] = t < n ? *reinterpret_cast<const uint4*>(v_cache + base + (size_t)t * D)
+                                : make_uint4(0, 0, 0, 0);
+            }
         }
 #pragma unroll
         for (int u = 0; u < ATTENTION_UNROLL; u++) {
             int t = t0 + u * ROWS + row;
             if (t < n) {
                 float vv[VEC];
-                widen8(raw[u], vv);
+                widen8(vraw[u], vv);
 #pragma unroll
                 for (int j = 0; j < QPK; j++) {
                     float p = s_p[j][t];
@@ -318,21 +327,23 @@ __device__ void attention_split(const half* q, const half* k_cache, const half* 
     }
 }
 
-#define ROOFLINE_ATTENTION_SPLIT(D, QPK)                                                                             \
-    extern "C" __global__ void __launch_bounds__(ATTENTION_THREADS) decode_attention_split_d##D##_q##QPK(            \
+// BLOCKS: the blocks per SM the register budget is set for. Five hold 20 KiB of loads in flight per SM on Hopper;
+// groups of 8 query heads keep twice the accumulators and would spill at five, so they take what fits.
+#define ROOFLINE_ATTENTION_SPLIT(D, QPK, BLOCKS)                                                                     \
+    extern "C" __global__ void __launch_bounds__(ATTENTION_THREADS, BLOCKS) decode_attention_split_d##D##_q##QPK(    \
         const half* q, const half* k_cache, const half* v_cache, const int* lengths, float* partial_ml,              \
         float* partial_acc, int heads, int kv_heads, int capacity, int splits, int chunk) {                          \
         attention_split<D, QPK>(q, k_cache, v_cache, lengths, partial_ml, partial_acc, heads, kv_heads, capacity,    \
                                 splits, chunk);                                                                      \
     }
-ROOFLINE_ATTENTION_SPLIT(64, 1)
-ROOFLINE_ATTENTION_SPLIT(64, 2)
-ROOFLINE_ATTENTION_SPLIT(64, 4)
-ROOFLINE_ATTENTION_SPLIT(64, 8)
-ROOFLINE_ATTENTION_SPLIT(128, 1)
-ROOFLINE_ATTENTION_SPLIT(128, 2)
-ROOFLINE_ATTENTION_SPLIT(128, 4)
-ROOFLINE_ATTENTION_SPLIT(128, 8)
+ROOFLINE_ATTENTION_SPLIT(64, 1, 5)
+ROOFLINE_ATTENTION_SPLIT(64, 2, 5)
+ROOFLINE_ATTENTION_SPLIT(64, 4, 5)
+ROOFLINE_ATTENTION_SPLIT(64, 8, 1)
+ROOFLINE_ATTENTION_SPLIT(128, 1, 5)
+ROOFLINE_ATTENTION_SPLIT(128, 2, 5)
+ROOFLINE_ATTENTION_SPLIT(128, 4, 5)
+ROOFLINE_ATTENTION_SPLIT(128, 8, 1)
 
 // Flash-decoding attention, second pass: block bh of grid B*H merges its splits' partials into out half[B][H][D]:
 // out = sum_s exp(m_s - M) * acc_s / sum_s exp(m_s - M) * l_s, M = max_s m_s. REDUCE_THREADS threads: first the max

@@ -22,9 +22,9 @@ import java.util.function.Consumer;
  * the whole context; random FP16 data (attention's time does not depend on the values).
  *
  * <pre>{@code
- * List<Measurement> ms = AttentionBenchmark.run(Cuda.device(0), List.of(1, 8, 32), List.of(8192, 32768), 32, 8, 128,
- *         m -> {});
- * System.out.print(AttentionBenchmark.render(ms, ReportFormat.TEXT));
+ * AttentionBenchmark.Results r = AttentionBenchmark.run(Cuda.device(0), List.of(1, 8, 32), List.of(8192, 32768), 32, 8,
+ *         128, m -> {});
+ * System.out.print(r.render(ReportFormat.TEXT));
  * }</pre>
  */
 public final class AttentionBenchmark {
@@ -44,8 +44,40 @@ public final class AttentionBenchmark {
                     .map(c -> c.sameBytesCopy().medianMicros())),
             Column.number("vs copy", "vs_copy", "%.2fx", "%.3f", Measurement::timesSameBytesCopy)));
 
+    /**
+     * What {@link #run} measured.
+     *
+     * @param device       the device, as {@code Device.toString()} describes it
+     * @param ceilings     the copy bandwidth and kernel latency the predictions and the shares of copy use
+     * @param measurements each batch at each context, in the order run
+     */
+    public record Results(String device, DeviceCeilings ceilings, List<Measurement> measurements) {
+        public Results {
+            measurements = List.copyOf(measurements);
+        }
+
+        /** The table in {@code format}; text and Markdown add the device and its measured copy bandwidth. */
+        public String render(ReportFormat format) {
+            if (format == ReportFormat.CSV) {
+                return Report.render(TABLE, measurements, format);
+            }
+            String head = Report.notes(
+                            List.of(
+                                    "device: " + device,
+                                    String.format(
+                                            Locale.ROOT,
+                                            "copy bandwidth (read + write): %.0f GB/s, kernel latency %.2f us (%s)",
+                                            ceilings.copyBytesPerSecond() / 1e9,
+                                            ceilings.kernelLatencySeconds() * 1e6,
+                                            ceilings.copyHow())),
+                            format)
+                    .stripLeading();
+            return head + "\n" + Report.render(TABLE, measurements, format);
+        }
+    }
+
     /** Each batch at each context, {@code heads} query heads on {@code kvHeads} KV heads of {@code headDim}. */
-    public static List<Measurement> run(
+    public static Results run(
             Device device,
             List<Integer> batches,
             List<Integer> contexts,
@@ -90,13 +122,8 @@ public final class AttentionBenchmark {
                     out.add(m);
                 }
             }
-            return out;
+            return new Results(device.toString(), ceilings, out);
         }
-    }
-
-    /** The measurements as a table in {@code format}. */
-    public static String render(List<Measurement> measurements, ReportFormat format) {
-        return Report.render(TABLE, measurements, format);
     }
 
     private static TimingStats time(

@@ -7,7 +7,6 @@ import dev.roofline.core.cli.Option;
 import dev.roofline.core.cli.UsageException;
 import dev.roofline.cuda.Cuda;
 import dev.roofline.cuda.bench.AttentionBenchmark;
-import dev.roofline.cuda.bench.Measurement;
 import dev.roofline.cuda.bench.Report;
 import dev.roofline.cuda.bench.ReportFormat;
 import dev.roofline.cuda.kernels.DecodeKernels;
@@ -63,7 +62,7 @@ public final class AttentionBenchCommand implements Command {
         if (!Cuda.isAvailable()) {
             throw new IllegalStateException(Cuda.unavailableReason().orElseThrow() + " - nothing measured");
         }
-        List<Measurement> ms = AttentionBenchmark.run(
+        AttentionBenchmark.Results r = AttentionBenchmark.run(
                 Cuda.device(0),
                 args.get(BATCHES),
                 args.get(CONTEXTS),
@@ -72,9 +71,9 @@ public final class AttentionBenchCommand implements Command {
                 headDim,
                 m -> out.println("  " + Report.line(m)));
         out.println();
-        out.print(AttentionBenchmark.render(ms, ReportFormat.TEXT));
+        out.print(r.render(ReportFormat.TEXT));
         if (args.has(CSV)) {
-            MeasureCommand.write(args.get(CSV), AttentionBenchmark.render(ms, ReportFormat.CSV));
+            MeasureCommand.write(args.get(CSV), r.render(ReportFormat.CSV));
             out.println("CSV: " + args.get(CSV));
         }
     }

@@ -585,3 +585,6 @@ ROOFLINE_GEMV_ALL(INT8, int8)
 ROOFLINE_GEMV_4BIT(INT4, int4, 6, __launch_bounds__(256))
 ROOFLINE_GEMV_4BIT(NVFP4, nvfp4, 4, __launch_bounds__(256, 5))
 ROOFLINE_GEMV_4BIT(MXFP4, mxfp4, 4, __launch_bounds__(256))
+
+// the decoder kernels (decode.cu) ship in this fatbin too: one build, one library load per context
+#include "decode.cu"

@@ -19,11 +19,13 @@ module dev.roofline.cuda {
     exports dev.roofline.cuda.blas;
     exports dev.roofline.cuda.bench;
     exports dev.roofline.cuda.kernels;
+    exports dev.roofline.cuda.decode;
 
     // the benchmarks measure energy with a meter another module provides (roofline-nvml), found at run time
     uses dev.roofline.core.energy.PowerMeter;
 
     provides dev.roofline.core.cli.Command with
             dev.roofline.cuda.cli.MeasureCommand,
-            dev.roofline.cuda.cli.GemvBenchCommand;
+            dev.roofline.cuda.cli.GemvBenchCommand,
+            dev.roofline.cuda.cli.AttentionBenchCommand;
 }

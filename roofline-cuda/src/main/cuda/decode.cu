@@ -1,0 +1,420 @@
+// roofline decoder kernels for one decode step of a Llama-family model, FP16 activations, FP32 arithmetic.
+// gemv.cu includes this file, so they share its fatbin (one build, one library load per context).
+//
+// Layouts (row-major, B = batch rows, H = query heads, G = KV heads, D = head_dim, T = the cache's capacity in tokens):
+//   hidden states  half[B][hidden]            q  half[B][H][D]      k, v (this step)  half[B][G][D]
+//   KV cache       half[B][G][T][D]           positions int[B]: the position of this step's token (0-based)
+//   lengths        int[B]: tokens the attention reads for each row, this step's included (position + 1)
+// Kernel names are extern "C" for cudaLibraryGetKernel. Every kernel takes a 1-D grid of 1-D blocks.
+#include <cuda_fp16.h>
+#include <math_constants.h>
+
+namespace roofline_decode {
+
+constexpr int NORM_THREADS = 256;
+
+__device__ __forceinline__ float warp_sum(float v) {
+    for (int o = 16; o > 0; o >>= 1) {
+        v += __shfl_xor_sync(0xffffffffu, v, o);
+    }
+    return v;
+}
+
+__device__ __forceinline__ float warp_max(float v) {
+    for (int o = 16; o > 0; o >>= 1) {
+        v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
+    }
+    return v;
+}
+
+// The sum of v over the block (NORM_THREADS threads), returned to every thread.
+__device__ float block_sum(float v) {
+    __shared__ float partial[NORM_THREADS / 32];
+    v = warp_sum(v);
+    int warp = threadIdx.x / 32;
+    if ((threadIdx.x & 31) == 0) {
+        partial[warp] = v;
+    }
+    __syncthreads();
+    float s = 0.f;
+    for (int w = 0; w < NORM_THREADS / 32; w++) {
+        s += partial[w];
+    }
+    __syncthreads(); // partial is reused by the next call
+    return s;
+}
+
+} // namespace roofline_decode
+
+using namespace roofline_decode;
+
+// residual[b] += delta[b] (when delta is not null), then out[b] = residual[b] / rms(residual[b]) * weight, with
+// rms = sqrt(mean(residual^2) + eps). One block of NORM_THREADS per row; grid = B.
+extern "C" __global__ void __launch_bounds__(NORM_THREADS)
+    decode_add_rmsnorm_f16(half* residual, const half* delta, const half* weight, half* out, int hidden, float eps) {
+    half* r = residual + (size_t)blockIdx.x * hidden;
+    const half* d = delta == nullptr ? nullptr : delta + (size_t)blockIdx.x * hidden;
+    half* o = out + (size_t)blockIdx.x * hidden;
+    float sq = 0.f;
+    for (int i = threadIdx.x; i < hidden; i += NORM_THREADS) {
+        float v = __half2float(r[i]);
+        if (d != nullptr) {
+            // the residual stream is stored in FP16, as the reference engines keep it: round after the add
+            half h = __float2half_rn(v + __half2float(d[i]));
+            r[i] = h;
+            v = __half2float(h);
+        }
+        sq += v * v;
+    }
+    float inv = rsqrtf(block_sum(sq) / hidden + eps);
+    for (int i = threadIdx.x; i < hidden; i += NORM_THREADS) {
+        o[i] = __float2half_rn(__half2float(r[i]) * inv * __half2float(weight[i]));
+    }
+}
+
+// Rotary position embedding on q (H heads) and k (G heads) of row b = blockIdx.x, in the "rotate half" layout that
+// Llama checkpoints use: element i pairs with i + D/2, angle = positions[b] * inv_freq[i] for i < D/2. inv_freq holds
+// D/2 doubles (Llama 3's frequency scaling already applied by the host); the angle and its sine and cosine are taken
+// in double, since at 10^5 positions an FP32 angle is off by ~10^-2 rad.
+extern "C" __global__ void __launch_bounds__(128)
+    decode_rope_f16(half* q, half* k, const int* positions, const double* inv_freq, int heads, int kv_heads, int d) {
+    int b = blockIdx.x;
+    int half_d = d / 2;
+    double pos = positions[b];
+    int pairs = (heads + kv_heads) * half_d;
+    for (int p = threadIdx.x; p < pairs; p += blockDim.x) {
+        int head = p / half_d;
+        int i = p - head * half_d;
+        half* x = head < heads ? q + ((size_t)b * heads + head) * d : k + ((size_t)b * kv_heads + head - heads) * d;
+        double s, c;
+        sincos(pos * inv_freq[i], &s, &c);
+        float x1 = __half2float(x[i]);
+        float x2 = __half2float(x[i + half_d]);
+        x[i] = __float2half_rn((float)(x1 * c - x2 * s));
+        x[i + half_d] = __float2half_rn((float)(x2 * c + x1 * s));
+    }
+}
+
+// Writes this step's k and v (half[B][G][D]) into the caches at positions[b]. One block per (row, KV head): grid = B*G.
+extern "C" __global__ void __launch_bounds__(128) decode_kv_append_f16(
+    const half* k, const half* v, half* k_cache, half* v_cache, const int* positions, int kv_heads, int d, int capacity) {
+    int b = blockIdx.x / kv_heads;
+    int g = blockIdx.x - b * kv_heads;
+    size_t src = ((size_t)b * kv_heads + g) * d;
+    size_t dst = (((size_t)b * kv_heads + g) * capacity + positions[b]) * d;
+    for (int i = threadIdx.x; i < d; i += blockDim.x) {
+        k_cache[dst + i] = k[src + i];
+        v_cache[dst + i] = v[src + i];
+    }
+}
+
+// out = silu(gate) * up for gate_up = half[B][2 * inter] (gate in the first half of each row, up in the second, as
+// one product of the merged gate and up projections writes it); out = half[B][inter]. grid = B * ceil(inter / 256).
+extern "C" __global__ void __launch_bounds__(256) decode_silu_mul_f16(const half* gate_up, half* out, int inter) {
+    int blocks_per_row = (inter + 255) / 256;
+    int b = blockIdx.x / blocks_per_row;
+    int i = (blockIdx.x - b * blocks_per_row) * 256 + threadIdx.x;
+    if (i >= inter) {
+        return;
+    }
+    float g = __half2float(gate_up[(size_t)b * 2 * inter + i]);
+    float u = __half2float(gate_up[(size_t)b * 2 * inter + inter + i]);
+    out[(size_t)b * inter + i] = __float2half_rn(g / (1.f + __expf(-g)) * u);
+}
+
+// Flash-decoding attention, first pass: block (b, g, s) of grid B*G*splits reads tokens [s*chunk, min((s+1)*chunk,
+// lengths[b])) of KV head g once for all QPK = H/G query heads that share it, and writes each head's partial softmax:
+// max logit m, sum l of exp(logit - m) and the unnormalised output acc = sum exp(logit - m) * v, to
+// partial_ml[bh][s][2] and partial_acc[bh][s][D] (FP32, bh = b*H + h). logit = q.k / sqrt(D).
+// Three phases over the chunk (at most ATTENTION_MAX_CHUNK tokens): the logits, D/8 threads per token row with one
+// 16-byte load each and many rows in flight, into shared memory; their max and sum; then the values the same way, each
+// thread summing its 8 columns over every ROWS-th token, the ROWS partial sums added through shared memory.
+constexpr int ATTENTION_THREADS = 128;
+constexpr int ATTENTION_MAX_CHUNK = 256;
+
+// Eight halves as floats, from one 16-byte load already in registers.
+__device__ __forceinline__ void widen8(uint4 raw, float* out) {
+    const half2* h = reinterpret_cast<const half2*>(&raw);
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        float2 f = __half22float2(h[j]);
+        out[2 * j] = f.x;
+        out[2 * j + 1] = f.y;
+    }
+}
+
+__device__ __forceinline__ void load8(const half* p, float* out) {
+    widen8(*reinterpret_cast<const uint4*>(p), out);
+}
+
+// Token rows each thread has in flight at once: the loads of ATTENTION_UNROLL rows are issued before any is used, so
+// a block keeps 128 x 8 x 16 B = 16 KiB in flight; Little's law asks ~22 KB per SM at 4.8 TB/s and ~600 ns.
+constexpr int ATTENTION_UNROLL = 8;
+
+template <int D, int QPK>
+__device__ void attention_split(const half* q, const half* k_cache, const half* v_cache, const int* lengths,
+                                float* partial_ml, float* partial_acc, int heads, int kv_heads, int capacity,
+                                int splits, int chunk) {
+    constexpr int VEC = 8;
+    constexpr int LANES = D / VEC;                  // threads per token row: 16 (D = 128) or 8 (D = 64)
+    constexpr int ROWS = ATTENTION_THREADS / LANES; // token rows in flight: 8 or 16
+    __shared__ float s_p[QPK][ATTENTION_MAX_CHUNK];
+    __shared__ float s_acc[ROWS][D];
+    __shared__ float s_red[ATTENTION_THREADS / 32];
+
+    int bg = blockIdx.x / splits;
+    int s = blockIdx.x - bg * splits;
+    int b = bg / kv_heads;
+    int g = bg - b * kv_heads;
+    int begin = s * chunk;
+    int n = min(begin + chunk, lengths[b]) - begin; // tokens in this split; uniform over the block
+    int sub = threadIdx.x % LANES;
+    int row = threadIdx.x / LANES;
+    const float scale = rsqrtf((float)D);
+
+    if (n <= 0) { // no token in this split (a short row of a ragged batch)
+        for (int j = 0; j < QPK; j++) {
+            size_t bh = (size_t)b * heads + g * QPK + j;
+            if (threadIdx.x == 0) {
+                partial_ml[(bh * splits + s) * 2] = -CUDART_INF_F;
+                partial_ml[(bh * splits + s) * 2 + 1] = 0.f;
+            }
+            for (int i = threadIdx.x; i < D; i += ATTENTION_THREADS) {
+                partial_acc[(bh * splits + s) * D + i] = 0.f;
+            }
+        }
+        return;
+    }
+
+    float qv[QPK][VEC];
+#pragma unroll
+    for (int j = 0; j < QPK; j++) {
+        load8(q + ((size_t)b * heads + g * QPK + j) * D + sub * VEC, qv[j]);
+#pragma unroll
+        for (int e = 0; e < VEC; e++) {
+            qv[j][e] *= scale;
+        }
+    }
+    size_t base = (((size_t)b * kv_heads + g) * capacity + begin) * D + sub * VEC;
+
+    // 1. logits; the loop runs the same count on every thread of a warp, whose lanes shuffle together
+    for (int t0 = 0; t0 < n; t0 += ATTENTION_UNROLL * ROWS) {
+        uint4 raw[ATTENTION_UNROLL];
+#pragma unroll
+        for (int u = 0; u < ATTENTION_UNROLL; u++) {
+            int t = t0 + u * ROWS + row;
+            raw[u] = t < n ? *reinterpret_cast<const uint4*>(k_cache + base + (size_t)t * D) : make_uint4(0, 0, 0, 0);
+        }
+#pragma unroll
+        for (int u = 0; u < ATTENTION_UNROLL; u++) {
+            int t = t0 + u * ROWS + row;
+            float kv[VEC];
+            widen8(raw[u], kv);
+#pragma unroll
+            for (int j = 0; j < QPK; j++) {
+                float dot = 0.f;
+#pragma unroll
+                for (int e = 0; e < VEC; e++) {
+                    dot += qv[j][e] * kv[e];
+                }
+#pragma unroll
+                for (int o = LANES / 2; o > 0; o >>= 1) {
+                    dot += __shfl_xor_sync(0xffffffffu, dot, o);
+                }
+                if (sub == 0 && t < n) {
+                    s_p[j][t] = dot;
+                }
+            }
+        }
+    }
+    // the first rows of V do not depend on the softmax: their loads are issued now and land during phase 2
+    uint4 vraw[ATTENTION_UNROLL];
+#pragma unroll
+    for (int u = 0; u < ATTENTION_UNROLL; u++) {
+        int t = u * ROWS + row;
+        vraw[u] = t < n ? *reinterpret_cast<const uint4*>(v_cache + base + (size_t)t * D) : make_uint4(0, 0, 0, 0);
+    }
+    __syncthreads();
+
+    // 2. per head: max, then exp and sum (s_p becomes the unnormalised weights)
+    float m[QPK];
+    float l[QPK];
+#pragma unroll
+    for (int j = 0; j < QPK; j++) {
+        float mx = -CUDART_INF_F;
+        for (int t = threadIdx.x; t < n; t += ATTENTION_THREADS) {
+            mx = fmaxf(mx, s_p[j][t]);
+        }
+        mx = warp_max(mx);
+        if ((threadIdx.x & 31) == 0) {
+            s_red[threadIdx.x / 32] = mx;
+        }
+        __syncthreads();
+        mx = fmaxf(fmaxf(s_red[0], s_red[1]), fmaxf(s_red[2], s_red[3]));
+        __syncthreads();
+        float sum = 0.f;
+        for (int t = threadIdx.x; t < n; t += ATTENTION_THREADS) {
+            float p = __expf(s_p[j][t] - mx);
+            s_p[j][t] = p;
+            sum += p;
+        }
+        sum = warp_sum(sum);
+        if ((threadIdx.x & 31) == 0) {
+            s_red[threadIdx.x / 32] = sum;
+        }
+        __syncthreads();
+        m[j] = mx;
+        l[j] = s_red[0] + s_red[1] + s_red[2] + s_red[3];
+        __syncthreads();
+    }
+
+    // 3. values: each thread its 8 columns over tokens row, row + ROWS, ...
+    float acc[QPK][VEC];
+#pragma unroll
+    for (int j = 0; j < QPK; j++) {
+#pragma unroll
+        for (int e = 0; e < VEC; e++) {
+            acc[j][e] = 0.f;
+        }
+    }
+    for (int t0 = 0; t0 < n; t0 += ATTENTION_UNROLL * ROWS) {
+        if (t0 > 0) {
+#pragma unroll
+            for (int u = 0; u < ATTENTION_UNROLL; u++) {
+                int t = t0 + u * ROWS + row;
+                vraw[u] = t < n ? *reinterpret_cast<const uint4*>(v_cache + base + (size_t)t * D)
+                                : make_uint4(0, 0, 0, 0);
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < ATTENTION_UNROLL; u++) {
+            int t = t0 + u * ROWS + row;
+            if (t < n) {
+                float vv[VEC];
+                widen8(vraw[u], vv);
+#pragma unroll
+                for (int j = 0; j < QPK; j++) {
+                    float p = s_p[j][t];
+#pragma unroll
+                    for (int e = 0; e < VEC; e++) {
+                        acc[j][e] += p * vv[e];
+                    }
+                }
+            }
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < QPK; j++) {
+#pragma unroll
+        for (int e = 0; e < VEC; e++) {
+            s_acc[row][sub * VEC + e] = acc[j][e];
+        }
+        __syncthreads();
+        size_t bh = (size_t)b * heads + g * QPK + j;
+        for (int i = threadIdx.x; i < D; i += ATTENTION_THREADS) {
+            float a = 0.f;
+#pragma unroll
+            for (int r = 0; r < ROWS; r++) {
+                a += s_acc[r][i];
+            }
+            partial_acc[(bh * splits + s) * D + i] = a;
+        }
+        if (threadIdx.x == 0) {
+            partial_ml[(bh * splits + s) * 2] = m[j];
+            partial_ml[(bh * splits + s) * 2 + 1] = l[j];
+        }
+        __syncthreads();
+    }
+}
+
+// BLOCKS: the blocks per SM the register budget is set for. Five hold 20 KiB of loads in flight per SM on Hopper;
+// groups of 8 query heads keep twice the accumulators and would spill at five, so they take what fits.
+#define ROOFLINE_ATTENTION_SPLIT(D, QPK, BLOCKS)                                                                     \
+    extern "C" __global__ void __launch_bounds__(ATTENTION_THREADS, BLOCKS) decode_attention_split_d##D##_q##QPK(    \
+        const half* q, const half* k_cache, const half* v_cache, const int* lengths, float* partial_ml,              \
+        float* partial_acc, int heads, int kv_heads, int capacity, int splits, int chunk) {                          \
+        attention_split<D, QPK>(q, k_cache, v_cache, lengths, partial_ml, partial_acc, heads, kv_heads, capacity,    \
+                                splits, chunk);                                                                      \
+    }
+ROOFLINE_ATTENTION_SPLIT(64, 1, 5)
+ROOFLINE_ATTENTION_SPLIT(64, 2, 5)
+ROOFLINE_ATTENTION_SPLIT(64, 4, 5)
+ROOFLINE_ATTENTION_SPLIT(64, 8, 1)
+ROOFLINE_ATTENTION_SPLIT(128, 1, 5)
+ROOFLINE_ATTENTION_SPLIT(128, 2, 5)
+ROOFLINE_ATTENTION_SPLIT(128, 4, 5)
+ROOFLINE_ATTENTION_SPLIT(128, 8, 1)
+
+// Flash-decoding attention, second pass: block bh of grid B*H merges its splits' partials into out half[B][H][D]:
+// out = sum_s exp(m_s - M) * acc_s / sum_s exp(m_s - M) * l_s, M = max_s m_s. REDUCE_THREADS threads: first the max
+// over the splits, every thread a share of them; then each thread sums 4 columns (one 16-byte load per split) over
+// every S-th split, S = REDUCE_THREADS / (D/4), and the S partial sums are added through shared memory.
+constexpr int REDUCE_THREADS = 256;
+
+template <int D>
+__device__ void attention_reduce(const float* partial_ml, const float* partial_acc, half* out, int splits) {
+    constexpr int COLS = D / 4;                 // threads across the columns, 4 columns each
+    constexpr int S = REDUCE_THREADS / COLS;    // splits summed in parallel: 8 (D = 128) or 16 (D = 64)
+    __shared__ float s_red[REDUCE_THREADS / 32];
+    __shared__ float4 s_sum[S][COLS];
+    __shared__ float s_l[S];
+    int bh = blockIdx.x;
+    const float* ml = partial_ml + (size_t)bh * splits * 2;
+    float mm = -CUDART_INF_F;
+    for (int i = threadIdx.x; i < splits; i += REDUCE_THREADS) {
+        mm = fmaxf(mm, ml[2 * i]);
+    }
+    mm = warp_max(mm);
+    if ((threadIdx.x & 31) == 0) {
+        s_red[threadIdx.x / 32] = mm;
+    }
+    __syncthreads();
+    mm = s_red[0];
+    for (int w = 1; w < REDUCE_THREADS / 32; w++) {
+        mm = fmaxf(mm, s_red[w]);
+    }
+    int col = threadIdx.x % COLS;
+    int lane = threadIdx.x / COLS;
+    float4 a = make_float4(0.f, 0.f, 0.f, 0.f);
+    float l = 0.f;
+#pragma unroll 4
+    for (int sp = lane; sp < splits; sp += S) {
+        float m = ml[2 * sp];
+        float w = m == -CUDART_INF_F ? 0.f : __expf(m - mm); // an empty split weighs nothing
+        float4 v = reinterpret_cast<const float4*>(partial_acc + ((size_t)bh * splits + sp) * D)[col];
+        l += w * ml[2 * sp + 1];
+        a.x += w * v.x;
+        a.y += w * v.y;
+        a.z += w * v.z;
+        a.w += w * v.w;
+    }
+    s_sum[lane][col] = a;
+    if (col == 0) {
+        s_l[lane] = l;
+    }
+    __syncthreads();
+    if (lane == 0) {
+        float4 t = s_sum[0][col];
+        float lt = s_l[0];
+        for (int r = 1; r < S; r++) {
+            t.x += s_sum[r][col].x;
+            t.y += s_sum[r][col].y;
+            t.z += s_sum[r][col].z;
+            t.w += s_sum[r][col].w;
+            lt += s_l[r];
+        }
+        half* o = out + (size_t)bh * D + 4 * col;
+        o[0] = __float2half_rn(t.x / lt);
+        o[1] = __float2half_rn(t.y / lt);
+        o[2] = __float2half_rn(t.z / lt);
+        o[3] = __float2half_rn(t.w / lt);
+    }
+}
+
+#define ROOFLINE_ATTENTION_REDUCE(D)                                                                                 \
+    extern "C" __global__ void __launch_bounds__(REDUCE_THREADS) decode_attention_reduce_d##D(                      \
+        const float* partial_ml, const float* partial_acc, half* out, int splits) {                                  \
+        attention_reduce<D>(partial_ml, partial_acc, out, splits);                                                   \
+    }
+ROOFLINE_ATTENTION_REDUCE(64)
+ROOFLINE_ATTENTION_REDUCE(128)

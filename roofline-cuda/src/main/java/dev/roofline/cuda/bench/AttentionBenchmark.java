@@ -1,0 +1,167 @@
+package dev.roofline.cuda.bench;
+
+import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.precision.Precision;
+import dev.roofline.core.roofline.Attention;
+import dev.roofline.core.roofline.Roofline;
+import dev.roofline.cuda.Device;
+import dev.roofline.cuda.DeviceBuffer;
+import dev.roofline.cuda.Stream;
+import dev.roofline.cuda.blas.CublasLt;
+import dev.roofline.cuda.kernels.DecodeKernels;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.Consumer;
+
+/**
+ * Roofline's decode attention ({@link DecodeKernels#attention}) over an FP16 KV cache at each batch and context,
+ * timed like the GEMV kernels (graph replays, medians, caches rotated over at least 4× the L2) beside a device-to-device
+ * copy of the same KV bytes and the roofline on the measured copy bandwidth and kernel latency. Every row attends to
+ * the whole context; random FP16 data (attention's time does not depend on the values).
+ *
+ * <pre>{@code
+ * AttentionBenchmark.Results r = AttentionBenchmark.run(Cuda.device(0), List.of(1, 8, 32), List.of(8192, 32768), 32, 8,
+ *         128, m -> {});
+ * System.out.print(r.render(ReportFormat.TEXT));
+ * }</pre>
+ */
+public final class AttentionBenchmark {
+    private AttentionBenchmark() {}
+
+    /** The table: per batch and context, the time, the KV bytes per second and the share of the copy bandwidth. */
+    static final Table<Measurement> TABLE = Table.of(List.of(
+            Column.text("attention", "label", Measurement::label),
+            Column.number(
+                    "median us", "median_us", "%.2f", "%.3f", m -> m.time().medianMicros()),
+            Column.number("KV GB/s", "kv_gbps", "%.0f", "%.1f", Measurement::streamedGigabytesPerSecond),
+            Column.number("% of copy", "pct_of_copy", "%.1f%%", "%.2f", Measurement::percentOfCopy),
+            Column.number("roofline us", "roofline_us", "%.2f", "%.3f", m -> m.prediction()
+                    .timeMicros()),
+            Column.number("err %", "error_pct", "%+.1f", "%.2f", Measurement::errorPercent),
+            Column.number("same-bytes copy us", "same_bytes_copy_us", "%.2f", "%.3f", m -> m.copy()
+                    .map(c -> c.sameBytesCopy().medianMicros())),
+            Column.number("vs copy", "vs_copy", "%.2fx", "%.3f", Measurement::timesSameBytesCopy)));
+
+    /**
+     * What {@link #run} measured.
+     *
+     * @param device       the device, as {@code Device.toString()} describes it
+     * @param ceilings     the copy bandwidth and kernel latency the predictions and the shares of copy use
+     * @param measurements each batch at each context, in the order run
+     */
+    public record Results(String device, DeviceCeilings ceilings, List<Measurement> measurements) {
+        public Results {
+            measurements = List.copyOf(measurements);
+        }
+
+        /** The table in {@code format}; text and Markdown add the device and its measured copy bandwidth. */
+        public String render(ReportFormat format) {
+            if (format == ReportFormat.CSV) {
+                return Report.render(TABLE, measurements, format);
+            }
+            String head = Report.notes(
+                            List.of(
+                                    "device: " + device,
+                                    String.format(
+                                            Locale.ROOT,
+                                            "copy bandwidth (read + write): %.0f GB/s, kernel latency %.2f us (%s)",
+                                            ceilings.copyBytesPerSecond() / 1e9,
+                                            ceilings.kernelLatencySeconds() * 1e6,
+                                            ceilings.copyHow())),
+                            format)
+                    .stripLeading();
+            return head + "\n" + Report.render(TABLE, measurements, format);
+        }
+    }
+
+    /** Each batch at each context, {@code heads} query heads on {@code kvHeads} KV heads of {@code headDim}. */
+    public static Results run(
+            Device device,
+            List<Integer> batches,
+            List<Integer> contexts,
+            int heads,
+            int kvHeads,
+            int headDim,
+            Consumer<? super Measurement> progress) {
+        BenchmarkOptions timing = BenchmarkOptions.defaults().withGraph(20);
+        try (Stream stream = Stream.create();
+                CublasLt lt = CublasLt.create();
+                DecodeKernels kernels = DecodeKernels.load()) {
+            DeviceCeilings ceilings = DeviceCeilings.measure(
+                    lt, device, stream, GemvBenchmark.CEILING_COPY_BYTES, 1024, List.of(), timing);
+            Hardware measured = ceilings.applyTo(device.hardware());
+            Roofline roofline = Roofline.on(measured);
+            List<Measurement> out = new ArrayList<>();
+            for (int context : contexts) {
+                for (int batch : batches) {
+                    Attention op = Attention.of(
+                            "attention",
+                            (long) batch * kvHeads,
+                            heads / kvHeads,
+                            context,
+                            headDim,
+                            headDim,
+                            Precision.FP16,
+                            Precision.FP16);
+                    long kvBytes = 4L * batch * kvHeads * context * headDim;
+                    TimingStats t = time(kernels, device, stream, timing, batch, context, heads, kvHeads, headDim);
+                    CopyReference copy = new CopyReference(
+                            kvBytes,
+                            ceilings.copyBytesPerSecond(),
+                            GemvBenchmark.sameBytesCopy(device, stream, timing, kvBytes));
+                    Measurement m = new Measurement(
+                                    String.format(Locale.ROOT, "B=%d context=%d", batch, context),
+                                    op,
+                                    t,
+                                    roofline.predict(op))
+                            .withDatasheet(Roofline.on(device.hardware()).predict(op))
+                            .withCopy(copy);
+                    progress.accept(m);
+                    out.add(m);
+                }
+            }
+            return new Results(device.toString(), ceilings, out);
+        }
+    }
+
+    private static TimingStats time(
+            DecodeKernels kernels,
+            Device device,
+            Stream stream,
+            BenchmarkOptions timing,
+            int batch,
+            int context,
+            int heads,
+            int kvHeads,
+            int headDim) {
+        long cacheBytes = 2L * batch * kvHeads * context * headDim;
+        int sets = timing.inputSets(device.l2Bytes(), 2 * cacheBytes);
+        int[] lengths = new int[batch];
+        java.util.Arrays.fill(lengths, context);
+        try (OwnedResources owned = new OwnedResources()) {
+            DeviceBuffer q = owned.add(DeviceBuffer.allocate(2L * batch * heads * headDim));
+            DeviceBuffer out = owned.add(DeviceBuffer.allocate(2L * batch * heads * headDim));
+            DeviceBuffer len = owned.add(DeviceBuffer.allocate(4L * batch));
+            DeviceBuffer ws = owned.add(DeviceBuffer.allocate(
+                    DecodeKernels.attentionWorkspaceBytes(batch, heads, kvHeads, headDim, context)));
+            q.fill(0x3C); // FP16 0x3C3C = 1.06: any finite value does
+            len.copyFrom(lengths);
+            DeviceBuffer[] k = new DeviceBuffer[sets];
+            DeviceBuffer[] v = new DeviceBuffer[sets];
+            for (int i = 0; i < sets; i++) {
+                k[i] = owned.add(DeviceBuffer.allocate(cacheBytes));
+                v[i] = owned.add(DeviceBuffer.allocate(cacheBytes));
+                k[i].fill(0x2E); // FP16 0x2E2E = 0.097
+                v[i].fill(0x3A);
+            }
+            return Benchmark.time(
+                    stream,
+                    timing,
+                    sets,
+                    i -> kernels.attention(
+                            q, k[i], v[i], len, ws, out, batch, heads, kvHeads, headDim, context, context, stream));
+        }
+    }
+}

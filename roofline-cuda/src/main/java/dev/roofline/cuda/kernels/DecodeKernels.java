@@ -1,0 +1,384 @@
+package dev.roofline.cuda.kernels;
+
+import dev.roofline.bindings.loader.OwnedHandle;
+import dev.roofline.cuda.Cuda;
+import dev.roofline.cuda.DeviceBuffer;
+import dev.roofline.cuda.Stream;
+import dev.roofline.cuda.internal.Cudart;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The non-linear operators of one Llama-family decode step on the GPU, FP16 activations with FP32 arithmetic
+ * ({@code decode.cu}, in the same fatbin as the GEMV kernels): the residual add fused with RMSNorm, rotary embedding,
+ * the KV-cache append, flash-decoding attention and SiLU·up. Layouts are row-major with the batch outermost:
+ * hidden states {@code half[B][hidden]}, {@code q half[B][H][D]}, this step's {@code k, v half[B][G][D]}, caches
+ * {@code half[B][G][capacity][D]}, {@code positions} and {@code lengths} {@code int[B]}. Calls are enqueued on the
+ * given stream; {@link dev.roofline.cuda.decode.DecodeReference} computes the same in double on the CPU.
+ *
+ * <pre>{@code
+ * try (DecodeKernels k = DecodeKernels.load()) {
+ *     k.attention(q, kCache, vCache, lengths, workspace, out, batch, 32, 8, 128, capacity, longest, stream);
+ * }
+ * }</pre>
+ */
+public final class DecodeKernels implements AutoCloseable {
+    /** The most tokens one block of the attention's first pass reads (its chunk of the context). */
+    public static final int ATTENTION_MAX_CHUNK = 256;
+    /**
+     * Blocks the attention's first pass aims for at least: enough to fill a GPU of 132 SMs four times over, so short
+     * contexts are cut into smaller chunks (down to 32 tokens) rather than leave SMs idle.
+     */
+    static final int ATTENTION_TARGET_BLOCKS = 4 * 132;
+    /** Head sizes the attention kernels are built for. */
+    public static final List<Integer> HEAD_DIMS = List.of(64, 128);
+    /** Query heads per KV head the attention kernels are built for (GQA group sizes; 1 is multi-head attention). */
+    public static final List<Integer> GROUP_SIZES = List.of(1, 2, 4, 8);
+
+    private final Arena image;
+    private final OwnedHandle library;
+    private final Map<String, MemorySegment> kernels = new HashMap<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private DecodeKernels(Arena image, OwnedHandle library) {
+        this.image = image;
+        this.library = library;
+    }
+
+    /** Loads the embedded fatbin into the current device's context and looks up every decode kernel. */
+    public static DecodeKernels load() {
+        Cuda.requireAvailable();
+        byte[] fatbin = GemvKernels.embeddedFatbin();
+        Arena image = Arena.ofShared();
+        OwnedHandle library;
+        try {
+            MemorySegment code = image.allocate(fatbin.length, 16).copyFrom(MemorySegment.ofArray(fatbin));
+            library = Cudart.loadLibrary(code, "decode kernel library");
+        } catch (RuntimeException e) {
+            image.close();
+            throw e;
+        }
+        DecodeKernels k = new DecodeKernels(image, library);
+        try {
+            for (String name : kernelNames()) {
+                k.kernels.put(name, Cudart.kernel(library.get(), name));
+            }
+            return k;
+        } catch (RuntimeException e) {
+            k.close();
+            throw e;
+        }
+    }
+
+    static List<String> kernelNames() {
+        return List.of(
+                "decode_add_rmsnorm_f16",
+                "decode_rope_f16",
+                "decode_kv_append_f16",
+                "decode_silu_mul_f16",
+                "decode_attention_split_d64_q1",
+                "decode_attention_split_d64_q2",
+                "decode_attention_split_d64_q4",
+                "decode_attention_split_d64_q8",
+                "decode_attention_split_d128_q1",
+                "decode_attention_split_d128_q2",
+                "decode_attention_split_d128_q4",
+                "decode_attention_split_d128_q8",
+                "decode_attention_reduce_d64",
+                "decode_attention_reduce_d128");
+    }
+
+    /**
+     * {@code residual += delta} (skipped when {@code delta} is null), then {@code out = residual / rms(residual) ·
+     * weight}, rms = sqrt(mean(residual²) + eps), per row. The sum is rounded to FP16 before the norm, as an FP16
+     * residual stream holds it.
+     */
+    public void addRmsNorm(
+            DeviceBuffer residual,
+            DeviceBuffer delta,
+            DeviceBuffer weight,
+            DeviceBuffer out,
+            int rows,
+            int hidden,
+            float eps,
+            Stream stream) {
+        positive("rows", rows);
+        positive("hidden", hidden);
+        long bytes = 2L * rows * hidden;
+        requireBytes("residual", residual, bytes);
+        if (delta != null) {
+            requireBytes("delta", delta, bytes);
+        }
+        requireBytes("weight", weight, 2L * hidden);
+        requireBytes("out", out, bytes);
+        if (!(eps > 0) || Float.isInfinite(eps)) {
+            throw new IllegalArgumentException("eps must be positive and finite, got " + eps);
+        }
+        launch("decode_add_rmsnorm_f16", rows, 256, stream, residual, delta, weight, out, hidden, eps);
+    }
+
+    /**
+     * Rotary embedding in place on {@code q} ({@code heads}) and {@code k} ({@code kvHeads}) at each row's position;
+     * {@code invFreq} holds {@code headDim / 2} doubles ({@link dev.roofline.cuda.decode.RopeFrequencies}).
+     */
+    public void rope(
+            DeviceBuffer q,
+            DeviceBuffer k,
+            DeviceBuffer positions,
+            DeviceBuffer invFreq,
+            int rows,
+            int heads,
+            int kvHeads,
+            int headDim,
+            Stream stream) {
+        heads(heads, kvHeads, headDim);
+        positive("rows", rows);
+        requireBytes("q", q, 2L * rows * heads * headDim);
+        requireBytes("k", k, 2L * rows * kvHeads * headDim);
+        requireBytes("positions", positions, 4L * rows);
+        requireBytes("invFreq", invFreq, 8L * (headDim / 2));
+        launch("decode_rope_f16", rows, 128, stream, q, k, positions, invFreq, heads, kvHeads, headDim);
+    }
+
+    /** Writes this step's {@code k} and {@code v} into the caches at each row's position (below {@code capacity}). */
+    public void kvAppend(
+            DeviceBuffer k,
+            DeviceBuffer v,
+            DeviceBuffer kCache,
+            DeviceBuffer vCache,
+            DeviceBuffer positions,
+            int rows,
+            int kvHeads,
+            int headDim,
+            int capacity,
+            Stream stream) {
+        positive("rows", rows);
+        positive("kvHeads", kvHeads);
+        positive("headDim", headDim);
+        positive("capacity", capacity);
+        long step = 2L * rows * kvHeads * headDim;
+        requireBytes("k", k, step);
+        requireBytes("v", v, step);
+        requireBytes("kCache", kCache, step * capacity);
+        requireBytes("vCache", vCache, step * capacity);
+        requireBytes("positions", positions, 4L * rows);
+        launch(
+                "decode_kv_append_f16",
+                Math.multiplyExact(rows, kvHeads),
+                128,
+                stream,
+                k,
+                v,
+                kCache,
+                vCache,
+                positions,
+                kvHeads,
+                headDim,
+                capacity);
+    }
+
+    /** {@code out = silu(gate) · up} for {@code gateUp} = {@code half[rows][2·inter]} with gate first. */
+    public void siluMul(DeviceBuffer gateUp, DeviceBuffer out, int rows, int inter, Stream stream) {
+        positive("rows", rows);
+        positive("inter", inter);
+        requireBytes("gateUp", gateUp, 4L * rows * inter);
+        requireBytes("out", out, 2L * rows * inter);
+        launch(
+                "decode_silu_mul_f16",
+                Math.multiplyExact(rows, Math.ceilDiv(inter, 256)),
+                256,
+                stream,
+                gateUp,
+                out,
+                inter);
+    }
+
+    /**
+     * Tokens per block of the attention's first pass: {@link #ATTENTION_MAX_CHUNK}, halved (down to 32) while the
+     * {@code rows × kvHeads} KV heads cut into chunks give fewer than {@link #ATTENTION_TARGET_BLOCKS} blocks.
+     */
+    public static int attentionChunk(int rows, int kvHeads, int maxLength) {
+        positive("rows", rows);
+        positive("kvHeads", kvHeads);
+        positive("maxLength", maxLength);
+        int chunk = ATTENTION_MAX_CHUNK;
+        while (chunk > 32 && (long) rows * kvHeads * Math.ceilDiv(maxLength, chunk) < ATTENTION_TARGET_BLOCKS) {
+            chunk /= 2;
+        }
+        return chunk;
+    }
+
+    /** Splits of the context the attention's first pass makes: the longest row over {@link #attentionChunk}. */
+    public static int attentionSplits(int rows, int kvHeads, int maxLength) {
+        return Math.ceilDiv(maxLength, attentionChunk(rows, kvHeads, maxLength));
+    }
+
+    /**
+     * Bytes of FP32 workspace {@link #attention} needs: per head and split a max and a sum (that part rounded up to
+     * 16 bytes, so the partial outputs after it are aligned for 16-byte loads) and {@code headDim} partial outputs.
+     */
+    public static long attentionWorkspaceBytes(int rows, int heads, int kvHeads, int headDim, int maxLength) {
+        long partials = (long) rows * heads * attentionSplits(rows, kvHeads, maxLength);
+        return maxSumBytes(partials) + 4L * partials * headDim;
+    }
+
+    private static long maxSumBytes(long partials) {
+        return Math.ceilDiv(8L * partials, 16) * 16;
+    }
+
+    /**
+     * Decode attention over each row's first {@code lengths[row]} cached tokens (this step's included), GQA with
+     * {@code heads / kvHeads} query heads per KV head ({@link #GROUP_SIZES}), which read each K and V row once
+     * together, scale {@code 1/sqrt(headDim)}; two launches (flash-decoding: chunks of {@link #attentionChunk} tokens
+     * in parallel, then their merge).
+     *
+     * @param maxLength the longest row's length (at most {@code capacity}): it sets the number of splits
+     * @param workspace at least {@link #attentionWorkspaceBytes} bytes
+     */
+    public void attention(
+            DeviceBuffer q,
+            DeviceBuffer kCache,
+            DeviceBuffer vCache,
+            DeviceBuffer lengths,
+            DeviceBuffer workspace,
+            DeviceBuffer out,
+            int rows,
+            int heads,
+            int kvHeads,
+            int headDim,
+            int capacity,
+            int maxLength,
+            Stream stream) {
+        heads(heads, kvHeads, headDim);
+        if (!HEAD_DIMS.contains(headDim)) {
+            throw new IllegalArgumentException("attention is built for head_dim " + HEAD_DIMS + ", got " + headDim);
+        }
+        int group = heads / kvHeads;
+        if (!GROUP_SIZES.contains(group)) {
+            throw new IllegalArgumentException("attention is built for " + GROUP_SIZES
+                    + " query heads per KV head, got " + heads + " / " + kvHeads + " = " + group);
+        }
+        positive("rows", rows);
+        positive("capacity", capacity);
+        if (maxLength < 1 || maxLength > capacity) {
+            throw new IllegalArgumentException(
+                    "maxLength must be in [1, capacity = " + capacity + "], got " + maxLength);
+        }
+        requireBytes("q", q, 2L * rows * heads * headDim);
+        requireBytes("kCache", kCache, 2L * rows * kvHeads * capacity * headDim);
+        requireBytes("vCache", vCache, 2L * rows * kvHeads * capacity * headDim);
+        requireBytes("lengths", lengths, 4L * rows);
+        requireBytes("workspace", workspace, attentionWorkspaceBytes(rows, heads, kvHeads, headDim, maxLength));
+        requireBytes("out", out, 2L * rows * heads * headDim);
+        int chunk = attentionChunk(rows, kvHeads, maxLength);
+        int splits = Math.ceilDiv(maxLength, chunk);
+        long partialMlBytes = maxSumBytes((long) rows * heads * splits);
+        int rowsHeads = Math.multiplyExact(rows, heads);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment ml = workspace.pointer();
+            MemorySegment acc = MemorySegment.ofAddress(ml.address() + partialMlBytes);
+            launch(
+                    arena,
+                    "decode_attention_split_d" + headDim + "_q" + group,
+                    Math.multiplyExact(Math.multiplyExact(rows, kvHeads), splits),
+                    128,
+                    stream,
+                    q.pointer(),
+                    kCache.pointer(),
+                    vCache.pointer(),
+                    lengths.pointer(),
+                    ml,
+                    acc,
+                    heads,
+                    kvHeads,
+                    capacity,
+                    splits,
+                    chunk);
+            launch(
+                    arena,
+                    "decode_attention_reduce_d" + headDim,
+                    rowsHeads,
+                    256,
+                    stream,
+                    ml,
+                    acc,
+                    out.pointer(),
+                    splits);
+        }
+    }
+
+    private void launch(String name, int grid, int block, Stream stream, Object... args) {
+        try (Arena arena = Arena.ofConfined()) {
+            Object[] values = new Object[args.length];
+            for (int i = 0; i < args.length; i++) {
+                values[i] = args[i] instanceof DeviceBuffer b
+                        ? b.pointer()
+                        : args[i] == null ? MemorySegment.NULL : args[i];
+            }
+            launch(arena, name, grid, block, stream, values);
+        }
+    }
+
+    /** One launch; each argument a device pointer (MemorySegment), an Integer or a Float, in the kernel's order. */
+    private void launch(Arena arena, String name, int grid, int block, Stream stream, Object... args) {
+        library.get(); // throws "decode kernel library already closed"
+        MemorySegment kernel = kernels.get(name);
+        MemorySegment array = arena.allocate(ValueLayout.ADDRESS, args.length);
+        for (int i = 0; i < args.length; i++) {
+            MemorySegment value =
+                    switch (args[i]) {
+                        case MemorySegment p -> arena.allocateFrom(ValueLayout.ADDRESS, p);
+                        case Integer n -> arena.allocateFrom(ValueLayout.JAVA_INT, n);
+                        case Float f -> arena.allocateFrom(ValueLayout.JAVA_FLOAT, f);
+                        default ->
+                            throw new IllegalArgumentException("kernel argument " + i + " of " + name + ": " + args[i]);
+                    };
+            array.setAtIndex(ValueLayout.ADDRESS, i, value);
+        }
+        Cudart.launchKernel(arena, kernel, grid, block, array, stream.handle());
+    }
+
+    private static void heads(int heads, int kvHeads, int headDim) {
+        positive("heads", heads);
+        positive("kvHeads", kvHeads);
+        if (heads % kvHeads != 0) {
+            throw new IllegalArgumentException("heads (" + heads + ") must be a multiple of kvHeads (" + kvHeads + ")");
+        }
+        if (headDim <= 0 || headDim % 2 != 0 || headDim > 256) {
+            throw new IllegalArgumentException("headDim must be even and in [2, 256], got " + headDim);
+        }
+    }
+
+    private static void positive(String name, int value) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(name + " must be positive, got " + value);
+        }
+    }
+
+    private static void requireBytes(String name, DeviceBuffer b, long bytes) {
+        if (b == null) {
+            throw new NullPointerException(name + " must not be null");
+        }
+        if (b.byteSize() < bytes) {
+            throw new IllegalArgumentException(name + " holds " + b.byteSize() + " bytes; the shape needs " + bytes);
+        }
+    }
+
+    /** Unloads the library and frees its image, the first time only; launches already enqueued still run. */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            try {
+                library.close();
+            } finally {
+                image.close();
+            }
+        }
+    }
+}

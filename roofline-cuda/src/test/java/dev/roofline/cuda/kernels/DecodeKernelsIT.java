@@ -1,0 +1,246 @@
+package dev.roofline.cuda.kernels;
+
+import dev.roofline.cuda.DeviceBuffer;
+import dev.roofline.cuda.RequiresGpu;
+import dev.roofline.cuda.Stream;
+import dev.roofline.cuda.decode.DecodeReference;
+import dev.roofline.cuda.decode.RopeFrequencies;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The decode kernels against {@link DecodeReference} on the same FP16 inputs. The kernels compute in FP32 and round
+ * their outputs to FP16 (relative step 2^-11), so the bounds are a few output steps: on ||y - ref|| / ||ref|| and on
+ * the worst element relative to the largest reference value.
+ */
+@RequiresGpu
+class DecodeKernelsIT {
+    private static DecodeKernels kernels;
+    private static Stream stream;
+
+    @BeforeAll
+    static void open() {
+        kernels = DecodeKernels.load();
+        stream = Stream.create();
+    }
+
+    @AfterAll
+    static void close() {
+        stream.close();
+        kernels.close();
+    }
+
+    @Test
+    void addRmsNormMatchesTheReference() {
+        int rows = 3;
+        int hidden = 4096;
+        SplittableRandom rnd = new SplittableRandom(1);
+        short[] residual = halves(rnd, rows * hidden, 1);
+        short[] delta = halves(rnd, rows * hidden, 0.5);
+        short[] weight = halves(rnd, hidden, 1);
+        try (DeviceBuffer r = upload(residual);
+                DeviceBuffer d = upload(delta);
+                DeviceBuffer w = upload(weight);
+                DeviceBuffer out = DeviceBuffer.allocate(2L * rows * hidden)) {
+            kernels.addRmsNorm(r, d, w, out, rows, hidden, 1e-5f, stream);
+            stream.synchronize();
+            // the reference adds in double and rounds the sum to FP16, as the residual stream stores it
+            double[] sum = new double[rows * hidden];
+            short[] expectedResidual = new short[rows * hidden];
+            for (int i = 0; i < sum.length; i++) {
+                expectedResidual[i] = Float.floatToFloat16(
+                        (float) ((double) Float.float16ToFloat(residual[i]) + Float.float16ToFloat(delta[i])));
+                sum[i] = Float.float16ToFloat(expectedResidual[i]);
+            }
+            assertThat(r.toShortArray()).containsExactly(expectedResidual);
+            check(
+                    "add + RMSNorm",
+                    decode(out.toShortArray()),
+                    DecodeReference.rmsNorm(sum, decode(weight), rows, 1e-5));
+        }
+    }
+
+    @Test
+    void ropeMatchesTheReferenceFarIntoTheContext() {
+        int rows = 3;
+        int heads = 32;
+        int kvHeads = 8;
+        int d = 128;
+        int[] positions = {0, 5, 131_071};
+        double[] invFreq = RopeFrequencies.llama3(d, 500_000, 8, 1, 4, 8192);
+        SplittableRandom rnd = new SplittableRandom(2);
+        short[] q = halves(rnd, rows * heads * d, 1);
+        short[] k = halves(rnd, rows * kvHeads * d, 1);
+        try (DeviceBuffer dq = upload(q);
+                DeviceBuffer dk = upload(k);
+                DeviceBuffer pos = DeviceBuffer.allocate(4L * rows);
+                DeviceBuffer freq = DeviceBuffer.allocate(8L * invFreq.length)) {
+            pos.copyFrom(positions);
+            freq.copyFrom(doubles(invFreq));
+            kernels.rope(dq, dk, pos, freq, rows, heads, kvHeads, d, stream);
+            stream.synchronize();
+            double[] rq = decode(q);
+            double[] rk = decode(k);
+            DecodeReference.rope(rq, rows, heads, positions, invFreq);
+            DecodeReference.rope(rk, rows, kvHeads, positions, invFreq);
+            check("RoPE q", decode(dq.toShortArray()), rq);
+            check("RoPE k", decode(dk.toShortArray()), rk);
+        }
+    }
+
+    @Test
+    void kvAppendWritesEachRowAtItsPosition() {
+        int rows = 2;
+        int kvHeads = 4;
+        int d = 64;
+        int capacity = 10;
+        SplittableRandom rnd = new SplittableRandom(3);
+        short[] k = halves(rnd, rows * kvHeads * d, 1);
+        short[] v = halves(rnd, rows * kvHeads * d, 1);
+        int[] positions = {9, 0};
+        try (DeviceBuffer dk = upload(k);
+                DeviceBuffer dv = upload(v);
+                DeviceBuffer kc = DeviceBuffer.allocate(2L * rows * kvHeads * capacity * d);
+                DeviceBuffer vc = DeviceBuffer.allocate(2L * rows * kvHeads * capacity * d);
+                DeviceBuffer pos = DeviceBuffer.allocate(4L * rows)) {
+            kc.fill(0);
+            vc.fill(0);
+            pos.copyFrom(positions);
+            kernels.kvAppend(dk, dv, kc, vc, pos, rows, kvHeads, d, capacity, stream);
+            stream.synchronize();
+            short[] kCache = kc.toShortArray();
+            short[] vCache = vc.toShortArray();
+            short[] expectedK = new short[kCache.length];
+            short[] expectedV = new short[vCache.length];
+            for (int b = 0; b < rows; b++) {
+                for (int g = 0; g < kvHeads; g++) {
+                    int src = (b * kvHeads + g) * d;
+                    int dst = ((b * kvHeads + g) * capacity + positions[b]) * d;
+                    System.arraycopy(k, src, expectedK, dst, d);
+                    System.arraycopy(v, src, expectedV, dst, d);
+                }
+            }
+            assertThat(kCache).containsExactly(expectedK);
+            assertThat(vCache).containsExactly(expectedV);
+        }
+    }
+
+    @Test
+    void siluMulMatchesTheReference() {
+        int rows = 2;
+        int inter = 14_336;
+        short[] gateUp = halves(new SplittableRandom(4), 2 * rows * inter, 2);
+        try (DeviceBuffer in = upload(gateUp);
+                DeviceBuffer out = DeviceBuffer.allocate(2L * rows * inter)) {
+            kernels.siluMul(in, out, rows, inter, stream);
+            stream.synchronize();
+            check("SiLU * up", decode(out.toShortArray()), DecodeReference.siluMul(decode(gateUp), rows, inter));
+        }
+    }
+
+    @ParameterizedTest(name = "one row, {0} tokens, 32 query heads on 8 KV heads of {1}")
+    @CsvSource({"1, 128", "17, 128", "4096, 128", "32768, 128", "300, 64", "256, 128", "257, 128"})
+    void attentionMatchesTheReference(int length, int d) {
+        attention(new int[] {length}, 32, 8, d, length);
+    }
+
+    @Test
+    void attentionOverARaggedBatch() {
+        attention(new int[] {1, 17, 4096, 300}, 32, 8, 128, 4096);
+    }
+
+    @Test
+    void multiHeadAttentionWithoutGrouping() {
+        attention(new int[] {1000, 3}, 8, 8, 64, 1024);
+    }
+
+    @Test
+    void aWorkspaceTooSmallIsRefusedBeforeTheLaunch() {
+        try (DeviceBuffer small = DeviceBuffer.allocate(64)) {
+            assertThatThrownBy(() ->
+                            kernels.attention(small, small, small, small, small, small, 1, 32, 8, 128, 1, 1, stream))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("holds 64 bytes");
+        }
+    }
+
+    private static void attention(int[] lengths, int heads, int kvHeads, int d, int capacity) {
+        int rows = lengths.length;
+        int maxLength = Arrays.stream(lengths).max().orElseThrow();
+        SplittableRandom rnd = new SplittableRandom(5 + maxLength);
+        short[] q = halves(rnd, rows * heads * d, 1);
+        short[] k = halves(rnd, rows * kvHeads * capacity * d, 1);
+        short[] v = halves(rnd, rows * kvHeads * capacity * d, 1);
+        try (DeviceBuffer dq = upload(q);
+                DeviceBuffer kc = upload(k);
+                DeviceBuffer vc = upload(v);
+                DeviceBuffer len = DeviceBuffer.allocate(4L * rows);
+                DeviceBuffer ws = DeviceBuffer.allocate(
+                        DecodeKernels.attentionWorkspaceBytes(rows, heads, kvHeads, d, maxLength));
+                DeviceBuffer out = DeviceBuffer.allocate(2L * rows * heads * d)) {
+            len.copyFrom(lengths);
+            kernels.attention(dq, kc, vc, len, ws, out, rows, heads, kvHeads, d, capacity, maxLength, stream);
+            stream.synchronize();
+            double[] ref = DecodeReference.attention(
+                    decode(q), decode(k), decode(v), lengths, rows, heads, kvHeads, d, capacity);
+            check("attention, lengths " + Arrays.toString(lengths), decode(out.toShortArray()), ref);
+        }
+    }
+
+    private static void check(String what, double[] y, double[] ref) {
+        assertThat(y).hasSameSizeAs(ref);
+        double err = 0;
+        double norm = 0;
+        double worst = 0;
+        double largest = 0;
+        for (int i = 0; i < y.length; i++) {
+            err += (y[i] - ref[i]) * (y[i] - ref[i]);
+            norm += ref[i] * ref[i];
+            worst = Math.max(worst, Math.abs(y[i] - ref[i]));
+            largest = Math.max(largest, Math.abs(ref[i]));
+        }
+        assertThat(Math.sqrt(err / norm)).as("||y - ref|| / ||ref||, " + what).isLessThan(1e-3);
+        assertThat(worst / largest).as("max |y - ref| / max |ref|, " + what).isLessThan(2e-3);
+    }
+
+    private static short[] halves(SplittableRandom rnd, int count, double sigma) {
+        short[] h = new short[count];
+        for (int i = 0; i < count; i++) {
+            h[i] = Float.floatToFloat16((float) (sigma * rnd.nextGaussian()));
+        }
+        return h;
+    }
+
+    private static double[] decode(short[] h) {
+        double[] d = new double[h.length];
+        for (int i = 0; i < h.length; i++) {
+            d[i] = Float.float16ToFloat(h[i]);
+        }
+        return d;
+    }
+
+    private static byte[] doubles(double[] values) {
+        ByteBuffer b = ByteBuffer.allocate(8 * values.length).order(ByteOrder.LITTLE_ENDIAN);
+        for (double v : values) {
+            b.putDouble(v);
+        }
+        return b.array();
+    }
+
+    private static DeviceBuffer upload(short[] values) {
+        DeviceBuffer b = DeviceBuffer.allocate(2L * values.length);
+        b.copyFrom(values);
+        return b;
+    }
+}

@@ -1,0 +1,44 @@
+package dev.roofline.cuda.kernels;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** How the attention cuts the context, worked out by hand; no GPU needed. */
+class DecodeKernelsTest {
+
+    @Test
+    void longContextsTakeTheLargestChunk() {
+        // 1 row x 8 KV heads x ceil(32768 / 256) = 1024 blocks >= 528
+        assertThat(DecodeKernels.attentionChunk(1, 8, 32_768)).isEqualTo(256);
+        assertThat(DecodeKernels.attentionSplits(1, 8, 32_768)).isEqualTo(128);
+        // 32 x 8 x ceil(1024 / 256) = 1024 blocks
+        assertThat(DecodeKernels.attentionChunk(32, 8, 1024)).isEqualTo(256);
+    }
+
+    @Test
+    void shortContextsAreCutFinerDownTo32Tokens() {
+        // 1 x 8 x ceil(8192 / 256) = 256 < 528; at 128: 512 < 528; at 64: 1024
+        assertThat(DecodeKernels.attentionChunk(1, 8, 8192)).isEqualTo(64);
+        // 1 x 8 x ceil(1024 / 32) = 256 blocks, still short of 528, but 32 is the floor
+        assertThat(DecodeKernels.attentionChunk(1, 8, 1024)).isEqualTo(32);
+        assertThat(DecodeKernels.attentionChunk(1, 8, 1)).isEqualTo(32);
+    }
+
+    @Test
+    void theWorkspaceHoldsAMaxASumAndARowPerSplitAndHead() {
+        // 2 rows x 32 heads x ceil(8192 / 128) = 64 splits (2 x 8 x 64 = 1024 blocks) x (128 + 2) floats x 4 B
+        assertThat(DecodeKernels.attentionSplits(2, 8, 8192)).isEqualTo(64);
+        assertThat(DecodeKernels.attentionWorkspaceBytes(2, 32, 8, 128, 8192)).isEqualTo(2L * 32 * 64 * 130 * 4);
+        // 1 x 1 head x ceil(33 / 32) = 2 splits: max and sum 16 B (already aligned) + 2 x 64 floats
+        assertThat(DecodeKernels.attentionWorkspaceBytes(1, 1, 1, 64, 33)).isEqualTo(16 + 2 * 64 * 4);
+        // 1 x 3 heads x 1 split: max and sum 24 B rounded up to 32, then 3 x 64 floats
+        assertThat(DecodeKernels.attentionWorkspaceBytes(1, 3, 3, 64, 20)).isEqualTo(32 + 3 * 64 * 4);
+    }
+
+    @Test
+    void nonPositiveSizesAreNamed() {
+        assertThatThrownBy(() -> DecodeKernels.attentionChunk(1, 0, 10)).hasMessage("kvHeads must be positive, got 0");
+    }
+}

@@ -27,5 +27,6 @@ module dev.roofline.cuda {
     provides dev.roofline.core.cli.Command with
             dev.roofline.cuda.cli.MeasureCommand,
             dev.roofline.cuda.cli.GemvBenchCommand,
-            dev.roofline.cuda.cli.AttentionBenchCommand;
+            dev.roofline.cuda.cli.AttentionBenchCommand,
+            dev.roofline.cuda.cli.DecodeBenchCommand;
 }

@@ -61,18 +61,7 @@ public final class AttentionBenchmark {
             if (format == ReportFormat.CSV) {
                 return Report.render(TABLE, measurements, format);
             }
-            String head = Report.notes(
-                            List.of(
-                                    "device: " + device,
-                                    String.format(
-                                            Locale.ROOT,
-                                            "copy bandwidth (read + write): %.0f GB/s, kernel latency %.2f us (%s)",
-                                            ceilings.copyBytesPerSecond() / 1e9,
-                                            ceilings.kernelLatencySeconds() * 1e6,
-                                            ceilings.copyHow())),
-                            format)
-                    .stripLeading();
-            return head + "\n" + Report.render(TABLE, measurements, format);
+            return Report.deviceNotes(device, ceilings, format) + "\n" + Report.render(TABLE, measurements, format);
         }
     }
 

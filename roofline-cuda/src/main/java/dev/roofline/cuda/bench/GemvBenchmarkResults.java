@@ -103,17 +103,7 @@ public record GemvBenchmarkResults(
                     format);
         }
         StringBuilder sb = new StringBuilder();
-        sb.append(Report.notes(
-                        List.of(
-                                "device: " + device,
-                                String.format(
-                                        Locale.ROOT,
-                                        "copy bandwidth (read + write): %.0f GB/s, kernel latency %.2f us (%s)",
-                                        ceilings.copyBytesPerSecond() / 1e9,
-                                        ceilings.kernelLatencySeconds() * 1e6,
-                                        ceilings.copyHow())),
-                        format)
-                .stripLeading());
+        sb.append(Report.deviceNotes(device, ceilings, format));
         sb.append('\n').append(Report.heading("GEMV kernels, M=1", format));
         sb.append(Report.render(KERNELS, kernels, format));
         sb.append(Report.notes(

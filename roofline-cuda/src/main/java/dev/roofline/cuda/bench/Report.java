@@ -38,6 +38,21 @@ public final class Report {
         };
     }
 
+    /** The device and the copy bandwidth and kernel latency a report's predictions use, as its first notes. */
+    public static String deviceNotes(String device, DeviceCeilings ceilings, ReportFormat format) {
+        return notes(
+                        List.of(
+                                "device: " + device,
+                                String.format(
+                                        Locale.ROOT,
+                                        "copy bandwidth (read + write): %.0f GB/s, kernel latency %.2f us (%s)",
+                                        ceilings.copyBytesPerSecond() / 1e9,
+                                        ceilings.kernelLatencySeconds() * 1e6,
+                                        ceilings.copyHow())),
+                        format)
+                .stripLeading();
+    }
+
     /** Explanations below a table: lines in text, paragraphs in Markdown, nothing in CSV. */
     public static String notes(List<String> notes, ReportFormat format) {
         StringBuilder sb = new StringBuilder();

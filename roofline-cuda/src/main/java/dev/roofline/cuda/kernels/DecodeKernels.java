@@ -1,7 +1,5 @@
 package dev.roofline.cuda.kernels;
 
-import dev.roofline.bindings.loader.OwnedHandle;
-import dev.roofline.cuda.Cuda;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.internal.Cudart;
@@ -9,10 +7,7 @@ import dev.roofline.cuda.internal.Cudart;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The non-linear operators of one Llama-family decode step on the GPU, FP16 activations with FP32 arithmetic
@@ -41,39 +36,15 @@ public final class DecodeKernels implements AutoCloseable {
     /** Query heads per KV head the attention kernels are built for (GQA group sizes; 1 is multi-head attention). */
     public static final List<Integer> GROUP_SIZES = List.of(1, 2, 4, 8);
 
-    private final Arena image;
-    private final OwnedHandle library;
-    private final Map<String, MemorySegment> kernels = new HashMap<>();
-    private final AtomicBoolean closed = new AtomicBoolean();
+    private final KernelLibrary library;
 
-    private DecodeKernels(Arena image, OwnedHandle library) {
-        this.image = image;
+    private DecodeKernels(KernelLibrary library) {
         this.library = library;
     }
 
     /** Loads the embedded fatbin into the current device's context and looks up every decode kernel. */
     public static DecodeKernels load() {
-        Cuda.requireAvailable();
-        byte[] fatbin = GemvKernels.embeddedFatbin();
-        Arena image = Arena.ofShared();
-        OwnedHandle library;
-        try {
-            MemorySegment code = image.allocate(fatbin.length, 16).copyFrom(MemorySegment.ofArray(fatbin));
-            library = Cudart.loadLibrary(code, "decode kernel library");
-        } catch (RuntimeException e) {
-            image.close();
-            throw e;
-        }
-        DecodeKernels k = new DecodeKernels(image, library);
-        try {
-            for (String name : kernelNames()) {
-                k.kernels.put(name, Cudart.kernel(library.get(), name));
-            }
-            return k;
-        } catch (RuntimeException e) {
-            k.close();
-            throw e;
-        }
+        return new DecodeKernels(KernelLibrary.load("decode kernel library", kernelNames()));
     }
 
     static List<String> kernelNames() {
@@ -327,8 +298,7 @@ public final class DecodeKernels implements AutoCloseable {
 
     /** One launch; each argument a device pointer (MemorySegment), an Integer or a Float, in the kernel's order. */
     private void launch(Arena arena, String name, int grid, int block, Stream stream, Object... args) {
-        library.get(); // throws "decode kernel library already closed"
-        MemorySegment kernel = kernels.get(name);
+        MemorySegment kernel = library.kernel(name);
         MemorySegment array = arena.allocate(ValueLayout.ADDRESS, args.length);
         for (int i = 0; i < args.length; i++) {
             MemorySegment value =
@@ -373,12 +343,6 @@ public final class DecodeKernels implements AutoCloseable {
     /** Unloads the library and frees its image, the first time only; launches already enqueued still run. */
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true)) {
-            try {
-                library.close();
-            } finally {
-                image.close();
-            }
-        }
+        library.close();
     }
 }

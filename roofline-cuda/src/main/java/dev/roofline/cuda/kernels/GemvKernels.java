@@ -1,7 +1,5 @@
 package dev.roofline.cuda.kernels;
 
-import dev.roofline.bindings.loader.OwnedHandle;
-import dev.roofline.cuda.Cuda;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.internal.Cudart;
@@ -13,10 +11,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * roofline's weight-only GEMV kernels {@code y[M×N] = x[M×K] · W[N×K]ᵀ} (FP32 accumulation, M = 1…16), loaded from
@@ -36,38 +31,15 @@ public final class GemvKernels implements AutoCloseable {
     private static final int[] TC_SPLITS = {8, 16}; // their K splits, one kernel each (_w8, _w16)
     private static final int MAX_M = 16;
 
-    private final Arena image;
-    private final OwnedHandle library;
-    private final Map<String, MemorySegment> kernels = new HashMap<>();
-    private final AtomicBoolean closed = new AtomicBoolean();
+    private final KernelLibrary library;
 
-    private GemvKernels(Arena image, OwnedHandle library) {
-        this.image = image;
+    private GemvKernels(KernelLibrary library) {
         this.library = library;
     }
 
     /** Loads the embedded fatbin into the current device's context and looks up every kernel. */
     public static GemvKernels load() {
-        Cuda.requireAvailable();
-        byte[] fatbin = embeddedFatbin();
-        Arena image = Arena.ofShared();
-        OwnedHandle library;
-        try {
-            MemorySegment code = image.allocate(fatbin.length, 16).copyFrom(MemorySegment.ofArray(fatbin));
-            library = Cudart.loadLibrary(code, "GEMV kernel library");
-        } catch (RuntimeException e) {
-            image.close();
-            throw e;
-        }
-        // from here the kernels own the image: close() releases both, once
-        GemvKernels g = new GemvKernels(image, library);
-        try {
-            g.lookUpAll();
-            return g;
-        } catch (RuntimeException e) {
-            g.close();
-            throw e;
-        }
+        return new GemvKernels(KernelLibrary.load("GEMV kernel library", kernelNames()));
     }
 
     /** {@code y = x · Wᵀ} for {@code m} activation rows, enqueued on {@code stream}. */
@@ -179,14 +151,7 @@ public final class GemvKernels implements AutoCloseable {
     }
 
     private MemorySegment kernel(String name) {
-        library.get(); // throws "GEMV kernel library already closed"
-        return kernels.get(name);
-    }
-
-    private void lookUpAll() {
-        for (String name : kernelNames()) {
-            kernels.put(name, Cudart.kernel(library.get(), name));
-        }
+        return library.kernel(name);
     }
 
     /** Every kernel name this class launches: one per format, activation and M (1 or up to 16), tensor-core K splits. */
@@ -225,12 +190,6 @@ public final class GemvKernels implements AutoCloseable {
     /** Unloads the library and frees its image, the first time only; launches already enqueued still run. */
     @Override
     public void close() {
-        if (closed.compareAndSet(false, true)) {
-            try {
-                library.close();
-            } finally {
-                image.close();
-            }
-        }
+        library.close();
     }
 }

@@ -1,0 +1,80 @@
+package dev.roofline.cuda.kernels;
+
+import dev.roofline.bindings.loader.OwnedHandle;
+import dev.roofline.cuda.Cuda;
+import dev.roofline.cuda.internal.Cudart;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * roofline's embedded fatbin loaded into the current context with the kernels one user looks up in it: the image's
+ * memory and the loaded library are released together, once, by {@link #close}. {@link GemvKernels} and
+ * {@link DecodeKernels} each hold one.
+ */
+final class KernelLibrary implements AutoCloseable {
+    private final Arena image;
+    private final OwnedHandle library;
+    private final Map<String, MemorySegment> kernels = new HashMap<>();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private KernelLibrary(Arena image, OwnedHandle library) {
+        this.image = image;
+        this.library = library;
+    }
+
+    /**
+     * Loads the embedded fatbin and looks up {@code names}; {@code what} names the library in "... already closed".
+     * Nothing stays loaded when a lookup fails.
+     */
+    static KernelLibrary load(String what, List<String> names) {
+        Cuda.requireAvailable();
+        byte[] fatbin = GemvKernels.embeddedFatbin();
+        Arena image = Arena.ofShared();
+        OwnedHandle library;
+        try {
+            MemorySegment code = image.allocate(fatbin.length, 16).copyFrom(MemorySegment.ofArray(fatbin));
+            library = Cudart.loadLibrary(code, what);
+        } catch (RuntimeException e) {
+            image.close();
+            throw e;
+        }
+        // from here the library owns the image: close() releases both, once
+        KernelLibrary k = new KernelLibrary(image, library);
+        try {
+            for (String name : names) {
+                k.kernels.put(name, Cudart.kernel(library.get(), name));
+            }
+            return k;
+        } catch (RuntimeException e) {
+            k.close();
+            throw e;
+        }
+    }
+
+    /** The kernel {@code name}, one of those looked up at load. */
+    MemorySegment kernel(String name) {
+        library.get(); // throws "<what> already closed"
+        MemorySegment k = kernels.get(name);
+        if (k == null) {
+            throw new IllegalArgumentException("no kernel " + name + " was looked up in this library");
+        }
+        return k;
+    }
+
+    /** Unloads the library and frees its image, the first time only; launches already enqueued still run. */
+    @Override
+    public void close() {
+        if (closed.compareAndSet(false, true)) {
+            try {
+                library.close();
+            } finally {
+                image.close();
+            }
+        }
+    }
+}

@@ -95,6 +95,43 @@ extern "C" __global__ void __launch_bounds__(128)
     }
 }
 
+// RoPE and the KV append in one pass over the merged q/k/v projection's output qkv = half[B][(H + 2G) * D] (q heads,
+// then k heads, then v heads, as one product of the stacked q, k and v weights writes them): q and k are rotated in
+// place (same rule and angles as decode_rope_f16), and k and v are written into the caches at positions[b].
+// One block per row: grid = B.
+extern "C" __global__ void __launch_bounds__(128) decode_rope_append_f16(
+    half* qkv, half* k_cache, half* v_cache, const int* positions, const double* inv_freq, int heads, int kv_heads,
+    int d, int capacity) {
+    int b = blockIdx.x;
+    int half_d = d / 2;
+    int pos = positions[b];
+    half* row = qkv + (size_t)b * (heads + 2 * kv_heads) * d;
+    int pairs = (heads + kv_heads) * half_d;
+    for (int p = threadIdx.x; p < pairs; p += blockDim.x) {
+        int head = p / half_d;
+        int i = p - head * half_d;
+        half* x = row + (size_t)head * d;
+        double s, c;
+        sincos((double)pos * inv_freq[i], &s, &c);
+        float x1 = __half2float(x[i]);
+        float x2 = __half2float(x[i + half_d]);
+        half r1 = __float2half_rn((float)(x1 * c - x2 * s));
+        half r2 = __float2half_rn((float)(x2 * c + x1 * s));
+        x[i] = r1;
+        x[i + half_d] = r2;
+        if (head >= heads) { // a k head: into the cache too
+            size_t dst = (((size_t)b * kv_heads + head - heads) * capacity + pos) * d;
+            k_cache[dst + i] = r1;
+            k_cache[dst + i + half_d] = r2;
+        }
+    }
+    const half* v = row + (size_t)(heads + kv_heads) * d;
+    for (int e = threadIdx.x; e < kv_heads * d; e += blockDim.x) {
+        int g = e / d;
+        v_cache[(((size_t)b * kv_heads + g) * capacity + pos) * d + e - g * d] = v[e];
+    }
+}
+
 // Writes this step's k and v (half[B][G][D]) into the caches at positions[b]. One block per (row, KV head): grid = B*G.
 extern "C" __global__ void __launch_bounds__(128) decode_kv_append_f16(
     const half* k, const half* v, half* k_cache, half* v_cache, const int* positions, int kv_heads, int d, int capacity) {

@@ -28,9 +28,9 @@ import java.util.List;
  * prediction ({@link Transformer}) on the measured copy bandwidth and on the datasheet. Every layer has its own
  * random weights in {@code format} (so every step streams all of them from DRAM), FP16 activations and KV cache,
  * RoPE with the plain frequencies of {@code theta}; the step runs from the first layer's RMSNorm to the logits
- * (embedding lookup excluded): per layer RMSNorm, q/k/v projections, RoPE, KV append, attention, o projection, residual
- * add fused with the second RMSNorm, the merged gate and up projection, SiLU × up, the down projection; then the final
- * norm and {@code lm_head}. The step is captured in a CUDA graph and replayed; the median over the samples is the
+ * (embedding lookup excluded): per layer RMSNorm, the merged q/k/v projection, RoPE fused with the KV append,
+ * attention, o projection, residual add fused with the second RMSNorm, the merged gate and up projection, SiLU × up,
+ * the down projection; then the final norm and {@code lm_head}. The step is captured in a CUDA graph and replayed; the median over the samples is the
  * time per token.
  *
  * <p>What it does not do yet: batches above 1, MoE, checkpoints' weights, correctness against a CPU reference of
@@ -134,8 +134,7 @@ public final class DecodeStepBenchmark {
 
     static long weightBytes(Model model, MultiHeadAttention a, int inter, WeightFormat f) {
         int h = model.hiddenSize();
-        long perLayer = f.storedBytes(a.heads() * a.headDim(), h)
-                + 2 * f.storedBytes(a.kvHeads() * a.headDim(), h)
+        long perLayer = f.storedBytes((long) (a.heads() + 2 * a.kvHeads()) * a.headDim(), h)
                 + f.storedBytes(h, a.heads() * a.headDim())
                 + f.storedBytes(2L * inter, h)
                 + f.storedBytes(h, inter);
@@ -159,9 +158,7 @@ public final class DecodeStepBenchmark {
         int d = a.headDim();
         int layers = model.layers();
         try (OwnedResources owned = new OwnedResources()) {
-            DeviceWeights[] wq = new DeviceWeights[layers];
-            DeviceWeights[] wk = new DeviceWeights[layers];
-            DeviceWeights[] wv = new DeviceWeights[layers];
+            DeviceWeights[] wqkv = new DeviceWeights[layers];
             DeviceWeights[] wo = new DeviceWeights[layers];
             DeviceWeights[] wgu = new DeviceWeights[layers];
             DeviceWeights[] wd = new DeviceWeights[layers];
@@ -170,9 +167,7 @@ public final class DecodeStepBenchmark {
             long cacheBytes = 2L * kv * context * d;
             for (int l = 0; l < layers; l++) {
                 long seed = 1000L * l;
-                wq[l] = owned.add(RandomGemvWeights.upload(f, heads * d, h, seed + 1));
-                wk[l] = owned.add(RandomGemvWeights.upload(f, kv * d, h, seed + 2));
-                wv[l] = owned.add(RandomGemvWeights.upload(f, kv * d, h, seed + 3));
+                wqkv[l] = owned.add(RandomGemvWeights.upload(f, (heads + 2 * kv) * d, h, seed + 1));
                 wo[l] = owned.add(RandomGemvWeights.upload(f, h, heads * d, seed + 4));
                 wgu[l] = owned.add(RandomGemvWeights.upload(f, 2 * inter, h, seed + 5));
                 wd[l] = owned.add(RandomGemvWeights.upload(f, h, inter, seed + 6));
@@ -187,9 +182,7 @@ public final class DecodeStepBenchmark {
             DeviceBuffer residual = owned.add(DeviceBuffer.allocate(2L * h));
             residual.fill(0x2E);
             DeviceBuffer normed = owned.add(DeviceBuffer.allocate(2L * h));
-            DeviceBuffer q = owned.add(DeviceBuffer.allocate(2L * heads * d));
-            DeviceBuffer k = owned.add(DeviceBuffer.allocate(2L * kv * d));
-            DeviceBuffer v = owned.add(DeviceBuffer.allocate(2L * kv * d));
+            DeviceBuffer qkv = owned.add(DeviceBuffer.allocate(2L * (heads + 2 * kv) * d));
             DeviceBuffer attn = owned.add(DeviceBuffer.allocate(2L * heads * d));
             DeviceBuffer delta = owned.add(DeviceBuffer.allocate(2L * h));
             DeviceBuffer gateUp = owned.add(DeviceBuffer.allocate(4L * inter));
@@ -212,12 +205,10 @@ public final class DecodeStepBenchmark {
             Runnable step = () -> {
                 for (int l = 0; l < layers; l++) {
                     decode.addRmsNorm(residual, l == 0 ? null : delta, norm, normed, 1, h, 1e-5f, stream);
-                    gemv.gemv(wq[l], normed, q, 1, f16, stream);
-                    gemv.gemv(wk[l], normed, k, 1, f16, stream);
-                    gemv.gemv(wv[l], normed, v, 1, f16, stream);
-                    decode.rope(q, k, pos, freq, 1, heads, kv, d, stream);
-                    decode.kvAppend(k, v, kc[l], vc[l], pos, 1, kv, d, context, stream);
-                    decode.attention(q, kc[l], vc[l], len, ws, attn, 1, heads, kv, d, context, context, stream);
+                    gemv.gemv(wqkv[l], normed, qkv, 1, f16, stream);
+                    // with one row, the merged output's first heads·d elements are q as attention reads it
+                    decode.ropeAppend(qkv, kc[l], vc[l], pos, freq, 1, heads, kv, d, context, stream);
+                    decode.attention(qkv, kc[l], vc[l], len, ws, attn, 1, heads, kv, d, context, context, stream);
                     gemv.gemv(wo[l], attn, delta, 1, f16, stream);
                     decode.addRmsNorm(residual, delta, norm, normed, 1, h, 1e-5f, stream);
                     gemv.gemv(wgu[l], normed, gateUp, 1, f16, stream);

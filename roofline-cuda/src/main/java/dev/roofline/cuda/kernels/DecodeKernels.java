@@ -51,6 +51,7 @@ public final class DecodeKernels implements AutoCloseable {
         return List.of(
                 "decode_add_rmsnorm_f16",
                 "decode_rope_f16",
+                "decode_rope_append_f16",
                 "decode_kv_append_f16",
                 "decode_silu_mul_f16",
                 "decode_attention_split_d64_q1",
@@ -115,6 +116,48 @@ public final class DecodeKernels implements AutoCloseable {
         requireBytes("positions", positions, 4L * rows);
         requireBytes("invFreq", invFreq, 8L * (headDim / 2));
         launch("decode_rope_f16", rows, 128, stream, q, k, positions, invFreq, heads, kvHeads, headDim);
+    }
+
+    /**
+     * RoPE and the KV append in one launch over the merged q/k/v projection's output {@code qkv} =
+     * {@code half[rows][(heads + 2·kvHeads)·headDim]} (q heads, then k heads, then v heads): q and k are rotated in
+     * place as {@link #rope} rotates them, and k and v are written into the caches at each row's position. With one
+     * row, {@code qkv} itself is the {@code q} that {@link #attention} takes.
+     */
+    public void ropeAppend(
+            DeviceBuffer qkv,
+            DeviceBuffer kCache,
+            DeviceBuffer vCache,
+            DeviceBuffer positions,
+            DeviceBuffer invFreq,
+            int rows,
+            int heads,
+            int kvHeads,
+            int headDim,
+            int capacity,
+            Stream stream) {
+        heads(heads, kvHeads, headDim);
+        positive("rows", rows);
+        positive("capacity", capacity);
+        requireBytes("qkv", qkv, 2L * rows * (heads + 2L * kvHeads) * headDim);
+        requireBytes("kCache", kCache, 2L * rows * kvHeads * capacity * headDim);
+        requireBytes("vCache", vCache, 2L * rows * kvHeads * capacity * headDim);
+        requireBytes("positions", positions, 4L * rows);
+        requireBytes("invFreq", invFreq, 8L * (headDim / 2));
+        launch(
+                "decode_rope_append_f16",
+                rows,
+                128,
+                stream,
+                qkv,
+                kCache,
+                vCache,
+                positions,
+                invFreq,
+                heads,
+                kvHeads,
+                headDim,
+                capacity);
     }
 
     /** Writes this step's {@code k} and {@code v} into the caches at each row's position (below {@code capacity}). */

@@ -100,6 +100,48 @@ class DecodeKernelsIT {
     }
 
     @Test
+    void ropeAppendRotatesTheMergedProjectionAndFillsTheCaches() {
+        int heads = 32;
+        int kvHeads = 8;
+        int d = 128;
+        int capacity = 64;
+        int position = 40;
+        double[] invFreq = RopeFrequencies.of(d, 500_000);
+        short[] qkv = halves(new SplittableRandom(6), (heads + 2 * kvHeads) * d, 1);
+        try (DeviceBuffer dqkv = upload(qkv);
+                DeviceBuffer kc = DeviceBuffer.allocate(2L * kvHeads * capacity * d);
+                DeviceBuffer vc = DeviceBuffer.allocate(2L * kvHeads * capacity * d);
+                DeviceBuffer pos = DeviceBuffer.allocate(4);
+                DeviceBuffer freq = DeviceBuffer.allocate(8L * invFreq.length)) {
+            kc.fill(0);
+            vc.fill(0);
+            pos.copyFrom(new int[] {position});
+            freq.copyFrom(doubles(invFreq));
+            kernels.ropeAppend(dqkv, kc, vc, pos, freq, 1, heads, kvHeads, d, capacity, stream);
+            stream.synchronize();
+            // the reference: q (heads) and k (kvHeads) rotated, v untouched
+            double[] ref = decode(qkv);
+            double[] qk = java.util.Arrays.copyOf(ref, (heads + kvHeads) * d);
+            DecodeReference.rope(qk, 1, heads + kvHeads, new int[] {position}, invFreq);
+            System.arraycopy(qk, 0, ref, 0, qk.length);
+            short[] rotated = dqkv.toShortArray();
+            check("merged RoPE", decode(rotated), ref);
+            short[] kCache = kc.toShortArray();
+            short[] vCache = vc.toShortArray();
+            for (int g = 0; g < kvHeads; g++) {
+                int dst = (g * capacity + position) * d;
+                assertThat(java.util.Arrays.copyOfRange(kCache, dst, dst + d))
+                        .as("k head %d in the cache", g)
+                        .containsExactly(java.util.Arrays.copyOfRange(rotated, (heads + g) * d, (heads + g + 1) * d));
+                assertThat(java.util.Arrays.copyOfRange(vCache, dst, dst + d))
+                        .as("v head %d in the cache", g)
+                        .containsExactly(java.util.Arrays.copyOfRange(
+                                qkv, (heads + kvHeads + g) * d, (heads + kvHeads + g + 1) * d));
+            }
+        }
+    }
+
+    @Test
     void kvAppendWritesEachRowAtItsPosition() {
         int rows = 2;
         int kvHeads = 4;

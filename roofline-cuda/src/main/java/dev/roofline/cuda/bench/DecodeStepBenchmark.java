@@ -1,5 +1,8 @@
 package dev.roofline.cuda.bench;
 
+import dev.roofline.core.energy.OperationEnergy;
+import dev.roofline.core.energy.PowerMeter;
+import dev.roofline.core.energy.PowerMeters;
 import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.model.Model;
 import dev.roofline.core.model.MultiHeadAttention;
@@ -22,6 +25,7 @@ import dev.roofline.cuda.kernels.WeightFormat;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One decode step of a dense Llama-family model at batch 1, timed on the GPU and set beside the whole-model roofline
@@ -50,6 +54,8 @@ public final class DecodeStepBenchmark {
      *                       operators are not kernel launches one for one)
      * @param datasheet      the prediction on the datasheet
      * @param weightBytes    bytes of weights the step reads
+     * @param energy         the step again, back to back for at least a second of GPU time inside one
+     *                       {@link PowerMeter} session (per operation: per token), when a meter is installed
      */
     public record Result(
             String model,
@@ -58,7 +64,8 @@ public final class DecodeStepBenchmark {
             double medianMicros,
             ModelPrediction predicted,
             ModelPrediction datasheet,
-            long weightBytes) {
+            long weightBytes,
+            Optional<OperationEnergy> energy) {
 
         /** (measured / predicted − 1) × 100 on the measured copy bandwidth. */
         public double errorPercent() {
@@ -78,19 +85,25 @@ public final class DecodeStepBenchmark {
         @Override
         public String toString() {
             return String.format(
-                    java.util.Locale.ROOT,
-                    "%s %s batch 1 context %d: %.1f us/token (%.1f tokens/s); roofline %.1f us (measured copy"
-                            + " bandwidth), %.1f us (datasheet); %.1f %% of the roofline, err %+.1f %%; weights %.0f GB/s",
-                    model,
-                    format,
-                    context,
-                    medianMicros,
-                    1e6 / medianMicros,
-                    predicted.timeSeconds() * 1e6,
-                    datasheet.timeSeconds() * 1e6,
-                    percentOfRoofline(),
-                    errorPercent(),
-                    weightGigabytesPerSecond());
+                            java.util.Locale.ROOT,
+                            "%s %s batch 1 context %d: %.1f us/token (%.1f tokens/s); roofline %.1f us (measured copy"
+                                    + " bandwidth), %.1f us (datasheet); %.1f %% of the roofline, err %+.1f %%; weights %.0f GB/s",
+                            model,
+                            format,
+                            context,
+                            medianMicros,
+                            1e6 / medianMicros,
+                            predicted.timeSeconds() * 1e6,
+                            datasheet.timeSeconds() * 1e6,
+                            percentOfRoofline(),
+                            errorPercent(),
+                            weightGigabytesPerSecond())
+                    + energy.map(e -> String.format(
+                                    java.util.Locale.ROOT,
+                                    "; %.3f J/token at %.0f W average",
+                                    e.joulesPerOperation(),
+                                    e.reading().averageWatts()))
+                            .orElse("");
         }
     }
 
@@ -109,11 +122,23 @@ public final class DecodeStepBenchmark {
             DeviceCeilings ceilings = DeviceCeilings.measure(
                     lt, device, stream, GemvBenchmark.CEILING_COPY_BYTES, 1024, List.of(), timing);
             Hardware measured = ceilings.applyTo(device.hardware());
+            Optional<PowerMeter> meter = PowerMeters.installed();
             List<Result> results = new java.util.ArrayList<>();
             for (WeightFormat f : formats) {
                 for (int context : contexts) {
-                    double micros =
-                            time(gemv, decode, stream, timing, model, mha, mlp.intermediateSize(), f, context, theta);
+                    Timed t = time(
+                            gemv,
+                            decode,
+                            stream,
+                            timing,
+                            model,
+                            mha,
+                            mlp.intermediateSize(),
+                            f,
+                            context,
+                            theta,
+                            meter,
+                            device.uuid());
                     Workload w = Workload.decode(1, context)
                             .withWeights(f.precision())
                             .withActivations(Precision.FP16)
@@ -122,10 +147,11 @@ public final class DecodeStepBenchmark {
                             model.name(),
                             f,
                             context,
-                            micros,
+                            t.micros(),
                             Transformer.of(model, measured).predict(w),
                             Transformer.of(model, device.hardware()).predict(w),
-                            weightBytes(model, mha, mlp.intermediateSize(), f)));
+                            weightBytes(model, mha, mlp.intermediateSize(), f),
+                            t.energy()));
                 }
             }
             return results;
@@ -141,7 +167,10 @@ public final class DecodeStepBenchmark {
         return perLayer * model.layers() + WeightFormat.FP16.storedBytes(model.vocabSize(), h);
     }
 
-    private static double time(
+    /** The step's median time and, given a meter, its energy per step. */
+    private record Timed(double micros, Optional<OperationEnergy> energy) {}
+
+    private static Timed time(
             GemvKernels gemv,
             DecodeKernels decode,
             Stream stream,
@@ -151,7 +180,9 @@ public final class DecodeStepBenchmark {
             int inter,
             WeightFormat f,
             int context,
-            double theta) {
+            double theta,
+            Optional<PowerMeter> meter,
+            String gpuUuid) {
         int h = model.hiddenSize();
         int heads = a.heads();
         int kv = a.kvHeads();
@@ -219,7 +250,9 @@ public final class DecodeStepBenchmark {
                 gemv.gemv(lmHead, normed, logits, 1, f16, stream);
             };
             TimingStats t = Benchmark.time(stream, timing, 1, i -> step.run());
-            return t.medianMicros();
+            Optional<OperationEnergy> energy =
+                    meter.map(m -> Benchmark.energy(stream, timing, 1, i -> step.run(), m, gpuUuid, t.medianSeconds()));
+            return new Timed(t.medianMicros(), energy);
         }
     }
 }

@@ -58,6 +58,22 @@ public final class Converters {
         };
     }
 
+    /** Comma-separated integers, each greater than zero and at most 2^31 - 1, e.g. {@code 1,8,32}. */
+    public static Option.Converter<List<Integer>> positiveInts() {
+        return (option, value) -> {
+            List<Integer> list = new ArrayList<>();
+            for (String s : value.split(",", -1)) {
+                long n = positiveLong().convert(option, s);
+                if (n > Integer.MAX_VALUE) {
+                    throw new IllegalArgumentException(
+                            option + " must be at most " + Integer.MAX_VALUE + ", got '" + s.strip() + "'");
+                }
+                list.add((int) n);
+            }
+            return List.copyOf(list);
+        };
+    }
+
     /** A decimal number. */
     public static Option.Converter<Double> number() {
         return (option, value) -> {

@@ -14,7 +14,6 @@ import dev.roofline.cuda.kernels.DecodeKernels;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -23,9 +22,13 @@ import java.util.List;
  */
 public final class AttentionBenchCommand implements Command {
     static final Option<List<Integer>> BATCHES = Option.of(
-            "--batch", "B[,B...]", "batch sizes (every row attends to the whole context)", "1,8,32", positiveInts());
+            "--batch",
+            "B[,B...]",
+            "batch sizes (every row attends to the whole context)",
+            "1,8,32",
+            Converters.positiveInts());
     static final Option<List<Integer>> CONTEXTS =
-            Option.of("--context", "T[,T...]", "context lengths in tokens", "8192,32768", positiveInts());
+            Option.of("--context", "T[,T...]", "context lengths in tokens", "8192,32768", Converters.positiveInts());
     static final Option<Long> HEADS = Option.of("--heads", "H", "query heads", "32", Converters.positiveLong());
     static final Option<Long> KV_HEADS = Option.of("--kv-heads", "G", "KV heads", "8", Converters.positiveLong());
     static final Option<Long> HEAD_DIM =
@@ -76,15 +79,5 @@ public final class AttentionBenchCommand implements Command {
             MeasureCommand.write(args.get(CSV), r.render(ReportFormat.CSV));
             out.println("CSV: " + args.get(CSV));
         }
-    }
-
-    private static Option.Converter<List<Integer>> positiveInts() {
-        return (option, value) -> {
-            List<Integer> list = new ArrayList<>();
-            for (String s : value.split(",", -1)) {
-                list.add(Math.toIntExact(Converters.positiveLong().convert(option, s)));
-            }
-            return List.copyOf(list);
-        };
     }
 }

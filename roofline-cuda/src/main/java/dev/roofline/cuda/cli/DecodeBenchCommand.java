@@ -16,7 +16,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -31,13 +30,7 @@ public final class DecodeBenchCommand implements Command {
             "FP16,FP8_E4M3,NVFP4",
             (option, value) -> GemvBenchmarkOptions.parseFormats(value));
     static final Option<List<Integer>> CONTEXT = Option.of(
-            "--context", "T[,T...]", "tokens in the KV cache, this step's included", "1024", (option, value) -> {
-                List<Integer> list = new ArrayList<>();
-                for (String s : value.split(",", -1)) {
-                    list.add(Math.toIntExact(Converters.positiveLong().convert(option, s)));
-                }
-                return List.copyOf(list);
-            });
+            "--context", "T[,T...]", "tokens in the KV cache, this step's included", "1024", Converters.positiveInts());
     static final Option<Double> THETA = Option.of("--rope-theta", "THETA", "RoPE base", "500000", Converters.number());
 
     @Override

@@ -44,6 +44,17 @@ __device__ float block_sum(float v) {
     return s;
 }
 
+// Turns the pair (x[i], x[i + half_d]) of one head by angle, in the "rotate half" layout Llama checkpoints use. The
+// angle and its sine and cosine are taken in double: at 10^5 positions an FP32 angle is off by ~10^-2 rad.
+__device__ __forceinline__ void rotate_pair(half* x, int i, int half_d, double angle) {
+    double s, c;
+    sincos(angle, &s, &c);
+    float x1 = __half2float(x[i]);
+    float x2 = __half2float(x[i + half_d]);
+    x[i] = __float2half_rn((float)(x1 * c - x2 * s));
+    x[i + half_d] = __float2half_rn((float)(x2 * c + x1 * s));
+}
+
 } // namespace roofline_decode
 
 using namespace roofline_decode;
@@ -72,10 +83,9 @@ extern "C" __global__ void __launch_bounds__(NORM_THREADS)
     }
 }
 
-// Rotary position embedding on q (H heads) and k (G heads) of row b = blockIdx.x, in the "rotate half" layout that
-// Llama checkpoints use: element i pairs with i + D/2, angle = positions[b] * inv_freq[i] for i < D/2. inv_freq holds
-// D/2 doubles (Llama 3's frequency scaling already applied by the host); the angle and its sine and cosine are taken
-// in double, since at 10^5 positions an FP32 angle is off by ~10^-2 rad.
+// Rotary position embedding on q (H heads) and k (G heads) of row b = blockIdx.x (rotate_pair): element i pairs with
+// i + D/2, angle = positions[b] * inv_freq[i] for i < D/2. inv_freq holds D/2 doubles (Llama 3's frequency scaling
+// already applied by the host).
 extern "C" __global__ void __launch_bounds__(128)
     decode_rope_f16(half* q, half* k, const int* positions, const double* inv_freq, int heads, int kv_heads, int d) {
     int b = blockIdx.x;
@@ -86,18 +96,13 @@ extern "C" __global__ void __launch_bounds__(128)
         int head = p / half_d;
         int i = p - head * half_d;
         half* x = head < heads ? q + ((size_t)b * heads + head) * d : k + ((size_t)b * kv_heads + head - heads) * d;
-        double s, c;
-        sincos(pos * inv_freq[i], &s, &c);
-        float x1 = __half2float(x[i]);
-        float x2 = __half2float(x[i + half_d]);
-        x[i] = __float2half_rn((float)(x1 * c - x2 * s));
-        x[i + half_d] = __float2half_rn((float)(x2 * c + x1 * s));
+        rotate_pair(x, i, half_d, pos * inv_freq[i]);
     }
 }
 
 // RoPE and the KV append in one pass over the merged q/k/v projection's output qkv = half[B][(H + 2G) * D] (q heads,
 // then k heads, then v heads, as one product of the stacked q, k and v weights writes them): q and k are rotated in
-// place (same rule and angles as decode_rope_f16), and k and v are written into the caches at positions[b].
+// place (rotate_pair, as decode_rope_f16 does), and k and v are written into the caches at positions[b].
 // One block per row: grid = B.
 extern "C" __global__ void __launch_bounds__(128) decode_rope_append_f16(
     half* qkv, half* k_cache, half* v_cache, const int* positions, const double* inv_freq, int heads, int kv_heads,
@@ -111,18 +116,11 @@ extern "C" __global__ void __launch_bounds__(128) decode_rope_append_f16(
         int head = p / half_d;
         int i = p - head * half_d;
         half* x = row + (size_t)head * d;
-        double s, c;
-        sincos((double)pos * inv_freq[i], &s, &c);
-        float x1 = __half2float(x[i]);
-        float x2 = __half2float(x[i + half_d]);
-        half r1 = __float2half_rn((float)(x1 * c - x2 * s));
-        half r2 = __float2half_rn((float)(x2 * c + x1 * s));
-        x[i] = r1;
-        x[i + half_d] = r2;
+        rotate_pair(x, i, half_d, (double)pos * inv_freq[i]);
         if (head >= heads) { // a k head: into the cache too
             size_t dst = (((size_t)b * kv_heads + head - heads) * capacity + pos) * d;
-            k_cache[dst + i] = r1;
-            k_cache[dst + i + half_d] = r2;
+            k_cache[dst + i] = x[i];
+            k_cache[dst + i + half_d] = x[i + half_d];
         }
     }
     const half* v = row + (size_t)(heads + kv_heads) * d;

@@ -83,6 +83,10 @@ public final class DeviceBuffer implements AutoCloseable {
         copyFrom(MemorySegment.ofArray(Objects.requireNonNull(host, "host must not be null")));
     }
 
+    public void copyFrom(double[] host) {
+        copyFrom(MemorySegment.ofArray(Objects.requireNonNull(host, "host must not be null")));
+    }
+
     /** The whole buffer as bytes; the buffer must be at most 2 GiB. */
     public byte[] toByteArray() {
         byte[] out = new byte[Math.toIntExact(byteSize)];

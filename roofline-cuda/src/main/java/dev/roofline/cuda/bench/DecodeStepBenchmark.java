@@ -22,8 +22,6 @@ import dev.roofline.cuda.kernels.DeviceWeights;
 import dev.roofline.cuda.kernels.GemvKernels;
 import dev.roofline.cuda.kernels.WeightFormat;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.List;
 import java.util.Optional;
 
@@ -226,12 +224,7 @@ public final class DecodeStepBenchmark {
             DeviceBuffer freq = owned.add(DeviceBuffer.allocate(8L * d / 2));
             pos.copyFrom(new int[] {context - 1});
             len.copyFrom(new int[] {context});
-            double[] inv = RopeFrequencies.of(d, theta);
-            ByteBuffer fb = ByteBuffer.allocate(8 * inv.length).order(ByteOrder.LITTLE_ENDIAN);
-            for (double x : inv) {
-                fb.putDouble(x);
-            }
-            freq.copyFrom(fb.array());
+            freq.copyFrom(RopeFrequencies.of(d, theta));
             Activation f16 = Activation.F16;
             Runnable step = () -> {
                 for (int l = 0; l < layers; l++) {

@@ -11,8 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
@@ -87,7 +85,7 @@ class DecodeKernelsIT {
                 DeviceBuffer pos = DeviceBuffer.allocate(4L * rows);
                 DeviceBuffer freq = DeviceBuffer.allocate(8L * invFreq.length)) {
             pos.copyFrom(positions);
-            freq.copyFrom(doubles(invFreq));
+            freq.copyFrom(invFreq);
             kernels.rope(dq, dk, pos, freq, rows, heads, kvHeads, d, stream);
             stream.synchronize();
             double[] rq = decode(q);
@@ -116,7 +114,7 @@ class DecodeKernelsIT {
             kc.fill(0);
             vc.fill(0);
             pos.copyFrom(new int[] {position});
-            freq.copyFrom(doubles(invFreq));
+            freq.copyFrom(invFreq);
             kernels.ropeAppend(dqkv, kc, vc, pos, freq, 1, heads, kvHeads, d, capacity, stream);
             stream.synchronize();
             // the reference: q (heads) and k (kvHeads) rotated, v untouched
@@ -270,14 +268,6 @@ class DecodeKernelsIT {
             d[i] = Float.float16ToFloat(h[i]);
         }
         return d;
-    }
-
-    private static byte[] doubles(double[] values) {
-        ByteBuffer b = ByteBuffer.allocate(8 * values.length).order(ByteOrder.LITTLE_ENDIAN);
-        for (double v : values) {
-            b.putDouble(v);
-        }
-        return b.array();
     }
 
     private static DeviceBuffer upload(short[] values) {

@@ -160,7 +160,9 @@ extern "C" __global__ void __launch_bounds__(256) decode_silu_mul_f16(const half
 // Flash-decoding attention, first pass: block (b, g, s) of grid B*G*splits reads tokens [s*chunk, min((s+1)*chunk,
 // lengths[b])) of KV head g once for all QPK = H/G query heads that share it, and writes each head's partial softmax:
 // max logit m, sum l of exp(logit - m) and the unnormalised output acc = sum exp(logit - m) * v, to
-// partial_ml[bh][s][2] and partial_acc[bh][s][D] (FP32, bh = b*H + h). logit = q.k / sqrt(D).
+// partial_ml[bh][s][2] and partial_acc[bh][s][D] (FP32, bh = b*H + h). logit = q.k / sqrt(D). Row b of q starts
+// q_row_stride halves after row b - 1, so q may be the merged q/k/v projection's output read in place (stride
+// (H + 2G) * D) as well as a packed half[B][H][D] (stride H * D).
 // Three phases over the chunk (at most ATTENTION_MAX_CHUNK tokens): the logits, D/8 threads per token row with one
 // 16-byte load each and many rows in flight, into shared memory; their max and sum; then the values the same way, each
 // thread summing its 8 columns over every ROWS-th token, the ROWS partial sums added through shared memory.
@@ -188,8 +190,8 @@ constexpr int ATTENTION_UNROLL = 8;
 
 template <int D, int QPK>
 __device__ void attention_split(const half* q, const half* k_cache, const half* v_cache, const int* lengths,
-                                float* partial_ml, float* partial_acc, int heads, int kv_heads, int capacity,
-                                int splits, int chunk) {
+                                float* partial_ml, float* partial_acc, int q_row_stride, int heads, int kv_heads,
+                                int capacity, int splits, int chunk) {
     constexpr int VEC = 8;
     constexpr int LANES = D / VEC;                  // threads per token row: 16 (D = 128) or 8 (D = 64)
     constexpr int ROWS = ATTENTION_THREADS / LANES; // token rows in flight: 8 or 16
@@ -224,7 +226,7 @@ __device__ void attention_split(const half* q, const half* k_cache, const half* 
     float qv[QPK][VEC];
 #pragma unroll
     for (int j = 0; j < QPK; j++) {
-        load8(q + ((size_t)b * heads + g * QPK + j) * D + sub * VEC, qv[j]);
+        load8(q + (size_t)b * q_row_stride + (size_t)(g * QPK + j) * D + sub * VEC, qv[j]);
 #pragma unroll
         for (int e = 0; e < VEC; e++) {
             qv[j][e] *= scale;
@@ -367,9 +369,9 @@ __device__ void attention_split(const half* q, const half* k_cache, const half* 
 #define ROOFLINE_ATTENTION_SPLIT(D, QPK, BLOCKS)                                                                     \
     extern "C" __global__ void __launch_bounds__(ATTENTION_THREADS, BLOCKS) decode_attention_split_d##D##_q##QPK(    \
         const half* q, const half* k_cache, const half* v_cache, const int* lengths, float* partial_ml,              \
-        float* partial_acc, int heads, int kv_heads, int capacity, int splits, int chunk) {                          \
-        attention_split<D, QPK>(q, k_cache, v_cache, lengths, partial_ml, partial_acc, heads, kv_heads, capacity,    \
-                                splits, chunk);                                                                      \
+        float* partial_acc, int q_row_stride, int heads, int kv_heads, int capacity, int splits, int chunk) {        \
+        attention_split<D, QPK>(q, k_cache, v_cache, lengths, partial_ml, partial_acc, q_row_stride, heads,          \
+                                kv_heads, capacity, splits, chunk);                                                  \
     }
 ROOFLINE_ATTENTION_SPLIT(64, 1, 5)
 ROOFLINE_ATTENTION_SPLIT(64, 2, 5)

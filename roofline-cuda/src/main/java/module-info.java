@@ -28,5 +28,5 @@ module dev.roofline.cuda {
             dev.roofline.cuda.cli.MeasureCommand,
             dev.roofline.cuda.cli.GemvBenchCommand,
             dev.roofline.cuda.cli.AttentionBenchCommand,
-            dev.roofline.cuda.cli.DecodeBenchCommand;
+            dev.roofline.cuda.cli.DecodeCommand;
 }

@@ -8,6 +8,7 @@ import dev.roofline.cuda.Device;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.blas.CublasLt;
+import dev.roofline.cuda.internal.OwnedResources;
 import dev.roofline.cuda.kernels.DecodeKernels;
 
 import java.util.ArrayList;

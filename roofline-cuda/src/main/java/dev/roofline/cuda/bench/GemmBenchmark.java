@@ -11,6 +11,7 @@ import dev.roofline.cuda.blas.Matmul;
 import dev.roofline.cuda.blas.MatmulOptions;
 import dev.roofline.cuda.blas.OperandBytes;
 import dev.roofline.cuda.blas.Operands;
+import dev.roofline.cuda.internal.OwnedResources;
 
 import java.util.ArrayList;
 import java.util.HashMap;

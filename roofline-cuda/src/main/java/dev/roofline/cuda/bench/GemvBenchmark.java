@@ -11,6 +11,7 @@ import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.blas.CublasLt;
 import dev.roofline.cuda.blas.ElementCodec;
 import dev.roofline.cuda.blas.MatmulOptions;
+import dev.roofline.cuda.internal.OwnedResources;
 import dev.roofline.cuda.kernels.Activation;
 import dev.roofline.cuda.kernels.DeviceWeights;
 import dev.roofline.cuda.kernels.GemvKernels;

@@ -121,8 +121,8 @@ public final class DecodeKernels implements AutoCloseable {
     /**
      * RoPE and the KV append in one launch over the merged q/k/v projection's output {@code qkv} =
      * {@code half[rows][(heads + 2·kvHeads)·headDim]} (q heads, then k heads, then v heads): q and k are rotated in
-     * place as {@link #rope} rotates them, and k and v are written into the caches at each row's position. With one
-     * row, {@code qkv} itself is the {@code q} that {@link #attention} takes.
+     * place as {@link #rope} rotates them, and k and v are written into the caches at each row's position. Attention
+     * then reads q in place ({@link AttentionGeometry#mergedQkv}).
      */
     public void ropeAppend(
             DeviceBuffer qkv,
@@ -250,7 +250,7 @@ public final class DecodeKernels implements AutoCloseable {
      * Decode attention over each row's first {@code lengths[row]} cached tokens (this step's included), GQA with
      * {@code heads / kvHeads} query heads per KV head ({@link #GROUP_SIZES}), which read each K and V row once
      * together, scale {@code 1/sqrt(headDim)}; two launches (flash-decoding: chunks of {@link #attentionChunk} tokens
-     * in parallel, then their merge).
+     * in parallel, then their merge). q is packed, {@code half[rows][heads][headDim]}.
      *
      * @param maxLength the longest row's length (at most {@code capacity}): it sets the number of splits
      * @param workspace at least {@link #attentionWorkspaceBytes} bytes
@@ -269,24 +269,49 @@ public final class DecodeKernels implements AutoCloseable {
             int capacity,
             int maxLength,
             Stream stream) {
-        heads(heads, kvHeads, headDim);
+        attention(
+                q,
+                kCache,
+                vCache,
+                lengths,
+                workspace,
+                out,
+                AttentionGeometry.packed(rows, heads, kvHeads, headDim, capacity),
+                maxLength,
+                stream);
+    }
+
+    /** {@link #attention} with q laid out as {@code geometry} says (e.g. read in place from the merged q/k/v output). */
+    public void attention(
+            DeviceBuffer q,
+            DeviceBuffer kCache,
+            DeviceBuffer vCache,
+            DeviceBuffer lengths,
+            DeviceBuffer workspace,
+            DeviceBuffer out,
+            AttentionGeometry geometry,
+            int maxLength,
+            Stream stream) {
+        int rows = geometry.rows();
+        int heads = geometry.heads();
+        int kvHeads = geometry.kvHeads();
+        int headDim = geometry.headDim();
+        int capacity = geometry.capacity();
         if (!HEAD_DIMS.contains(headDim)) {
             throw new IllegalArgumentException("attention is built for head_dim " + HEAD_DIMS + ", got " + headDim);
         }
-        int group = heads / kvHeads;
+        int group = geometry.group();
         if (!GROUP_SIZES.contains(group)) {
             throw new IllegalArgumentException("attention is built for " + GROUP_SIZES
                     + " query heads per KV head, got " + heads + " / " + kvHeads + " = " + group);
         }
-        positive("rows", rows);
-        positive("capacity", capacity);
         if (maxLength < 1 || maxLength > capacity) {
             throw new IllegalArgumentException(
                     "maxLength must be in [1, capacity = " + capacity + "], got " + maxLength);
         }
-        requireBytes("q", q, 2L * rows * heads * headDim);
-        requireBytes("kCache", kCache, 2L * rows * kvHeads * capacity * headDim);
-        requireBytes("vCache", vCache, 2L * rows * kvHeads * capacity * headDim);
+        requireBytes("q", q, geometry.qBytes());
+        requireBytes("kCache", kCache, geometry.cacheBytes());
+        requireBytes("vCache", vCache, geometry.cacheBytes());
         requireBytes("lengths", lengths, 4L * rows);
         requireBytes("workspace", workspace, attentionWorkspaceBytes(rows, heads, kvHeads, headDim, maxLength));
         requireBytes("out", out, 2L * rows * heads * headDim);
@@ -309,6 +334,7 @@ public final class DecodeKernels implements AutoCloseable {
                     lengths.pointer(),
                     ml,
                     acc,
+                    geometry.qRowStride(),
                     heads,
                     kvHeads,
                     capacity,
@@ -357,7 +383,7 @@ public final class DecodeKernels implements AutoCloseable {
         Cudart.launchKernel(arena, kernel, grid, block, array, stream.handle());
     }
 
-    private static void heads(int heads, int kvHeads, int headDim) {
+    static void heads(int heads, int kvHeads, int headDim) {
         positive("heads", heads);
         positive("kvHeads", kvHeads);
         if (heads % kvHeads != 0) {
@@ -368,7 +394,7 @@ public final class DecodeKernels implements AutoCloseable {
         }
     }
 
-    private static void positive(String name, int value) {
+    static void positive(String name, int value) {
         if (value <= 0) {
             throw new IllegalArgumentException(name + " must be positive, got " + value);
         }

@@ -20,11 +20,11 @@ import java.nio.ByteOrder;
  *
  * @param values what the bytes decode to, row-major (the CPU reference multiplies these)
  */
-record QuantizedWeights(
+public record QuantizedWeights(
         WeightFormat format, int rows, int cols, byte[] weights, byte[] scales, float globalScale, float[] values) {
 
     /** Quantizes {@code w[rows×cols]} on the CPU the way the format's producers do (ModelOpt, OCP MX, per channel). */
-    static QuantizedWeights quantize(WeightFormat f, float[] w, int rows, int cols) {
+    public static QuantizedWeights quantize(WeightFormat f, float[] w, int rows, int cols) {
         return switch (f) {
             case FP16, BF16 -> {
                 byte[] bytes = ElementCodec.encode(f.precision(), w);
@@ -69,7 +69,7 @@ record QuantizedWeights(
         };
     }
 
-    DeviceWeights upload() {
+    public DeviceWeights upload() {
         return DeviceWeights.upload(format, rows, cols, weights, scales, globalScale);
     }
 

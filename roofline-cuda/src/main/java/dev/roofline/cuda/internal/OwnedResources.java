@@ -1,4 +1,4 @@
-package dev.roofline.cuda.bench;
+package dev.roofline.cuda.internal;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,13 +8,18 @@ import java.util.List;
  * even when some fail to close; the first failure is thrown with the others suppressed, and a failure while measuring
  * stays the one thrown (try-with-resources adds the close failures to it).
  */
-final class OwnedResources implements AutoCloseable {
+public final class OwnedResources implements AutoCloseable {
     private final List<AutoCloseable> owned = new ArrayList<>();
 
     /** Takes {@code resource} to close with the others; returns it. */
-    <T extends AutoCloseable> T add(T resource) {
+    public <T extends AutoCloseable> T add(T resource) {
         owned.add(resource);
         return resource;
+    }
+
+    /** Lets go of everything taken so far without closing it: the resources were handed on to an owner. */
+    public void release() {
+        owned.clear();
     }
 
     @Override

@@ -1,4 +1,4 @@
-package dev.roofline.cuda.bench;
+package dev.roofline.cuda.internal;
 
 import org.junit.jupiter.api.Test;
 

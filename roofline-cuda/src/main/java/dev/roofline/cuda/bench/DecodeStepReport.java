@@ -1,0 +1,131 @@
+package dev.roofline.cuda.bench;
+
+import dev.roofline.core.transformer.ModelPrediction;
+import dev.roofline.cuda.decode.DecoderOperator;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Decode steps as tables, one per configuration: per {@link DecoderOperator} its launches, the prediction of the model
+ * operators it covers on the datasheet and on the measured ceilings, its measured time and the error; then the sum of
+ * the operators and the whole step as graphed. A configuration that was not run is one line saying why.
+ */
+public final class DecodeStepReport {
+    private DecodeStepReport() {}
+
+    /**
+     * One row: an operator, the sum of the operators or the whole step.
+     *
+     * @param measuredSeconds NaN when not measured
+     */
+    record Row(
+            String config,
+            String operator,
+            int launches,
+            double datasheetSeconds,
+            double predictedSeconds,
+            double measuredSeconds) {
+
+        Double errorPercent() {
+            return Double.isNaN(measuredSeconds) || Double.isNaN(predictedSeconds)
+                    ? null
+                    : (measuredSeconds / predictedSeconds - 1) * 100;
+        }
+    }
+
+    private static final Table<Row> TABLE = Table.of(List.of(
+            Column.text(null, "config", Row::config),
+            Column.text("operator", "operator", Row::operator),
+            Column.number("launches", "launches", "%d", "%d", Row::launches),
+            Column.number("datasheet us", "datasheet_us", "%.1f", "%.3f", r -> micros(r.datasheetSeconds())),
+            Column.number("predicted us", "predicted_us", "%.1f", "%.3f", r -> micros(r.predictedSeconds())),
+            Column.number("measured us", "measured_us", "%.1f", "%.3f", r -> micros(r.measuredSeconds())),
+            Column.number("error", "error_percent", "%+.1f %%", "%.2f", Row::errorPercent)));
+
+    /** Every configuration of {@code results} in {@code format} (CSV: one table, a row per operator and total). */
+    public static String render(DecodeStepBenchmark.Results results, ReportFormat format) {
+        StringBuilder sb = new StringBuilder(Report.deviceNotes(results.device(), results.ceilings(), format));
+        List<Row> csv = new ArrayList<>();
+        for (DecodeStepResult r : results.results()) {
+            if (format == ReportFormat.CSV) {
+                csv.addAll(rows(r));
+                continue;
+            }
+            sb.append('\n').append(Report.heading(title(r), format));
+            if (!r.measured()) {
+                sb.append(Report.notes(List.of(r.notRun()), format));
+                continue;
+            }
+            sb.append(Report.render(TABLE, rows(r), format));
+            sb.append(Report.notes(List.of(r.toString()), format));
+        }
+        if (format == ReportFormat.CSV) {
+            return Report.render(TABLE, csv, format);
+        }
+        sb.append(Report.notes(
+                List.of("predicted: the roofline of the model's operators each row covers (the embedding lookup is not"
+                        + " in the step), on the datasheet and on the measured copy bandwidth; no kernel latency is"
+                        + " charged. measured: each operator's launches of one step replayed as a CUDA graph, median;"
+                        + " the step: the whole step as one graph, median of " + DecodeStepBenchmark.STEP_REPLAYS
+                        + " replays."),
+                format));
+        return sb.toString();
+    }
+
+    /** The per-operator prediction of a step on one machine, without measurements (no GPU here). */
+    public static String prediction(String title, ModelPrediction datasheet, int layers, ReportFormat format) {
+        List<Row> rows = new ArrayList<>();
+        double total = 0;
+        for (DecoderOperator o : DecoderOperator.values()) {
+            double s = DecodeStepBenchmark.seconds(datasheet, o);
+            total += s;
+            rows.add(new Row(title, o.label(), o.launches(layers), s, Double.NaN, Double.NaN));
+        }
+        rows.add(new Row(title, "step", DecoderOperator.stepLaunches(layers), total, Double.NaN, Double.NaN));
+        return Report.heading(title, format) + Report.render(TABLE, rows, format);
+    }
+
+    static String title(DecodeStepResult r) {
+        return String.format(
+                Locale.ROOT,
+                "%s, %s weights, FP16 KV, batch %d, context %d",
+                r.model(),
+                r.config().format(),
+                r.config().batch(),
+                r.config().context());
+    }
+
+    static List<Row> rows(DecodeStepResult r) {
+        String config = title(r);
+        List<Row> rows = new ArrayList<>();
+        if (!r.measured()) {
+            return rows;
+        }
+        int launches = 0;
+        for (DecodeStepResult.OperatorTiming o : r.operators()) {
+            rows.add(new Row(
+                    config,
+                    o.operator().label(),
+                    o.launches(),
+                    o.datasheetSeconds(),
+                    o.predictedSeconds(),
+                    o.measuredSeconds()));
+            launches += o.launches();
+        }
+        double datasheet = DecodeStepResult.stepPrediction(r.datasheet());
+        double predicted = DecodeStepResult.stepPrediction(r.predicted());
+        if (!r.operators().isEmpty()) {
+            rows.add(new Row(config, "sum of operators", launches, datasheet, predicted, r.profiledSeconds()));
+        }
+        int layers = r.predicted().model().layers();
+        rows.add(new Row(
+                config, "step (graph)", DecoderOperator.stepLaunches(layers), datasheet, predicted, r.seconds()));
+        return rows;
+    }
+
+    private static Double micros(double seconds) {
+        return Double.isNaN(seconds) ? null : seconds * 1e6;
+    }
+}

@@ -1,0 +1,161 @@
+package dev.roofline.cuda.bench;
+
+import dev.roofline.core.energy.OperationEnergy;
+import dev.roofline.core.transformer.ModelPrediction;
+import dev.roofline.cuda.decode.DecoderOperator;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * What one decode-step configuration measured, beside its predictions; or why it was not measured.
+ *
+ * @param seconds     the step's median time (NaN when not measured)
+ * @param predicted   the roofline prediction on the measured copy bandwidth and peaks (no kernel latency: the model's
+ *                    operators are not kernel launches one for one); null when not measured
+ * @param datasheet   the prediction on the datasheet; null when not measured
+ * @param weightBytes bytes of weights the step reads
+ * @param kvBytes     bytes of K and V the step's attention reads
+ * @param operators   per operator, when profiled (else empty)
+ * @param energy      the step back to back for at least a second inside one meter session, when a meter is installed
+ * @param notRun      why the configuration was not measured, or null
+ */
+public record DecodeStepResult(
+        String model,
+        DecodeStepBenchmark.Config config,
+        double seconds,
+        ModelPrediction predicted,
+        ModelPrediction datasheet,
+        long weightBytes,
+        long kvBytes,
+        List<OperatorTiming> operators,
+        Optional<OperationEnergy> energy,
+        String notRun) {
+
+    public DecodeStepResult {
+        operators = List.copyOf(operators);
+    }
+
+    /**
+     * One operator of the step timed on its own: all its launches of one step, replayed as a graph.
+     *
+     * @param datasheetSeconds the model's operators it covers, predicted on the datasheet
+     * @param predictedSeconds the same on the measured ceilings
+     * @param measuredSeconds  the median of its launches of one step
+     */
+    public record OperatorTiming(
+            DecoderOperator operator,
+            int launches,
+            double datasheetSeconds,
+            double predictedSeconds,
+            double measuredSeconds) {
+
+        /** (measured / predicted on measured ceilings − 1) × 100. */
+        public double errorPercent() {
+            return (measuredSeconds / predictedSeconds - 1) * 100;
+        }
+    }
+
+    static DecodeStepResult skipped(String model, DecodeStepBenchmark.Config c, long weightBytes, long kvBytes) {
+        return notRun(
+                model,
+                c,
+                weightBytes,
+                kvBytes,
+                String.format(
+                        Locale.ROOT,
+                        "not run: %.1f GB of weights and %.1f GB of KV cache do not fit in free device memory",
+                        weightBytes / 1e9,
+                        kvBytes / 1e9));
+    }
+
+    static DecodeStepResult unsupported(String model, DecodeStepBenchmark.Config c, long weightBytes, long kvBytes) {
+        return notRun(
+                model,
+                c,
+                weightBytes,
+                kvBytes,
+                "not run: batch " + c.batch() + " with " + c.format()
+                        + " weights needs a weight-only matrix product above 16 rows, which roofline does not have yet");
+    }
+
+    private static DecodeStepResult notRun(
+            String model, DecodeStepBenchmark.Config c, long weightBytes, long kvBytes, String why) {
+        return new DecodeStepResult(
+                model, c, Double.NaN, null, null, weightBytes, kvBytes, List.of(), Optional.empty(), why);
+    }
+
+    public boolean measured() {
+        return notRun == null;
+    }
+
+    public double micros() {
+        return seconds * 1e6;
+    }
+
+    /** Sequences × steps per second. */
+    public double tokensPerSecond() {
+        return config.batch() / seconds;
+    }
+
+    /** Share of the roofline (measured ceilings) the step reaches: predicted / measured, in %. */
+    public double percentOfRoofline() {
+        return stepPrediction(predicted) / seconds * 100;
+    }
+
+    /** (measured / predicted on measured ceilings − 1) × 100. */
+    public double errorPercent() {
+        return (seconds / stepPrediction(predicted) - 1) * 100;
+    }
+
+    /** Weight and KV bytes over the median time. */
+    public double bytesPerSecond() {
+        return (weightBytes + kvBytes) / seconds;
+    }
+
+    /** Sum of the profiled operators' medians, or NaN without a profile. */
+    public double profiledSeconds() {
+        return operators.isEmpty()
+                ? Double.NaN
+                : operators.stream()
+                        .mapToDouble(OperatorTiming::measuredSeconds)
+                        .sum();
+    }
+
+    /** A prediction's time without the operators the step does not run (the embedding lookup). */
+    public static double stepPrediction(ModelPrediction p) {
+        double t = p.timeSeconds();
+        for (String name : DecodeStepBenchmark.NOT_IN_STEP) {
+            t -= p.operator(name).timeSeconds();
+        }
+        return t;
+    }
+
+    @Override
+    public String toString() {
+        String head = String.format(
+                Locale.ROOT, "%s %s batch %d context %d: ", model, config.format(), config.batch(), config.context());
+        if (!measured()) {
+            return head + notRun;
+        }
+        return head
+                + String.format(
+                        Locale.ROOT,
+                        "%.1f us/step (%.1f tokens/s); roofline %.1f us (measured ceilings), %.1f us (datasheet);"
+                                + " %.1f %% of the roofline, err %+.1f %%; weights + KV %.0f GB/s",
+                        micros(),
+                        tokensPerSecond(),
+                        stepPrediction(predicted) * 1e6,
+                        stepPrediction(datasheet) * 1e6,
+                        percentOfRoofline(),
+                        errorPercent(),
+                        bytesPerSecond() / 1e9)
+                + energy.map(e -> String.format(
+                                Locale.ROOT,
+                                "; %.3f J/token at %.0f W average",
+                                e.joulesPerOperation() / config.batch(),
+                                e.reading().averageWatts()))
+                        .orElse("");
+    }
+}

@@ -1,0 +1,111 @@
+package dev.roofline.cuda.cli;
+
+import dev.roofline.core.cli.Arguments;
+import dev.roofline.core.cli.Command;
+import dev.roofline.core.cli.Converters;
+import dev.roofline.core.cli.Option;
+import dev.roofline.core.cli.UsageException;
+import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.model.ConfigJson;
+import dev.roofline.core.model.Model;
+import dev.roofline.core.model.Models;
+import dev.roofline.core.precision.Precision;
+import dev.roofline.core.transformer.Transformer;
+import dev.roofline.core.transformer.Workload;
+import dev.roofline.cuda.Cuda;
+import dev.roofline.cuda.bench.DecodeStepBenchmark;
+import dev.roofline.cuda.bench.DecodeStepReport;
+import dev.roofline.cuda.bench.GemvBenchmarkOptions;
+import dev.roofline.cuda.bench.ReportFormat;
+import dev.roofline.cuda.decode.DecoderShape;
+import dev.roofline.cuda.kernels.WeightFormat;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code roofline decode [MODEL|config.json]}: decode steps of a dense model on the GPU with random weights, each
+ * operator and the whole step beside the roofline prediction on the datasheet and on the measured ceilings
+ * ({@link DecodeStepBenchmark}); without a GPU, the prediction per operator and a line saying nothing was measured.
+ */
+public final class DecodeCommand implements Command {
+    static final Option<List<WeightFormat>> WEIGHTS = Option.of(
+            "--weights",
+            "F[,F...]",
+            "weight formats of the linear layers",
+            "FP16,FP8_E4M3,NVFP4",
+            (option, value) -> GemvBenchmarkOptions.parseFormats(value));
+    static final Option<List<Integer>> BATCH =
+            Option.of("--batch", "B[,B...]", "sequences per step", "1", Converters.positiveInts());
+    static final Option<List<Integer>> CONTEXT = Option.of(
+            "--context", "T[,T...]", "tokens in the KV cache, this step's included", "1024", Converters.positiveInts());
+    static final Option<Precision> KV =
+            Option.of("--kv", "P", "KV-cache precision (fp16 is built)", "fp16", Converters.precision());
+    static final Option<Double> THETA = Option.of("--rope-theta", "THETA", "RoPE base", "500000", Converters.number());
+    static final Option<Hardware> HW =
+            Option.of("--hw", "NAME", "hardware to predict on when no GPU is present", "h200", Converters.hardware());
+    static final Option<String> FORMAT =
+            Option.of("--format", "F", "text, markdown or csv", "text", Converters.oneOf("text", "markdown", "csv"));
+
+    @Override
+    public String name() {
+        return "decode";
+    }
+
+    @Override
+    public String summary() {
+        return "decode steps of a dense model on this GPU, per operator beside the roofline prediction";
+    }
+
+    @Override
+    public List<String> operands() {
+        return List.of("model|config.json");
+    }
+
+    @Override
+    public String synopsis() {
+        return name() + " [model|config.json] [options]";
+    }
+
+    @Override
+    public List<Option<?>> options() {
+        return List.of(WEIGHTS, BATCH, CONTEXT, KV, THETA, HW, FORMAT);
+    }
+
+    @Override
+    public void run(Arguments args, PrintStream out, PrintStream err) throws IOException {
+        List<String> operands = args.operands();
+        String name = operands.isEmpty() ? "llama-3-8b" : operands.getFirst(); // Llama-3-8B unless named
+        Model model = Files.exists(Path.of(name)) ? ConfigJson.read(Path.of(name)) : Models.byName(name);
+        DecoderShape shape = DecoderShape.of(model);
+        if (args.get(KV) != Precision.FP16) {
+            throw new UsageException("--kv " + args.get(KV) + ": the decode kernels keep the KV cache in FP16 only");
+        }
+        ReportFormat format = ReportFormat.parse(args.get(FORMAT));
+        if (!Cuda.isAvailable()) {
+            Hardware hw = args.get(HW);
+            for (WeightFormat f : args.get(WEIGHTS)) {
+                for (int b : args.get(BATCH)) {
+                    for (int c : args.get(CONTEXT)) {
+                        Workload w = Workload.decode(b, c)
+                                .withWeights(f.precision())
+                                .withActivations(Precision.FP16)
+                                .withKvCache(Precision.FP16);
+                        String title = model.name() + ", " + f + " weights, FP16 KV, batch " + b + ", context " + c
+                                + ", predicted on the " + hw.name() + " datasheet";
+                        out.print(DecodeStepReport.prediction(
+                                title, Transformer.of(model, hw).predict(w), shape.layers(), format));
+                    }
+                }
+            }
+            out.flush();
+            throw new IllegalStateException(Cuda.unavailableReason().orElseThrow() + " - nothing measured");
+        }
+        DecodeStepBenchmark.Results results = DecodeStepBenchmark.run(
+                Cuda.device(0), model, args.get(WEIGHTS), args.get(BATCH), args.get(CONTEXT), args.get(THETA), true);
+        out.print(DecodeStepReport.render(results, format));
+    }
+}

@@ -1,0 +1,346 @@
+package dev.roofline.cuda.decode;
+
+import dev.roofline.core.precision.Precision;
+import dev.roofline.core.roofline.Gemm;
+import dev.roofline.cuda.Device;
+import dev.roofline.cuda.DeviceBuffer;
+import dev.roofline.cuda.Stream;
+import dev.roofline.cuda.blas.CublasLt;
+import dev.roofline.cuda.blas.Matmul;
+import dev.roofline.cuda.blas.MatmulOptions;
+import dev.roofline.cuda.blas.Operands;
+import dev.roofline.cuda.internal.OwnedResources;
+import dev.roofline.cuda.kernels.Activation;
+import dev.roofline.cuda.kernels.AttentionGeometry;
+import dev.roofline.cuda.kernels.DecodeKernels;
+import dev.roofline.cuda.kernels.DeviceWeights;
+import dev.roofline.cuda.kernels.GemvKernels;
+import dev.roofline.cuda.kernels.WeightFormat;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * A dense Llama-family decoder on the GPU: one decode step for {@code batch} sequences, from the residual stream
+ * ({@link #input()}, the token embeddings the caller writes) to the logits ({@link #logits()}), FP16 activations and
+ * KV cache, each sequence at its own position ({@link #setPositions}). Per layer: RMSNorm, the merged q/k/v
+ * projection, RoPE fused with the KV append, flash-decoding attention reading q in place, the o projection, the
+ * residual add fused with the second RMSNorm, the merged gate/up projection, SiLU·up, the down projection; then the
+ * last residual add with the final norm and {@code lm_head} ({@link DecoderOperator}). Linears run roofline's GEMV
+ * kernels up to 16 rows and cuBLASLt above (FP16 and BF16 weights only). {@link ReferenceDecoder} computes the same
+ * model in double on the CPU.
+ *
+ * <p>Every call enqueues on the given stream and can be captured into a CUDA graph; the attention's split count is
+ * fixed by the longest position at enqueue time, so a graph captured at one set of positions is valid for positions
+ * no longer than those.
+ *
+ * <pre>{@code
+ * try (DenseDecoder d = DenseDecoder.create(device, shape, weights, RopeFrequencies.of(128, 500000), 1e-5f, 1, 8192)) {
+ *     d.input().copyFrom(embeddings);
+ *     d.setPositions(new int[] {0});
+ *     d.step(stream);
+ *     stream.synchronize();
+ *     short[] logits = d.logits().toShortArray();
+ * }
+ * }</pre>
+ */
+public final class DenseDecoder implements AutoCloseable {
+    /** The most rows roofline's GEMV kernels take; larger batches go to cuBLASLt. */
+    static final int GEMV_MAX_ROWS = 16;
+
+    private final DecoderShape shape;
+    private final DecoderWeights weights;
+    private final int batch;
+    private final int capacity;
+    private final float eps;
+    private final OwnedResources owned = new OwnedResources();
+    private final GemvKernels gemv;
+    private final DecodeKernels kernels;
+    private final CublasLt lt;
+    private final Device device;
+    private final Map<String, Matmul> plans = new HashMap<>();
+    private final DeviceBuffer[] kCache;
+    private final DeviceBuffer[] vCache;
+    private final DeviceBuffer residual;
+    private final DeviceBuffer normed;
+    private final DeviceBuffer qkv;
+    private final DeviceBuffer attended;
+    private final DeviceBuffer delta;
+    private final DeviceBuffer gateUp;
+    private final DeviceBuffer activated;
+    private final DeviceBuffer logits;
+    private final DeviceBuffer workspace;
+    private final DeviceBuffer positions;
+    private final DeviceBuffer lengths;
+    private final DeviceBuffer invFreq;
+    private int longest = 1;
+    private boolean closed;
+
+    private DenseDecoder(
+            Device device,
+            DecoderShape shape,
+            DecoderWeights weights,
+            double[] invFreq,
+            float eps,
+            int batch,
+            int capacity) {
+        this.device = device;
+        this.shape = shape;
+        this.weights = weights;
+        this.batch = batch;
+        this.capacity = capacity;
+        this.eps = eps;
+        try {
+            gemv = owned.add(GemvKernels.load());
+            kernels = owned.add(DecodeKernels.load());
+            lt = batch > GEMV_MAX_ROWS ? owned.add(CublasLt.create()) : null;
+            int layers = shape.layers();
+            int h = shape.hidden();
+            long cacheBytes = 2L * batch * shape.kvHeads() * capacity * shape.headDim();
+            kCache = new DeviceBuffer[layers];
+            vCache = new DeviceBuffer[layers];
+            for (int l = 0; l < layers; l++) {
+                kCache[l] = owned.add(DeviceBuffer.allocate(cacheBytes));
+                vCache[l] = owned.add(DeviceBuffer.allocate(cacheBytes));
+            }
+            residual = buffer(2L * batch * h);
+            normed = buffer(2L * batch * h);
+            qkv = buffer(2L * batch * shape.qkvWidth());
+            attended = buffer(2L * batch * shape.attentionWidth());
+            delta = buffer(2L * batch * h);
+            gateUp = buffer(4L * batch * shape.intermediate());
+            activated = buffer(2L * batch * shape.intermediate());
+            logits = buffer(2L * batch * shape.vocab());
+            workspace = buffer(DecodeKernels.attentionWorkspaceBytes(
+                    batch, shape.heads(), shape.kvHeads(), shape.headDim(), capacity));
+            positions = buffer(4L * batch);
+            lengths = buffer(4L * batch);
+            this.invFreq = buffer(8L * invFreq.length);
+            this.invFreq.copyFrom(invFreq);
+            setPositions(new int[batch]);
+        } catch (RuntimeException e) {
+            closeOwned(e);
+            throw e;
+        }
+    }
+
+    /**
+     * A decoder over {@code weights} for {@code batch} sequences of up to {@code capacity} tokens each. The weights
+     * stay the caller's (several decoders, e.g. of different batches, may share them) and must outlive the decoder.
+     *
+     * @param invFreq RoPE's {@code headDim / 2} inverse frequencies ({@link RopeFrequencies})
+     * @param eps     RMSNorm's epsilon
+     * @throws IllegalArgumentException for weights of the wrong shape (naming the tensor and layer), a batch above 16
+     *                                  with weights other than FP16/BF16, or a shape the attention kernels are not
+     *                                  built for
+     */
+    public static DenseDecoder create(
+            Device device,
+            DecoderShape shape,
+            DecoderWeights weights,
+            double[] invFreq,
+            float eps,
+            int batch,
+            int capacity) {
+        if (batch < 1 || capacity < 1) {
+            throw new IllegalArgumentException(
+                    "batch and capacity must be positive, got batch " + batch + ", capacity " + capacity);
+        }
+        weights.check(shape);
+        if (invFreq.length != shape.headDim() / 2) {
+            throw new IllegalArgumentException(
+                    "invFreq must hold headDim / 2 = " + shape.headDim() / 2 + " frequencies, got " + invFreq.length);
+        }
+        if (!(eps > 0) || Float.isInfinite(eps)) {
+            throw new IllegalArgumentException("eps must be positive and finite, got " + eps);
+        }
+        if (!DecodeKernels.HEAD_DIMS.contains(shape.headDim())
+                || !DecodeKernels.GROUP_SIZES.contains(shape.heads() / shape.kvHeads())) {
+            throw new IllegalArgumentException("the attention kernels are built for head_dim " + DecodeKernels.HEAD_DIMS
+                    + " and " + DecodeKernels.GROUP_SIZES + " query heads per KV head; got head_dim "
+                    + shape.headDim() + ", " + shape.heads() + " / " + shape.kvHeads());
+        }
+        WeightFormat f = weights.layers().getFirst().qkv().format();
+        if (batch > GEMV_MAX_ROWS && f != WeightFormat.FP16 && f != WeightFormat.BF16) {
+            throw new IllegalArgumentException("batch " + batch + " needs a matrix product above 16 rows, which"
+                    + " runs on cuBLASLt for FP16 and BF16 weights only; " + f + " weights run batches of up to "
+                    + GEMV_MAX_ROWS);
+        }
+        return new DenseDecoder(device, shape, weights, invFreq, eps, batch, capacity);
+    }
+
+    public DecoderShape shape() {
+        return shape;
+    }
+
+    public int batch() {
+        return batch;
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    /** The residual stream {@code half[batch][hidden]}: write the step's token embeddings here before it runs. */
+    public DeviceBuffer input() {
+        return residual;
+    }
+
+    /** The step's logits, {@code half[batch][vocab]}. */
+    public DeviceBuffer logits() {
+        return logits;
+    }
+
+    /** The KV cache of {@code layer}: K then V, each {@code half[batch][kvHeads][capacity][headDim]}. */
+    public DeviceBuffer[] cache(int layer) {
+        return new DeviceBuffer[] {kCache[layer], vCache[layer]};
+    }
+
+    /**
+     * Each sequence's position in the next step (0-based; its cache then holds that many tokens plus this one),
+     * uploaded synchronously.
+     */
+    public void setPositions(int[] positions) {
+        if (positions.length != batch) {
+            throw new IllegalArgumentException(
+                    "positions must hold one value per sequence (" + batch + "), got " + positions.length);
+        }
+        int[] lengths = new int[batch];
+        for (int b = 0; b < batch; b++) {
+            if (positions[b] < 0 || positions[b] >= capacity) {
+                throw new IllegalArgumentException(
+                        "positions[" + b + "] must be in [0, " + capacity + "), got " + positions[b]);
+            }
+            lengths[b] = positions[b] + 1;
+        }
+        this.positions.copyFrom(positions);
+        this.lengths.copyFrom(lengths);
+        longest = Arrays.stream(lengths).max().orElseThrow();
+    }
+
+    /** Enqueues one decode step. */
+    public void step(Stream stream) {
+        for (int l = 0; l < shape.layers(); l++) {
+            for (DecoderOperator o : DecoderOperator.values()) {
+                if (o == DecoderOperator.ADD_RMSNORM) {
+                    inputNorm(l, stream);
+                } else if (o != DecoderOperator.LM_HEAD) {
+                    layer(o, l, stream);
+                }
+            }
+        }
+        finalNorm(stream);
+        layer(DecoderOperator.LM_HEAD, 0, stream);
+    }
+
+    /**
+     * Enqueues every launch of {@code operator} in one step ({@link DecoderOperator#launches}), in layer order and
+     * without the others: on whatever the buffers hold, for timing the operator on its own.
+     */
+    public void enqueue(DecoderOperator operator, Stream stream) {
+        if (operator == DecoderOperator.LM_HEAD) {
+            layer(operator, 0, stream);
+            return;
+        }
+        for (int l = 0; l < shape.layers(); l++) {
+            if (operator == DecoderOperator.ADD_RMSNORM) {
+                inputNorm(l, stream);
+            }
+            layer(operator, l, stream);
+        }
+        if (operator == DecoderOperator.ADD_RMSNORM) {
+            finalNorm(stream);
+        }
+    }
+
+    private void inputNorm(int l, Stream stream) {
+        kernels.addRmsNorm(
+                residual,
+                l == 0 ? null : delta,
+                weights.layers().get(l).inputNorm(),
+                normed,
+                batch,
+                shape.hidden(),
+                eps,
+                stream);
+    }
+
+    private void finalNorm(Stream stream) {
+        kernels.addRmsNorm(residual, delta, weights.finalNorm(), normed, batch, shape.hidden(), eps, stream);
+    }
+
+    /** One layer's launch of {@code o}; ADD_RMSNORM is the post-attention norm here. */
+    private void layer(DecoderOperator o, int l, Stream stream) {
+        DecoderWeights.Layer w =
+                o == DecoderOperator.LM_HEAD ? null : weights.layers().get(l);
+        int heads = shape.heads();
+        int kv = shape.kvHeads();
+        int d = shape.headDim();
+        switch (o) {
+            case ADD_RMSNORM ->
+                kernels.addRmsNorm(residual, delta, w.postNorm(), normed, batch, shape.hidden(), eps, stream);
+            case QKV_PROJ -> linear(w.qkv(), normed, qkv, stream);
+            case ROPE_APPEND ->
+                kernels.ropeAppend(
+                        qkv, kCache[l], vCache[l], positions, invFreq, batch, heads, kv, d, capacity, stream);
+            case ATTENTION ->
+                kernels.attention(
+                        qkv,
+                        kCache[l],
+                        vCache[l],
+                        lengths,
+                        workspace,
+                        attended,
+                        AttentionGeometry.mergedQkv(batch, heads, kv, d, capacity),
+                        longest,
+                        stream);
+            case O_PROJ -> linear(w.o(), attended, delta, stream);
+            case GATE_UP_PROJ -> linear(w.gateUp(), normed, gateUp, stream);
+            case SILU_MUL -> kernels.siluMul(gateUp, activated, batch, shape.intermediate(), stream);
+            case DOWN_PROJ -> linear(w.down(), activated, delta, stream);
+            case LM_HEAD -> linear(weights.lmHead(), normed, logits, stream);
+        }
+    }
+
+    private void linear(DeviceWeights w, DeviceBuffer x, DeviceBuffer y, Stream stream) {
+        if (batch <= GEMV_MAX_ROWS) {
+            gemv.gemv(w, x, y, batch, Activation.F16, stream);
+            return;
+        }
+        Matmul mm = plans.computeIfAbsent(
+                w.format() + " " + w.rows() + "x" + w.cols(),
+                key -> owned.add(Matmul.plan(
+                        lt,
+                        Gemm.of(batch, w.rows(), w.cols())
+                                .in(w.format().precision())
+                                .withOutput(Precision.FP16),
+                        device,
+                        MatmulOptions.defaults())));
+        mm.run(Operands.of(w.weights(), x, y), stream);
+    }
+
+    private DeviceBuffer buffer(long bytes) {
+        return owned.add(DeviceBuffer.allocate(bytes));
+    }
+
+    /** Frees the caches, the buffers and the kernels (not the weights); idempotent. */
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            closeOwned(null);
+        }
+    }
+
+    private void closeOwned(RuntimeException failure) {
+        try {
+            owned.close();
+        } catch (RuntimeException e) {
+            if (failure == null) {
+                throw e;
+            }
+            failure.addSuppressed(e);
+        }
+    }
+}

@@ -38,7 +38,7 @@ class WrongLibraryTest {
 
         String reason = "no CUDA runtime: libcudart.so.13 (CUDA runtime) not found; set ROOFLINE_CUDART to its"
                 + " absolute path. Tried: " + libm + " (loaded, but it lacks cudaGetDeviceCount, cudaGetDevice,"
-                + " cudaSetDevice and 36 more of the 39 functions the bindings call: not a copy of libcudart.so.13)";
+                + " cudaSetDevice and 37 more of the 40 functions the bindings call: not a copy of libcudart.so.13)";
         String cublas = "cublasLt=CudaUnavailableException: no cuBLASLt: libcublasLt.so.13 (cuBLASLt) not found; set"
                 + " ROOFLINE_CUBLASLT to its absolute path. Tried: " + libm + " (loaded, but it lacks cublasLtCreate,"
                 + " cublasLtDestroy, cublasLtGetVersion and 13 more of the 16 functions the bindings call: not a copy"

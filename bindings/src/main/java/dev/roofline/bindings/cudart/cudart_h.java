@@ -1616,6 +1616,24 @@ public class cudart_h extends cudart_h$shared {
     public static int cudaGraphInstantiateFlagUseNodePriority() {
         return cudaGraphInstantiateFlagUseNodePriority;
     }
+    private static final int cudaLaunchAttributeProgrammaticStreamSerialization = (int)6L;
+    /**
+     * {@snippet lang=c :
+     * enum cudaLaunchAttributeID.cudaLaunchAttributeProgrammaticStreamSerialization = 6
+     * }
+     */
+    public static int cudaLaunchAttributeProgrammaticStreamSerialization() {
+        return cudaLaunchAttributeProgrammaticStreamSerialization;
+    }
+    private static final int cudaLaunchAttributeProgrammaticEvent = (int)7L;
+    /**
+     * {@snippet lang=c :
+     * enum cudaLaunchAttributeID.cudaLaunchAttributeProgrammaticEvent = 7
+     * }
+     */
+    public static int cudaLaunchAttributeProgrammaticEvent() {
+        return cudaLaunchAttributeProgrammaticEvent;
+    }
 
     private static class cudaDeviceSynchronize {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
@@ -2941,6 +2959,68 @@ public class cudart_h extends cudart_h$shared {
                 traceDowncall("cudaLaunchKernel", func, gridDim, blockDim, args, sharedMem, stream);
             }
             return (int)mh$.invokeExact(func, gridDim, blockDim, args, sharedMem, stream);
+        } catch (Error | RuntimeException ex) {
+           throw ex;
+        } catch (Throwable ex$) {
+           throw new AssertionError("should not reach here", ex$);
+        }
+    }
+
+    private static class cudaLaunchKernelExC {
+        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
+            cudart_h.C_INT,
+            cudart_h.C_POINTER,
+            cudart_h.C_POINTER,
+            cudart_h.C_POINTER
+        );
+
+        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("cudaLaunchKernelExC");
+
+        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * Function descriptor for:
+     * {@snippet lang=c :
+     * extern cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
+     * }
+     */
+    public static FunctionDescriptor cudaLaunchKernelExC$descriptor() {
+        return cudaLaunchKernelExC.DESC;
+    }
+
+    /**
+     * Downcall method handle for:
+     * {@snippet lang=c :
+     * extern cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
+     * }
+     */
+    public static MethodHandle cudaLaunchKernelExC$handle() {
+        return cudaLaunchKernelExC.HANDLE;
+    }
+
+    /**
+     * Address for:
+     * {@snippet lang=c :
+     * extern cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
+     * }
+     */
+    public static MemorySegment cudaLaunchKernelExC$address() {
+        return cudaLaunchKernelExC.ADDR;
+    }
+
+    /**
+     * {@snippet lang=c :
+     * extern cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args)
+     * }
+     */
+    public static int cudaLaunchKernelExC(MemorySegment config, MemorySegment func, MemorySegment args) {
+        var mh$ = cudaLaunchKernelExC.HANDLE;
+        try {
+            if (TRACE_DOWNCALLS) {
+                traceDowncall("cudaLaunchKernelExC", config, func, args);
+            }
+            return (int)mh$.invokeExact(config, func, args);
         } catch (Error | RuntimeException ex) {
            throw ex;
         } catch (Throwable ex$) {

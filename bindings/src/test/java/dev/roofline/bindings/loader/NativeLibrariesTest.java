@@ -45,7 +45,7 @@ class NativeLibrariesTest {
         assertThatThrownBy(() -> NativeLibraries.load(NativeLibrary.CUDART, overridden(NativeLibrary.CUDART, libm)))
                 .isInstanceOf(LibraryNotFoundException.class)
                 .hasMessageContaining(libm + " (loaded, but it lacks cudaGetDeviceCount, cudaGetDevice, cudaSetDevice"
-                        + " and 36 more of the 39 functions the bindings call: not a copy of libcudart.so.13)")
+                        + " and 37 more of the 40 functions the bindings call: not a copy of libcudart.so.13)")
                 .hasMessageContaining("set ROOFLINE_CUDART");
         assertThat(NativeLibraries.isLoaded(NativeLibrary.CUDART)).isFalse();
     }

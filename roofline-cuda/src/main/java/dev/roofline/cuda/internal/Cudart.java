@@ -1,5 +1,8 @@
 package dev.roofline.cuda.internal;
 
+import dev.roofline.bindings.cudart.cudaLaunchAttribute;
+import dev.roofline.bindings.cudart.cudaLaunchAttributeValue;
+import dev.roofline.bindings.cudart.cudaLaunchConfig_t;
 import dev.roofline.bindings.cudart.cudart_h;
 import dev.roofline.bindings.cudart.dim3;
 import dev.roofline.bindings.loader.NativeLibraries;
@@ -222,12 +225,55 @@ public final class Cudart {
                 cudart_h.cudaLaunchKernel(kernel, dim3OfX(arena, gridX), dim3OfX(arena, blockX), args, 0, stream));
     }
 
+    /**
+     * Enqueues {@code kernel} like {@link #launchKernel}, through cudaLaunchKernelExC, optionally with programmatic
+     * dependent launch: with {@code programmaticSerialization} the launch carries the attribute
+     * cudaLaunchAttributeProgrammaticStreamSerialization (value 1), so it may begin before the previous kernel in
+     * {@code stream} has finished; it must then call cudaGridDependencySynchronize before reading that kernel's output.
+     * Without it the config has no attributes and the launch is ordered like {@link #launchKernel}'s.
+     *
+     * @param arena  the caller's launch arena; it holds the launch config (and its attribute) besides {@code args}
+     * @param kernel a cudaKernel_t from {@link #kernel}, passed where cudaLaunchKernelExC takes {@code const void*
+     *               func}
+     * @param args   the kernel's argument array: one pointer per parameter, to that parameter's value
+     */
+    public static void launchKernelEx(
+            Arena arena,
+            MemorySegment kernel,
+            int gridX,
+            int blockX,
+            MemorySegment args,
+            MemorySegment stream,
+            boolean programmaticSerialization) {
+        MemorySegment config = cudaLaunchConfig_t.allocate(arena);
+        setDim3OfX(cudaLaunchConfig_t.gridDim(config), gridX);
+        setDim3OfX(cudaLaunchConfig_t.blockDim(config), blockX);
+        cudaLaunchConfig_t.dynamicSmemBytes(config, 0);
+        cudaLaunchConfig_t.stream(config, stream);
+        if (programmaticSerialization) {
+            MemorySegment attr = cudaLaunchAttribute.allocate(arena);
+            attr.fill((byte) 0);
+            cudaLaunchAttribute.id(attr, cudart_h.cudaLaunchAttributeProgrammaticStreamSerialization());
+            cudaLaunchAttributeValue.programmaticStreamSerializationAllowed(cudaLaunchAttribute.val(attr), 1);
+            cudaLaunchConfig_t.attrs(config, attr);
+            cudaLaunchConfig_t.numAttrs(config, 1);
+        } else {
+            cudaLaunchConfig_t.attrs(config, MemorySegment.NULL);
+            cudaLaunchConfig_t.numAttrs(config, 0);
+        }
+        check("cudaLaunchKernelExC", cudart_h.cudaLaunchKernelExC(config, kernel, args));
+    }
+
     private static MemorySegment dim3OfX(Arena arena, int x) {
         MemorySegment d = dim3.allocate(arena);
+        setDim3OfX(d, x);
+        return d;
+    }
+
+    private static void setDim3OfX(MemorySegment d, int x) {
         dim3.x(d, x);
         dim3.y(d, 1);
         dim3.z(d, 1);
-        return d;
     }
 
     /** Creates a handle through a pointer-sized out-parameter: {@code cudaStreamCreate(&s)}-style calls. */

@@ -9,6 +9,8 @@
 #include <cuda_fp16.h>
 #include <math_constants.h>
 
+#include "launch_order.cuh"
+
 namespace roofline_decode {
 
 constexpr int NORM_THREADS = 256;
@@ -63,6 +65,7 @@ using namespace roofline_decode;
 // rms = sqrt(mean(residual^2) + eps). One block of NORM_THREADS per row; grid = B.
 extern "C" __global__ void __launch_bounds__(NORM_THREADS)
     decode_add_rmsnorm_f16(half* residual, const half* delta, const half* weight, half* out, int hidden, float eps) {
+    roofline_launch::wait_for_previous_kernel();
     half* r = residual + (size_t)blockIdx.x * hidden;
     const half* d = delta == nullptr ? nullptr : delta + (size_t)blockIdx.x * hidden;
     half* o = out + (size_t)blockIdx.x * hidden;
@@ -88,6 +91,7 @@ extern "C" __global__ void __launch_bounds__(NORM_THREADS)
 // already applied by the host).
 extern "C" __global__ void __launch_bounds__(128)
     decode_rope_f16(half* q, half* k, const int* positions, const double* inv_freq, int heads, int kv_heads, int d) {
+    roofline_launch::wait_for_previous_kernel();
     int b = blockIdx.x;
     int half_d = d / 2;
     double pos = positions[b];
@@ -107,6 +111,7 @@ extern "C" __global__ void __launch_bounds__(128)
 extern "C" __global__ void __launch_bounds__(128) decode_rope_append_f16(
     half* qkv, half* k_cache, half* v_cache, const int* positions, const double* inv_freq, int heads, int kv_heads,
     int d, int capacity) {
+    roofline_launch::wait_for_previous_kernel();
     int b = blockIdx.x;
     int half_d = d / 2;
     int pos = positions[b];
@@ -133,6 +138,7 @@ extern "C" __global__ void __launch_bounds__(128) decode_rope_append_f16(
 // Writes this step's k and v (half[B][G][D]) into the caches at positions[b]. One block per (row, KV head): grid = B*G.
 extern "C" __global__ void __launch_bounds__(128) decode_kv_append_f16(
     const half* k, const half* v, half* k_cache, half* v_cache, const int* positions, int kv_heads, int d, int capacity) {
+    roofline_launch::wait_for_previous_kernel();
     int b = blockIdx.x / kv_heads;
     int g = blockIdx.x - b * kv_heads;
     size_t src = ((size_t)b * kv_heads + g) * d;
@@ -146,6 +152,7 @@ extern "C" __global__ void __launch_bounds__(128) decode_kv_append_f16(
 // out = silu(gate) * up for gate_up = half[B][2 * inter] (gate in the first half of each row, up in the second, as
 // one product of the merged gate and up projections writes it); out = half[B][inter]. grid = B * ceil(inter / 256).
 extern "C" __global__ void __launch_bounds__(256) decode_silu_mul_f16(const half* gate_up, half* out, int inter) {
+    roofline_launch::wait_for_previous_kernel();
     int blocks_per_row = (inter + 255) / 256;
     int b = blockIdx.x / blocks_per_row;
     int i = (blockIdx.x - b * blocks_per_row) * 256 + threadIdx.x;
@@ -205,6 +212,12 @@ __device__ void attention_split(const half* q, const half* k_cache, const half* 
     int g = bg - b * kv_heads;
     int begin = s * chunk;
     int n = min(begin + chunk, lengths[b]) - begin; // tokens in this split; uniform over the block
+    // lengths come from the host, not from an earlier kernel: the chunk's earlier tokens are known before the wait
+    // (this step's token, appended by the kernel before, is fetched again after it: L2 is where writes land)
+    size_t chunk_base = (((size_t)b * kv_heads + g) * capacity + begin) * D * sizeof(half);
+    size_t chunk_end = chunk_base + (size_t)max(n, 0) * D * sizeof(half);
+    roofline_launch::prefetch_l2(k_cache, chunk_base, chunk_end);
+    roofline_launch::prefetch_then_wait(v_cache, chunk_base, chunk_end);
     int sub = threadIdx.x % LANES;
     int row = threadIdx.x / LANES;
     const float scale = rsqrtf((float)D);
@@ -451,6 +464,7 @@ __device__ void attention_reduce(const float* partial_ml, const float* partial_a
 #define ROOFLINE_ATTENTION_REDUCE(D)                                                                                 \
     extern "C" __global__ void __launch_bounds__(REDUCE_THREADS) decode_attention_reduce_d##D(                      \
         const float* partial_ml, const float* partial_acc, half* out, int splits) {                                  \
+        roofline_launch::wait_for_previous_kernel();                                                                 \
         attention_reduce<D>(partial_ml, partial_acc, out, splits);                                                   \
     }
 ROOFLINE_ATTENTION_REDUCE(64)

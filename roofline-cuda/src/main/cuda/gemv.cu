@@ -28,6 +28,8 @@
 #include <cuda_fp8.h>
 #include <stdint.h>
 
+#include "launch_order.cuh"
+
 // A named namespace, not an anonymous one: nvcc names an anonymous namespace after the source's path, and those names
 // reach the fatbin, which would then differ from one checkout folder to another.
 namespace roofline_gemv {
@@ -537,6 +539,14 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
     }
 }
 
+// The launch-order prologue of every GEMV kernel (launch_order.cuh): this block's rows [blockIdx.x * rows, + rows) of
+// the row-major weights (row_bytes each, the last block's cut at n) into L2, then the wait for the previous kernel.
+__device__ __forceinline__ void weight_rows_then_wait(const void* w, int row_bytes, int rows, int n) {
+    const size_t first = (size_t)blockIdx.x * rows;
+    const size_t last = first + rows < (size_t)n ? first + rows : (size_t)n;
+    roofline_launch::prefetch_then_wait(w, first * row_bytes, last * row_bytes);
+}
+
 } // namespace roofline_gemv
 using namespace roofline_gemv;
 
@@ -546,6 +556,7 @@ using namespace roofline_gemv;
     extern "C" __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32)                                           \
     gemv_##fmt##_##act##_m##MAXM(const void* W, const void* scales, const T* x, T* y, int M, int N, int K,      \
                                  float global) {                                                                \
+        weight_rows_then_wait(W, K / Traits<Fmt::FMT>::EPC * 16, WARPS_PER_BLOCK * RPW, N);                     \
         gemv<Fmt::FMT, T, MAXM, UNR, RPW>(W, scales, x, y, M, N, K, global);                                    \
     }
 #define ROOFLINE_GEMV_ALL(FMT, fmt)                            \
@@ -566,6 +577,7 @@ ROOFLINE_GEMV_ALL(INT8, int8)
     extern "C" __global__ void BOUNDS                                                                           \
     gemv_##fmt##_f16_m##MAXM##_w##W(const void* Wt, const void* scales, const __half* x, __half* y, int M, int N, \
                                     int K, float global) {                                                      \
+        weight_rows_then_wait(Wt, K / 2, TC_ROWS, N);                                                           \
         gemv_4bit_f16_tc<Fmt::FMT, MAXM, UNR, W>(Wt, scales, x, y, M, N, K, global);                            \
     }
 // Each format ships the two K splits GemvKernels.tensorCoreWarps launches: 8 and 16 warps. BOUNDS8: the launch bounds

@@ -20,6 +20,7 @@ import dev.roofline.cuda.decode.DecoderWeights;
 import dev.roofline.cuda.decode.DenseDecoder;
 import dev.roofline.cuda.decode.RopeFrequencies;
 import dev.roofline.cuda.internal.OwnedResources;
+import dev.roofline.cuda.kernels.KernelLaunch;
 import dev.roofline.cuda.kernels.WeightFormat;
 
 import java.util.ArrayList;
@@ -46,7 +47,22 @@ public final class DecodeStepBenchmark {
     private DecodeStepBenchmark() {}
 
     /** One configuration of the sweep. */
-    public record Config(WeightFormat format, int batch, int context) {}
+    public record Config(WeightFormat format, int batch, int context, KernelLaunch launch) {}
+
+    /** The configurations to run: every format at every batch, context and launch order. */
+    public record Sweep(
+            List<WeightFormat> formats, List<Integer> batches, List<Integer> contexts, List<KernelLaunch> launches) {
+        public Sweep {
+            formats = List.copyOf(formats);
+            batches = List.copyOf(batches);
+            contexts = List.copyOf(contexts);
+            launches = List.copyOf(launches);
+            if (formats.isEmpty() || batches.isEmpty() || contexts.isEmpty() || launches.isEmpty()) {
+                throw new IllegalArgumentException(
+                        "a sweep needs at least one format, batch, context and launch order");
+            }
+        }
+    }
 
     /** What a sweep measured: the device's ceilings and one result per configuration, in sweep order. */
     public record Results(String device, DeviceCeilings ceilings, List<DecodeStepResult> results) {
@@ -59,14 +75,7 @@ public final class DecodeStepBenchmark {
      * Each format at each batch and context, for {@code model} (dense, multi-head or grouped-query attention). A
      * configuration whose weights and cache do not fit in free device memory is reported as skipped, with the bytes.
      */
-    public static Results run(
-            Device device,
-            Model model,
-            List<WeightFormat> formats,
-            List<Integer> batches,
-            List<Integer> contexts,
-            double theta,
-            boolean profile) {
+    public static Results run(Device device, Model model, Sweep sweep, double theta, boolean profile) {
         DecoderShape shape = DecoderShape.of(model);
         BenchmarkOptions timing = BenchmarkOptions.defaults().withGraph(1).withRepetitions(STEP_REPLAYS);
         try (Stream stream = Stream.create();
@@ -76,21 +85,20 @@ public final class DecodeStepBenchmark {
             Hardware measured = ceilings.applyTo(device.hardware());
             Optional<PowerMeter> meter = PowerMeters.installed();
             List<DecodeStepResult> results = new ArrayList<>();
-            for (WeightFormat f : formats) {
+            for (WeightFormat f : sweep.formats()) {
                 long weightBytes = weightBytes(shape, f);
                 if (weightBytes > Cuda.freeMemoryBytes()) {
-                    for (int b : batches) {
-                        for (int c : contexts) {
-                            results.add(DecodeStepResult.skipped(
-                                    model.name(), new Config(f, b, c), weightBytes, kvBytes(shape, b, c)));
-                        }
+                    for (Config c : configs(sweep, f)) {
+                        results.add(DecodeStepResult.skipped(
+                                model.name(), c, weightBytes, kvBytes(shape, c.batch(), c.context())));
                     }
                     continue;
                 }
                 try (DecoderWeights weights = randomWeights(shape, f, 1)) {
-                    for (int b : batches) {
-                        for (int c : contexts) {
-                            Config config = new Config(f, b, c);
+                    for (Config config : configs(sweep, f)) {
+                        {
+                            int b = config.batch();
+                            int c = config.context();
                             long kv = kvBytes(shape, b, c);
                             if (f != WeightFormat.FP16 && f != WeightFormat.BF16 && b > 16) {
                                 results.add(DecodeStepResult.unsupported(model.name(), config, weightBytes, kv));
@@ -131,6 +139,18 @@ public final class DecodeStepBenchmark {
         }
     }
 
+    private static List<Config> configs(Sweep sweep, WeightFormat f) {
+        List<Config> configs = new ArrayList<>();
+        for (int b : sweep.batches()) {
+            for (int c : sweep.contexts()) {
+                for (KernelLaunch l : sweep.launches()) {
+                    configs.add(new Config(f, b, c, l));
+                }
+            }
+        }
+        return configs;
+    }
+
     private static DecodeStepResult measure(
             Device device,
             String model,
@@ -153,7 +173,8 @@ public final class DecodeStepBenchmark {
                 RopeFrequencies.of(shape.headDim(), theta),
                 1e-5f,
                 config.batch(),
-                config.context())) {
+                config.context(),
+                config.launch())) {
             for (int l = 0; l < shape.layers(); l++) {
                 for (DeviceBuffer cache : d.cache(l)) {
                     cache.fill(0x2E); // FP16 0x2E2E = 0.097 everywhere: earlier tokens' keys and values

@@ -90,11 +90,12 @@ public final class DecodeStepReport {
     static String title(DecodeStepResult r) {
         return String.format(
                 Locale.ROOT,
-                "%s, %s weights, FP16 KV, batch %d, context %d",
+                "%s, %s weights, FP16 KV, batch %d, context %d, %s launches",
                 r.model(),
                 r.config().format(),
                 r.config().batch(),
-                r.config().context());
+                r.config().context(),
+                r.config().launch().name().toLowerCase(Locale.ROOT));
     }
 
     static List<Row> rows(DecodeStepResult r) {

@@ -135,7 +135,13 @@ public record DecodeStepResult(
     @Override
     public String toString() {
         String head = String.format(
-                Locale.ROOT, "%s %s batch %d context %d: ", model, config.format(), config.batch(), config.context());
+                Locale.ROOT,
+                "%s %s batch %d context %d %s: ",
+                model,
+                config.format(),
+                config.batch(),
+                config.context(),
+                config.launch().name().toLowerCase(Locale.ROOT));
         if (!measured()) {
             return head + notRun;
         }

@@ -18,6 +18,7 @@ import dev.roofline.cuda.bench.DecodeStepReport;
 import dev.roofline.cuda.bench.GemvBenchmarkOptions;
 import dev.roofline.cuda.bench.ReportFormat;
 import dev.roofline.cuda.decode.DecoderShape;
+import dev.roofline.cuda.kernels.KernelLaunch;
 import dev.roofline.cuda.kernels.WeightFormat;
 
 import java.io.IOException;
@@ -45,6 +46,16 @@ public final class DecodeCommand implements Command {
     static final Option<Precision> KV =
             Option.of("--kv", "P", "KV-cache precision (fp16 is built)", "fp16", Converters.precision());
     static final Option<Double> THETA = Option.of("--rope-theta", "THETA", "RoPE base", "500000", Converters.number());
+    static final Option<List<KernelLaunch>> LAUNCH = Option.of(
+            "--launch",
+            "L[,L...]",
+            "kernel launch order: programmatic (each kernel resident while the one before drains) or ordered",
+            "programmatic",
+            (option, value) -> java.util.Arrays.stream(value.split(","))
+                    .map(v -> KernelLaunch.valueOf(Converters.oneOf("programmatic", "ordered")
+                            .convert(option, v.strip().toLowerCase(java.util.Locale.ROOT))
+                            .toUpperCase(java.util.Locale.ROOT)))
+                    .toList());
     static final Option<Hardware> HW =
             Option.of("--hw", "NAME", "hardware to predict on when no GPU is present", "h200", Converters.hardware());
     static final Option<String> FORMAT =
@@ -72,7 +83,7 @@ public final class DecodeCommand implements Command {
 
     @Override
     public List<Option<?>> options() {
-        return List.of(WEIGHTS, BATCH, CONTEXT, KV, THETA, HW, FORMAT);
+        return List.of(WEIGHTS, BATCH, CONTEXT, KV, LAUNCH, THETA, HW, FORMAT);
     }
 
     @Override
@@ -105,7 +116,11 @@ public final class DecodeCommand implements Command {
             throw new IllegalStateException(Cuda.unavailableReason().orElseThrow() + " - nothing measured");
         }
         DecodeStepBenchmark.Results results = DecodeStepBenchmark.run(
-                Cuda.device(0), model, args.get(WEIGHTS), args.get(BATCH), args.get(CONTEXT), args.get(THETA), true);
+                Cuda.device(0),
+                model,
+                new DecodeStepBenchmark.Sweep(args.get(WEIGHTS), args.get(BATCH), args.get(CONTEXT), args.get(LAUNCH)),
+                args.get(THETA),
+                true);
         out.print(DecodeStepReport.render(results, format));
     }
 }

@@ -15,6 +15,7 @@ import dev.roofline.cuda.kernels.AttentionGeometry;
 import dev.roofline.cuda.kernels.DecodeKernels;
 import dev.roofline.cuda.kernels.DeviceWeights;
 import dev.roofline.cuda.kernels.GemvKernels;
+import dev.roofline.cuda.kernels.KernelLaunch;
 import dev.roofline.cuda.kernels.WeightFormat;
 
 import java.util.Arrays;
@@ -36,7 +37,8 @@ import java.util.Map;
  * no longer than those.
  *
  * <pre>{@code
- * try (DenseDecoder d = DenseDecoder.create(device, shape, weights, RopeFrequencies.of(128, 500000), 1e-5f, 1, 8192)) {
+ * try (DenseDecoder d = DenseDecoder.create(device, shape, weights, RopeFrequencies.of(128, 500000), 1e-5f, 1, 8192,
+ *         KernelLaunch.PROGRAMMATIC)) {
  *     d.input().copyFrom(embeddings);
  *     d.setPositions(new int[] {0});
  *     d.step(stream);
@@ -84,7 +86,8 @@ public final class DenseDecoder implements AutoCloseable {
             double[] invFreq,
             float eps,
             int batch,
-            int capacity) {
+            int capacity,
+            KernelLaunch launch) {
         this.device = device;
         this.shape = shape;
         this.weights = weights;
@@ -92,8 +95,8 @@ public final class DenseDecoder implements AutoCloseable {
         this.capacity = capacity;
         this.eps = eps;
         try {
-            gemv = owned.add(GemvKernels.load());
-            kernels = owned.add(DecodeKernels.load());
+            gemv = owned.add(GemvKernels.load(launch));
+            kernels = owned.add(DecodeKernels.load(launch));
             lt = batch > GEMV_MAX_ROWS ? owned.add(CublasLt.create()) : null;
             int layers = shape.layers();
             int h = shape.hidden();
@@ -131,6 +134,8 @@ public final class DenseDecoder implements AutoCloseable {
      *
      * @param invFreq RoPE's {@code headDim / 2} inverse frequencies ({@link RopeFrequencies})
      * @param eps     RMSNorm's epsilon
+     * @param launch  how the step's kernels follow each other ({@link KernelLaunch#PROGRAMMATIC} lets each become
+     *                resident while the one before drains)
      * @throws IllegalArgumentException for weights of the wrong shape (naming the tensor and layer), a batch above 16
      *                                  with weights other than FP16/BF16, or a shape the attention kernels are not
      *                                  built for
@@ -142,7 +147,9 @@ public final class DenseDecoder implements AutoCloseable {
             double[] invFreq,
             float eps,
             int batch,
-            int capacity) {
+            int capacity,
+            KernelLaunch launch) {
+        java.util.Objects.requireNonNull(launch, "launch");
         if (batch < 1 || capacity < 1) {
             throw new IllegalArgumentException(
                     "batch and capacity must be positive, got batch " + batch + ", capacity " + capacity);
@@ -167,7 +174,7 @@ public final class DenseDecoder implements AutoCloseable {
                     + " runs on cuBLASLt for FP16 and BF16 weights only; " + f + " weights run batches of up to "
                     + GEMV_MAX_ROWS);
         }
-        return new DenseDecoder(device, shape, weights, invFreq, eps, batch, capacity);
+        return new DenseDecoder(device, shape, weights, invFreq, eps, batch, capacity, launch);
     }
 
     public DecoderShape shape() {

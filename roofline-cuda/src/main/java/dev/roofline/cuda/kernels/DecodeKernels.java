@@ -2,7 +2,6 @@ package dev.roofline.cuda.kernels;
 
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
-import dev.roofline.cuda.internal.Cudart;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -44,7 +43,12 @@ public final class DecodeKernels implements AutoCloseable {
 
     /** Loads the embedded fatbin into the current device's context and looks up every decode kernel. */
     public static DecodeKernels load() {
-        return new DecodeKernels(KernelLibrary.load("decode kernel library", kernelNames()));
+        return load(KernelLaunch.ORDERED);
+    }
+
+    /** {@link #load()}, each launch then made as {@code launch} says. */
+    public static DecodeKernels load(KernelLaunch launch) {
+        return new DecodeKernels(KernelLibrary.load("decode kernel library", kernelNames(), launch));
     }
 
     static List<String> kernelNames() {
@@ -367,7 +371,7 @@ public final class DecodeKernels implements AutoCloseable {
 
     /** One launch; each argument a device pointer (MemorySegment), an Integer or a Float, in the kernel's order. */
     private void launch(Arena arena, String name, int grid, int block, Stream stream, Object... args) {
-        MemorySegment kernel = library.kernel(name);
+        library.kernel(name); // a closed library fails before any argument is allocated
         MemorySegment array = arena.allocate(ValueLayout.ADDRESS, args.length);
         for (int i = 0; i < args.length; i++) {
             MemorySegment value =
@@ -380,7 +384,7 @@ public final class DecodeKernels implements AutoCloseable {
                     };
             array.setAtIndex(ValueLayout.ADDRESS, i, value);
         }
-        Cudart.launchKernel(arena, kernel, grid, block, array, stream.handle());
+        library.launch(arena, name, grid, block, array, stream.handle());
     }
 
     static void heads(int heads, int kvHeads, int headDim) {

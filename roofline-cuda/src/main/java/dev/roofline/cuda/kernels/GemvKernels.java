@@ -2,7 +2,6 @@ package dev.roofline.cuda.kernels;
 
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
-import dev.roofline.cuda.internal.Cudart;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,7 +38,12 @@ public final class GemvKernels implements AutoCloseable {
 
     /** Loads the embedded fatbin into the current device's context and looks up every kernel. */
     public static GemvKernels load() {
-        return new GemvKernels(KernelLibrary.load("GEMV kernel library", kernelNames()));
+        return load(KernelLaunch.ORDERED);
+    }
+
+    /** {@link #load()}, each launch then made as {@code launch} says. */
+    public static GemvKernels load(KernelLaunch launch) {
+        return new GemvKernels(KernelLibrary.load("GEMV kernel library", kernelNames(), launch));
     }
 
     /** {@code y = x · Wᵀ} for {@code m} activation rows, enqueued on {@code stream}. */
@@ -82,7 +86,8 @@ public final class GemvKernels implements AutoCloseable {
         if (format.usesGlobalScale() && !(Float.isFinite(globalScale) && globalScale != 0)) {
             throw new IllegalArgumentException("NVFP4 needs a finite, nonzero global scale, got " + globalScale);
         }
-        MemorySegment kernel = kernel(kernelName(format, activation, m, n));
+        String kernel = kernelName(format, activation, m, n);
+        library.kernel(kernel); // a closed library fails before any argument is allocated
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment[] values = {
                 arena.allocateFrom(ValueLayout.ADDRESS, weights.pointer()),
@@ -98,7 +103,7 @@ public final class GemvKernels implements AutoCloseable {
             for (int i = 0; i < values.length; i++) {
                 args.setAtIndex(ValueLayout.ADDRESS, i, values[i]);
             }
-            Cudart.launchKernel(
+            library.launch(
                     arena,
                     kernel,
                     Math.ceilDiv(n, rowsPerBlock(format, activation, m)),
@@ -148,10 +153,6 @@ public final class GemvKernels implements AutoCloseable {
     /** {@code gemv_<format>_<activation>_m<1|16>}: the whole name of a CUDA-core kernel, a tensor-core one's stem. */
     private static String baseName(WeightFormat format, Activation activation, boolean singleRow) {
         return "gemv_" + format.kernelName() + "_" + activation.kernelName() + (singleRow ? "_m1" : "_m16");
-    }
-
-    private MemorySegment kernel(String name) {
-        return library.kernel(name);
     }
 
     /** Every kernel name this class launches: one per format, activation and M (1 or up to 16), tensor-core K splits. */

@@ -21,17 +21,20 @@ final class KernelLibrary implements AutoCloseable {
     private final OwnedHandle library;
     private final Map<String, MemorySegment> kernels = new HashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final KernelLaunch launch;
 
-    private KernelLibrary(Arena image, OwnedHandle library) {
+    private KernelLibrary(Arena image, OwnedHandle library, KernelLaunch launch) {
         this.image = image;
         this.library = library;
+        this.launch = launch;
     }
 
     /**
      * Loads the embedded fatbin and looks up {@code names}; {@code what} names the library in "... already closed".
-     * Nothing stays loaded when a lookup fails.
+     * Nothing stays loaded when a lookup fails. Every {@link #launch} is made as {@code launch} says.
      */
-    static KernelLibrary load(String what, List<String> names) {
+    static KernelLibrary load(String what, List<String> names, KernelLaunch launch) {
+        java.util.Objects.requireNonNull(launch, "launch");
         Cuda.requireAvailable();
         byte[] fatbin = GemvKernels.embeddedFatbin();
         Arena image = Arena.ofShared();
@@ -44,7 +47,7 @@ final class KernelLibrary implements AutoCloseable {
             throw e;
         }
         // from here the library owns the image: close() releases both, once
-        KernelLibrary k = new KernelLibrary(image, library);
+        KernelLibrary k = new KernelLibrary(image, library, launch);
         try {
             for (String name : names) {
                 k.kernels.put(name, Cudart.kernel(library.get(), name));
@@ -64,6 +67,20 @@ final class KernelLibrary implements AutoCloseable {
             throw new IllegalArgumentException("no kernel " + name + " was looked up in this library");
         }
         return k;
+    }
+
+    /**
+     * Enqueues kernel {@code name} on a one-dimensional grid, in this library's {@link KernelLaunch} order.
+     *
+     * @param args the kernel's argument array, in {@code arena}: one pointer per parameter, to its value
+     */
+    void launch(Arena arena, String name, int grid, int block, MemorySegment args, MemorySegment stream) {
+        MemorySegment k = kernel(name);
+        if (launch == KernelLaunch.PROGRAMMATIC) {
+            Cudart.launchKernelEx(arena, k, grid, block, args, stream, true);
+        } else {
+            Cudart.launchKernel(arena, k, grid, block, args, stream);
+        }
     }
 
     /** Unloads the library and frees its image, the first time only; launches already enqueued still run. */

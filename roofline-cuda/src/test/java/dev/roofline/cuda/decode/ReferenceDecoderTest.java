@@ -5,12 +5,14 @@ import dev.roofline.cuda.decode.ReferenceDecoder.Layer;
 import dev.roofline.cuda.decode.ReferenceDecoder.Weights;
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
 import java.util.List;
+import java.util.SplittableRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-/** The decoder on a layer small enough to follow by hand. */
+/** The decoder on weights written by hand, small enough to follow. */
 class ReferenceDecoderTest {
 
     /** hidden 2, one head of 2 (q and KV), intermediate 1, vocab 2, eps 0; RoPE turns pair (0, 1) by pi/2 a step. */
@@ -67,5 +69,54 @@ class ReferenceDecoderTest {
         decoder.vCache(0)[0] = 99;
         assertThat(decoder.kCache(0)[0]).isEqualTo(1);
         assertThat(decoder.vCache(0)[0]).isEqualTo(2);
+    }
+
+    @Test
+    void queryHeadsOfOneGroupReadTheSameKvHead() {
+        // 4 query heads on 2 KV heads of 2: heads 0 and 1 read KV head 0, heads 2 and 3 read KV head 1. Every query
+        // head has the same weights and every head-sized block of x is the same, so the heads differ only in the KV
+        // head they read. wo and lmHead are identities and wd is zero, so the logits are rmsNorm(x + attention), one
+        // block per head.
+        Config config = new Config(8, 4, 2, 2, 1, 8, 1e-6, new double[] {0.5});
+        SplittableRandom rnd = new SplittableRandom(3);
+        double[] wqkv = new double[16 * 8]; // rows: q heads 0-3, k heads 0-1, v heads 0-1; 2 rows each
+        double[] qHead = rnd.doubles(2 * 8, -1, 1).toArray();
+        for (int head = 0; head < 4; head++) {
+            System.arraycopy(qHead, 0, wqkv, head * qHead.length, qHead.length);
+        }
+        System.arraycopy(rnd.doubles(8 * 8, -1, 1).toArray(), 0, wqkv, 8 * 8, 8 * 8);
+        Layer layer = new Layer(
+                ones(8), wqkv, identity(8), ones(8), rnd.doubles(2 * 8, -1, 1).toArray(), new double[8]);
+        ReferenceDecoder decoder =
+                new ReferenceDecoder(config, new Weights(List.of(layer), ones(8), identity(8)), 1, 3);
+        for (int position = 0; position < 3; position++) {
+            double[] block = rnd.doubles(2, -1, 1).toArray();
+            double[] x = new double[8];
+            for (int head = 0; head < 4; head++) {
+                System.arraycopy(block, 0, x, 2 * head, 2);
+            }
+            double[] logits = decoder.step(x, new int[] {position});
+            assertThat(logits[0]).isEqualTo(logits[2]);
+            assertThat(logits[1]).isEqualTo(logits[3]);
+            assertThat(logits[4]).isEqualTo(logits[6]);
+            assertThat(logits[5]).isEqualTo(logits[7]);
+            // the two KV heads hold different keys and values, so the groups see different attention
+            assertThat(Math.abs(logits[0] - logits[4]) + Math.abs(logits[1] - logits[5]))
+                    .isGreaterThan(1e-3);
+        }
+    }
+
+    private static double[] ones(int n) {
+        double[] a = new double[n];
+        Arrays.fill(a, 1);
+        return a;
+    }
+
+    private static double[] identity(int n) {
+        double[] a = new double[n * n];
+        for (int i = 0; i < n; i++) {
+            a[i * n + i] = 1;
+        }
+        return a;
     }
 }

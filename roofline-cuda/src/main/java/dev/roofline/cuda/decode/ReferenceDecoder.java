@@ -1,0 +1,319 @@
+package dev.roofline.cuda.decode;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * A whole dense Llama-family decoder in double precision on the CPU, one decode step at a time with its own KV caches:
+ * the reference the GPU decode step's logits are checked against. Each layer is {@code residual += attention(rmsNorm
+ * (residual))} then {@code residual += mlp(rmsNorm(residual))}, and the logits are {@code rmsNorm(residual) ·
+ * lmHeadᵀ}; every operator is {@link DecodeReference}'s, in the GPU kernels' layouts.
+ *
+ * <pre>{@code
+ * var config = new ReferenceDecoder.Config(256, 4, 2, 64, 512, 1000, 1e-5, RopeFrequencies.of(64, 500_000));
+ * var decoder = new ReferenceDecoder(config, ReferenceDecoder.Weights.random(config, 2, 42), 1, 128);
+ * double[] logits = decoder.step(embedding, new int[] {0}); // then {1}, {2}, ...
+ * }</pre>
+ */
+public final class ReferenceDecoder {
+
+    /**
+     * The shape of the model: {@code hidden} features, {@code heads} query heads sharing {@code kvHeads} key/value
+     * heads of {@code headDim} each, an MLP of {@code intermediate} features, {@code vocab} logits, the RMSNorm
+     * {@code eps} and RoPE's {@code headDim / 2} inverse frequencies ({@link RopeFrequencies}).
+     */
+    public record Config(
+            int hidden,
+            int heads,
+            int kvHeads,
+            int headDim,
+            int intermediate,
+            int vocab,
+            double eps,
+            double[] invFreq) {
+        public Config {
+            positive("hidden", hidden);
+            positive("heads", heads);
+            positive("kvHeads", kvHeads);
+            if (heads % kvHeads != 0) {
+                throw new IllegalArgumentException(
+                        "heads (" + heads + ") must be a multiple of kvHeads (" + kvHeads + ")");
+            }
+            if (headDim <= 0 || headDim % 2 != 0) {
+                throw new IllegalArgumentException("headDim must be positive and even, got " + headDim);
+            }
+            positive("intermediate", intermediate);
+            positive("vocab", vocab);
+            if (!Double.isFinite(eps) || eps < 0) {
+                throw new IllegalArgumentException("eps must be finite and >= 0, got " + eps);
+            }
+            if (invFreq == null || invFreq.length != headDim / 2) {
+                throw new IllegalArgumentException("invFreq must hold headDim / 2 = " + headDim / 2 + " values, got "
+                        + (invFreq == null ? "null" : invFreq.length));
+            }
+            invFreq = invFreq.clone(); // a config is a value: later changes to the caller's array must not reach it
+            for (int i = 0; i < invFreq.length; i++) {
+                if (!Double.isFinite(invFreq[i])) {
+                    throw new IllegalArgumentException("invFreq[" + i + "] must be finite, got " + invFreq[i]);
+                }
+            }
+        }
+
+        /** A copy of the inverse frequencies. */
+        @Override
+        public double[] invFreq() {
+            return invFreq.clone();
+        }
+
+        /** Width of the merged q/k/v projection's output: {@code (heads + 2·kvHeads)·headDim}. */
+        public int qkvWidth() {
+            return (heads + 2 * kvHeads) * headDim;
+        }
+    }
+
+    /**
+     * One layer's weights, row-major with output features as rows ({@code y = x · Wᵀ}): {@code inputNorm[hidden]};
+     * {@code wqkv[(heads + 2·kvHeads)·headDim][hidden]} with the q heads' rows, then the k heads', then the v heads'
+     * ({@code headDim} rows per head); {@code wo[hidden][heads·headDim]}; {@code postNorm[hidden]};
+     * {@code wgu[2·intermediate][hidden]}, gate rows then up rows; {@code wd[hidden][intermediate]}.
+     *
+     * <p>The arrays are shared, not copied (a real layer's run to hundreds of megabytes): do not change them while a
+     * decoder uses them.
+     */
+    public record Layer(double[] inputNorm, double[] wqkv, double[] wo, double[] postNorm, double[] wgu, double[] wd) {
+        public Layer {
+            notNull("inputNorm", inputNorm);
+            notNull("wqkv", wqkv);
+            notNull("wo", wo);
+            notNull("postNorm", postNorm);
+            notNull("wgu", wgu);
+            notNull("wd", wd);
+        }
+
+        /** Throws naming the tensor, {@code layers[index]} and the expected length when a shape does not fit. */
+        void requireFits(Config c, int index) {
+            int h = c.hidden();
+            String layer = "layers[" + index + "].";
+            requireLength(layer + "inputNorm", inputNorm, h);
+            requireLength(layer + "wqkv", wqkv, (long) c.qkvWidth() * h);
+            requireLength(layer + "wo", wo, (long) h * c.heads() * c.headDim());
+            requireLength(layer + "postNorm", postNorm, h);
+            requireLength(layer + "wgu", wgu, 2L * c.intermediate() * h);
+            requireLength(layer + "wd", wd, (long) h * c.intermediate());
+        }
+    }
+
+    /**
+     * The layers, then {@code finalNorm[hidden]} and {@code lmHead[vocab][hidden]}; shared like {@link Layer}'s
+     * arrays.
+     */
+    public record Weights(List<Layer> layers, double[] finalNorm, double[] lmHead) {
+        public Weights {
+            notNull("layers", layers);
+            if (layers.isEmpty()) {
+                throw new IllegalArgumentException("layers must not be empty");
+            }
+            for (int l = 0; l < layers.size(); l++) {
+                notNull("layers[" + l + "]", layers.get(l));
+            }
+            layers = List.copyOf(layers);
+            notNull("finalNorm", finalNorm);
+            notNull("lmHead", lmHead);
+        }
+
+        /**
+         * Seeded random weights whose activations stay of order one: linear weights uniform in
+         * {@code ±1/sqrt(fan_in)}, norm weights uniform in {@code [0.9, 1.1]}. The same arguments give the same values.
+         */
+        public static Weights random(Config c, int layerCount, long seed) {
+            notNull("config", c);
+            positive("layerCount", layerCount);
+            SplittableRandom rnd = new SplittableRandom(seed);
+            int h = c.hidden();
+            int inter = c.intermediate();
+            List<Layer> layers = new ArrayList<>(layerCount);
+            for (int l = 0; l < layerCount; l++) {
+                layers.add(new Layer(
+                        norm(h, rnd),
+                        linear(c.qkvWidth(), h, rnd),
+                        linear(h, c.heads() * c.headDim(), rnd),
+                        norm(h, rnd),
+                        linear(2 * inter, h, rnd),
+                        linear(h, inter, rnd)));
+            }
+            return new Weights(layers, norm(h, rnd), linear(c.vocab(), h, rnd));
+        }
+
+        /** Throws naming the tensor, its layer and the expected length when a shape does not fit {@code c}. */
+        public void requireFits(Config c) {
+            for (int l = 0; l < layers.size(); l++) {
+                layers.get(l).requireFits(c, l);
+            }
+            requireLength("finalNorm", finalNorm, c.hidden());
+            requireLength("lmHead", lmHead, (long) c.vocab() * c.hidden());
+        }
+
+        private static double[] norm(int n, SplittableRandom rnd) {
+            return rnd.doubles(n, 0.9, 1.1).toArray();
+        }
+
+        private static double[] linear(int rows, int fanIn, SplittableRandom rnd) {
+            long size = (long) rows * fanIn;
+            if (size > Integer.MAX_VALUE - 8) { // the JVM's largest array, with its header
+                throw new IllegalArgumentException(
+                        "a weight of " + rows + " x " + fanIn + " values does not fit a Java array");
+            }
+            double bound = 1 / Math.sqrt(fanIn);
+            return rnd.doubles(size, -bound, bound).toArray();
+        }
+    }
+
+    private final Config config;
+    private final Weights weights;
+    private final int batch;
+    private final int capacity;
+    private final KvCache[] caches;
+
+    /**
+     * A decoder with empty (zero) KV caches of {@code capacity} positions for each of {@code batch} rows.
+     *
+     * @throws IllegalArgumentException when {@code weights} do not fit {@code config}, for a non-positive batch or
+     *     capacity, or caches too large for a Java array
+     */
+    public ReferenceDecoder(Config config, Weights weights, int batch, int capacity) {
+        notNull("config", config);
+        notNull("weights", weights);
+        weights.requireFits(config);
+        positive("batch", batch);
+        positive("capacity", capacity);
+        this.config = config;
+        this.weights = weights;
+        this.batch = batch;
+        this.capacity = capacity;
+        this.caches = new KvCache[weights.layers().size()];
+        for (int l = 0; l < caches.length; l++) {
+            caches[l] = new KvCache(batch, config.kvHeads(), capacity, config.headDim());
+        }
+    }
+
+    /**
+     * One decode step: row {@code b} takes the hidden state {@code x[b]} (its token's embedding) at
+     * {@code positions[b]}, writes its keys and values into the caches there and attends over cache slots
+     * {@code 0..positions[b]}. A row sent back to an earlier position (a new sequence in that batch slot) overwrites
+     * its slots from there on; slots it never wrote hold zeros.
+     *
+     * @param x         batch × hidden
+     * @param positions batch positions, each in {@code [0, capacity)}
+     * @return the logits, batch × vocab
+     * @throws IllegalArgumentException for a wrong length of {@code x} or {@code positions} or a position out of range;
+     *     the caches are then unchanged
+     */
+    public double[] step(double[] x, int[] positions) {
+        int h = config.hidden();
+        notNull("x", x);
+        requireLength("x", x, (long) batch * h);
+        notNull("positions", positions);
+        if (positions.length != batch) {
+            throw new IllegalArgumentException("positions must hold " + batch + " values, got " + positions.length);
+        }
+        int[] lengths = new int[batch];
+        for (int b = 0; b < batch; b++) {
+            if (positions[b] < 0 || positions[b] >= capacity) {
+                throw new IllegalArgumentException(
+                        "positions[" + b + "] must be in [0, " + capacity + "), got " + positions[b]);
+            }
+            lengths[b] = positions[b] + 1;
+        }
+        int heads = config.heads();
+        int kv = config.kvHeads();
+        int d = config.headDim();
+        int inter = config.intermediate();
+        double eps = config.eps();
+        double[] invFreq = config.invFreq();
+        double[] residual = x.clone();
+        for (int l = 0; l < weights.layers().size(); l++) {
+            Layer w = weights.layers().get(l);
+            double[] qkv = linear(DecodeReference.rmsNorm(residual, w.inputNorm(), batch, eps), w.wqkv(), h);
+            double[] q = columns(qkv, config.qkvWidth(), 0, heads * d);
+            double[] k = columns(qkv, config.qkvWidth(), heads * d, kv * d);
+            double[] v = columns(qkv, config.qkvWidth(), (heads + kv) * d, kv * d);
+            DecodeReference.rope(q, batch, heads, positions, invFreq);
+            DecodeReference.rope(k, batch, kv, positions, invFreq);
+            caches[l].append(k, v, positions);
+            double[] a = DecodeReference.attention(
+                    q, caches[l].keys, caches[l].values, lengths, batch, heads, kv, d, capacity);
+            addInPlace(residual, linear(a, w.wo(), heads * d));
+            double[] gateUp = linear(DecodeReference.rmsNorm(residual, w.postNorm(), batch, eps), w.wgu(), h);
+            addInPlace(residual, linear(DecodeReference.siluMul(gateUp, batch, inter), w.wd(), inter));
+        }
+        return linear(DecodeReference.rmsNorm(residual, weights.finalNorm(), batch, eps), weights.lmHead(), h);
+    }
+
+    /** A copy of layer {@code layer}'s key cache, {@code [batch][kvHeads][capacity][headDim]}. */
+    public double[] kCache(int layer) {
+        return caches[requireLayer(layer)].keys.clone();
+    }
+
+    /** A copy of layer {@code layer}'s value cache, {@code [batch][kvHeads][capacity][headDim]}. */
+    public double[] vCache(int layer) {
+        return caches[requireLayer(layer)].values.clone();
+    }
+
+    private int requireLayer(int layer) {
+        int n = weights.layers().size();
+        if (layer < 0 || layer >= n) {
+            throw new IllegalArgumentException("layer must be in [0, " + n + "), got " + layer);
+        }
+        return layer;
+    }
+
+    /** {@code x · wᵀ} for the batch's rows of {@code in} features; {@code w} holds the output rows. */
+    private double[] linear(double[] x, double[] w, int in) {
+        int out = w.length / in;
+        double[] y = new double[batch * out];
+        for (int b = 0; b < batch; b++) {
+            for (int n = 0; n < out; n++) {
+                double s = 0;
+                for (int i = 0; i < in; i++) {
+                    s += x[b * in + i] * w[n * in + i];
+                }
+                y[b * out + n] = s;
+            }
+        }
+        return y;
+    }
+
+    /** Columns {@code [from, from + count)} of each of the batch's rows of {@code a} ({@code width} wide). */
+    private double[] columns(double[] a, int width, int from, int count) {
+        double[] out = new double[batch * count];
+        for (int b = 0; b < batch; b++) {
+            System.arraycopy(a, b * width + from, out, b * count, count);
+        }
+        return out;
+    }
+
+    private static void addInPlace(double[] acc, double[] delta) {
+        for (int i = 0; i < acc.length; i++) {
+            acc[i] += delta[i];
+        }
+    }
+
+    private static void requireLength(String name, double[] a, long expected) {
+        if (a.length != expected) {
+            throw new IllegalArgumentException(name + " must hold " + expected + " values, got " + a.length);
+        }
+    }
+
+    private static void positive(String name, int value) {
+        if (value <= 0) {
+            throw new IllegalArgumentException(name + " must be positive, got " + value);
+        }
+    }
+
+    private static void notNull(String name, Object value) {
+        if (value == null) {
+            throw new IllegalArgumentException(name + " must not be null");
+        }
+    }
+}

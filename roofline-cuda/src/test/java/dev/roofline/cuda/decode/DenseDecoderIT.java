@@ -1,0 +1,218 @@
+package dev.roofline.cuda.decode;
+
+import dev.roofline.core.precision.Precision;
+import dev.roofline.cuda.Cuda;
+import dev.roofline.cuda.CudaGraph;
+import dev.roofline.cuda.DeviceBuffer;
+import dev.roofline.cuda.RequiresGpu;
+import dev.roofline.cuda.Stream;
+import dev.roofline.cuda.blas.ElementCodec;
+import dev.roofline.cuda.internal.OwnedResources;
+import dev.roofline.cuda.kernels.DeviceWeights;
+import dev.roofline.cuda.kernels.KernelLaunch;
+import dev.roofline.cuda.kernels.QuantizedWeights;
+import dev.roofline.cuda.kernels.WeightFormat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A whole tiny decoder on the GPU ({@link DenseDecoder}: 2 layers, hidden 256, 4 query heads on 2 KV heads of 64,
+ * intermediate 512, vocabulary 1000) against {@link ReferenceDecoder} in double on the same weights: each matrix is
+ * quantized to the format under test and the reference multiplies the values the bytes decode to, so the comparison
+ * checks the engine (its layouts, fusions, cache and positions), not the format's rounding. Steps run one token at a
+ * time from position 0, so every step's attention reads what the earlier steps appended; the last one is replayed
+ * from a CUDA graph, as the benchmark runs it. The GPU keeps activations in
+ * FP16 (relative step 2^-11) through about 20 roundings per layer; the bound on ||logits - ref|| / ||ref|| is 2 %.
+ */
+@RequiresGpu
+class DenseDecoderIT {
+    private static final int LAYERS = 2;
+    private static final ReferenceDecoder.Config CONFIG =
+            new ReferenceDecoder.Config(256, 4, 2, 64, 512, 1000, 1e-5, RopeFrequencies.of(64, 10_000));
+    private static final DecoderShape SHAPE = new DecoderShape(LAYERS, 256, 4, 2, 64, 512, 1000);
+    private static final int STEPS = 12;
+    private static final double TOLERANCE = 0.02;
+
+    @ParameterizedTest(name = "{0} weights, batch {1}, {2} launches")
+    @CsvSource({
+        "FP16, 1, ORDERED",
+        "FP16, 1, PROGRAMMATIC",
+        "FP16, 3, PROGRAMMATIC",
+        "FP16, 17, PROGRAMMATIC",
+        "BF16, 2, PROGRAMMATIC",
+        "FP8_E4M3, 3, PROGRAMMATIC",
+        "INT8, 2, ORDERED",
+        "INT4, 2, PROGRAMMATIC",
+        "NVFP4, 3, PROGRAMMATIC",
+        "NVFP4, 3, ORDERED",
+        "MXFP4, 2, PROGRAMMATIC"
+    })
+    void logitsMatchTheCpuReferenceStepAfterStep(WeightFormat format, int batch, KernelLaunch launch) {
+        ReferenceDecoder.Weights random = ReferenceDecoder.Weights.random(CONFIG, LAYERS, 42);
+        List<double[]> values = new ArrayList<>();
+        try (OwnedResources owned = new OwnedResources();
+                Stream stream = Stream.create()) {
+            DecoderWeights gpuWeights = owned.add(upload(random, format, values));
+            ReferenceDecoder reference = new ReferenceDecoder(CONFIG, referenceWeights(values), batch, STEPS);
+            DenseDecoder decoder = owned.add(DenseDecoder.create(
+                    Cuda.device(0), SHAPE, gpuWeights, CONFIG.invFreq(), (float) CONFIG.eps(), batch, STEPS, launch));
+            SplittableRandom rnd = new SplittableRandom(7);
+            for (int t = 0; t < STEPS; t++) {
+                short[] x = new short[batch * CONFIG.hidden()];
+                for (int i = 0; i < x.length; i++) {
+                    x[i] = Float.floatToFloat16((float) rnd.nextGaussian());
+                }
+                int[] positions = new int[batch];
+                Arrays.fill(positions, t);
+                decoder.input().copyFrom(x);
+                decoder.setPositions(positions);
+                if (t < STEPS - 1) {
+                    decoder.step(stream);
+                } else { // the last step as the benchmark runs it: captured in a CUDA graph
+                    try (CudaGraph graph = stream.capture(() -> decoder.step(stream))) {
+                        graph.launch(stream);
+                        stream.synchronize();
+                    }
+                }
+                stream.synchronize();
+                double[] expected = reference.step(decode(x), positions);
+                double[] logits = decode(decoder.logits().toShortArray());
+                String at = format + " batch " + batch + " step " + t;
+                assertThat(Arrays.stream(logits).allMatch(Double::isFinite))
+                        .as("finite logits, " + at)
+                        .isTrue();
+                assertThat(relativeError(logits, expected))
+                        .as("||logits - ref|| / ||ref||, " + at)
+                        .isLessThan(TOLERANCE);
+            }
+        }
+    }
+
+    @Test
+    void weightsOfTheWrongShapeAreNamedWithTheirLayer() {
+        ReferenceDecoder.Weights random = ReferenceDecoder.Weights.random(CONFIG, LAYERS, 1);
+        try (DecoderWeights w = upload(random, WeightFormat.FP16, new ArrayList<>())) {
+            DecoderShape wider = new DecoderShape(LAYERS, 256, 4, 2, 64, 1024, 1000);
+            assertThatThrownBy(() -> DenseDecoder.create(
+                            Cuda.device(0), wider, w, CONFIG.invFreq(), 1e-5f, 1, 8, KernelLaunch.ORDERED))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("gate_up of layer 0 must be 2048 x 256, got 1024 x 256");
+        }
+    }
+
+    @Test
+    void aPositionBeyondTheCapacityIsRefused() {
+        ReferenceDecoder.Weights random = ReferenceDecoder.Weights.random(CONFIG, LAYERS, 1);
+        try (DecoderWeights w = upload(random, WeightFormat.FP16, new ArrayList<>());
+                DenseDecoder d = DenseDecoder.create(
+                        Cuda.device(0), SHAPE, w, CONFIG.invFreq(), 1e-5f, 2, 8, KernelLaunch.ORDERED)) {
+            assertThatThrownBy(() -> d.setPositions(new int[] {3, 8}))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("positions[1] must be in [0, 8), got 8");
+        }
+    }
+
+    @Test
+    void aBatchAbove16WithFourBitWeightsIsRefused() {
+        ReferenceDecoder.Weights random = ReferenceDecoder.Weights.random(CONFIG, LAYERS, 1);
+        try (DecoderWeights w = upload(random, WeightFormat.NVFP4, new ArrayList<>())) {
+            assertThatThrownBy(() -> DenseDecoder.create(
+                            Cuda.device(0), SHAPE, w, CONFIG.invFreq(), 1e-5f, 17, 8, KernelLaunch.ORDERED))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("NVFP4 weights run batches of up to 16");
+        }
+    }
+
+    /**
+     * The reference's weights on the device: matrices quantized to {@code format} (lm_head in FP16), norms in FP16;
+     * {@code values} receives what each uploaded tensor decodes to, in the order {@link #referenceWeights} reads.
+     */
+    private static DecoderWeights upload(ReferenceDecoder.Weights w, WeightFormat format, List<double[]> values) {
+        int h = CONFIG.hidden();
+        try (OwnedResources partial = new OwnedResources()) {
+            List<DecoderWeights.Layer> layers = new ArrayList<>();
+            for (ReferenceDecoder.Layer l : w.layers()) {
+                layers.add(new DecoderWeights.Layer(
+                        partial.add(vector(l.inputNorm(), values)),
+                        partial.add(matrix(format, l.wqkv(), CONFIG.qkvWidth(), h, values)),
+                        partial.add(matrix(format, l.wo(), h, CONFIG.heads() * CONFIG.headDim(), values)),
+                        partial.add(vector(l.postNorm(), values)),
+                        partial.add(matrix(format, l.wgu(), 2 * CONFIG.intermediate(), h, values)),
+                        partial.add(matrix(format, l.wd(), h, CONFIG.intermediate(), values))));
+            }
+            DecoderWeights d = new DecoderWeights(
+                    layers,
+                    partial.add(vector(w.finalNorm(), values)),
+                    partial.add(matrix(WeightFormat.FP16, w.lmHead(), CONFIG.vocab(), h, values)));
+            partial.release();
+            return d;
+        }
+    }
+
+    private static ReferenceDecoder.Weights referenceWeights(List<double[]> v) {
+        List<ReferenceDecoder.Layer> layers = new ArrayList<>();
+        for (int l = 0; l < LAYERS; l++) {
+            int i = 6 * l;
+            layers.add(new ReferenceDecoder.Layer(
+                    v.get(i), v.get(i + 1), v.get(i + 2), v.get(i + 3), v.get(i + 4), v.get(i + 5)));
+        }
+        return new ReferenceDecoder.Weights(layers, v.get(6 * LAYERS), v.get(6 * LAYERS + 1));
+    }
+
+    private static DeviceBuffer vector(double[] v, List<double[]> values) {
+        short[] h = new short[v.length];
+        for (int i = 0; i < v.length; i++) {
+            h[i] = Float.floatToFloat16((float) v[i]);
+        }
+        DeviceBuffer b = DeviceBuffer.allocate(2L * h.length);
+        b.copyFrom(h);
+        values.add(decode(h));
+        return b;
+    }
+
+    private static DeviceWeights matrix(WeightFormat f, double[] w, int rows, int cols, List<double[]> values) {
+        float[] f32 = new float[w.length];
+        for (int i = 0; i < w.length; i++) {
+            f32[i] = (float) w[i];
+        }
+        QuantizedWeights q = QuantizedWeights.quantize(f, f32, rows, cols);
+        double[] decoded = new double[q.values().length];
+        for (int i = 0; i < decoded.length; i++) {
+            decoded[i] = q.values()[i];
+        }
+        values.add(decoded);
+        return q.upload();
+    }
+
+    private static double[] decode(short[] h) {
+        return ElementCodec.decode(Precision.FP16, halvesToBytes(h));
+    }
+
+    private static byte[] halvesToBytes(short[] h) {
+        byte[] b = new byte[2 * h.length];
+        for (int i = 0; i < h.length; i++) {
+            b[2 * i] = (byte) h[i];
+            b[2 * i + 1] = (byte) (h[i] >> 8);
+        }
+        return b;
+    }
+
+    private static double relativeError(double[] y, double[] ref) {
+        double num = 0;
+        double den = 0;
+        for (int i = 0; i < y.length; i++) {
+            num += (y[i] - ref[i]) * (y[i] - ref[i]);
+            den += ref[i] * ref[i];
+        }
+        return Math.sqrt(num / den);
+    }
+}

@@ -62,27 +62,77 @@ __device__ __forceinline__ void rotate_pair(half* x, int i, int half_d, double a
 using namespace roofline_decode;
 
 // residual[b] += delta[b] (when delta is not null), then out[b] = residual[b] / rms(residual[b]) * weight, with
-// rms = sqrt(mean(residual^2) + eps). One block of NORM_THREADS per row; grid = B.
+// rms = sqrt(mean(residual^2) + eps). One block of NORM_THREADS per row; grid = B. Each thread keeps its 16-byte pieces
+// of the row in registers between the two passes, so the row is read once: hidden must be a multiple of 8 and at most
+// NORM_THREADS * 8 * NORM_PIECES (DecodeKernels.addRmsNorm checks).
+constexpr int NORM_PIECES = 8;
+
+__device__ __forceinline__ float sum_sq8(uint4 v) {
+    const half2* h = reinterpret_cast<const half2*>(&v);
+    float s = 0.f;
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        float2 f = __half22float2(h[j]);
+        s += f.x * f.x + f.y * f.y;
+    }
+    return s;
+}
+
 extern "C" __global__ void __launch_bounds__(NORM_THREADS)
     decode_add_rmsnorm_f16(half* residual, const half* delta, const half* weight, half* out, int hidden, float eps) {
     roofline_launch::wait_for_previous_kernel();
-    half* r = residual + (size_t)blockIdx.x * hidden;
-    const half* d = delta == nullptr ? nullptr : delta + (size_t)blockIdx.x * hidden;
-    half* o = out + (size_t)blockIdx.x * hidden;
-    float sq = 0.f;
-    for (int i = threadIdx.x; i < hidden; i += NORM_THREADS) {
-        float v = __half2float(r[i]);
-        if (d != nullptr) {
-            // the residual stream is stored in FP16, as the reference engines keep it: round after the add
-            half h = __float2half_rn(v + __half2float(d[i]));
-            r[i] = h;
-            v = __half2float(h);
+    const int pieces = hidden / 8;
+    uint4* r = reinterpret_cast<uint4*>(residual + (size_t)blockIdx.x * hidden);
+    const uint4* d = delta == nullptr ? nullptr : reinterpret_cast<const uint4*>(delta + (size_t)blockIdx.x * hidden);
+    uint4* o = reinterpret_cast<uint4*>(out + (size_t)blockIdx.x * hidden);
+    const uint4* w = reinterpret_cast<const uint4*>(weight);
+    uint4 x[NORM_PIECES];
+    uint4 y[NORM_PIECES];
+    // every load first, then the arithmetic: the loads of a thread's pieces are all in flight together
+#pragma unroll
+    for (int j = 0; j < NORM_PIECES; j++) {
+        int p = threadIdx.x + j * NORM_THREADS;
+        if (p < pieces) {
+            x[j] = r[p];
+            y[j] = d != nullptr ? d[p] : make_uint4(0, 0, 0, 0);
         }
-        sq += v * v;
+    }
+    float sq = 0.f;
+#pragma unroll
+    for (int j = 0; j < NORM_PIECES; j++) {
+        int p = threadIdx.x + j * NORM_THREADS;
+        if (p < pieces) {
+            if (d != nullptr) {
+                // the residual stream is stored in FP16, as the reference engines keep it: the add rounds to half
+                half2* a = reinterpret_cast<half2*>(&x[j]);
+                const half2* b = reinterpret_cast<const half2*>(&y[j]);
+#pragma unroll
+                for (int k = 0; k < 4; k++) {
+                    a[k] = __hadd2(a[k], b[k]);
+                }
+                r[p] = x[j];
+            }
+            sq += sum_sq8(x[j]);
+        }
     }
     float inv = rsqrtf(block_sum(sq) / hidden + eps);
-    for (int i = threadIdx.x; i < hidden; i += NORM_THREADS) {
-        o[i] = __float2half_rn(__half2float(r[i]) * inv * __half2float(weight[i]));
+#pragma unroll
+    for (int j = 0; j < NORM_PIECES; j++) {
+        int p = threadIdx.x + j * NORM_THREADS;
+        if (p < pieces) {
+            uint4 wv = w[p];
+            const half2* a = reinterpret_cast<const half2*>(&x[j]);
+            const half2* g = reinterpret_cast<const half2*>(&wv);
+            uint4 res;
+            half2* c = reinterpret_cast<half2*>(&res);
+#pragma unroll
+            for (int k = 0; k < 4; k++) {
+                float2 fa = __half22float2(a[k]);
+                float2 fg = __half22float2(g[k]);
+                c[k] = __floats2half2_rn(fa.x * inv * fg.x, fa.y * inv * fg.y);
+            }
+            o[p] = res;
+        }
     }
 }
 
@@ -107,31 +157,31 @@ extern "C" __global__ void __launch_bounds__(128)
 // RoPE and the KV append in one pass over the merged q/k/v projection's output qkv = half[B][(H + 2G) * D] (q heads,
 // then k heads, then v heads, as one product of the stacked q, k and v weights writes them): q and k are rotated in
 // place (rotate_pair, as decode_rope_f16 does), and k and v are written into the caches at positions[b].
-// One block per row: grid = B.
+// One block per head of each row: grid = B * (H + 2G); blocks of q and k heads rotate, blocks of v heads copy.
 extern "C" __global__ void __launch_bounds__(128) decode_rope_append_f16(
     half* qkv, half* k_cache, half* v_cache, const int* positions, const double* inv_freq, int heads, int kv_heads,
     int d, int capacity) {
     roofline_launch::wait_for_previous_kernel();
-    int b = blockIdx.x;
+    int per_row = heads + 2 * kv_heads;
+    int b = blockIdx.x / per_row;
+    int head = blockIdx.x - b * per_row;
     int half_d = d / 2;
     int pos = positions[b];
-    half* row = qkv + (size_t)b * (heads + 2 * kv_heads) * d;
-    int pairs = (heads + kv_heads) * half_d;
-    for (int p = threadIdx.x; p < pairs; p += blockDim.x) {
-        int head = p / half_d;
-        int i = p - head * half_d;
-        half* x = row + (size_t)head * d;
-        rotate_pair(x, i, half_d, (double)pos * inv_freq[i]);
-        if (head >= heads) { // a k head: into the cache too
-            size_t dst = (((size_t)b * kv_heads + head - heads) * capacity + pos) * d;
-            k_cache[dst + i] = x[i];
-            k_cache[dst + i + half_d] = x[i + half_d];
+    half* x = qkv + ((size_t)b * per_row + head) * d;
+    if (head < heads + kv_heads) {
+        size_t dst = (((size_t)b * kv_heads + head - heads) * capacity + pos) * d; // a k head's row in the cache
+        for (int i = threadIdx.x; i < half_d; i += blockDim.x) {
+            rotate_pair(x, i, half_d, (double)pos * inv_freq[i]);
+            if (head >= heads) {
+                k_cache[dst + i] = x[i];
+                k_cache[dst + i + half_d] = x[i + half_d];
+            }
         }
-    }
-    const half* v = row + (size_t)(heads + kv_heads) * d;
-    for (int e = threadIdx.x; e < kv_heads * d; e += blockDim.x) {
-        int g = e / d;
-        v_cache[(((size_t)b * kv_heads + g) * capacity + pos) * d + e - g * d] = v[e];
+    } else {
+        size_t dst = (((size_t)b * kv_heads + head - heads - kv_heads) * capacity + pos) * d;
+        for (int e = threadIdx.x; e < d; e += blockDim.x) {
+            v_cache[dst + e] = x[e];
+        }
     }
 }
 

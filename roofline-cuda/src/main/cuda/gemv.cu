@@ -539,12 +539,19 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
     }
 }
 
+// Bytes of a weight matrix the launch-order prologue prefetches at most: the first blocks' rows, which are the ones
+// resident while the previous kernel drains. A budget, not the whole matrix: every block of a small grid may be resident
+// at once, and a whole matrix larger than L2 prefetched at once would evict itself.
+constexpr size_t PREFETCH_BUDGET_BYTES = 16u << 20;
+
 // The launch-order prologue of every GEMV kernel (launch_order.cuh): this block's rows [blockIdx.x * rows, + rows) of
-// the row-major weights (row_bytes each, the last block's cut at n) into L2, then the wait for the previous kernel.
+// the row-major weights (row_bytes each, the last block's cut at n) into L2 while they lie within the budget, then the
+// wait for the previous kernel.
 __device__ __forceinline__ void weight_rows_then_wait(const void* w, int row_bytes, int rows, int n) {
     const size_t first = (size_t)blockIdx.x * rows;
     const size_t last = first + rows < (size_t)n ? first + rows : (size_t)n;
-    roofline_launch::prefetch_then_wait(w, first * row_bytes, last * row_bytes);
+    const size_t end = last * row_bytes < PREFETCH_BUDGET_BYTES ? last * row_bytes : PREFETCH_BUDGET_BYTES;
+    roofline_launch::prefetch_then_wait(w, first * row_bytes, end);
 }
 
 } // namespace roofline_gemv

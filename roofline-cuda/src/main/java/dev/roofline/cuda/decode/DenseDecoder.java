@@ -20,6 +20,7 @@ import dev.roofline.cuda.kernels.WeightFormat;
 
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -50,6 +51,17 @@ import java.util.Map;
 public final class DenseDecoder implements AutoCloseable {
     /** The most rows roofline's GEMV kernels take; larger batches go to cuBLASLt. */
     static final int GEMV_MAX_ROWS = 16;
+
+    /** A layer's launches after its input norm; ADD_RMSNORM here is the residual add with the post-attention norm. */
+    private static final List<DecoderOperator> LAYER_ORDER = List.of(
+            DecoderOperator.QKV_PROJ,
+            DecoderOperator.ROPE_APPEND,
+            DecoderOperator.ATTENTION,
+            DecoderOperator.O_PROJ,
+            DecoderOperator.ADD_RMSNORM,
+            DecoderOperator.GATE_UP_PROJ,
+            DecoderOperator.SILU_MUL,
+            DecoderOperator.DOWN_PROJ);
 
     private final DecoderShape shape;
     private final DecoderWeights weights;
@@ -229,12 +241,9 @@ public final class DenseDecoder implements AutoCloseable {
     /** Enqueues one decode step. */
     public void step(Stream stream) {
         for (int l = 0; l < shape.layers(); l++) {
-            for (DecoderOperator o : DecoderOperator.values()) {
-                if (o == DecoderOperator.ADD_RMSNORM) {
-                    inputNorm(l, stream);
-                } else if (o != DecoderOperator.LM_HEAD) {
-                    layer(o, l, stream);
-                }
+            inputNorm(l, stream);
+            for (DecoderOperator o : LAYER_ORDER) {
+                layer(o, l, stream);
             }
         }
         finalNorm(stream);

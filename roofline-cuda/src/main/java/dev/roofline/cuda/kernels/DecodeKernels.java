@@ -30,6 +30,11 @@ public final class DecodeKernels implements AutoCloseable {
      * contexts are cut into smaller chunks (down to 32 tokens) rather than leave SMs idle.
      */
     static final int ATTENTION_TARGET_BLOCKS = 4 * 132;
+    /**
+     * The widest row {@link #addRmsNorm} takes: its 256 threads keep eight 16-byte pieces each in registers
+     * (NORM_PIECES in decode.cu).
+     */
+    public static final int NORM_MAX_HIDDEN = 256 * 8 * 8;
     /** Head sizes the attention kernels are built for. */
     public static final List<Integer> HEAD_DIMS = List.of(64, 128);
     /** Query heads per KV head the attention kernels are built for (GQA group sizes; 1 is multi-head attention). */
@@ -73,7 +78,7 @@ public final class DecodeKernels implements AutoCloseable {
     /**
      * {@code residual += delta} (skipped when {@code delta} is null), then {@code out = residual / rms(residual) ·
      * weight}, rms = sqrt(mean(residual²) + eps), per row. The sum is rounded to FP16 before the norm, as an FP16
-     * residual stream holds it.
+     * residual stream holds it. {@code hidden} is a multiple of 8 up to {@link #NORM_MAX_HIDDEN}.
      */
     public void addRmsNorm(
             DeviceBuffer residual,
@@ -85,7 +90,10 @@ public final class DecodeKernels implements AutoCloseable {
             float eps,
             Stream stream) {
         positive("rows", rows);
-        positive("hidden", hidden);
+        if (hidden <= 0 || hidden % 8 != 0 || hidden > NORM_MAX_HIDDEN) {
+            throw new IllegalArgumentException(
+                    "hidden must be a multiple of 8 in [8, " + NORM_MAX_HIDDEN + "], got " + hidden);
+        }
         long bytes = 2L * rows * hidden;
         requireBytes("residual", residual, bytes);
         if (delta != null) {
@@ -150,7 +158,7 @@ public final class DecodeKernels implements AutoCloseable {
         requireBytes("invFreq", invFreq, 8L * (headDim / 2));
         launch(
                 "decode_rope_append_f16",
-                rows,
+                Math.multiplyExact(rows, heads + 2 * kvHeads),
                 128,
                 stream,
                 qkv,

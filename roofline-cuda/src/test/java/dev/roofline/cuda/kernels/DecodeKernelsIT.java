@@ -206,6 +206,19 @@ class DecodeKernelsIT {
     }
 
     @Test
+    void aRowTheNormCannotHoldInRegistersIsRefused() {
+        try (DeviceBuffer b = DeviceBuffer.allocate(1 << 20)) {
+            // 256 threads x 8 pieces x 8 halves = 16384; 4100 is not a multiple of 8
+            assertThatThrownBy(() -> kernels.addRmsNorm(b, null, b, b, 1, 16392, 1e-5f, stream))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("hidden must be a multiple of 8 in [8, 16384], got 16392");
+            assertThatThrownBy(() -> kernels.addRmsNorm(b, null, b, b, 1, 4100, 1e-5f, stream))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("got 4100");
+        }
+    }
+
+    @Test
     void aWorkspaceTooSmallIsRefusedBeforeTheLaunch() {
         try (DeviceBuffer small = DeviceBuffer.allocate(64)) {
             assertThatThrownBy(() ->

@@ -25,8 +25,7 @@ import java.util.Map;
  * Every field is required and no other is accepted, so a misspelt name is refused rather than silently ignored.
  */
 final class CalibrationJson {
-    private CalibrationJson() {}
-
+    /** Every field of a calibration file, in the order {@link #write} writes them. */
     static final List<String> FIELDS = List.of(
             "device",
             "date",
@@ -36,6 +35,8 @@ final class CalibrationJson {
             "kernelsPerLayer",
             "kernelsPerModel",
             "efficiencies");
+
+    private CalibrationJson() {}
 
     static String write(Calibration c) {
         StringBuilder sb = new StringBuilder("{\n");

@@ -43,7 +43,7 @@ public sealed interface OperatorClass
     OperatorClass ATTENTION = new Attention();
     OperatorClass ELEMENTWISE = new Elementwise();
 
-    /** The name of this class in calibration files, e.g. {@code "gemv FP16"}. */
+    /** The name of this class in calibration files, e.g. {@code "gemv FP16"}; also what {@code toString} gives. */
     String key();
 
     /** A matrix product of at most {@link #GEMV_MAX_ROWS} activation rows, weights stored in {@code weights}. */
@@ -55,6 +55,11 @@ public sealed interface OperatorClass
         @Override
         public String key() {
             return "gemv " + weights.name();
+        }
+
+        @Override
+        public String toString() {
+            return key();
         }
     }
 
@@ -68,6 +73,11 @@ public sealed interface OperatorClass
         public String key() {
             return "gemm " + weights.name();
         }
+
+        @Override
+        public String toString() {
+            return key();
+        }
     }
 
     /** The routed experts of a mixture-of-experts layer, weights stored in {@code weights}. */
@@ -80,6 +90,11 @@ public sealed interface OperatorClass
         public String key() {
             return "grouped gemm " + weights.name();
         }
+
+        @Override
+        public String toString() {
+            return key();
+        }
     }
 
     /** Fused attention reading the KV cache. */
@@ -88,6 +103,11 @@ public sealed interface OperatorClass
         public String key() {
             return "attention";
         }
+
+        @Override
+        public String toString() {
+            return key();
+        }
     }
 
     /** Vector work on the CUDA cores. */
@@ -95,6 +115,11 @@ public sealed interface OperatorClass
         @Override
         public String key() {
             return "elementwise";
+        }
+
+        @Override
+        public String toString() {
+            return key();
         }
     }
 

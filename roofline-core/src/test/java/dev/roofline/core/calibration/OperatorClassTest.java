@@ -114,6 +114,8 @@ class OperatorClassTest {
         assertThat(all.stream().map(OperatorClass::key).collect(Collectors.toSet()))
                 .hasSize(all.size());
         assertThat(new OperatorClass.GroupedGemm(Precision.MXFP4).key()).isEqualTo("grouped gemm MXFP4");
+        assertThat(List.of(OperatorClass.ATTENTION, new OperatorClass.Gemv(Precision.NVFP4)))
+                .hasToString("[attention, gemv NVFP4]");
     }
 
     @Test

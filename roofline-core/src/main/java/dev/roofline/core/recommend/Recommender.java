@@ -126,16 +126,16 @@ public final class Recommender {
                 choices.get(best),
                 modelMethod(choices.get(best)),
                 speedup,
-                Reasons.model(fp16.operators(), chosen.operators(), choices.get(best), speedup));
+                Reasons.model(fp16.prediction(), chosen.prediction(), choices.get(best), speedup));
         List<Recommendation> perOperator = new ArrayList<>();
-        for (int op = 0; op < fp16.operators().operators().size(); op++) {
+        for (int op = 0; op < fp16.prediction().operators().size(); op++) {
             int k = op;
-            OperatorTime base = fp16.operators().operators().get(k);
+            OperatorTime base = fp16.prediction().operators().get(k);
             int b = pick(
                     choices,
                     i -> base.timeSeconds()
-                            / priced.get(i).operators().operators().get(k).timeSeconds());
-            Prediction p = priced.get(b).operators().operators().get(k).prediction();
+                            / priced.get(i).prediction().operators().get(k).timeSeconds());
+            Prediction p = priced.get(b).prediction().operators().get(k).prediction();
             String method = base.step().operator() instanceof Attention
                     ? kvMethod(choices.get(b))
                     : p.computePath().method();
@@ -157,16 +157,16 @@ public final class Recommender {
                 roleChoices,
                 rules.exclusions(),
                 perOperator,
-                fp16.operators(),
-                chosen.operators(),
+                fp16.prediction(),
+                chosen.prediction(),
                 List.copyOf(uncalibrated));
     }
 
     /**
-     * One candidate as priced: its operators (calibrated ones when there is a calibration) and the whole pass's time,
-     * which with a calibration includes the launches.
+     * One candidate as priced: its operators ({@code prediction}, calibrated when there is a calibration), the whole
+     * pass's time, which with a calibration includes the launches, and the classes the calibration had no figure for.
      */
-    private record Priced(ModelPrediction operators, double timeSeconds, List<OperatorClass> uncalibrated) {}
+    private record Priced(ModelPrediction prediction, double timeSeconds, List<OperatorClass> uncalibrated) {}
 
     private Priced price(Transformer t, Workload w) {
         if (calibration == null) {

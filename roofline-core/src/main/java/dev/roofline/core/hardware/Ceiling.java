@@ -22,7 +22,7 @@ public record Ceiling(Precision precision, double flopsPerSecond, Unit unit, Sou
 
     public Ceiling {
         Checks.notNull("precision", precision);
-        Hardware.atLeast(
+        Checks.atLeast(
                 precision.displayName() + " flopsPerSecond",
                 flopsPerSecond,
                 Hardware.MIN_FLOPS_PER_SECOND,

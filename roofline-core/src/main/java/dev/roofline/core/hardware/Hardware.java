@@ -93,7 +93,7 @@ public record Hardware(
             Checks.notBlank("aliases[" + i + "]", aliases.get(i));
         }
         aliases = List.copyOf(aliases);
-        atLeast("memoryBytesPerSecond", memoryBytesPerSecond, MIN_BYTES_PER_SECOND, "1 GB/s");
+        Checks.atLeast("memoryBytesPerSecond", memoryBytesPerSecond, MIN_BYTES_PER_SECOND, "1 GB/s");
         if (memoryBytes < 0 || smCount < 0 || l2Bytes < 0 || !(powerWatts >= 0) || Double.isInfinite(powerWatts)) {
             throw new IllegalArgumentException(
                     "memoryBytes, smCount, l2Bytes and powerWatts must be >= 0 (0 = unknown), got " + memoryBytes + ", "
@@ -117,19 +117,6 @@ public record Hardware(
                 throw new IllegalArgumentException("dense ceiling for " + p + " is labelled " + c.precision());
             }
         });
-    }
-
-    /**
-     * {@code value} when it is finite and at least {@code floor}.
-     *
-     * @throws IllegalArgumentException naming {@code name}, the value and the floor ({@code floorText})
-     */
-    static double atLeast(String name, double value, double floor, String floorText) {
-        if (!Double.isFinite(value) || value < floor) {
-            throw new IllegalArgumentException(
-                    name + " must be a finite number of at least " + floorText + " (" + floor + "), got " + value);
-        }
-        return value;
     }
 
     private static Map<Precision, Ceiling> immutable(Map<Precision, Ceiling> m) {
@@ -236,7 +223,7 @@ public record Hardware(
 
     /** A copy with another memory bandwidth, e.g. the copy bandwidth measured on the device. */
     public Hardware withMemoryBandwidth(double bytesPerSecond, Source source) {
-        atLeast("bytesPerSecond", bytesPerSecond, MIN_BYTES_PER_SECOND, "1 GB/s");
+        Checks.atLeast("bytesPerSecond", bytesPerSecond, MIN_BYTES_PER_SECOND, "1 GB/s");
         return new Hardware(
                 name,
                 aliases,
@@ -323,7 +310,8 @@ public record Hardware(
         }
 
         public Builder memoryBandwidth(double bytesPerSecond, Source source) {
-            this.bandwidth = atLeast("memoryBandwidth bytesPerSecond", bytesPerSecond, MIN_BYTES_PER_SECOND, "1 GB/s");
+            this.bandwidth =
+                    Checks.atLeast("memoryBandwidth bytesPerSecond", bytesPerSecond, MIN_BYTES_PER_SECOND, "1 GB/s");
             sources.put(Figure.MEMORY_BANDWIDTH, Checks.notNull("source", source));
             return this;
         }

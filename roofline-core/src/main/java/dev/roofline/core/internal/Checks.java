@@ -36,6 +36,19 @@ public final class Checks {
         return value;
     }
 
+    /**
+     * {@code value} when it is finite and at least {@code floor}.
+     *
+     * @throws IllegalArgumentException naming {@code name}, the value and the floor ({@code floorText})
+     */
+    public static double atLeast(String name, double value, double floor, String floorText) {
+        if (!Double.isFinite(value) || value < floor) {
+            throw new IllegalArgumentException(
+                    name + " must be a finite number of at least " + floorText + " (" + floor + "), got " + value);
+        }
+        return value;
+    }
+
     public static <T> T notNull(String name, T value) {
         if (value == null) {
             throw new IllegalArgumentException(name + " must not be null");

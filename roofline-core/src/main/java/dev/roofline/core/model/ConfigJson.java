@@ -1,6 +1,7 @@
 package dev.roofline.core.model;
 
 import dev.roofline.core.internal.Checks;
+import dev.roofline.core.internal.Json;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

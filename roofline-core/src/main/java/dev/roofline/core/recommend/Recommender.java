@@ -1,16 +1,17 @@
 package dev.roofline.core.recommend;
 
+import dev.roofline.core.calibration.CalibratedPrediction;
+import dev.roofline.core.calibration.Calibration;
+import dev.roofline.core.calibration.OperatorClass;
 import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.internal.Checks;
 import dev.roofline.core.model.Model;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.roofline.Attention;
-import dev.roofline.core.roofline.Bound;
 import dev.roofline.core.roofline.Prediction;
 import dev.roofline.core.roofline.Roofline;
 import dev.roofline.core.transformer.ModelPrediction;
 import dev.roofline.core.transformer.OperatorTime;
-import dev.roofline.core.transformer.Phase;
 import dev.roofline.core.transformer.Transformer;
 import dev.roofline.core.transformer.Workload;
 
@@ -18,6 +19,8 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Chooses weight, activation and KV-cache precisions for a model on a GPU by pricing every allowed combination with
@@ -27,7 +30,7 @@ import java.util.Locale;
  * the GPU multiplies natively, paired with weights that then run in it (W8A8, W4A8, W4A4); the KV cache only FP16,
  * BF16, FP8 or NVFP4 (NVFP4 where it is native). A format the caller named that cannot take a role is reported with
  * the reason ({@link ModelRecommendation#excluded()}). Among choices within 1% of the fastest, the one with the most
- * bits wins.
+ * bits wins. {@link #withCalibration} prices the candidates as a measured engine runs them instead of on the datasheet.
  *
  * <pre>{@code
  * ModelRecommendation r = Recommender.on(Hardware.GB10)
@@ -40,22 +43,24 @@ import java.util.Locale;
  */
 public final class Recommender {
 
-    private static final double TIE = 1.01;
-    /** The step {@code Operators} names the LM head, which {@link Workload#embeddings()} stores. */
-    private static final String LM_HEAD = "lm_head";
+    /** Choices within this factor of the fastest count as equally fast. */
+    static final double TIE = 1.01;
 
     private final Roofline roofline;
     private final Candidates.Roles roles;
+    /** Measurements to price candidates with; null prices them on the roofline alone. */
+    private final Calibration calibration;
 
-    private Recommender(Roofline roofline, Candidates.Roles roles) {
+    private Recommender(Roofline roofline, Candidates.Roles roles, Calibration calibration) {
         this.roofline = Checks.notNull("roofline", roofline);
         this.roles = roles;
+        this.calibration = calibration;
     }
 
     /** No constraint on any role. */
     public static Recommender on(Roofline roofline) {
         AccuracyConstraint any = AccuracyConstraint.any();
-        return new Recommender(roofline, new Candidates.Roles(any, any, any));
+        return new Recommender(roofline, new Candidates.Roles(any, any, any), null);
     }
 
     public static Recommender on(Hardware hw) {
@@ -73,7 +78,15 @@ public final class Recommender {
         Checks.notNull("weights", weights);
         Checks.notNull("activations", activations);
         Checks.notNull("kvCache", kvCache);
-        return new Recommender(roofline, new Candidates.Roles(weights, activations, kvCache));
+        return new Recommender(roofline, new Candidates.Roles(weights, activations, kvCache), calibration);
+    }
+
+    /**
+     * Prices every candidate with {@code c} ({@link Calibration#predict}): each operator at its class's measured
+     * fraction of the copy bandwidth, plus the engine's launches, so speedups are those of the measured engine.
+     */
+    public Recommender withCalibration(Calibration c) {
+        return new Recommender(roofline, roles, Checks.notNull("calibration", c));
     }
 
     /** The combinations this GPU can run and the constraints allow; FP16 throughout is always the first. */
@@ -89,36 +102,40 @@ public final class Recommender {
         Checks.notNull("model", model);
         Checks.notNull("workload", workload);
         Transformer t = Transformer.of(model, roofline);
-        ModelPrediction fp16 = t.predict(Choice.FP16.applyTo(workload));
+        Priced fp16 = price(t, Choice.FP16.applyTo(workload));
         List<Choice> choices = candidates();
-        List<ModelPrediction> predictions = new ArrayList<>(choices.size());
+        List<Priced> priced = new ArrayList<>(choices.size());
+        Set<OperatorClass> uncalibrated = new TreeSet<>(Comparator.comparing(OperatorClass::key));
         for (Choice c : choices) {
-            predictions.add(t.predict(c.applyTo(workload)));
+            Priced p = price(t, c.applyTo(workload));
+            priced.add(p);
+            uncalibrated.addAll(p.uncalibrated());
         }
         List<ModelRecommendation.Ranked> ranked = new ArrayList<>();
         for (int i = 0; i < choices.size(); i++) {
             ranked.add(new ModelRecommendation.Ranked(
-                    choices.get(i), fp16.timeSeconds() / predictions.get(i).timeSeconds()));
+                    choices.get(i), fp16.timeSeconds() / priced.get(i).timeSeconds()));
         }
         ranked.sort(Comparator.comparingDouble(ModelRecommendation.Ranked::speedupVsFp16)
                 .reversed());
-        int best = pick(choices, i -> fp16.timeSeconds() / predictions.get(i).timeSeconds());
-        ModelPrediction chosen = predictions.get(best);
+        int best = pick(choices, i -> fp16.timeSeconds() / priced.get(i).timeSeconds());
+        Priced chosen = priced.get(best);
+        double speedup = fp16.timeSeconds() / chosen.timeSeconds();
         Recommendation whole = new Recommendation(
                 model.name(),
                 choices.get(best),
                 modelMethod(choices.get(best)),
-                fp16.timeSeconds() / chosen.timeSeconds(),
-                modelReason(fp16, chosen, choices.get(best)));
+                speedup,
+                Reasons.model(fp16.prediction(), chosen.prediction(), choices.get(best), speedup));
         List<Recommendation> perOperator = new ArrayList<>();
-        for (int op = 0; op < fp16.operators().size(); op++) {
+        for (int op = 0; op < fp16.prediction().operators().size(); op++) {
             int k = op;
-            OperatorTime base = fp16.operators().get(k);
+            OperatorTime base = fp16.prediction().operators().get(k);
             int b = pick(
                     choices,
                     i -> base.timeSeconds()
-                            / predictions.get(i).operators().get(k).timeSeconds());
-            Prediction p = predictions.get(b).operators().get(k).prediction();
+                            / priced.get(i).prediction().operators().get(k).timeSeconds());
+            Prediction p = priced.get(b).prediction().operators().get(k).prediction();
             String method = base.step().operator() instanceof Attention
                     ? kvMethod(choices.get(b))
                     : p.computePath().method();
@@ -127,14 +144,37 @@ public final class Recommender {
                     choices.get(b),
                     method,
                     base.prediction().timeSeconds() / p.timeSeconds(),
-                    operatorReason(base, p)));
+                    Reasons.operator(base, p)));
         }
         Candidates rules = rules();
         List<RoleChoice> roleChoices = new ArrayList<>();
         for (TensorRole role : TensorRole.values()) {
             roleChoices.add(roleChoice(role, rules.of(role), whole, ranked));
         }
-        return new ModelRecommendation(whole, ranked, roleChoices, rules.exclusions(), perOperator, fp16, chosen);
+        return new ModelRecommendation(
+                whole,
+                ranked,
+                roleChoices,
+                rules.exclusions(),
+                perOperator,
+                fp16.prediction(),
+                chosen.prediction(),
+                List.copyOf(uncalibrated));
+    }
+
+    /**
+     * One candidate as priced: its operators ({@code prediction}, calibrated when there is a calibration), the whole
+     * pass's time, which with a calibration includes the launches, and the classes the calibration had no figure for.
+     */
+    private record Priced(ModelPrediction prediction, double timeSeconds, List<OperatorClass> uncalibrated) {}
+
+    private Priced price(Transformer t, Workload w) {
+        if (calibration == null) {
+            ModelPrediction p = t.predict(w);
+            return new Priced(p, p.timeSeconds(), List.of());
+        }
+        CalibratedPrediction p = calibration.predict(t, w);
+        return new Priced(p.calibrated(), p.timeSeconds(), p.uncalibratedClasses());
     }
 
     /** Why {@code role} got its precision: the speedup against the best choice that gives it another. */
@@ -217,78 +257,5 @@ public final class Recommender {
                 + (executed == c.kvCache()
                         ? " on " + executed.displayName() + " tensor cores"
                         : " converted to " + executed.displayName() + ", " + executed.displayName() + " tensor cores");
-    }
-
-    private String modelReason(ModelPrediction fp16, ModelPrediction chosen, Choice c) {
-        double memory = 0;
-        for (OperatorTime o : fp16.operators()) {
-            if (o.prediction().bound() == Bound.MEMORY) {
-                memory += o.timeSeconds();
-            }
-        }
-        double memoryShare = memory / fp16.timeSeconds();
-        Workload w = fp16.workload();
-        String what = String.format(
-                Locale.ROOT,
-                "%s at batch %d and context %d on %s spends %.0f%% of its FP16 time in %s operators",
-                w.phase() == Phase.PREFILL ? "Prefill" : "Decode",
-                w.batch(),
-                w.contextTokens(),
-                fp16.hardware().name(),
-                100 * Math.max(memoryShare, 1 - memoryShare),
-                memoryShare >= 0.5 ? "memory-bound" : "compute-bound");
-        String why = memoryShare >= 0.5
-                ? String.format(
-                        Locale.ROOT,
-                        "so cutting bytes %.2fx with %s matters most",
-                        (double) fp16.bytes() / chosen.bytes(),
-                        c.label())
-                : String.format(
-                        Locale.ROOT,
-                        "so the %s tensor-core ceiling matters most",
-                        fp16.hardware()
-                                .computePath(c.weights(), c.activations())
-                                .executedAs()
-                                .displayName());
-        return String.format(
-                Locale.ROOT,
-                "%s, %s, for a predicted %.2fx over FP16.",
-                what,
-                why,
-                fp16.timeSeconds() / chosen.timeSeconds());
-    }
-
-    private static String operatorReason(OperatorTime base, Prediction p) {
-        Prediction fp16 = base.prediction();
-        double speedup = fp16.timeSeconds() / p.timeSeconds();
-        if (speedup < TIE && base.name().equals(LM_HEAD)) {
-            return "The LM head stays at 16 bits like the embedding table, as quantizers write it"
-                    + " (Workload.withQuantizedEmbeddings prices both quantized).";
-        }
-        if (speedup < TIE) {
-            return String.format(
-                    Locale.ROOT,
-                    "No allowed format makes it faster (%s-bound at %.3g FLOP/B), so it stays at the highest precision.",
-                    fp16.bound().name().toLowerCase(Locale.ROOT),
-                    fp16.flopsPerByte());
-        }
-        if (fp16.bound() == Bound.MEMORY) {
-            return String.format(
-                    Locale.ROOT,
-                    "Memory-bound at %.3g FLOP/B (ridge %.0f), so %.2fx fewer bytes give %.2fx.",
-                    fp16.flopsPerByte(),
-                    fp16.ridgeFlopsPerByte(),
-                    (double) fp16.bytes() / p.bytes(),
-                    speedup);
-        }
-        return String.format(
-                Locale.ROOT,
-                "Compute-bound at %.3g FLOP/B (ridge %.0f), so the %s ceiling (%.0f vs %.0f TFLOPS) gives %.2fx.",
-                fp16.flopsPerByte(),
-                fp16.ridgeFlopsPerByte(),
-                p.computePath().executedAs().displayName(),
-                p.peakFlopsPerSecond() / 1e12,
-                fp16.peakFlopsPerSecond() / 1e12,
-                speedup);
     }
 }

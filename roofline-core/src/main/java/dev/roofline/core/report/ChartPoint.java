@@ -5,13 +5,34 @@ import dev.roofline.core.internal.Checks;
 /**
  * A point on a roofline chart.
  *
- * @param measured true for a measured kernel (drawn as a square), false for a prediction (a circle)
+ * @param marker how it is drawn, which says where it comes from
  */
-public record ChartPoint(String label, double flopsPerByte, double flopsPerSecond, boolean measured) {
+public record ChartPoint(String label, double flopsPerByte, double flopsPerSecond, Marker marker) {
+
+    /** Where a point comes from, and so how it is drawn. */
+    public enum Marker {
+        /** What the roofline predicts for an operator: a filled circle. */
+        PREDICTED,
+        /** A measured kernel: a filled square. */
+        MEASURED,
+        /** An operator of a prediction as measured: a hollow circle beside its filled, predicted one. */
+        MEASURED_OPERATOR
+    }
 
     public ChartPoint {
         Checks.notBlank("label", label);
         Checks.positive("flopsPerByte", flopsPerByte);
         Checks.positive("flopsPerSecond", flopsPerSecond);
+        Checks.notNull("marker", marker);
+    }
+
+    /** A measured kernel ({@code measured}, a square) or a prediction (a circle). */
+    public ChartPoint(String label, double flopsPerByte, double flopsPerSecond, boolean measured) {
+        this(label, flopsPerByte, flopsPerSecond, measured ? Marker.MEASURED : Marker.PREDICTED);
+    }
+
+    /** True for a point that was measured rather than predicted. */
+    public boolean measured() {
+        return marker != Marker.PREDICTED;
     }
 }

@@ -1,5 +1,6 @@
 package dev.roofline.core.report;
 
+import dev.roofline.core.calibration.CalibratedPrediction;
 import dev.roofline.core.internal.Checks;
 import dev.roofline.core.transformer.ModelPrediction;
 import dev.roofline.core.transformer.OperatorTime;
@@ -7,9 +8,11 @@ import dev.roofline.core.transformer.OperatorTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.ToDoubleFunction;
 
 /**
- * The per-operator table of a model prediction, as Markdown or CSV. Totals are per forward pass (count included).
+ * The per-operator table of a model prediction, plain or calibrated, as Markdown or CSV. Totals are per forward pass
+ * (count included).
  *
  * <pre>{@code
  * String md = OperatorTable.markdown(prediction);
@@ -21,9 +24,36 @@ public final class OperatorTable {
     public static final List<String> HEADER =
             List.of("operator", "count", "FLOPs", "bytes", "FLOP/B", "bound", "time us", "share %", "compute path");
 
+    /** The name of the row {@link #rows(CalibratedPrediction)} adds for the engine's kernel launches. */
+    public static final String LAUNCHES = "kernel launches";
+
     /** One row per operator, cells as text, in the order of {@link #HEADER}. */
     public static List<List<String>> rows(ModelPrediction p) {
         Checks.notNull("prediction", p);
+        return rows(p, p::share);
+    }
+
+    /**
+     * One row per calibrated operator, then a {@value #LAUNCHES} row (count = launches, bound "launch"): shares are of
+     * the whole calibrated time, so the rows add up to it.
+     */
+    public static List<List<String>> rows(CalibratedPrediction p) {
+        Checks.notNull("prediction", p);
+        List<List<String>> rows = rows(p.calibrated(), p::share);
+        rows.add(List.of(
+                LAUNCHES,
+                Long.toString(p.launches()),
+                "0",
+                "0",
+                "",
+                "launch",
+                fmt("%.3f", p.launchSeconds() * 1e6),
+                fmt("%.2f", 100 * p.launchSeconds() / p.timeSeconds()),
+                ""));
+        return rows;
+    }
+
+    private static List<List<String>> rows(ModelPrediction p, ToDoubleFunction<OperatorTime> share) {
         List<List<String>> rows = new ArrayList<>();
         for (OperatorTime o : p.operators()) {
             rows.add(List.of(
@@ -34,7 +64,7 @@ public final class OperatorTable {
                     fmt("%.4g", o.prediction().flopsPerByte()),
                     o.prediction().bound().name().toLowerCase(Locale.ROOT),
                     fmt("%.3f", o.timeSeconds() * 1e6),
-                    fmt("%.2f", 100 * p.share(o)),
+                    fmt("%.2f", 100 * share.applyAsDouble(o)),
                     o.prediction().computePath().executedAs().displayName()
                             + (o.prediction().computePath().nativePath() ? "" : " (fallback)")));
         }
@@ -42,28 +72,45 @@ public final class OperatorTable {
     }
 
     public static String markdown(ModelPrediction p) {
+        return markdown(rows(p), p, p.timeSeconds());
+    }
+
+    /** As {@link #markdown(ModelPrediction)}, with the calibrated times and the launches row. */
+    public static String markdown(CalibratedPrediction p) {
+        return markdown(rows(p), p.calibrated(), p.timeSeconds());
+    }
+
+    private static String markdown(List<List<String>> rows, ModelPrediction p, double totalSeconds) {
         StringBuilder sb = new StringBuilder();
         sb.append("| ").append(String.join(" | ", HEADER)).append(" |\n|");
         for (int i = 0; i < HEADER.size(); i++) {
             sb.append(i == 0 || i == 5 || i == 8 ? " --- |" : " ---: |");
         }
         sb.append('\n');
-        for (List<String> r : rows(p)) {
+        for (List<String> r : rows) {
             sb.append("| ")
                     .append(String.join(
                             " | ", r.stream().map(c -> c.replace("|", "\\|")).toList()))
                     .append(" |\n");
         }
-        sb.append(
-                fmt("| **total** | | %d | %d | | | %.3f | 100.00 | |%n", p.flops(), p.bytes(), p.timeSeconds() * 1e6));
+        sb.append(fmt("| **total** | | %d | %d | | | %.3f | 100.00 | |%n", p.flops(), p.bytes(), totalSeconds * 1e6));
         return sb.toString();
     }
 
     /** RFC 4180 CSV: a header line, then one line per operator. */
     public static String csv(ModelPrediction p) {
+        return csv(rows(p));
+    }
+
+    /** As {@link #csv(ModelPrediction)}, with the calibrated times and the launches row. */
+    public static String csv(CalibratedPrediction p) {
+        return csv(rows(p));
+    }
+
+    private static String csv(List<List<String>> rows) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.join(",", HEADER)).append("\r\n");
-        for (List<String> r : rows(p)) {
+        for (List<String> r : rows) {
             sb.append(String.join(",", r.stream().map(OperatorTable::csvCell).toList()))
                     .append("\r\n");
         }

@@ -2,22 +2,30 @@ package dev.roofline.core.report;
 
 import dev.roofline.core.hardware.Ceiling;
 import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.hardware.Source;
 import dev.roofline.core.internal.Checks;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.transformer.ModelPrediction;
 import dev.roofline.core.transformer.OperatorTime;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * An SVG roofline chart: log-log axes with decade ticks and labels, the bandwidth slope, one horizontal ceiling per
- * precision (each starting at its ridge point), labelled operator points, optional measured points and a legend.
+ * precision (each starting at its ridge point), labelled operator points, optional measured points and a legend. A
+ * memory bandwidth measured on the device ({@link Source.Kind#MEASURED}, e.g. a calibration's copy bandwidth) is
+ * labelled as measured. Measured times of a prediction's operators are drawn as hollow circles at the same intensity,
+ * each joined to its filled, predicted circle.
  *
  * <pre>{@code
  * String svg = RooflineChart.of(Hardware.GB200, List.of(Precision.FP16, Precision.FP8_E4M3, Precision.NVFP4))
- *         .withPrediction(prediction).withPoint(new ChartPoint("measured gemv", 0.98, 2.1e12, true)).svg();
+ *         .withPrediction(prediction).withPoint(new ChartPoint("measured gemv", 0.98, 2.1e12, true))
+ *         .withMeasuredOperators(prediction, Map.of("q_proj", 48e-6, "attention", 61e-6)).svg();
  * }</pre>
  */
 public record RooflineChart(Hardware hardware, List<Precision> precisions, List<ChartPoint> points, String title) {
@@ -68,6 +76,42 @@ public record RooflineChart(Hardware hardware, List<Precision> precisions, List<
         return c;
     }
 
+    /**
+     * One hollow point per operator of {@code prediction} named in {@code measuredSeconds}: the operator's intensity,
+     * and its FLOPs over the measured seconds of the whole step (every repetition, as {@link OperatorTime#timeSeconds()}
+     * counts them). Operators without FLOPs (the embedding gather) have no place on the log axis and are left out, as
+     * {@link #withPrediction} leaves them out.
+     *
+     * @throws IllegalArgumentException naming every name {@code prediction} has no operator for, or a time that is not
+     *                                  a finite number &gt; 0
+     */
+    public RooflineChart withMeasuredOperators(ModelPrediction prediction, Map<String, Double> measuredSeconds) {
+        Checks.notNull("prediction", prediction);
+        Checks.notNull("measuredSeconds", measuredSeconds);
+        Set<String> names = new HashSet<>();
+        prediction.operators().forEach(o -> names.add(o.name()));
+        List<String> unknown = measuredSeconds.keySet().stream()
+                .filter(n -> !names.contains(n))
+                .sorted()
+                .toList();
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("no operator " + unknown + " in "
+                    + prediction.model().name() + "; have "
+                    + prediction.operators().stream().map(OperatorTime::name).toList());
+        }
+        RooflineChart c = this;
+        for (OperatorTime o : prediction.operators()) {
+            Double seconds = measuredSeconds.get(o.name());
+            if (seconds == null || o.flops() == 0) {
+                continue;
+            }
+            double s = Checks.positive("measured seconds of " + o.name(), seconds);
+            c = c.withPoint(new ChartPoint(
+                    o.name(), o.prediction().flopsPerByte(), o.flops() / s, ChartPoint.Marker.MEASURED_OPERATOR));
+        }
+        return c;
+    }
+
     public String svg() {
         double bw = hardware.memoryBytesPerSecond();
         double maxPeak = 0;
@@ -107,9 +151,11 @@ public record RooflineChart(Hardware hardware, List<Precision> precisions, List<
                 ax.y(Math.max(bw * Math.pow(10, ax.x0), Math.pow(10, ax.y0))),
                 ax.x(xTop),
                 ax.y(bw * xTop)));
+        boolean measuredBandwidth =
+                hardware.source(Hardware.Figure.MEMORY_BANDWIDTH).kind() == Source.Kind.MEASURED;
         legend.add(f(
-                "<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"black\" stroke-width=\"2.5\"/><text x=\"32\" y=\"4\" font-size=\"12\">DRAM %.0f GB/s</text>",
-                bw / 1e9));
+                "<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"black\" stroke-width=\"2.5\"/><text x=\"32\" y=\"4\" font-size=\"12\">DRAM %.0f GB/s%s</text>",
+                bw / 1e9, measuredBandwidth ? ", measured copy" : ""));
         for (int i = 0; i < precisions.size(); i++) {
             Ceiling c = hardware.ceiling(precisions.get(i)).orElseThrow();
             String color = COLORS[i % COLORS.length];
@@ -124,12 +170,16 @@ public record RooflineChart(Hardware hardware, List<Precision> precisions, List<
                     "<line x1=\"0\" y1=\"0\" x2=\"24\" y2=\"0\" stroke=\"%s\" stroke-width=\"2\"/><text x=\"32\" y=\"4\" font-size=\"12\">%s %s (ridge %.0f)</text>",
                     color, esc(c.precision().displayName()), tflops(c.flopsPerSecond()), ridge));
         }
-        points(s, ax);
+        ChartMarks.draw(s, points, ax);
         legend.add(
                 "<circle cx=\"12\" cy=\"0\" r=\"4\" fill=\"#444\"/><text x=\"32\" y=\"4\" font-size=\"12\">predicted operator</text>");
-        if (points.stream().anyMatch(ChartPoint::measured)) {
+        if (points.stream().anyMatch(p -> p.marker() == ChartPoint.Marker.MEASURED)) {
             legend.add(
                     "<rect x=\"7\" y=\"-5\" width=\"10\" height=\"10\" fill=\"#e6550d\"/><text x=\"32\" y=\"4\" font-size=\"12\">measured</text>");
+        }
+        if (points.stream().anyMatch(p -> p.marker() == ChartPoint.Marker.MEASURED_OPERATOR)) {
+            legend.add(
+                    "<circle cx=\"12\" cy=\"0\" r=\"5\" fill=\"none\" stroke=\"#444\" stroke-width=\"1.5\"/><text x=\"32\" y=\"4\" font-size=\"12\">measured (hollow)</text>");
         }
         int lx = W - RIGHT + 20;
         s.append(f(
@@ -170,70 +220,8 @@ public record RooflineChart(Hardware hardware, List<Precision> precisions, List<
                 (y0 + y1) / 2));
     }
 
-    private void points(StringBuilder s, Axes ax) {
-        // points closer than 12 px share one label listing their names
-        List<List<ChartPoint>> groups = new ArrayList<>();
-        List<double[]> centres = new ArrayList<>();
-        for (ChartPoint p : points) {
-            double x = ax.x(p.flopsPerByte());
-            double y = ax.y(p.flopsPerSecond());
-            if (p.measured()) {
-                s.append(
-                        f("<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"#e6550d\"/>%n", x - 5, y - 5));
-            } else {
-                s.append(f("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#444\"/>%n", x, y));
-            }
-            int g = -1;
-            for (int i = 0; i < groups.size(); i++) {
-                if (Math.hypot(centres.get(i)[0] - x, centres.get(i)[1] - y) < 12
-                        && groups.get(i).getFirst().measured() == p.measured()) {
-                    g = i;
-                }
-            }
-            if (g < 0) {
-                groups.add(new ArrayList<>());
-                centres.add(new double[] {x, y});
-                g = groups.size() - 1;
-            }
-            groups.get(g).add(p);
-        }
-        List<double[]> placed = new ArrayList<>();
-        for (int i = 0; i < groups.size(); i++) {
-            List<String> lines =
-                    wrap(groups.get(i).stream().map(ChartPoint::label).toList(), 44);
-            double x = centres.get(i)[0] + 8;
-            double y = centres.get(i)[1] + 4 - 11 * (lines.size() - 1) / 2.0;
-            for (double[] q : placed) {
-                if (Math.abs(q[0] - x) < 120 && y < q[2] + 6 && y + 11 * lines.size() > q[1]) {
-                    y = q[2] + 12; // below the earlier label it would overlap
-                }
-            }
-            placed.add(new double[] {x, y - 10, y + 11 * (lines.size() - 1)});
-            String color = groups.get(i).getFirst().measured() ? "#e6550d" : "#333";
-            for (int l = 0; l < lines.size(); l++) {
-                s.append(f(
-                        "<text x=\"%.1f\" y=\"%.1f\" font-size=\"10\" fill=\"%s\">%s</text>%n",
-                        x, y + 11 * l, color, esc(lines.get(l))));
-            }
-        }
-    }
-
-    private static List<String> wrap(List<String> names, int width) {
-        List<String> lines = new ArrayList<>();
-        StringBuilder line = new StringBuilder();
-        for (String n : names) {
-            if (!line.isEmpty() && line.length() + n.length() + 2 > width) {
-                lines.add(line.append(',').toString());
-                line.setLength(0);
-            }
-            line.append(line.isEmpty() ? "" : ", ").append(n);
-        }
-        lines.add(line.toString());
-        return lines;
-    }
-
     /** Log-log mapping of decades [x0, x1] × [y0, y1] onto the plot area. */
-    private record Axes(double x0, double x1, double y0, double y1) {
+    record Axes(double x0, double x1, double y0, double y1) {
         double x(double v) {
             return LEFT + (Math.log10(v) - x0) / (x1 - x0) * (W - RIGHT - LEFT);
         }
@@ -255,11 +243,11 @@ public record RooflineChart(Hardware hardware, List<Precision> precisions, List<
         return (n.contains(".") && !n.contains("e") ? n.replaceAll("0+$", "").replaceAll("\\.$", "") : n) + unit;
     }
 
-    private static String esc(String t) {
+    static String esc(String t) {
         return t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
     }
 
-    private static String f(String fmt, Object... args) {
+    static String f(String fmt, Object... args) {
         return String.format(Locale.ROOT, fmt, args);
     }
 }

@@ -54,6 +54,24 @@ public record Prediction(
                 operator, hardware, computePath, bytesPerSecond, peakFlopsPerSecond, memorySeconds, computeSeconds, 0);
     }
 
+    /**
+     * The same operator, compute path and arithmetic ceiling at another effective bandwidth: the memory term becomes
+     * {@code bytes / bytesPerSecond}. A calibration uses it to price each operator class at the fraction of the copy
+     * bandwidth it was measured to reach.
+     */
+    public Prediction atBandwidth(double bytesPerSecond) {
+        Checks.positive("bytesPerSecond", bytesPerSecond);
+        return new Prediction(
+                operator,
+                hardware,
+                computePath,
+                bytesPerSecond,
+                peakFlopsPerSecond,
+                operator.bytes() / bytesPerSecond,
+                computeSeconds,
+                latencySeconds);
+    }
+
     /** Which of the roofline's two terms is larger; the latency, when there is one, is not part of this. */
     public Bound bound() {
         return memorySeconds >= computeSeconds ? Bound.MEMORY : Bound.COMPUTE;

@@ -1,5 +1,6 @@
 package dev.roofline.core.model;
 
+import dev.roofline.core.internal.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

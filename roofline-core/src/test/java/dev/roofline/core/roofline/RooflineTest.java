@@ -27,6 +27,20 @@ class RooflineTest {
     }
 
     @Test
+    void atBandwidthRepricesOnlyTheMemoryTerm() {
+        Prediction p = Roofline.on(Hardware.GB10).predict(Gemm.gemv(4096, 4096));
+        Prediction half = p.atBandwidth(GB10_BW / 2);
+        // 33,570,816 B at 136.5 GB/s = 245.94 µs; the 33,554,432 FLOPs still run at the FP16 ceiling
+        assertThat(half.timeMicros()).isCloseTo(33_570_816 / 136.5e9 * 1e6, within(1e-9));
+        assertThat(half.computeSeconds()).isEqualTo(p.computeSeconds());
+        assertThat(half.bytesPerSecond()).isEqualTo(136.5e9);
+        assertThat(half.computePath()).isEqualTo(p.computePath());
+        assertThatThrownBy(() -> p.atBandwidth(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("bytesPerSecond must be a finite number > 0, got 0.0");
+    }
+
+    @Test
     void nvfp4GemvOnGb10IsMemoryBoundAndCountsScales() {
         Gemm g = Gemm.gemv(4096, 4096).withWeights(Precision.NVFP4);
         Prediction p = Roofline.on(Hardware.GB10).predict(g);

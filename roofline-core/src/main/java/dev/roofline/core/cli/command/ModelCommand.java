@@ -1,5 +1,6 @@
 package dev.roofline.core.cli.command;
 
+import dev.roofline.core.calibration.CalibratedPrediction;
 import dev.roofline.core.report.OperatorTable;
 import dev.roofline.core.report.TextTable;
 import dev.roofline.core.transformer.MemoryFit;
@@ -7,10 +8,14 @@ import dev.roofline.core.transformer.ModelPrediction;
 import dev.roofline.core.transformer.Transformer;
 import dev.roofline.core.transformer.Workload;
 
+import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
 
-/** {@code roofline model}: a whole-model prediction, operator by operator, with memory fit and KV-cache crossover. */
+/**
+ * {@code roofline model}: a whole-model prediction, operator by operator, with memory fit and KV-cache crossover. With
+ * {@code --calibration} every time is the calibrated one and the kernel launches are a row of the table.
+ */
 public final class ModelCommand extends ModelFamilyCommand {
 
     @Override
@@ -24,17 +29,44 @@ public final class ModelCommand extends ModelFamilyCommand {
     }
 
     @Override
-    String render(ModelOptions o) {
+    String render(ModelOptions o, PrintStream err) {
         Transformer t = Transformer.of(o.model(), o.hardware());
-        ModelPrediction p = t.predict(o.workload());
+        if (o.calibration() == null) {
+            ModelPrediction p = t.predict(o.workload());
+            return switch (o.format()) {
+                case "markdown" -> OperatorTable.markdown(p);
+                case "csv" -> OperatorTable.csv(p);
+                default -> summary(t, p, p.timeMillis(), p.tokensPerSecond(), "") + table(OperatorTable.rows(p));
+            };
+        }
+        CalibratedPrediction p = o.calibration().predict(t, o.workload());
+        String notice = calibrated(o.calibration(), p.uncalibratedClasses());
         return switch (o.format()) {
-            case "markdown" -> OperatorTable.markdown(p);
-            case "csv" -> OperatorTable.csv(p);
-            default -> summary(t, p) + table(p);
+            case "markdown" -> notice + "\n" + OperatorTable.markdown(p);
+            case "csv" -> {
+                err.print(notice);
+                yield OperatorTable.csv(p);
+            }
+            default -> {
+                String how = f(
+                        "measured copy %.0f GB/s; %,d kernel launches x %.2f us = %.3f ms of the %.3f ms%n",
+                        o.calibration().copyBytesPerSecond() / 1e9,
+                        p.launches(),
+                        o.calibration().launchSeconds() * 1e6,
+                        p.launchSeconds() * 1e3,
+                        p.timeMillis());
+                yield summary(t, p.base(), p.timeMillis(), p.tokensPerSecond(), notice + how)
+                        + table(OperatorTable.rows(p));
+            }
         };
     }
 
-    private static String summary(Transformer t, ModelPrediction p) {
+    /**
+     * The model, workload, time, memory fit and crossover; {@code millis} and {@code tokensPerSecond} as priced, and
+     * {@code note} (lines saying how they were priced) right after them.
+     */
+    private static String summary(
+            Transformer t, ModelPrediction p, double millis, double tokensPerSecond, String note) {
         Workload w = p.workload();
         StringBuilder sb = new StringBuilder();
         sb.append(f(
@@ -52,7 +84,8 @@ public final class ModelCommand extends ModelFamilyCommand {
                 w.flashAttention() ? ", flash attention" : ""));
         sb.append(f(
                 "time %.3f ms, %.1f tokens/s, %.3g FLOPs, %.3g bytes%n",
-                p.timeMillis(), p.tokensPerSecond(), (double) p.flops(), (double) p.bytes()));
+                millis, tokensPerSecond, (double) p.flops(), (double) p.bytes()));
+        sb.append(note);
         MemoryFit m = t.memory(w);
         if (m.deviceBytes() > 0) {
             sb.append(f(
@@ -72,9 +105,9 @@ public final class ModelCommand extends ModelFamilyCommand {
         return sb.toString();
     }
 
-    private static String table(ModelPrediction p) {
+    private static String table(List<List<String>> rows) {
         TextTable tt = new TextTable(OperatorTable.HEADER.toArray(String[]::new));
-        for (List<String> r : OperatorTable.rows(p)) {
+        for (List<String> r : rows) {
             tt.add(r.toArray(String[]::new));
         }
         return tt.render();

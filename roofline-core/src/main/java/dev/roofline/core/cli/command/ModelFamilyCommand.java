@@ -1,5 +1,7 @@
 package dev.roofline.core.cli.command;
 
+import dev.roofline.core.calibration.Calibration;
+import dev.roofline.core.calibration.OperatorClass;
 import dev.roofline.core.cli.Arguments;
 import dev.roofline.core.cli.Command;
 import dev.roofline.core.cli.Option;
@@ -29,10 +31,28 @@ abstract sealed class ModelFamilyCommand implements Command permits ModelCommand
 
     @Override
     public final void run(Arguments args, PrintStream out, PrintStream err) throws IOException {
-        out.print(render(ModelOptions.from(name(), args)));
+        out.print(render(ModelOptions.from(name(), args), err));
     }
 
-    abstract String render(ModelOptions o) throws IOException;
+    /**
+     * The command's output. {@code err} takes what must not mix with machine-readable output (the calibration notice
+     * beside CSV or SVG on standard output).
+     */
+    abstract String render(ModelOptions o, PrintStream err) throws IOException;
+
+    /**
+     * The lines saying the output is calibrated: where and how it was measured, then the classes it had no efficiency
+     * for, when there are any.
+     */
+    static String calibrated(Calibration c, List<OperatorClass> uncalibrated) {
+        String s = "calibrated: " + c.provenance() + "\n";
+        if (!uncalibrated.isEmpty()) {
+            s += "uncalibrated classes, priced at the measured copy bandwidth: "
+                    + String.join(
+                            ", ", uncalibrated.stream().map(OperatorClass::key).toList()) + "\n";
+        }
+        return s;
+    }
 
     static String f(String fmt, Object... args) {
         return String.format(Locale.ROOT, fmt, args);

@@ -1,5 +1,6 @@
 package dev.roofline.core.cli.command;
 
+import dev.roofline.core.calibration.Calibration;
 import dev.roofline.core.cli.Arguments;
 import dev.roofline.core.cli.Converters;
 import dev.roofline.core.cli.Option;
@@ -13,6 +14,7 @@ import dev.roofline.core.report.ChartPoint;
 import dev.roofline.core.transformer.Phase;
 import dev.roofline.core.transformer.Workload;
 
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -21,6 +23,8 @@ import java.util.Locale;
 /**
  * The options {@code model}, {@code recommend} and {@code plot} share (each command reads the ones it needs), and
  * their values once parsed.
+ *
+ * @param calibration measurements to price with, or null for the datasheet roofline
  */
 record ModelOptions(
         Model model,
@@ -30,7 +34,8 @@ record ModelOptions(
         List<Precision> allowed,
         Path out,
         List<Precision> ceilings,
-        List<ChartPoint> measured) {
+        List<ChartPoint> measured,
+        Calibration calibration) {
 
     static final Option<Hardware> HW = Option.of("--hw", "NAME", "hardware", "gb10", Converters.hardware());
     static final Option<Phase> PHASE = Option.of(
@@ -77,8 +82,28 @@ record ModelOptions(
                     ModelOptions::measured)
             .repeated();
 
+    static final Option<Calibration> CALIBRATION = Option.of(
+            "--calibration",
+            "FILE",
+            "a GPU run's measurements (calibration JSON) to price with instead of the datasheet",
+            null,
+            ModelOptions::calibration);
+
     static final List<Option<?>> ALL = List.of(
-            HW, PHASE, BATCH, CONTEXT, WEIGHTS, ACTIVATIONS, KV, NO_FLASH, FORMAT, ALLOW, OUT, CEILINGS, MEASURED);
+            HW,
+            PHASE,
+            BATCH,
+            CONTEXT,
+            WEIGHTS,
+            ACTIVATIONS,
+            KV,
+            NO_FLASH,
+            FORMAT,
+            ALLOW,
+            OUT,
+            CEILINGS,
+            MEASURED,
+            CALIBRATION);
 
     static ModelOptions from(String command, Arguments args) {
         List<String> operands = args.operands(
@@ -99,7 +124,8 @@ record ModelOptions(
                 args.find(ALLOW).orElse(null),
                 args.find(OUT).orElse(null),
                 args.find(CEILINGS).orElse(null),
-                args.all(MEASURED));
+                args.all(MEASURED),
+                args.find(CALIBRATION).orElse(null));
     }
 
     /** A config.json path (reading it is a data error when it fails) or a preset name (a usage error when unknown). */
@@ -115,6 +141,19 @@ record ModelOptions(
             return Models.byName(v);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
+        }
+    }
+
+    /** A calibration file; one that is missing, unreadable or invalid is a usage error naming it. */
+    private static Calibration calibration(String option, String v) {
+        Path p = Path.of(v);
+        if (!Files.isRegularFile(p)) {
+            throw new IllegalArgumentException(option + ": calibration file '" + v + "' does not exist");
+        }
+        try {
+            return Calibration.read(p);
+        } catch (UncheckedIOException e) {
+            throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
         }
     }
 

@@ -1,5 +1,8 @@
 package dev.roofline.core.cli.command;
 
+import dev.roofline.core.calibration.CalibratedPrediction;
+import dev.roofline.core.calibration.Calibration;
+import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.report.ChartPoint;
 import dev.roofline.core.report.RooflineChart;
@@ -8,12 +11,16 @@ import dev.roofline.core.transformer.Transformer;
 import dev.roofline.core.transformer.Workload;
 
 import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** {@code roofline plot}: an SVG roofline chart of a model's operators, with measured points. */
+/**
+ * {@code roofline plot}: an SVG roofline chart of a model's operators, with measured points. With {@code --calibration}
+ * the points are the calibrated predictions and the memory slope is the measured copy bandwidth.
+ */
 public final class PlotCommand extends ModelFamilyCommand {
 
     @Override
@@ -27,34 +34,50 @@ public final class PlotCommand extends ModelFamilyCommand {
     }
 
     @Override
-    String render(ModelOptions o) throws IOException {
+    String render(ModelOptions o, PrintStream err) throws IOException {
+        Calibration cal = o.calibration();
+        // a calibration draws the memory slope at the measured copy bandwidth, labelled as measured
+        Hardware hw = cal == null ? o.hardware() : cal.applyTo(o.hardware());
         Transformer t = Transformer.of(o.model(), o.hardware());
         List<Precision> ceilings = o.ceilings();
         if (ceilings == null) {
             ceilings = new ArrayList<>();
             for (Precision p : new Precision[] {Precision.FP16, Precision.FP8_E4M3, Precision.NVFP4}) {
-                if (o.hardware().runsNatively(p)) {
+                if (hw.runsNatively(p)) {
                     ceilings.add(p);
                 }
             }
         }
-        ModelPrediction p = t.predict(o.workload());
         Workload w = o.workload();
-        RooflineChart chart = RooflineChart.of(o.hardware(), ceilings)
+        ModelPrediction p;
+        String notice = "";
+        if (cal == null) {
+            p = t.predict(w);
+        } else {
+            CalibratedPrediction c = cal.predict(t, w);
+            p = c.calibrated();
+            notice = calibrated(cal, c.uncalibratedClasses());
+        }
+        RooflineChart chart = RooflineChart.of(hw, ceilings)
                 .withPrediction(p)
                 .withTitle(f(
-                        "%s %s on %s, batch %d, context %d, W %s",
+                        "%s %s on %s, batch %d, context %d, W %s%s",
                         o.model().name(),
                         w.phase().name().toLowerCase(Locale.ROOT),
-                        o.hardware().name(),
+                        hw.name(),
                         w.batch(),
                         w.contextTokens(),
-                        w.weights().displayName()));
+                        w.weights().displayName(),
+                        cal == null
+                                ? ""
+                                : ", calibrated on " + cal.provenance().device() + " "
+                                        + cal.provenance().date()));
         for (ChartPoint m : o.measured()) {
             chart = chart.withPoint(m);
         }
         String svg = chart.svg();
         if (o.out() == null) {
+            err.print(notice);
             return svg;
         }
         try {
@@ -62,7 +85,7 @@ public final class PlotCommand extends ModelFamilyCommand {
         } catch (IOException e) {
             throw new IOException("cannot write " + o.out() + ": " + e.getMessage(), e);
         }
-        return "wrote " + o.out() + " (" + p.operators().size() + " operators, "
+        return notice + "wrote " + o.out() + " (" + p.operators().size() + " operators, "
                 + o.measured().size() + " measured points)\n";
     }
 }

@@ -9,13 +9,15 @@ import dev.roofline.core.recommend.Recommender;
 import dev.roofline.core.recommend.RoleChoice;
 import dev.roofline.core.report.TextTable;
 
+import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * {@code roofline recommend}: weight, activation and KV precisions for a model, with method, speedup and reason.
  * {@code --allow} limits every role to the formats named (FP16, the baseline, stays a candidate); the output says
- * which precision each role got and why, and why a named format was no candidate for a role.
+ * which precision each role got and why, and why a named format was no candidate for a role. With
+ * {@code --calibration} every speedup is a ratio of calibrated times.
  */
 public final class RecommendCommand extends ModelFamilyCommand {
 
@@ -30,10 +32,13 @@ public final class RecommendCommand extends ModelFamilyCommand {
     }
 
     @Override
-    String render(ModelOptions o) {
+    String render(ModelOptions o, PrintStream err) {
         Recommender r = Recommender.on(o.hardware());
         if (o.allowed() != null) {
             r = r.withConstraint(AccuracyConstraint.allowing(o.allowed().toArray(Precision[]::new)));
+        }
+        if (o.calibration() != null) {
+            r = r.withCalibration(o.calibration());
         }
         ModelRecommendation rec = r.recommend(o.model(), o.workload());
         Recommendation m = rec.model();
@@ -41,6 +46,9 @@ public final class RecommendCommand extends ModelFamilyCommand {
         sb.append(f(
                 "%s on %s: use %s (%.2fx vs FP16)%n",
                 m.subject(), o.hardware().name(), m.choice().label(), m.speedupVsFp16()));
+        if (o.calibration() != null) {
+            sb.append(calibrated(o.calibration(), rec.uncalibratedClasses()));
+        }
         sb.append("method: ").append(m.method()).append('\n');
         sb.append("why: ").append(m.reason()).append('\n');
         sb.append("runners-up: ");

@@ -1,23 +1,25 @@
-package dev.roofline.core.model;
+package dev.roofline.core.internal;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * A strict RFC 8259 reader, enough for {@code config.json}: objects become {@code Map}, arrays {@code List}, numbers
+ * The one JSON reader of roofline-core ({@code config.json}, calibration files): strict RFC 8259, objects become
+ * {@code Map} (in the text's key order), arrays {@code List}, numbers
  * {@code Long} (integers) or {@code Double}, plus {@code String}, {@code Boolean} and {@code null}. Errors name the
  * line and column; duplicate keys, trailing content, {@code \\u} escapes other than four hex digits and nesting deeper
  * than {@link #MAX_DEPTH} are refused.
  */
-final class Json {
+public final class Json {
     /**
      * Most objects and arrays open at once: far beyond any {@code config.json} (which nests 3 or 4 deep), and well
      * within what this recursive reader can descend on a default thread stack.
      */
-    static final int MAX_DEPTH = 512;
+    public static final int MAX_DEPTH = 512;
 
     private final String text;
     private int pos;
@@ -27,7 +29,12 @@ final class Json {
         this.text = text;
     }
 
-    static Object parse(String text) {
+    /**
+     * The value of {@code text}.
+     *
+     * @throws IllegalArgumentException naming the line and column of the first error
+     */
+    public static Object parse(String text) {
         if (text == null) {
             throw new IllegalArgumentException("JSON text must not be null");
         }
@@ -39,6 +46,29 @@ final class Json {
             throw j.error("unexpected '" + text.charAt(j.pos) + "' after the JSON value");
         }
         return v;
+    }
+
+    /** {@code s} as a JSON string literal: quoted, with quotes, backslashes and control characters escaped. */
+    public static String quote(String s) {
+        StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> sb.append("\\\"");
+                case '\\' -> sb.append("\\\\");
+                case '\n' -> sb.append("\\n");
+                case '\r' -> sb.append("\\r");
+                case '\t' -> sb.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+                    } else {
+                        sb.append(c);
+                    }
+                }
+            }
+        }
+        return sb.append('"').toString();
     }
 
     private Object value() {

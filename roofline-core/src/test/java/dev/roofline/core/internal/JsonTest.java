@@ -1,5 +1,6 @@
-package dev.roofline.core.model;
+package dev.roofline.core.internal;
 
+import dev.roofline.core.model.ConfigJson;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -45,5 +46,12 @@ class JsonTest {
         assertThatThrownBy(() -> Json.parse("\"\\u０041\"")).hasMessageContaining("4 hex digits");
         assertThatThrownBy(() -> Json.parse("\"\\u٠041\"")).hasMessageContaining("4 hex digits");
         assertThatThrownBy(() -> Json.parse("\"\\u04")).hasMessageContaining("got '\\u04'");
+    }
+
+    @Test
+    void quotedStringsReadBackAsWritten() {
+        String s = "a \"b\" \\ c\n\t\u0001é";
+        assertThat(Json.quote(s)).isEqualTo("\"a \\\"b\\\" \\\\ c\\n\\t\\u0001é\"");
+        assertThat(Json.parse(Json.quote(s))).isEqualTo(s);
     }
 }

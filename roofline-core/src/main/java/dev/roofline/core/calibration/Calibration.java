@@ -1,0 +1,211 @@
+package dev.roofline.core.calibration;
+
+import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.hardware.Source;
+import dev.roofline.core.internal.Checks;
+import dev.roofline.core.model.Model;
+import dev.roofline.core.roofline.Roofline;
+import dev.roofline.core.transformer.ModelPrediction;
+import dev.roofline.core.transformer.OperatorTime;
+import dev.roofline.core.transformer.Transformer;
+import dev.roofline.core.transformer.Workload;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a real GPU run measured, in place of the datasheet's assumptions: the copy bandwidth, what one kernel launch
+ * costs inside a CUDA graph, how many kernels the measured engine launches (its fusion plan) and, per
+ * {@link OperatorClass}, the fraction of the copy bandwidth those kernels reach. {@link #predict} prices a model with
+ * it:
+ * <pre>
+ * operator time = max(bytes / (copyBytesPerSecond × efficiency(class)), flops / peak) × count
+ * launch time   = (kernelsPerLayer × layers + kernelsPerModel) × launchSeconds
+ * </pre>
+ *
+ * <pre>{@code
+ * Calibration c = Calibration.read(Path.of("h200-llama-3-8b.json"));
+ * CalibratedPrediction p = c.predict(Transformer.of(Models.LLAMA_3_8B, Hardware.H200), Workload.decode(1, 1024));
+ * p.timeSeconds();               // operators at their measured efficiencies plus the launches
+ * p.errorPercent(5.091e-3);      // against a measured step
+ * }</pre>
+ *
+ * @param provenance         where and how it was measured
+ * @param copyBytesPerSecond device-to-device copy bandwidth, at least {@link Hardware#MIN_BYTES_PER_SECOND}
+ * @param launchSeconds      what one kernel costs inside a CUDA graph beyond its bytes and FLOPs, in [0,
+ *                           {@link Hardware#MAX_KERNEL_LATENCY_SECONDS}]
+ * @param kernelsPerLayer    kernels the engine launches per decoder layer, &gt;= 0 (10 for a dense Llama decode step)
+ * @param kernelsPerModel    kernels it launches outside the layers, &gt;= 0 (2: final norm and LM head)
+ * @param efficiencies       per class, the fraction of the copy bandwidth reached, in (0, {@link #MAX_EFFICIENCY}];
+ *                           a class left out is priced at 1 and reported as uncalibrated
+ */
+public record Calibration(
+        Provenance provenance,
+        double copyBytesPerSecond,
+        double launchSeconds,
+        int kernelsPerLayer,
+        int kernelsPerModel,
+        Map<OperatorClass, Double> efficiencies) {
+
+    /**
+     * The largest efficiency accepted: above 1 because data a kernel finds in L2 is not read from DRAM, so a class can
+     * beat a DRAM-sized copy; half as fast again is beyond any L2 on these GPUs and taken for a unit mistake.
+     */
+    public static final double MAX_EFFICIENCY = 1.5;
+
+    /**
+     * Where a calibration was measured.
+     *
+     * @param device the GPU as the driver names it, e.g. {@code "NVIDIA H200"}
+     * @param date   the day of the run
+     * @param source the command and configuration that measured it, e.g.
+     *               {@code "roofline decode-bench llama-3-8b --weights FP16 --context 1024"}
+     */
+    public record Provenance(String device, LocalDate date, String source) {
+        public Provenance {
+            Checks.notBlank("device", device);
+            Checks.notNull("date", date);
+            Checks.notBlank("source", source);
+        }
+
+        /** As a hardware figure's source. */
+        public Source asSource() {
+            return Source.measured(device, date, source);
+        }
+
+        /** "measured on NVIDIA H200 2026-11-24 (roofline decode-bench ...)". */
+        @Override
+        public String toString() {
+            return "measured on " + device + " " + date + " (" + source + ")";
+        }
+    }
+
+    public Calibration {
+        Checks.notNull("provenance", provenance);
+        Checks.atLeast("copyBytesPerSecond", copyBytesPerSecond, Hardware.MIN_BYTES_PER_SECOND, "1 GB/s");
+        if (!(launchSeconds >= 0 && launchSeconds <= Hardware.MAX_KERNEL_LATENCY_SECONDS)) {
+            throw new IllegalArgumentException("launchSeconds must be in [0, 1] s, got " + launchSeconds);
+        }
+        if (kernelsPerLayer < 0) {
+            throw new IllegalArgumentException("kernelsPerLayer must be >= 0, got " + kernelsPerLayer);
+        }
+        if (kernelsPerModel < 0) {
+            throw new IllegalArgumentException("kernelsPerModel must be >= 0, got " + kernelsPerModel);
+        }
+        efficiencies = byKey(Checks.notNull("efficiencies", efficiencies));
+    }
+
+    /** The efficiencies validated, in the order of their keys (as files list them). */
+    private static Map<OperatorClass, Double> byKey(Map<OperatorClass, Double> given) {
+        List<OperatorClass> classes = new ArrayList<>(given.size());
+        for (Map.Entry<OperatorClass, Double> e : given.entrySet()) {
+            OperatorClass c = Checks.notNull("efficiencies key", e.getKey());
+            Double v = e.getValue();
+            if (v == null || !(v > 0 && v <= MAX_EFFICIENCY)) {
+                throw new IllegalArgumentException(
+                        "efficiencies: " + c.key() + " must be in (0, " + MAX_EFFICIENCY + "], got " + v);
+            }
+            classes.add(c);
+        }
+        classes.sort(Comparator.comparing(OperatorClass::key));
+        Map<OperatorClass, Double> sorted = new LinkedHashMap<>();
+        for (OperatorClass c : classes) {
+            sorted.put(c, given.get(c));
+        }
+        return Collections.unmodifiableMap(sorted);
+    }
+
+    /** The fraction of the copy bandwidth {@code c} reaches: its measured efficiency, or 1 when it has none. */
+    public double efficiency(OperatorClass c) {
+        return efficiencies.getOrDefault(Checks.notNull("class", c), 1.0);
+    }
+
+    /** Whether {@code c} has a measured efficiency. */
+    public boolean calibrates(OperatorClass c) {
+        return efficiencies.containsKey(Checks.notNull("class", c));
+    }
+
+    /** {@code hw} with the measured copy bandwidth as its memory bandwidth, sourced to this measurement. */
+    public Hardware applyTo(Hardware hw) {
+        return Checks.notNull("hardware", hw).withMemoryBandwidth(copyBytesPerSecond, provenance.asSource());
+    }
+
+    /** Kernels one forward pass of {@code model} launches: kernelsPerLayer × layers + kernelsPerModel. */
+    public long launches(Model model) {
+        Checks.notNull("model", model);
+        return Checks.add(
+                Checks.multiply(kernelsPerLayer, model.layers(), () -> "kernel launches of " + model.name()),
+                kernelsPerModel,
+                () -> "kernel launches of " + model.name());
+    }
+
+    /**
+     * {@code t}'s model priced with this calibration: on {@code t}'s roofline with the measured copy bandwidth and
+     * bandwidth efficiency 1 (the class efficiencies take its place); its compute efficiency and sparsity stay, since a
+     * copy measures no arithmetic.
+     */
+    public CalibratedPrediction predict(Transformer t, Workload w) {
+        Checks.notNull("transformer", t);
+        Checks.notNull("workload", w);
+        Roofline r = t.roofline();
+        Roofline measured = new Roofline(applyTo(r.hardware()), 1, r.computeEfficiency(), r.sparse());
+        ModelPrediction base = Transformer.of(t.model(), measured).predict(w);
+        List<OperatorTime> operators = new ArrayList<>(base.operators().size());
+        for (OperatorTime o : base.operators()) {
+            double e = efficiency(OperatorClass.of(o.step()));
+            operators.add(new OperatorTime(
+                    o.step(), o.prediction().atBandwidth(o.prediction().bytesPerSecond() * e)));
+        }
+        return new CalibratedPrediction(this, base, new ModelPrediction(base.model(), w, base.hardware(), operators));
+    }
+
+    /** This calibration as a JSON object, one field a line ({@link #parse} reads it back). */
+    public String toJson() {
+        return CalibrationJson.write(this);
+    }
+
+    /** Writes {@link #toJson()} to {@code file}. */
+    public void write(Path file) {
+        Checks.notNull("file", file);
+        try {
+            Files.writeString(file, toJson());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write calibration " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * The calibration in {@code file}.
+     *
+     * @throws IllegalArgumentException naming the file and the field when the file is not a valid calibration
+     * @throws UncheckedIOException     when it cannot be read
+     */
+    public static Calibration read(Path file) {
+        Checks.notNull("file", file);
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read calibration " + file + ": " + e.getMessage(), e);
+        }
+        return CalibrationJson.read(file.toString(), text);
+    }
+
+    /**
+     * The calibration in JSON {@code text}.
+     *
+     * @throws IllegalArgumentException naming the field when the text is not a valid calibration
+     */
+    public static Calibration parse(String text) {
+        return CalibrationJson.read("calibration JSON", text);
+    }
+}

@@ -1,0 +1,181 @@
+package dev.roofline.core.calibration;
+
+import dev.roofline.core.internal.Json;
+
+import java.time.LocalDate;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A {@link Calibration} as a JSON object whose fields are named as its accessors, provenance flattened:
+ * <pre>{@code
+ * {
+ *   "device": "NVIDIA H200",
+ *   "date": "2026-11-24",
+ *   "source": "roofline decode-bench llama-3-8b --weights FP16 --context 1024",
+ *   "copyBytesPerSecond": 4.3E12,
+ *   "launchSeconds": 4.0E-6,
+ *   "kernelsPerLayer": 10,
+ *   "kernelsPerModel": 2,
+ *   "efficiencies": {"attention": 0.37, "elementwise": 0.2, "gemv FP16": 0.97}
+ * }
+ * }</pre>
+ * Every field is required and no other is accepted, so a misspelt name is refused rather than silently ignored.
+ */
+final class CalibrationJson {
+    /** Every field of a calibration file, in the order {@link #write} writes them. */
+    static final List<String> FIELDS = List.of(
+            "device",
+            "date",
+            "source",
+            "copyBytesPerSecond",
+            "launchSeconds",
+            "kernelsPerLayer",
+            "kernelsPerModel",
+            "efficiencies");
+
+    private CalibrationJson() {}
+
+    static String write(Calibration c) {
+        StringBuilder sb = new StringBuilder("{\n");
+        Calibration.Provenance p = c.provenance();
+        field(sb, "device", Json.quote(p.device()));
+        field(sb, "date", Json.quote(p.date().toString()));
+        field(sb, "source", Json.quote(p.source()));
+        field(sb, "copyBytesPerSecond", Double.toString(c.copyBytesPerSecond()));
+        field(sb, "launchSeconds", Double.toString(c.launchSeconds()));
+        field(sb, "kernelsPerLayer", Integer.toString(c.kernelsPerLayer()));
+        field(sb, "kernelsPerModel", Integer.toString(c.kernelsPerModel()));
+        sb.append("  \"efficiencies\": {");
+        String separator = "\n";
+        for (Map.Entry<OperatorClass, Double> e : c.efficiencies().entrySet()) {
+            sb.append(separator)
+                    .append("    ")
+                    .append(Json.quote(e.getKey().key()))
+                    .append(": ")
+                    .append(e.getValue());
+            separator = ",\n";
+        }
+        return sb.append(c.efficiencies().isEmpty() ? "}\n}\n" : "\n  }\n}\n").toString();
+    }
+
+    private static void field(StringBuilder sb, String name, String json) {
+        sb.append("  ").append(Json.quote(name)).append(": ").append(json).append(",\n");
+    }
+
+    /**
+     * The calibration in {@code text}. Every error starts with {@code where} (the file) and names the field: types
+     * are checked here, ranges by the record, whose messages name its components as the file names its fields.
+     */
+    static Calibration read(String where, String text) {
+        try {
+            return read(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static Calibration read(String text) {
+        Object root;
+        try {
+            root = Json.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("not valid JSON: " + e.getMessage(), e);
+        }
+        if (!(root instanceof Map<?, ?> m)) {
+            throw new IllegalArgumentException("a calibration must be a JSON object, got " + describe(root));
+        }
+        for (Object key : m.keySet()) {
+            if (!FIELDS.contains(key)) {
+                throw new IllegalArgumentException("unknown field \"" + key + "\"; a calibration has " + FIELDS);
+            }
+        }
+        return new Calibration(
+                new Calibration.Provenance(text(m, "device"), date(m), text(m, "source")),
+                number(m, "copyBytesPerSecond"),
+                number(m, "launchSeconds"),
+                count(m, "kernelsPerLayer"),
+                count(m, "kernelsPerModel"),
+                efficiencies(m));
+    }
+
+    private static Object required(Map<?, ?> m, String field) {
+        Object v = m.get(field);
+        if (v == null) {
+            throw new IllegalArgumentException(
+                    "field \"" + field + "\" is missing" + (m.containsKey(field) ? " (null)" : ""));
+        }
+        return v;
+    }
+
+    private static String text(Map<?, ?> m, String field) {
+        if (!(required(m, field) instanceof String s) || s.isBlank()) {
+            throw new IllegalArgumentException(
+                    "field \"" + field + "\" must be a non-blank string, got " + describe(m.get(field)));
+        }
+        return s;
+    }
+
+    private static LocalDate date(Map<?, ?> m) {
+        String s = text(m, "date");
+        try {
+            return LocalDate.parse(s);
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("field \"date\" must be an ISO date yyyy-mm-dd, got \"" + s + "\"", e);
+        }
+    }
+
+    private static double number(Map<?, ?> m, String field) {
+        if (!(required(m, field) instanceof Number n)) {
+            throw new IllegalArgumentException(
+                    "field \"" + field + "\" must be a number, got " + describe(m.get(field)));
+        }
+        return n.doubleValue();
+    }
+
+    /** A whole number; its sign is the record's to check. */
+    private static int count(Map<?, ?> m, String field) {
+        Object v = required(m, field);
+        if (!(v instanceof Long n) || n < Integer.MIN_VALUE || n > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException(
+                    "field \"" + field + "\" must be a whole number of kernels, got " + describe(v));
+        }
+        return n.intValue();
+    }
+
+    private static Map<OperatorClass, Double> efficiencies(Map<?, ?> m) {
+        if (!(required(m, "efficiencies") instanceof Map<?, ?> given)) {
+            throw new IllegalArgumentException("field \"efficiencies\" must be an object of operator class to"
+                    + " fraction, got " + describe(m.get("efficiencies")));
+        }
+        Map<OperatorClass, Double> out = new LinkedHashMap<>();
+        for (Map.Entry<?, ?> e : given.entrySet()) {
+            String key = (String) e.getKey();
+            String where = "field \"efficiencies\": ";
+            OperatorClass c;
+            try {
+                c = OperatorClass.parse(key);
+            } catch (IllegalArgumentException x) {
+                throw new IllegalArgumentException(where + x.getMessage(), x);
+            }
+            if (!(e.getValue() instanceof Number n)) {
+                throw new IllegalArgumentException(
+                        where + "\"" + key + "\" must be a number, got " + describe(e.getValue()));
+            }
+            out.put(c, n.doubleValue());
+        }
+        return out;
+    }
+
+    private static String describe(Object v) {
+        return switch (v) {
+            case null -> "null";
+            case String s -> "\"" + s + "\"";
+            case Map<?, ?> m -> "an object";
+            case List<?> l -> "an array";
+            default -> v.toString();
+        };
+    }
+}

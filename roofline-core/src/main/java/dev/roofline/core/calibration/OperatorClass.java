@@ -1,0 +1,185 @@
+package dev.roofline.core.calibration;
+
+import dev.roofline.core.internal.Checks;
+import dev.roofline.core.precision.Precision;
+import dev.roofline.core.roofline.Operator;
+import dev.roofline.core.transformer.Step;
+
+import java.util.Arrays;
+
+/**
+ * The operators one measured efficiency stands for: kernels of one kind that stream the same kind of bytes, so they
+ * reach the same fraction of the copy bandwidth. Each class has a stable {@link #key()}, the name calibration files
+ * use:
+ * <ul>
+ *   <li>{@code gemv <PRECISION>}: a {@link dev.roofline.core.roofline.Gemm} of at most {@link #GEMV_MAX_ROWS}
+ *   activation rows (decode projections), by its weights' {@link Precision} name, e.g. {@code gemv NVFP4};</li>
+ *   <li>{@code gemm <PRECISION>}: a Gemm of more rows (prefill, large batches);</li>
+ *   <li>{@code grouped gemm <PRECISION>}: the routed experts of a mixture of experts;</li>
+ *   <li>{@code attention}: fused attention over the KV cache;</li>
+ *   <li>{@code elementwise}: everything on the CUDA cores (norms, residual adds, RoPE, SiLU × up, embedding, top-k).</li>
+ * </ul>
+ * Unfused attention's Q·Kᵀ and score·V are Gemms whose "weights" are the KV cache, and are classed as such.
+ *
+ * <pre>{@code
+ * OperatorClass c = OperatorClass.of(Gemm.gemv(4096, 4096).withWeights(Precision.NVFP4));
+ * c.key();                                      // "gemv NVFP4"
+ * OperatorClass.parse("gemv NVFP4").equals(c);  // true
+ * }</pre>
+ */
+public sealed interface OperatorClass
+        permits OperatorClass.Gemv,
+                OperatorClass.Gemm,
+                OperatorClass.GroupedGemm,
+                OperatorClass.Attention,
+                OperatorClass.Elementwise {
+
+    /**
+     * The most activation rows a GEMV kernel takes: up to one tensor-core tile of M rows the weights are streamed once
+     * by a matrix-vector kernel, so such products reach the bandwidth decode GEMVs reach; beyond it GEMM kernels run.
+     */
+    int GEMV_MAX_ROWS = 16;
+
+    OperatorClass ATTENTION = new Attention();
+    OperatorClass ELEMENTWISE = new Elementwise();
+
+    /** The name of this class in calibration files, e.g. {@code "gemv FP16"}; also what {@code toString} gives. */
+    String key();
+
+    /** A matrix product of at most {@link #GEMV_MAX_ROWS} activation rows, weights stored in {@code weights}. */
+    record Gemv(Precision weights) implements OperatorClass {
+        public Gemv {
+            Checks.notNull("weights", weights);
+        }
+
+        @Override
+        public String key() {
+            return "gemv " + weights.name();
+        }
+
+        @Override
+        public String toString() {
+            return key();
+        }
+    }
+
+    /** A matrix product of more than {@link #GEMV_MAX_ROWS} activation rows, weights stored in {@code weights}. */
+    record Gemm(Precision weights) implements OperatorClass {
+        public Gemm {
+            Checks.notNull("weights", weights);
+        }
+
+        @Override
+        public String key() {
+            return "gemm " + weights.name();
+        }
+
+        @Override
+        public String toString() {
+            return key();
+        }
+    }
+
+    /** The routed experts of a mixture-of-experts layer, weights stored in {@code weights}. */
+    record GroupedGemm(Precision weights) implements OperatorClass {
+        public GroupedGemm {
+            Checks.notNull("weights", weights);
+        }
+
+        @Override
+        public String key() {
+            return "grouped gemm " + weights.name();
+        }
+
+        @Override
+        public String toString() {
+            return key();
+        }
+    }
+
+    /** Fused attention reading the KV cache. */
+    record Attention() implements OperatorClass {
+        @Override
+        public String key() {
+            return "attention";
+        }
+
+        @Override
+        public String toString() {
+            return key();
+        }
+    }
+
+    /** Vector work on the CUDA cores. */
+    record Elementwise() implements OperatorClass {
+        @Override
+        public String key() {
+            return "elementwise";
+        }
+
+        @Override
+        public String toString() {
+            return key();
+        }
+    }
+
+    /** The class of a step of a forward pass. */
+    static OperatorClass of(Step step) {
+        return of(Checks.notNull("step", step).operator());
+    }
+
+    /** The class of an operator. */
+    static OperatorClass of(Operator op) {
+        return switch (Checks.notNull("operator", op)) {
+            case dev.roofline.core.roofline.Gemm g ->
+                g.m() <= GEMV_MAX_ROWS ? new Gemv(g.weights()) : new Gemm(g.weights());
+            case dev.roofline.core.roofline.GroupedGemm g -> new GroupedGemm(g.weights());
+            case dev.roofline.core.roofline.Attention a -> ATTENTION;
+            case dev.roofline.core.roofline.Elementwise e -> ELEMENTWISE;
+        };
+    }
+
+    /**
+     * The class named {@code key}, as {@link #key()} writes it: the kind in lower case, then for matrix kinds one space
+     * and a {@link Precision} constant's name exactly ({@code FP8_E4M3}, not an alias).
+     *
+     * @throws IllegalArgumentException naming the key and what is known
+     */
+    static OperatorClass parse(String key) {
+        Checks.notNull("key", key);
+        switch (key) {
+            case "attention" -> {
+                return ATTENTION;
+            }
+            case "elementwise" -> {
+                return ELEMENTWISE;
+            }
+            default -> {
+                // "grouped gemm" first: it contains a space of its own
+                for (String kind : new String[] {"grouped gemm ", "gemv ", "gemm "}) {
+                    if (key.startsWith(kind)) {
+                        Precision p = precision(key, key.substring(kind.length()));
+                        return switch (kind) {
+                            case "gemv " -> new Gemv(p);
+                            case "gemm " -> new Gemm(p);
+                            default -> new GroupedGemm(p);
+                        };
+                    }
+                }
+                throw new IllegalArgumentException("unknown operator class \"" + key
+                        + "\"; known: \"gemv <PRECISION>\", \"gemm <PRECISION>\", \"grouped gemm <PRECISION>\","
+                        + " \"attention\", \"elementwise\"");
+            }
+        }
+    }
+
+    private static Precision precision(String key, String name) {
+        for (Precision p : Precision.values()) {
+            if (p.name().equals(name)) {
+                return p;
+            }
+        }
+        throw new IllegalArgumentException("operator class \"" + key + "\" names no precision: \"" + name
+                + "\" is not one of " + Arrays.toString(Precision.values()));
+    }
+}

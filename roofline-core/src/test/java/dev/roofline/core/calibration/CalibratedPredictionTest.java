@@ -1,0 +1,157 @@
+package dev.roofline.core.calibration;
+
+import dev.roofline.core.hardware.Ceiling;
+import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.hardware.Source;
+import dev.roofline.core.model.Model;
+import dev.roofline.core.model.Models;
+import dev.roofline.core.precision.Precision;
+import dev.roofline.core.roofline.Roofline;
+import dev.roofline.core.transformer.Transformer;
+import dev.roofline.core.transformer.Workload;
+import org.junit.jupiter.api.Test;
+
+import java.time.LocalDate;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * A two-layer model small enough to price by hand: hidden 64, 2 heads of 32 (2 KV heads), SwiGLU 128, vocabulary 256,
+ * FP16 throughout, decode at batch 1 over 16 cached tokens. The GPU's CUDA cores are slowed to 1 GFLOP/s so that the
+ * vector operators are compute-bound and the max of the two terms is exercised both ways.
+ */
+class CalibratedPredictionTest {
+
+    static final Model TINY = Model.newBuilder("tiny")
+            .hiddenSize(64)
+            .layers(2)
+            .vocabSize(256)
+            .attention(2, 2)
+            .swiGlu(128)
+            .build();
+
+    static final Hardware GPU = Hardware.newBuilder("test-gpu")
+            .memoryBandwidth(2e12, Source.user("test"))
+            .ceiling(Precision.FP16, 1e15, Ceiling.Unit.TENSOR_CORE, Source.user("test"))
+            .ceiling(Precision.FP32, 1e9, Ceiling.Unit.CUDA_CORE, Source.user("test"))
+            .build();
+
+    /** Copy 1 TB/s (half the datasheet's), launches 2 µs, 10 kernels a layer and 2 around them; no attention figure. */
+    static final Calibration CALIBRATION = new Calibration(
+            new Calibration.Provenance("Test GPU", LocalDate.of(2026, 11, 24), "by hand"),
+            1e12,
+            2e-6,
+            10,
+            2,
+            Map.of(new OperatorClass.Gemv(Precision.FP16), 0.8, OperatorClass.ELEMENTWISE, 0.5));
+
+    static final Workload DECODE = Workload.decode(1, 16);
+
+    static CalibratedPrediction tiny() {
+        return CALIBRATION.predict(Transformer.of(TINY, GPU), DECODE);
+    }
+
+    @Test
+    void timeIsEachClassAtItsEfficiencyPlusTheLaunches() {
+        // GEMVs at 0.8 TB/s, memory-bound (1 FLOP/B against a 1 PFLOP/s ceiling). Bytes = A + W + C, 2 B each:
+        // q, k, v, o: 64 + 64x64 + 64 elements = 8448 B; gate, up: 64 + 128x64 + 128 = 16768 B; down: 16768 B;
+        // lm_head: 64 + 256x64 + 256 = 33408 B. Two layers: 4 x 8448 x 2 + 3 x 16768 x 2 + 33408 = 201,600 B.
+        double gemv = 201_600 / 0.8e12; // 252 ns
+        // attention, no figure, so at 1 TB/s: per KV head q 64 B + out 64 B + K 16x32x2 + V 16x32x2 = 2176 B, 2 heads
+        double attention = 2 * 2 * 2176 / 1e12; // 8.704 ns
+        // elementwise at 0.5 TB/s, but FP32 at 1 GFLOP/s: the FLOP term wins for all but the embedding gather
+        double embedding = (128 + 128) / 0.5e12; // 0 FLOPs: a row read and written, 0.512 ns
+        double rmsnorm = 4 * (4 * 64 / 1e9); // 2 per layer, 4 FLOPs per element: 256 ns each
+        double rope = 2 * (3 * (2 + 2) * 32 / 1e9); // 384 ns a layer
+        double residual = 4 * (64 / 1e9); // 64 ns, 2 per layer
+        double silu = 2 * (4 * 128 / 1e9); // 512 ns a layer
+        double finalNorm = 4 * 64 / 1e9; // 256 ns
+        double operators = gemv + attention + embedding + rmsnorm + rope + residual + silu + finalNorm;
+        assertThat(operators).isCloseTo(3589.216e-9, within(1e-15));
+        double launches = (10 * 2 + 2) * 2e-6; // 44 µs
+
+        CalibratedPrediction p = tiny();
+        assertThat(p.calibrated().timeSeconds()).isCloseTo(operators, within(1e-15));
+        assertThat(p.launches()).isEqualTo(22);
+        assertThat(p.launchSeconds()).isCloseTo(launches, within(1e-18));
+        assertThat(p.timeSeconds()).isCloseTo(47.589216e-6, within(1e-15));
+        assertThat(p.tokensPerSecond()).isCloseTo(1 / 47.589216e-6, within(1e-6));
+    }
+
+    @Test
+    void eachOperatorIsTheLargerTermAtItsClassBandwidthTimesItsCount() {
+        CalibratedPrediction p = tiny();
+        assertThat(p.operator("q_proj").timeSeconds()).isCloseTo(2 * 8448 / 0.8e12, within(1e-18));
+        assertThat(p.operator("q_proj").prediction().bytesPerSecond()).isEqualTo(0.8e12);
+        assertThat(p.operator("lm_head").timeSeconds()).isCloseTo(33_408 / 0.8e12, within(1e-18));
+        assertThat(p.operator("attention").timeSeconds()).isCloseTo(2 * 4352 / 1e12, within(1e-18));
+        assertThat(p.operator("embedding").timeSeconds()).isCloseTo(256 / 0.5e12, within(1e-18));
+        assertThat(p.operator("rmsnorm").timeSeconds()).isCloseTo(4 * 256e-9, within(1e-18));
+        assertThat(p.share(p.operator("rmsnorm"))).isCloseTo(1024e-9 / 47.589216e-6, within(1e-12));
+    }
+
+    @Test
+    void baseIsThePlainRooflineOnTheMeasuredCopyBandwidth() {
+        CalibratedPrediction p = tiny();
+        assertThat(p.base().hardware().memoryBytesPerSecond()).isEqualTo(1e12);
+        assertThat(p.base().hardware().source(Hardware.Figure.MEMORY_BANDWIDTH))
+                .isEqualTo(Source.measured("Test GPU", LocalDate.of(2026, 11, 24), "by hand"));
+        assertThat(p.base().operator("q_proj").timeSeconds()).isCloseTo(2 * 8448 / 1e12, within(1e-18));
+        assertThat(p.base().operators()).hasSameSizeAs(p.calibrated().operators());
+    }
+
+    @Test
+    void classesWithoutAFigureAreListedAndPricedAtOne() {
+        assertThat(tiny().uncalibratedClasses()).containsExactly(OperatorClass.ATTENTION);
+        assertThat(CALIBRATION.efficiency(OperatorClass.ATTENTION)).isEqualTo(1.0);
+        CalibratedPrediction nvfp4 =
+                CALIBRATION.predict(Transformer.of(TINY, GPU), DECODE.withWeights(Precision.NVFP4));
+        // the LM head stays at 16 bits (Workload.embeddings), so gemv FP16 is still calibrated
+        assertThat(nvfp4.uncalibratedClasses())
+                .extracting(OperatorClass::key)
+                .containsExactly("attention", "gemv NVFP4");
+    }
+
+    @Test
+    void errorPercentIsMeasuredOverPredictedLessOne() {
+        CalibratedPrediction p = tiny();
+        assertThat(p.errorPercent(2 * 47.589216e-6)).isCloseTo(100, within(1e-9));
+        assertThat(p.errorPercent(47.589216e-6 * 0.9)).isCloseTo(-10, within(1e-9));
+        assertThatThrownBy(() -> p.errorPercent(0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("measuredSeconds must be a finite number > 0, got 0.0");
+    }
+
+    @Test
+    void theTransformersComputeEfficiencyStaysItsBandwidthEfficiencyGives() {
+        // FP32 at 2 GFLOP/s, both efficiencies 0.5: the FLOP term is back at 1 GFLOP/s, the bytes at the calibration's
+        Hardware faster =
+                GPU.withCeiling(new Ceiling(Precision.FP32, 2e9, Ceiling.Unit.CUDA_CORE, Source.user("test")));
+        CalibratedPrediction p =
+                CALIBRATION.predict(Transformer.of(TINY, Roofline.on(faster).withEfficiency(0.5, 0.5)), DECODE);
+        assertThat(p.operator("q_proj").timeSeconds()).isCloseTo(2 * 8448 / 0.8e12, within(1e-18));
+        assertThat(p.operator("rmsnorm").timeSeconds()).isCloseTo(4 * 256e-9, within(1e-18));
+    }
+
+    @Test
+    void predictionsOfDifferentStepsAreRefused() {
+        CalibratedPrediction p = tiny();
+        assertThatThrownBy(() -> new CalibratedPrediction(
+                        CALIBRATION, p.base(), Transformer.of(TINY, GPU).predict(DECODE.withContext(32))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("base and calibrated must price the same steps of the same model and workload");
+        assertThatThrownBy(() -> CALIBRATION.predict(null, DECODE)).hasMessage("transformer must not be null");
+        assertThatThrownBy(() -> CALIBRATION.predict(Transformer.of(TINY, GPU), null))
+                .hasMessage("workload must not be null");
+    }
+
+    @Test
+    void launchesCountTheEnginesKernelsPerLayerAndAroundThem() {
+        assertThat(CALIBRATION.launches(TINY)).isEqualTo(22);
+        assertThat(CALIBRATION.launches(Models.LLAMA_3_8B)).isEqualTo(10 * 32 + 2);
+        assertThat(CALIBRATION.applyTo(GPU).memoryBytesPerSecond()).isEqualTo(1e12);
+    }
+}

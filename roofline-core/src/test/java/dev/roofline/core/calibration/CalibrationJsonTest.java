@@ -1,0 +1,148 @@
+package dev.roofline.core.calibration;
+
+import dev.roofline.core.precision.Precision;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.Map;
+
+import static dev.roofline.core.calibration.CalibratedPredictionTest.CALIBRATION;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class CalibrationJsonTest {
+
+    static final String TEXT = """
+            {
+              "device": "Test GPU",
+              "date": "2026-11-24",
+              "source": "by hand",
+              "copyBytesPerSecond": 1.0E12,
+              "launchSeconds": 2.0E-6,
+              "kernelsPerLayer": 10,
+              "kernelsPerModel": 2,
+              "efficiencies": {
+                "elementwise": 0.5,
+                "gemv FP16": 0.8
+              }
+            }
+            """;
+
+    @Test
+    void writesOneFieldALineEfficienciesByKey() {
+        assertThat(CALIBRATION.toJson()).isEqualTo(TEXT);
+    }
+
+    @Test
+    void readsBackWhatItWrites(@TempDir Path dir) {
+        Calibration c = new Calibration(
+                new Calibration.Provenance("NVIDIA H200", LocalDate.of(2026, 11, 24), "a \"quoted\" command\\n"),
+                4.291e12,
+                1.71e-6,
+                10,
+                2,
+                Map.of(
+                        new OperatorClass.Gemv(Precision.NVFP4),
+                        0.63,
+                        new OperatorClass.GroupedGemm(Precision.FP8_E4M3),
+                        1.2,
+                        OperatorClass.ATTENTION,
+                        0.369));
+        assertThat(Calibration.parse(c.toJson())).isEqualTo(c);
+        Path file = dir.resolve("h200.json");
+        c.write(file);
+        assertThat(Calibration.read(file)).isEqualTo(c);
+        assertThat(Calibration.parse(CalibrationJsonTest.TEXT)).isEqualTo(CALIBRATION);
+    }
+
+    @Test
+    void wholeNumbersAndAnEmptyMapAreAccepted() {
+        Calibration c = Calibration.parse(TEXT.replace("1.0E12", "1000000000000")
+                .replace("\"elementwise\": 0.5,\n    \"gemv FP16\": 0.8\n  ", ""));
+        assertThat(c.copyBytesPerSecond()).isEqualTo(1e12);
+        assertThat(c.efficiencies()).isEmpty();
+        assertThat(Calibration.parse(c.toJson())).isEqualTo(c);
+    }
+
+    @Test
+    void errorsNameTheFileAndTheField(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("calib.json");
+        Files.writeString(file, TEXT.replace("\"kernelsPerModel\": 2,\n", ""));
+        assertThatThrownBy(() -> Calibration.read(file))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage(file + ": field \"kernelsPerModel\" is missing");
+    }
+
+    @Test
+    void eachBadFieldIsRefusedWithItsName() {
+        assertThat(refusal(TEXT.replace("\"Test GPU\"", "null"))).isEqualTo("field \"device\" is missing (null)");
+        assertThat(refusal(TEXT.replace("\"by hand\"", "\" \"")))
+                .isEqualTo("field \"source\" must be a non-blank string, got \" \"");
+        assertThat(refusal(TEXT.replace("\"2026-11-24\"", "\"24.11.2026\"")))
+                .isEqualTo("field \"date\" must be an ISO date yyyy-mm-dd, got \"24.11.2026\"");
+        assertThat(refusal(TEXT.replace("\"2026-11-24\"", "20261124")))
+                .isEqualTo("field \"date\" must be a non-blank string, got 20261124");
+        assertThat(refusal(TEXT.replace("1.0E12", "\"fast\"")))
+                .isEqualTo("field \"copyBytesPerSecond\" must be a number, got \"fast\"");
+        assertThat(refusal(TEXT.replace("1.0E12", "5")))
+                .isEqualTo("copyBytesPerSecond must be a finite number of at least 1 GB/s (1.0E9), got 5.0");
+        assertThat(refusal(TEXT.replace("2.0E-6", "2"))).isEqualTo("launchSeconds must be in [0, 1] s, got 2.0");
+        assertThat(refusal(TEXT.replace("\"kernelsPerLayer\": 10", "\"kernelsPerLayer\": 10.5")))
+                .isEqualTo("field \"kernelsPerLayer\" must be a whole number of kernels, got 10.5");
+        assertThat(refusal(TEXT.replace("\"kernelsPerLayer\": 10", "\"kernelsPerLayer\": 3000000000")))
+                .isEqualTo("field \"kernelsPerLayer\" must be a whole number of kernels, got 3000000000");
+        assertThat(refusal(TEXT.replace("\"kernelsPerModel\": 2", "\"kernelsPerModel\": -1")))
+                .isEqualTo("kernelsPerModel must be >= 0, got -1");
+    }
+
+    @Test
+    void badEfficienciesAreRefusedWithTheClass() {
+        assertThat(refusal(TEXT.replace("\"gemv FP16\": 0.8", "\"gemv FP16\": 1.6")))
+                .isEqualTo("efficiencies: gemv FP16 must be in (0, 1.5], got 1.6");
+        assertThat(refusal(TEXT.replace("\"gemv FP16\": 0.8", "\"gemv FP16\": 0")))
+                .isEqualTo("efficiencies: gemv FP16 must be in (0, 1.5], got 0.0");
+        assertThat(refusal(TEXT.replace("\"gemv FP16\": 0.8", "\"gemv FP16\": \"high\"")))
+                .isEqualTo("field \"efficiencies\": \"gemv FP16\" must be a number, got \"high\"");
+        assertThat(refusal(TEXT.replace("\"gemv FP16\"", "\"gemv FP17\"")))
+                .startsWith("field \"efficiencies\": operator class \"gemv FP17\" names no precision");
+        assertThat(refusal(TEXT.replace("\"gemv FP16\"", "\"matmul\"")))
+                .startsWith("field \"efficiencies\": unknown operator class \"matmul\"");
+        assertThat(refusal(TEXT.replace("{\n    \"elementwise\": 0.5,\n    \"gemv FP16\": 0.8\n  }", "[0.5]")))
+                .isEqualTo("field \"efficiencies\" must be an object of operator class to fraction, got an array");
+    }
+
+    @Test
+    void theWholeTextMustBeOneObjectOfKnownFields() {
+        assertThat(refusal(TEXT.replace("\"source\"", "\"sauce\"")))
+                .startsWith("unknown field \"sauce\"; a calibration has [device, date, source,");
+        assertThat(refusal("[1]")).isEqualTo("a calibration must be a JSON object, got an array");
+        assertThat(refusal("{\"device\": ")).startsWith("not valid JSON: JSON line 1 column 12: unexpected end");
+    }
+
+    @Test
+    void anUnreadableFileNamesItself(@TempDir Path dir) {
+        Path missing = dir.resolve("none.json");
+        assertThatThrownBy(() -> Calibration.read(missing))
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessageStartingWith("cannot read calibration " + missing + ": ");
+        assertThatThrownBy(() -> CALIBRATION.write(dir.resolve("no/such/dir.json")))
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessageStartingWith("cannot write calibration " + dir.resolve("no/such/dir.json"));
+    }
+
+    /** The message {@link Calibration#parse} refuses {@code text} with, less its "calibration JSON: " prefix. */
+    private static String refusal(String text) {
+        try {
+            Calibration.parse(text);
+        } catch (IllegalArgumentException e) {
+            assertThat(e.getMessage()).startsWith("calibration JSON: ");
+            return e.getMessage().substring("calibration JSON: ".length());
+        }
+        throw new AssertionError("accepted: " + text);
+    }
+}

@@ -87,6 +87,55 @@ public final class DecodeStepReport {
         return Report.heading(title, format) + Report.render(TABLE, rows, format);
     }
 
+    private static final Table<DecodeCalibration.Check> CHECKS = Table.of(List.of(
+            Column.text("configuration", "config", c -> shortTitle(c.result())),
+            Column.text("role", "role", c -> c.calibrationPoint() ? "calibration" : "held out"),
+            Column.number("measured us", "measured_us", "%.1f", "%.3f", c -> c.result()
+                    .micros()),
+            Column.number("datasheet us", "datasheet_us", "%.1f", "%.3f", c -> c.datasheetSeconds() * 1e6),
+            Column.number("err", "datasheet_error_percent", "%+.1f %%", "%.2f", c -> c.datasheetErrorPercent()),
+            Column.number("roofline us", "roofline_us", "%.1f", "%.3f", c -> c.rooflineSeconds() * 1e6),
+            Column.number("err", "roofline_error_percent", "%+.1f %%", "%.2f", c -> c.rooflineErrorPercent()),
+            Column.number("calibrated us", "calibrated_us", "%.1f", "%.3f", c -> c.calibratedSeconds() * 1e6),
+            Column.number("err", "calibrated_error_percent", "%+.1f %%", "%.2f", c -> c.calibratedErrorPercent())));
+
+    /**
+     * Each measured step beside the datasheet, the roofline on the measured ceilings and {@code calibration}, with the
+     * error of each ((measured / predicted - 1) x 100).
+     */
+    public static String calibration(
+            List<DecodeCalibration.Check> checks,
+            dev.roofline.core.calibration.Calibration calibration,
+            ReportFormat format) {
+        if (format == ReportFormat.CSV) {
+            return Report.render(CHECKS, checks, format);
+        }
+        List<String> notes = new ArrayList<>();
+        notes.add("calibration: " + calibration.provenance()
+                + String.format(
+                        Locale.ROOT,
+                        "; copy %.0f GB/s, %.2f us per launch, %d kernels per layer + %d",
+                        calibration.copyBytesPerSecond() / 1e9,
+                        calibration.launchSeconds() * 1e6,
+                        calibration.kernelsPerLayer(),
+                        calibration.kernelsPerModel()));
+        StringBuilder e = new StringBuilder("efficiencies (share of the copy bandwidth):");
+        calibration.efficiencies().forEach((c, v) -> e.append(String.format(Locale.ROOT, " %s %.3f;", c.key(), v)));
+        notes.add(e.substring(0, e.length() - 1));
+        return "\n" + Report.heading("Predictions against measured steps", format)
+                + Report.render(CHECKS, checks, format) + Report.notes(notes, format);
+    }
+
+    static String shortTitle(DecodeStepResult r) {
+        return String.format(
+                Locale.ROOT,
+                "%s B%d C%d %s",
+                r.config().format(),
+                r.config().batch(),
+                r.config().context(),
+                r.config().launch().name().toLowerCase(Locale.ROOT));
+    }
+
     static String title(DecodeStepResult r) {
         return String.format(
                 Locale.ROOT,

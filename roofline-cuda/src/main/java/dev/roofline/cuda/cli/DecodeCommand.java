@@ -1,5 +1,6 @@
 package dev.roofline.cuda.cli;
 
+import dev.roofline.core.calibration.Calibration;
 import dev.roofline.core.cli.Arguments;
 import dev.roofline.core.cli.Command;
 import dev.roofline.core.cli.Converters;
@@ -13,8 +14,10 @@ import dev.roofline.core.precision.Precision;
 import dev.roofline.core.transformer.Transformer;
 import dev.roofline.core.transformer.Workload;
 import dev.roofline.cuda.Cuda;
+import dev.roofline.cuda.bench.DecodeCalibration;
 import dev.roofline.cuda.bench.DecodeStepBenchmark;
 import dev.roofline.cuda.bench.DecodeStepReport;
+import dev.roofline.cuda.bench.DecodeStepResult;
 import dev.roofline.cuda.bench.GemvBenchmarkOptions;
 import dev.roofline.cuda.bench.ReportFormat;
 import dev.roofline.cuda.decode.DecoderShape;
@@ -25,7 +28,9 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDate;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * {@code roofline decode [MODEL|config.json]}: decode steps of a dense model on the GPU with random weights, each
@@ -56,6 +61,19 @@ public final class DecodeCommand implements Command {
                             .convert(option, v.strip().toLowerCase(java.util.Locale.ROOT))
                             .toUpperCase(java.util.Locale.ROOT)))
                     .toList());
+    static final Option<Path> CALIBRATE = Option.of(
+            "--calibrate",
+            "FILE",
+            "fit a calibration to the first batch and context of the sweep (every format), write it to FILE and check"
+                    + " it on the rest",
+            null,
+            (option, value) -> Path.of(value));
+    static final Option<Path> CALIBRATION = Option.of(
+            "--calibration",
+            "FILE",
+            "check a saved calibration's predictions against every measured step",
+            null,
+            (option, value) -> Path.of(value));
     static final Option<Hardware> HW =
             Option.of("--hw", "NAME", "hardware to predict on when no GPU is present", "h200", Converters.hardware());
     static final Option<String> FORMAT =
@@ -83,7 +101,7 @@ public final class DecodeCommand implements Command {
 
     @Override
     public List<Option<?>> options() {
-        return List.of(WEIGHTS, BATCH, CONTEXT, KV, LAUNCH, THETA, HW, FORMAT);
+        return List.of(WEIGHTS, BATCH, CONTEXT, KV, LAUNCH, CALIBRATE, CALIBRATION, THETA, HW, FORMAT);
     }
 
     @Override
@@ -96,6 +114,16 @@ public final class DecodeCommand implements Command {
             throw new UsageException("--kv " + args.get(KV) + ": the decode kernels keep the KV cache in FP16 only");
         }
         ReportFormat format = ReportFormat.parse(args.get(FORMAT));
+        if (args.has(CALIBRATE) && args.has(CALIBRATION)) {
+            throw new UsageException("--calibrate fits a calibration and --calibration reads one: give one of them");
+        }
+        Calibration saved = args.has(CALIBRATION) ? readCalibration(args.get(CALIBRATION)) : null;
+        if (args.has(CALIBRATE)) {
+            Path folder = args.get(CALIBRATE).toAbsolutePath().getParent();
+            if (folder == null || !Files.isDirectory(folder) || Files.isDirectory(args.get(CALIBRATE))) {
+                throw new UsageException("--calibrate " + args.get(CALIBRATE) + ": give a file in an existing folder");
+            }
+        }
         if (!Cuda.isAvailable()) {
             Hardware hw = args.get(HW);
             for (WeightFormat f : args.get(WEIGHTS)) {
@@ -115,12 +143,51 @@ public final class DecodeCommand implements Command {
             out.flush();
             throw new IllegalStateException(Cuda.unavailableReason().orElseThrow() + " - nothing measured");
         }
-        DecodeStepBenchmark.Results results = DecodeStepBenchmark.run(
-                Cuda.device(0),
-                model,
-                new DecodeStepBenchmark.Sweep(args.get(WEIGHTS), args.get(BATCH), args.get(CONTEXT), args.get(LAUNCH)),
-                args.get(THETA),
-                true);
+        DecodeStepBenchmark.Results results =
+                DecodeStepBenchmark.run(Cuda.device(0), model, sweep(args), args.get(THETA), true);
         out.print(DecodeStepReport.render(results, format));
+        Calibration calibration = null;
+        List<DecodeStepResult> fittedTo = List.of();
+        if (args.has(CALIBRATE)) {
+            DecodeStepBenchmark.Sweep sweep = sweep(args);
+            fittedTo = results.results().stream()
+                    .filter(r -> r.measured()
+                            && r.config().batch() == sweep.batches().getFirst()
+                            && r.config().context() == sweep.contexts().getFirst()
+                            && r.config().launch() == sweep.launches().getFirst())
+                    .toList();
+            calibration = DecodeCalibration.fit(
+                    fittedTo,
+                    results.ceilings(),
+                    results.device(),
+                    LocalDate.now(),
+                    "roofline decode " + model.name() + " batch "
+                            + sweep.batches().getFirst() + " context "
+                            + sweep.contexts().getFirst() + " "
+                            + sweep.launches().getFirst().name().toLowerCase(Locale.ROOT)
+                            + " launches, "
+                            + fittedTo.stream()
+                                    .map(r -> r.config().format().name())
+                                    .toList());
+            calibration.write(args.get(CALIBRATE));
+        } else {
+            calibration = saved;
+        }
+        if (calibration != null) {
+            out.print(DecodeStepReport.calibration(
+                    DecodeCalibration.check(model, calibration, results.results(), fittedTo), calibration, format));
+        }
+    }
+
+    private static Calibration readCalibration(Path file) {
+        try {
+            return Calibration.read(file);
+        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+            throw new UsageException("--calibration: " + e.getMessage());
+        }
+    }
+
+    private static DecodeStepBenchmark.Sweep sweep(Arguments args) {
+        return new DecodeStepBenchmark.Sweep(args.get(WEIGHTS), args.get(BATCH), args.get(CONTEXT), args.get(LAUNCH));
     }
 }

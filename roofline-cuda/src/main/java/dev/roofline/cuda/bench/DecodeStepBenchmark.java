@@ -20,6 +20,8 @@ import dev.roofline.cuda.decode.DecoderWeights;
 import dev.roofline.cuda.decode.DenseDecoder;
 import dev.roofline.cuda.decode.RopeFrequencies;
 import dev.roofline.cuda.internal.OwnedResources;
+import dev.roofline.cuda.kernels.AttentionGeometry;
+import dev.roofline.cuda.kernels.DecodeKernels;
 import dev.roofline.cuda.kernels.KernelLaunch;
 import dev.roofline.cuda.kernels.WeightFormat;
 
@@ -210,6 +212,47 @@ public final class DecodeStepBenchmark {
                     operators,
                     energy,
                     null);
+        }
+    }
+
+    /**
+     * The step's attention alone ({@link DecoderOperator#ATTENTION}: every layer's split pass and merge, launched as
+     * {@code launch} says) at {@code batch} sequences of {@code context} tokens, replayed as one graph; the median.
+     * Each layer reads its own caches, so the KV bytes come from DRAM as in the step.
+     */
+    public static double attentionSeconds(Device device, DecoderShape shape, int batch, int context, KernelLaunch launch) {
+        BenchmarkOptions timing = BenchmarkOptions.defaults().withGraph(1).withRepetitions(20);
+        int h = shape.heads();
+        int g = shape.kvHeads();
+        int d = shape.headDim();
+        long cacheBytes = 2L * batch * g * context * d;
+        int[] lengths = new int[batch];
+        java.util.Arrays.fill(lengths, context);
+        try (OwnedResources owned = new OwnedResources();
+                Stream stream = Stream.create()) {
+            DecodeKernels kernels = owned.add(DecodeKernels.load(launch));
+            DeviceBuffer qkv = owned.add(DeviceBuffer.allocate(2L * batch * shape.qkvWidth()));
+            DeviceBuffer out = owned.add(DeviceBuffer.allocate(2L * batch * shape.attentionWidth()));
+            DeviceBuffer len = owned.add(DeviceBuffer.allocate(4L * batch));
+            DeviceBuffer ws = owned.add(
+                    DeviceBuffer.allocate(DecodeKernels.attentionWorkspaceBytes(batch, h, g, d, context)));
+            qkv.fill(0x3C);
+            len.copyFrom(lengths);
+            DeviceBuffer[] k = new DeviceBuffer[shape.layers()];
+            DeviceBuffer[] v = new DeviceBuffer[shape.layers()];
+            for (int l = 0; l < shape.layers(); l++) {
+                k[l] = owned.add(DeviceBuffer.allocate(cacheBytes));
+                v[l] = owned.add(DeviceBuffer.allocate(cacheBytes));
+                k[l].fill(0x2E);
+                v[l].fill(0x2E);
+            }
+            AttentionGeometry geometry = AttentionGeometry.mergedQkv(batch, h, g, d, context);
+            return Benchmark.time(stream, timing, 1, i -> {
+                        for (int l = 0; l < shape.layers(); l++) {
+                            kernels.attention(qkv, k[l], v[l], len, ws, out, geometry, context, stream);
+                        }
+                    })
+                    .medianSeconds();
         }
     }
 

@@ -30,7 +30,7 @@ import java.util.Map;
  * projection, RoPE fused with the KV append, flash-decoding attention reading q in place, the o projection, the
  * residual add fused with the second RMSNorm, the merged gate/up projection, SiLU·up, the down projection; then the
  * last residual add with the final norm and {@code lm_head} ({@link DecoderOperator}). Linears run roofline's GEMV
- * kernels up to 16 rows and cuBLASLt above (FP16 and BF16 weights only). {@link ReferenceDecoder} computes the same
+ * kernels at batch 1, and up to 16 rows for 8- and 4-bit weights; FP16 and BF16 linears of more rows run cuBLASLt. {@link ReferenceDecoder} computes the same
  * model in double on the CPU.
  *
  * <p>Every call enqueues on the given stream and can be captured into a CUDA graph; the attention's split count is
@@ -109,7 +109,7 @@ public final class DenseDecoder implements AutoCloseable {
         try {
             gemv = owned.add(GemvKernels.load(launch));
             kernels = owned.add(DecodeKernels.load(launch));
-            lt = batch > GEMV_MAX_ROWS ? owned.add(CublasLt.create()) : null;
+            lt = batch > 1 ? owned.add(CublasLt.create()) : null;
             int layers = shape.layers();
             int h = shape.hidden();
             long cacheBytes = 2L * batch * shape.kvHeads() * capacity * shape.headDim();
@@ -319,8 +319,18 @@ public final class DenseDecoder implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether a linear of {@code format} at this batch runs roofline's GEMV: every format at one row; 8-bit and 4-bit
+     * formats up to {@link #GEMV_MAX_ROWS} (cuBLASLt has no weight-only product for them); FP16 and BF16 above one row
+     * run cuBLASLt, which is faster there than the GEMV's many-row kernel.
+     */
+    static boolean usesGemv(WeightFormat format, int batch) {
+        boolean sixteenBit = format == WeightFormat.FP16 || format == WeightFormat.BF16;
+        return batch == 1 || (!sixteenBit && batch <= GEMV_MAX_ROWS);
+    }
+
     private void linear(DeviceWeights w, DeviceBuffer x, DeviceBuffer y, Stream stream) {
-        if (batch <= GEMV_MAX_ROWS) {
+        if (usesGemv(w.format(), batch)) {
             gemv.gemv(w, x, y, batch, Activation.F16, stream);
             return;
         }

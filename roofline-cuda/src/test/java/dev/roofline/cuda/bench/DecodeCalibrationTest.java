@@ -1,0 +1,96 @@
+package dev.roofline.cuda.bench;
+
+import dev.roofline.core.calibration.Calibration;
+import dev.roofline.core.calibration.OperatorClass;
+import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.model.Models;
+import dev.roofline.core.precision.Precision;
+import dev.roofline.core.transformer.ModelPrediction;
+import dev.roofline.core.transformer.Transformer;
+import dev.roofline.core.transformer.Workload;
+import dev.roofline.cuda.decode.DecoderOperator;
+import dev.roofline.cuda.kernels.KernelLaunch;
+import dev.roofline.cuda.kernels.WeightFormat;
+import org.junit.jupiter.api.Test;
+
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+/** {@link DecodeCalibration#fit} on a profile whose operator times are chosen so the fit can be done by hand. */
+class DecodeCalibrationTest {
+    private static final LocalDate DAY = LocalDate.of(2026, 11, 24);
+    private static final DeviceCeilings CEILINGS =
+            new DeviceCeilings("H200", DAY, 4.3e12, 1.7e-6, "test copy", Map.of(), "none", Map.of());
+
+    @Test
+    void launchCostComesFromTheElementwiseKernelsAndEachClassFromItsOperators() {
+        // elementwise: 65 + 32 + 32 = 129 launches in 130 + 64 + 64 = 258 us: 2 us a launch
+        // attention: 64 launches, roofline 40 us, measured 208 us: (208 - 128) = 80 us of work, efficiency 40/80 = 0.5
+        // gemv FP16: qkv, o, gate_up, down (32 launches each) and lm_head (1): roofline 500 + 300 + 2000 + 1000 + 300
+        // = 4100 us; measured less launches (564 - 64) + (364 - 64) + (2064 - 64) + (1064 - 64) + (402 - 2) = 4200 us
+        DecodeStepResult r = result(new double[][] {
+            {1, 130}, {500, 564}, {0.2, 64}, {40, 208}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}
+        });
+        Calibration c = DecodeCalibration.fit(List.of(r), CEILINGS, "H200", DAY, "test");
+        assertThat(c.launchSeconds()).isCloseTo(2e-6, within(1e-15));
+        assertThat(c.efficiency(OperatorClass.ATTENTION)).isCloseTo(0.5, within(1e-12));
+        assertThat(c.efficiency(new OperatorClass.Gemv(Precision.FP16))).isCloseTo(4100.0 / 4200, within(1e-12));
+        assertThat(c.efficiency(OperatorClass.ELEMENTWISE)).isEqualTo(1.0);
+        assertThat(c.kernelsPerLayer()).isEqualTo(10);
+        assertThat(c.kernelsPerModel()).isEqualTo(2);
+        assertThat(c.copyBytesPerSecond()).isEqualTo(4.3e12);
+        assertThat(c.provenance().device()).isEqualTo("H200");
+    }
+
+    @Test
+    void aClassFasterThanItsLaunchesIsCappedAtTheLargestEfficiency() {
+        // attention measured at 100 us for 64 launches of 2 us: nothing left for its bytes
+        DecodeStepResult r = result(new double[][] {
+            {1, 130}, {500, 564}, {0.2, 64}, {40, 100}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}
+        });
+        Calibration c = DecodeCalibration.fit(List.of(r), CEILINGS, "H200", DAY, "test");
+        assertThat(c.efficiency(OperatorClass.ATTENTION)).isEqualTo(Calibration.MAX_EFFICIENCY);
+    }
+
+    @Test
+    void aStepWithoutAProfileIsRefusedByName() {
+        DecodeStepResult r = result(new double[0][]);
+        assertThatThrownBy(() -> DecodeCalibration.fit(List.of(r), CEILINGS, "H200", DAY, "test"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("FP16 weights, FP16 KV, batch 1, context 1024")
+                .hasMessageContaining("not profiled");
+        assertThatThrownBy(() -> DecodeCalibration.fit(List.of(), CEILINGS, "H200", DAY, "test"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at least one profiled decode step");
+    }
+
+    /** A measured Llama-3-8B FP16 step whose operators have {roofline us, measured us} in DecoderOperator order. */
+    private static DecodeStepResult result(double[][] micros) {
+        Workload w = Workload.decode(1, 1024).withWeights(Precision.FP16);
+        ModelPrediction p = Transformer.of(Models.LLAMA_3_8B, Hardware.H200).predict(w);
+        List<DecodeStepResult.OperatorTiming> ops = new ArrayList<>();
+        for (int i = 0; i < micros.length; i++) {
+            DecoderOperator o = DecoderOperator.values()[i];
+            ops.add(new DecodeStepResult.OperatorTiming(
+                    o, o.launches(32), micros[i][0] * 1e-6, micros[i][0] * 1e-6, micros[i][1] * 1e-6));
+        }
+        return new DecodeStepResult(
+                "Llama-3-8B",
+                new DecodeStepBenchmark.Config(WeightFormat.FP16, 1, 1024, KernelLaunch.PROGRAMMATIC),
+                5e-3,
+                p,
+                p,
+                1,
+                1,
+                ops,
+                Optional.empty(),
+                null);
+    }
+}

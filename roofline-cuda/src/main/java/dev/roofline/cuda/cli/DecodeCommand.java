@@ -16,6 +16,7 @@ import dev.roofline.core.transformer.Workload;
 import dev.roofline.cuda.Cuda;
 import dev.roofline.cuda.bench.DecodeCalibration;
 import dev.roofline.cuda.bench.DecodeStepBenchmark;
+import dev.roofline.cuda.bench.DecodeStepChart;
 import dev.roofline.cuda.bench.DecodeStepReport;
 import dev.roofline.cuda.bench.DecodeStepResult;
 import dev.roofline.cuda.bench.GemvBenchmarkOptions;
@@ -74,6 +75,12 @@ public final class DecodeCommand implements Command {
             "check a saved calibration's predictions against every measured step",
             null,
             (option, value) -> Path.of(value));
+    static final Option<Path> SVG = Option.of(
+            "--svg",
+            "DIR",
+            "write each measured step's roofline chart (predicted filled, measured hollow) into DIR",
+            null,
+            (option, value) -> Path.of(value));
     static final Option<Hardware> HW =
             Option.of("--hw", "NAME", "hardware to predict on when no GPU is present", "h200", Converters.hardware());
     static final Option<String> FORMAT =
@@ -101,7 +108,7 @@ public final class DecodeCommand implements Command {
 
     @Override
     public List<Option<?>> options() {
-        return List.of(WEIGHTS, BATCH, CONTEXT, KV, LAUNCH, CALIBRATE, CALIBRATION, THETA, HW, FORMAT);
+        return List.of(WEIGHTS, BATCH, CONTEXT, KV, LAUNCH, CALIBRATE, CALIBRATION, SVG, THETA, HW, FORMAT);
     }
 
     @Override
@@ -118,6 +125,9 @@ public final class DecodeCommand implements Command {
             throw new UsageException("--calibrate fits a calibration and --calibration reads one: give one of them");
         }
         Calibration saved = args.has(CALIBRATION) ? readCalibration(args.get(CALIBRATION)) : null;
+        if (args.has(SVG) && !Files.isDirectory(args.get(SVG))) {
+            throw new UsageException("--svg " + args.get(SVG) + ": no such directory");
+        }
         if (args.has(CALIBRATE)) {
             Path folder = args.get(CALIBRATE).toAbsolutePath().getParent();
             if (folder == null || !Files.isDirectory(folder) || Files.isDirectory(args.get(CALIBRATE))) {
@@ -146,6 +156,13 @@ public final class DecodeCommand implements Command {
         DecodeStepBenchmark.Results results =
                 DecodeStepBenchmark.run(Cuda.device(0), model, sweep(args), args.get(THETA), true);
         out.print(DecodeStepReport.render(results, format));
+        if (args.has(SVG)) {
+            for (DecodeStepResult r : results.results()) {
+                if (r.measured()) {
+                    Files.writeString(args.get(SVG).resolve(DecodeStepChart.fileName(r)), DecodeStepChart.svg(r));
+                }
+            }
+        }
         Calibration calibration = null;
         List<DecodeStepResult> fittedTo = List.of();
         if (args.has(CALIBRATE)) {

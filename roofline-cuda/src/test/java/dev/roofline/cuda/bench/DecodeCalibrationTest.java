@@ -2,22 +2,12 @@ package dev.roofline.cuda.bench;
 
 import dev.roofline.core.calibration.Calibration;
 import dev.roofline.core.calibration.OperatorClass;
-import dev.roofline.core.hardware.Hardware;
-import dev.roofline.core.model.Models;
 import dev.roofline.core.precision.Precision;
-import dev.roofline.core.transformer.ModelPrediction;
-import dev.roofline.core.transformer.Transformer;
-import dev.roofline.core.transformer.Workload;
-import dev.roofline.cuda.decode.DecoderOperator;
-import dev.roofline.cuda.kernels.KernelLaunch;
-import dev.roofline.cuda.kernels.WeightFormat;
 import org.junit.jupiter.api.Test;
 
 import java.time.LocalDate;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -35,7 +25,7 @@ class DecodeCalibrationTest {
         // attention: 64 launches, roofline 40 us, measured 208 us: (208 - 128) = 80 us of work, efficiency 40/80 = 0.5
         // gemv FP16: qkv, o, gate_up, down (32 launches each) and lm_head (1): roofline 500 + 300 + 2000 + 1000 + 300
         // = 4100 us; measured less launches (564 - 64) + (364 - 64) + (2064 - 64) + (1064 - 64) + (402 - 2) = 4200 us
-        DecodeStepResult r = result(new double[][] {
+        DecodeStepResult r = ProfiledSteps.llama3Fp16(new double[][] {
             {1, 130}, {500, 564}, {0.2, 64}, {40, 208}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}
         });
         Calibration c = DecodeCalibration.fit(List.of(r), CEILINGS, "H200", DAY, "test");
@@ -52,7 +42,7 @@ class DecodeCalibrationTest {
     @Test
     void aClassFasterThanItsLaunchesIsCappedAtTheLargestEfficiency() {
         // attention measured at 100 us for 64 launches of 2 us: nothing left for its bytes
-        DecodeStepResult r = result(new double[][] {
+        DecodeStepResult r = ProfiledSteps.llama3Fp16(new double[][] {
             {1, 130}, {500, 564}, {0.2, 64}, {40, 100}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}
         });
         Calibration c = DecodeCalibration.fit(List.of(r), CEILINGS, "H200", DAY, "test");
@@ -61,7 +51,7 @@ class DecodeCalibrationTest {
 
     @Test
     void aStepWithoutAProfileIsRefusedByName() {
-        DecodeStepResult r = result(new double[0][]);
+        DecodeStepResult r = ProfiledSteps.llama3Fp16(new double[0][]);
         assertThatThrownBy(() -> DecodeCalibration.fit(List.of(r), CEILINGS, "H200", DAY, "test"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("FP16 weights, FP16 KV, batch 1, context 1024")
@@ -69,28 +59,5 @@ class DecodeCalibrationTest {
         assertThatThrownBy(() -> DecodeCalibration.fit(List.of(), CEILINGS, "H200", DAY, "test"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("at least one profiled decode step");
-    }
-
-    /** A measured Llama-3-8B FP16 step whose operators have {roofline us, measured us} in DecoderOperator order. */
-    private static DecodeStepResult result(double[][] micros) {
-        Workload w = Workload.decode(1, 1024).withWeights(Precision.FP16);
-        ModelPrediction p = Transformer.of(Models.LLAMA_3_8B, Hardware.H200).predict(w);
-        List<DecodeStepResult.OperatorTiming> ops = new ArrayList<>();
-        for (int i = 0; i < micros.length; i++) {
-            DecoderOperator o = DecoderOperator.values()[i];
-            ops.add(new DecodeStepResult.OperatorTiming(
-                    o, o.launches(32), micros[i][0] * 1e-6, micros[i][0] * 1e-6, micros[i][1] * 1e-6));
-        }
-        return new DecodeStepResult(
-                "Llama-3-8B",
-                new DecodeStepBenchmark.Config(WeightFormat.FP16, 1, 1024, KernelLaunch.PROGRAMMATIC),
-                5e-3,
-                p,
-                p,
-                1,
-                1,
-                ops,
-                Optional.empty(),
-                null);
     }
 }

@@ -1,0 +1,48 @@
+package dev.roofline.cuda.bench;
+
+import dev.roofline.core.transformer.ModelPrediction;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+class DecodeStepChartTest {
+    private static final double[][] PROFILE = {
+        {1, 130}, {500, 600}, {0.2, 64}, {40, 208}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}
+    };
+
+    @Test
+    void aFusedKernelsTimeIsSharedAmongItsModelOperatorsByTheirPredictions() {
+        DecodeStepResult r = ProfiledSteps.llama3Fp16(PROFILE);
+        ModelPrediction p = r.predicted();
+        Map<String, Double> s = DecodeStepChart.measuredSeconds(r);
+        // q_proj, k_proj, v_proj share the merged product's 600 us in proportion to their predicted times
+        double q = p.operator("q_proj").timeSeconds();
+        double k = p.operator("k_proj").timeSeconds();
+        double v = p.operator("v_proj").timeSeconds();
+        assertThat(s.get("q_proj")).isCloseTo(600e-6 * q / (q + k + v), within(1e-12));
+        assertThat(s.get("q_proj") + s.get("k_proj") + s.get("v_proj")).isCloseTo(600e-6, within(1e-12));
+        assertThat(s.get("lm_head")).isCloseTo(402e-6, within(1e-12));
+        assertThat(s).doesNotContainKey("embedding");
+    }
+
+    @Test
+    void theSvgDrawsEachMeasuredOperatorHollow() {
+        String svg = DecodeStepChart.svg(ProfiledSteps.llama3Fp16(PROFILE));
+        assertThat(svg)
+                .startsWith("<svg")
+                .contains("fill=\"none\"")
+                .contains("q_proj")
+                .contains("down_proj");
+    }
+
+    @Test
+    void aStepWithoutAProfileHasNoChart() {
+        assertThatThrownBy(() -> DecodeStepChart.svg(ProfiledSteps.llama3Fp16(new double[0][])))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("profiled");
+    }
+}

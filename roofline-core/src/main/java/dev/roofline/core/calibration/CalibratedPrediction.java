@@ -10,11 +10,14 @@ import java.util.List;
 
 /**
  * A whole forward pass priced with a {@link Calibration}: each operator at the fraction of the copy bandwidth its
- * class was measured to reach, plus the engine's kernel launches. Made by {@link Calibration#predict}.
+ * class was measured to reach plus its class's fixed time, then the engine's kernel launches. Made by
+ * {@link Calibration#predict}.
  *
  * @param calibration what was measured
- * @param base        the plain roofline on the measured copy bandwidth (every class at efficiency 1, no launches)
- * @param calibrated  the same operators, each priced at its class's efficiency; its total leaves the launches out
+ * @param base        the plain roofline on the measured copy bandwidth (every class at efficiency 1, no fixed time, no
+ *                    launches)
+ * @param calibrated  the same operators, each priced at its class's efficiency with its class's fixed time as latency;
+ *                    its total leaves the launches out
  */
 public record CalibratedPrediction(Calibration calibration, ModelPrediction base, ModelPrediction calibrated) {
 
@@ -62,6 +65,18 @@ public record CalibratedPrediction(Calibration calibration, ModelPrediction base
     /** The calibrated step named {@code name} ({@link ModelPrediction#operator}). */
     public OperatorTime operator(String name) {
         return calibrated.operator(name);
+    }
+
+    /** Operators of class {@code c} in this pass, each step's count included (32 attentions for a 32-layer decode). */
+    public long count(OperatorClass c) {
+        Checks.notNull("class", c);
+        long n = 0;
+        for (OperatorTime o : base.operators()) {
+            if (OperatorClass.of(o.step()).equals(c)) {
+                n = Checks.add(n, o.count(), () -> "operators of class " + c);
+            }
+        }
+        return n;
     }
 
     /** Fraction of {@link #timeSeconds()}, launches included, spent in the calibrated operator {@code o}. */

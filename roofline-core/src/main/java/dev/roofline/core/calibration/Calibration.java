@@ -4,6 +4,7 @@ import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.hardware.Source;
 import dev.roofline.core.internal.Checks;
 import dev.roofline.core.model.Model;
+import dev.roofline.core.roofline.Prediction;
 import dev.roofline.core.roofline.Roofline;
 import dev.roofline.core.transformer.ModelPrediction;
 import dev.roofline.core.transformer.OperatorTime;
@@ -21,16 +22,20 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.DoublePredicate;
 
 /**
  * What a real GPU run measured, in place of the datasheet's assumptions: the copy bandwidth, what one kernel launch
  * costs inside a CUDA graph, how many kernels the measured engine launches (its fusion plan) and, per
- * {@link OperatorClass}, the fraction of the copy bandwidth those kernels reach. {@link #predict} prices a model with
- * it:
+ * {@link OperatorClass}, the fraction of the copy bandwidth those kernels reach and the fixed time one operator of the
+ * class costs beyond its bytes, its FLOPs and its launches. {@link #predict} prices a model with it:
  * <pre>
- * operator time = max(bytes / (copyBytesPerSecond × efficiency(class)), flops / peak) × count
+ * operator time = (fixedSeconds(class) + max(bytes / (copyBytesPerSecond × efficiency(class)), flops / peak)) × count
  * launch time   = (kernelsPerLayer × layers + kernelsPerModel) × launchSeconds
  * </pre>
+ * The fixed time is what one efficiency cannot describe: a kernel whose cost is partly constant (decode attention's
+ * split pass and merge, with their block-wide synchronisations) and partly its bytes reaches a different fraction of
+ * the bandwidth at every context length; a fixed time per operator and an efficiency for the bytes fit both ends.
  *
  * <pre>{@code
  * Calibration c = Calibration.read(Path.of("h200-llama-3-8b.json"));
@@ -47,6 +52,8 @@ import java.util.Map;
  * @param kernelsPerModel    kernels it launches outside the layers, &gt;= 0 (2: final norm and LM head)
  * @param efficiencies       per class, the fraction of the copy bandwidth reached, in (0, {@link #MAX_EFFICIENCY}];
  *                           a class left out is priced at 1 and reported as uncalibrated
+ * @param fixedSeconds       per class, what one operator costs beyond its roofline time and its launches, in [0,
+ *                           {@link Hardware#MAX_KERNEL_LATENCY_SECONDS}]; a class left out costs 0
  */
 public record Calibration(
         Provenance provenance,
@@ -54,7 +61,8 @@ public record Calibration(
         double launchSeconds,
         int kernelsPerLayer,
         int kernelsPerModel,
-        Map<OperatorClass, Double> efficiencies) {
+        Map<OperatorClass, Double> efficiencies,
+        Map<OperatorClass, Double> fixedSeconds) {
 
     /**
      * The largest efficiency accepted: above 1 because data a kernel finds in L2 is not read from DRAM, so a class can
@@ -101,18 +109,36 @@ public record Calibration(
         if (kernelsPerModel < 0) {
             throw new IllegalArgumentException("kernelsPerModel must be >= 0, got " + kernelsPerModel);
         }
-        efficiencies = byKey(Checks.notNull("efficiencies", efficiencies));
+        efficiencies =
+                byKey("efficiencies", efficiencies, v -> v > 0 && v <= MAX_EFFICIENCY, "(0, " + MAX_EFFICIENCY + "]");
+        fixedSeconds = byKey(
+                "fixedSeconds", fixedSeconds, v -> v >= 0 && v <= Hardware.MAX_KERNEL_LATENCY_SECONDS, "[0, 1] s");
     }
 
-    /** The efficiencies validated, in the order of their keys (as files list them). */
-    private static Map<OperatorClass, Double> byKey(Map<OperatorClass, Double> given) {
+    /** A calibration without fixed times: each operator costs its roofline time at its class's efficiency. */
+    public Calibration(
+            Provenance provenance,
+            double copyBytesPerSecond,
+            double launchSeconds,
+            int kernelsPerLayer,
+            int kernelsPerModel,
+            Map<OperatorClass, Double> efficiencies) {
+        this(provenance, copyBytesPerSecond, launchSeconds, kernelsPerLayer, kernelsPerModel, efficiencies, Map.of());
+    }
+
+    /**
+     * The map {@code name} validated, each value in {@code range} ({@code valid}), in the order of its keys (as files
+     * list them).
+     */
+    private static Map<OperatorClass, Double> byKey(
+            String name, Map<OperatorClass, Double> given, DoublePredicate valid, String range) {
+        Checks.notNull(name, given);
         List<OperatorClass> classes = new ArrayList<>(given.size());
         for (Map.Entry<OperatorClass, Double> e : given.entrySet()) {
-            OperatorClass c = Checks.notNull("efficiencies key", e.getKey());
+            OperatorClass c = Checks.notNull(name + " key", e.getKey());
             Double v = e.getValue();
-            if (v == null || !(v > 0 && v <= MAX_EFFICIENCY)) {
-                throw new IllegalArgumentException(
-                        "efficiencies: " + c.key() + " must be in (0, " + MAX_EFFICIENCY + "], got " + v);
+            if (v == null || !valid.test(v)) {
+                throw new IllegalArgumentException(name + ": " + c.key() + " must be in " + range + ", got " + v);
             }
             classes.add(c);
         }
@@ -127,6 +153,14 @@ public record Calibration(
     /** The fraction of the copy bandwidth {@code c} reaches: its measured efficiency, or 1 when it has none. */
     public double efficiency(OperatorClass c) {
         return efficiencies.getOrDefault(Checks.notNull("class", c), 1.0);
+    }
+
+    /**
+     * What one operator of class {@code c} costs beyond its roofline time and its launches: its measured fixed time, or
+     * 0 when it has none.
+     */
+    public double fixedSecondsOf(OperatorClass c) {
+        return fixedSeconds.getOrDefault(Checks.notNull("class", c), 0.0);
     }
 
     /** Whether {@code c} has a measured efficiency. */
@@ -151,7 +185,8 @@ public record Calibration(
     /**
      * {@code t}'s model priced with this calibration: on {@code t}'s roofline with the measured copy bandwidth and
      * bandwidth efficiency 1 (the class efficiencies take its place); its compute efficiency and sparsity stay, since a
-     * copy measures no arithmetic.
+     * copy measures no arithmetic. Each operator's fixed time is added to its prediction's latency, which is 0 unless
+     * {@code t}'s hardware has a {@link Hardware#kernelLatencySeconds() kernel latency}.
      */
     public CalibratedPrediction predict(Transformer t, Workload w) {
         Checks.notNull("transformer", t);
@@ -161,9 +196,9 @@ public record Calibration(
         ModelPrediction base = Transformer.of(t.model(), measured).predict(w);
         List<OperatorTime> operators = new ArrayList<>(base.operators().size());
         for (OperatorTime o : base.operators()) {
-            double e = efficiency(OperatorClass.of(o.step()));
-            operators.add(new OperatorTime(
-                    o.step(), o.prediction().atBandwidth(o.prediction().bytesPerSecond() * e)));
+            OperatorClass c = OperatorClass.of(o.step());
+            Prediction p = o.prediction().atBandwidth(o.prediction().bytesPerSecond() * efficiency(c));
+            operators.add(new OperatorTime(o.step(), p.withLatency(p.latencySeconds() + fixedSecondsOf(c))));
         }
         return new CalibratedPrediction(this, base, new ModelPrediction(base.model(), w, base.hardware(), operators));
     }

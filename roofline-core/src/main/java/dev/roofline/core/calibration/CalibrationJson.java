@@ -19,10 +19,12 @@ import java.util.Map;
  *   "launchSeconds": 4.0E-6,
  *   "kernelsPerLayer": 10,
  *   "kernelsPerModel": 2,
- *   "efficiencies": {"attention": 0.37, "elementwise": 0.2, "gemv FP16": 0.97}
+ *   "efficiencies": {"attention": 0.7, "elementwise": 0.2, "gemv FP16": 0.97},
+ *   "fixedSeconds": {"attention": 6.1E-6}
  * }
  * }</pre>
- * Every field is required and no other is accepted, so a misspelt name is refused rather than silently ignored.
+ * Every field is required but {@code fixedSeconds}, which files written before it existed lack (read as no fixed
+ * times); no other is accepted, so a misspelt name is refused rather than silently ignored.
  */
 final class CalibrationJson {
     /** Every field of a calibration file, in the order {@link #write} writes them. */
@@ -34,7 +36,8 @@ final class CalibrationJson {
             "launchSeconds",
             "kernelsPerLayer",
             "kernelsPerModel",
-            "efficiencies");
+            "efficiencies",
+            "fixedSeconds");
 
     private CalibrationJson() {}
 
@@ -48,9 +51,17 @@ final class CalibrationJson {
         field(sb, "launchSeconds", Double.toString(c.launchSeconds()));
         field(sb, "kernelsPerLayer", Integer.toString(c.kernelsPerLayer()));
         field(sb, "kernelsPerModel", Integer.toString(c.kernelsPerModel()));
-        sb.append("  \"efficiencies\": {");
+        byClass(sb, "efficiencies", c.efficiencies());
+        sb.append(",\n");
+        byClass(sb, "fixedSeconds", c.fixedSeconds());
+        return sb.append("\n}\n").toString();
+    }
+
+    /** A per-class field, one class a line in the map's (key) order. */
+    private static void byClass(StringBuilder sb, String name, Map<OperatorClass, Double> values) {
+        sb.append("  ").append(Json.quote(name)).append(": {");
         String separator = "\n";
-        for (Map.Entry<OperatorClass, Double> e : c.efficiencies().entrySet()) {
+        for (Map.Entry<OperatorClass, Double> e : values.entrySet()) {
             sb.append(separator)
                     .append("    ")
                     .append(Json.quote(e.getKey().key()))
@@ -58,7 +69,7 @@ final class CalibrationJson {
                     .append(e.getValue());
             separator = ",\n";
         }
-        return sb.append(c.efficiencies().isEmpty() ? "}\n}\n" : "\n  }\n}\n").toString();
+        sb.append(values.isEmpty() ? "}" : "\n  }");
     }
 
     private static void field(StringBuilder sb, String name, String json) {
@@ -98,7 +109,8 @@ final class CalibrationJson {
                 number(m, "launchSeconds"),
                 count(m, "kernelsPerLayer"),
                 count(m, "kernelsPerModel"),
-                efficiencies(m));
+                byClass(m, "efficiencies", "fraction"),
+                m.containsKey("fixedSeconds") ? byClass(m, "fixedSeconds", "seconds") : Map.of());
     }
 
     private static Object required(Map<?, ?> m, String field) {
@@ -145,15 +157,16 @@ final class CalibrationJson {
         return n.intValue();
     }
 
-    private static Map<OperatorClass, Double> efficiencies(Map<?, ?> m) {
-        if (!(required(m, "efficiencies") instanceof Map<?, ?> given)) {
-            throw new IllegalArgumentException("field \"efficiencies\" must be an object of operator class to"
-                    + " fraction, got " + describe(m.get("efficiencies")));
+    /** A per-class field: an object of operator class keys to numbers ({@code what}); ranges are the record's. */
+    private static Map<OperatorClass, Double> byClass(Map<?, ?> m, String field, String what) {
+        if (!(required(m, field) instanceof Map<?, ?> given)) {
+            throw new IllegalArgumentException("field \"" + field + "\" must be an object of operator class to " + what
+                    + ", got " + describe(m.get(field)));
         }
         Map<OperatorClass, Double> out = new LinkedHashMap<>();
         for (Map.Entry<?, ?> e : given.entrySet()) {
             String key = (String) e.getKey();
-            String where = "field \"efficiencies\": ";
+            String where = "field \"" + field + "\": ";
             OperatorClass c;
             try {
                 c = OperatorClass.parse(key);

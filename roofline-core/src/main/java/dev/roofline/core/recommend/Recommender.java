@@ -83,7 +83,8 @@ public final class Recommender {
 
     /**
      * Prices every candidate with {@code c} ({@link Calibration#predict}): each operator at its class's measured
-     * fraction of the copy bandwidth, plus the engine's launches, so speedups are those of the measured engine.
+     * fraction of the copy bandwidth plus its class's fixed time, then the engine's launches, so speedups are those of
+     * the measured engine.
      */
     public Recommender withCalibration(Calibration c) {
         return new Recommender(roofline, roles, Checks.notNull("calibration", c));

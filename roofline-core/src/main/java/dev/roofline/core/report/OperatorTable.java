@@ -34,8 +34,9 @@ public final class OperatorTable {
     }
 
     /**
-     * One row per calibrated operator, then a {@value #LAUNCHES} row (count = launches, bound "launch"): shares are of
-     * the whole calibrated time, so the rows add up to it.
+     * One row per calibrated operator (its time includes its class's fixed time; its bound is the larger roofline
+     * term), then a {@value #LAUNCHES} row (count = launches, bound "launch"): shares are of the whole calibrated time,
+     * so the rows add up to it.
      */
     public static List<List<String>> rows(CalibratedPrediction p) {
         Checks.notNull("prediction", p);

@@ -9,7 +9,7 @@ import dev.roofline.core.internal.Checks;
  * with bandwidth and peak already multiplied by the efficiency factors. The latency is the hardware's
  * {@link Hardware#kernelLatencySeconds() fixed cost per kernel}: 0 for datasheet hardware, so the time is then the
  * plain roofline; measured on a device it is the intercept of copy time against bytes (roofline-cuda's
- * {@code DeviceCeilings}).
+ * {@code DeviceCeilings}). A calibration adds to it the fixed time the operator's class was measured to cost.
  *
  * @param operator                 what was priced
  * @param hardware                 where
@@ -50,8 +50,27 @@ public record Prediction(
 
     /** The same prediction without the kernel latency: the plain roofline time ({@link #hardware()} still has one). */
     public Prediction withoutLatency() {
+        return withLatency(0);
+    }
+
+    /**
+     * The same prediction with another fixed cost: {@code latencySeconds} in place of {@link #latencySeconds()}, the
+     * roofline's two terms unchanged. A calibration uses it to add the fixed time its operator class was measured to
+     * cost.
+     */
+    public Prediction withLatency(double latencySeconds) {
+        if (!(latencySeconds >= 0 && latencySeconds < Double.POSITIVE_INFINITY)) {
+            throw new IllegalArgumentException("latencySeconds must be a finite number >= 0, got " + latencySeconds);
+        }
         return new Prediction(
-                operator, hardware, computePath, bytesPerSecond, peakFlopsPerSecond, memorySeconds, computeSeconds, 0);
+                operator,
+                hardware,
+                computePath,
+                bytesPerSecond,
+                peakFlopsPerSecond,
+                memorySeconds,
+                computeSeconds,
+                latencySeconds);
     }
 
     /**

@@ -82,6 +82,62 @@ class CalibratedPredictionTest {
     }
 
     @Test
+    void aClassesFixedTimeIsAddedToEachOfItsOperatorsBeyondTheRoofline() {
+        // CALIBRATION with 6 µs per attention and 1 µs per elementwise operator; GEMVs have none
+        Calibration fixed = new Calibration(
+                CALIBRATION.provenance(),
+                1e12,
+                2e-6,
+                10,
+                2,
+                CALIBRATION.efficiencies(),
+                Map.of(OperatorClass.ATTENTION, 6e-6, OperatorClass.ELEMENTWISE, 1e-6));
+        CalibratedPrediction p = fixed.predict(Transformer.of(TINY, GPU), DECODE);
+        // one attention a layer: 2 x 6 µs. Elementwise: embedding 1 + rmsnorm 4 + rope 2 + residual 4 + silu 2 +
+        // final norm 1 = 14 operators x 1 µs. On top of the 3589.216 ns of operators above: 3.589216 + 12 + 14 µs
+        assertThat(p.count(OperatorClass.ATTENTION)).isEqualTo(2);
+        assertThat(p.count(OperatorClass.ELEMENTWISE)).isEqualTo(14);
+        assertThat(p.count(new OperatorClass.Gemv(Precision.FP16))).isEqualTo(4 * 2 + 3 * 2 + 1);
+        assertThat(p.count(new OperatorClass.Gemv(Precision.NVFP4))).isZero();
+        assertThat(p.calibrated().timeSeconds()).isCloseTo(29.589216e-6, within(1e-15));
+        // the launches are unchanged: 22 x 2 µs = 44 µs
+        assertThat(p.launchSeconds()).isCloseTo(44e-6, within(1e-18));
+        assertThat(p.timeSeconds()).isCloseTo(73.589216e-6, within(1e-15));
+        // per operator, (fixed + max(bytes / bandwidth, flops / peak)) x count:
+        // attention memory-bound, 2 x (6 µs + 4352 B at 1 TB/s); rmsnorm compute-bound, 4 x (1 µs + 256 ns)
+        assertThat(p.operator("attention").timeSeconds()).isCloseTo(2 * (6e-6 + 4352 / 1e12), within(1e-18));
+        assertThat(p.operator("attention").prediction().latencySeconds()).isEqualTo(6e-6);
+        assertThat(p.operator("rmsnorm").timeSeconds()).isCloseTo(4 * (1e-6 + 256e-9), within(1e-18));
+        assertThat(p.operator("q_proj").timeSeconds()).isCloseTo(2 * 8448 / 0.8e12, within(1e-18));
+        // the base roofline has no fixed time
+        assertThat(p.base().operator("attention").prediction().latencySeconds()).isZero();
+        assertThat(p.base()).isEqualTo(tiny().base());
+    }
+
+    @Test
+    void attentionsFixedTimeAddsOncePerLayerToALlamaDecodeStep() {
+        Transformer t = Transformer.of(Models.LLAMA_3_8B, Hardware.H200);
+        Workload w = Workload.decode(1, 1024);
+        CalibratedPrediction without = CALIBRATION.predict(t, w);
+        CalibratedPrediction with = new Calibration(
+                        CALIBRATION.provenance(),
+                        1e12,
+                        2e-6,
+                        10,
+                        2,
+                        CALIBRATION.efficiencies(),
+                        Map.of(OperatorClass.ATTENTION, 6e-6))
+                .predict(t, w);
+        // 32 layers, one attention each: 32 x 6 µs = 192 µs more, all of it in the attention row
+        assertThat(with.count(OperatorClass.ATTENTION)).isEqualTo(32);
+        assertThat(with.timeSeconds() - without.timeSeconds()).isCloseTo(192e-6, within(1e-12));
+        assertThat(with.operator("attention").timeSeconds()
+                        - without.operator("attention").timeSeconds())
+                .isCloseTo(192e-6, within(1e-12));
+        assertThat(with.launchSeconds()).isEqualTo(without.launchSeconds());
+    }
+
+    @Test
     void eachOperatorIsTheLargerTermAtItsClassBandwidthTimesItsCount() {
         CalibratedPrediction p = tiny();
         assertThat(p.operator("q_proj").timeSeconds()).isCloseTo(2 * 8448 / 0.8e12, within(1e-18));

@@ -29,13 +29,48 @@ class CalibrationJsonTest {
               "efficiencies": {
                 "elementwise": 0.5,
                 "gemv FP16": 0.8
-              }
+              },
+              "fixedSeconds": {}
             }
             """;
+
+    /** {@link #TEXT} with fixed times for two classes, keys out of order. */
+    static final String FIXED = TEXT.replace("\"fixedSeconds\": {}", """
+            "fixedSeconds": {
+                "gemv FP16": 0,
+                "attention": 6.1E-6
+              }""");
 
     @Test
     void writesOneFieldALineEfficienciesByKey() {
         assertThat(CALIBRATION.toJson()).isEqualTo(TEXT);
+    }
+
+    @Test
+    void writesFixedTimesByKeyAfterTheEfficiencies() {
+        Calibration c = Calibration.parse(FIXED);
+        assertThat(c.toJson()).isEqualTo(TEXT.replace("\"fixedSeconds\": {}", """
+                        "fixedSeconds": {
+                            "attention": 6.1E-6,
+                            "gemv FP16": 0.0
+                          }"""));
+        assertThat(c.fixedSecondsOf(OperatorClass.ATTENTION)).isEqualTo(6.1e-6);
+        assertThat(c.fixedSecondsOf(new OperatorClass.Gemv(Precision.FP16))).isZero();
+        assertThat(c.fixedSecondsOf(OperatorClass.ELEMENTWISE)).isZero();
+        assertThat(c.efficiencies()).isEqualTo(CALIBRATION.efficiencies());
+    }
+
+    @Test
+    void aFileWrittenBeforeFixedTimesIsReadAsHavingNone(@TempDir Path dir) throws IOException {
+        // the file format as it was before fixedSeconds: efficiencies are the last field
+        String before = TEXT.replace("  },\n  \"fixedSeconds\": {}\n", "  }\n");
+        assertThat(before).doesNotContain("fixedSeconds").endsWith("\"gemv FP16\": 0.8\n  }\n}\n");
+        Path file = dir.resolve("before.json");
+        Files.writeString(file, before);
+        Calibration c = Calibration.read(file);
+        assertThat(c).isEqualTo(CALIBRATION);
+        assertThat(c.fixedSeconds()).isEmpty();
+        assertThat(c.fixedSecondsOf(OperatorClass.ATTENTION)).isZero();
     }
 
     @Test
@@ -52,7 +87,10 @@ class CalibrationJsonTest {
                         new OperatorClass.GroupedGemm(Precision.FP8_E4M3),
                         1.2,
                         OperatorClass.ATTENTION,
-                        0.369));
+                        0.369),
+                Map.of(OperatorClass.ATTENTION, 6.1e-6, OperatorClass.ELEMENTWISE, 1.5e-7));
+        assertThat(c.toJson())
+                .contains("\"fixedSeconds\": {\n    \"attention\": 6.1E-6,\n    \"elementwise\": 1.5E-7\n  }");
         assertThat(Calibration.parse(c.toJson())).isEqualTo(c);
         Path file = dir.resolve("h200.json");
         c.write(file);
@@ -117,9 +155,32 @@ class CalibrationJsonTest {
     }
 
     @Test
+    void badFixedTimesAreRefusedWithTheClass(@TempDir Path dir) throws IOException {
+        assertThat(refusal(FIXED.replace("6.1E-6", "-6.1E-6")))
+                .isEqualTo("fixedSeconds: attention must be in [0, 1] s, got -6.1E-6");
+        assertThat(refusal(FIXED.replace("6.1E-6", "2")))
+                .isEqualTo("fixedSeconds: attention must be in [0, 1] s, got 2.0");
+        assertThat(refusal(FIXED.replace("6.1E-6", "\"6 us\"")))
+                .isEqualTo("field \"fixedSeconds\": \"attention\" must be a number, got \"6 us\"");
+        assertThat(refusal(FIXED.replace("\"attention\": 6.1E-6", "\"attn\": 6.1E-6")))
+                .startsWith("field \"fixedSeconds\": unknown operator class \"attn\"");
+        assertThat(refusal(TEXT.replace("\"fixedSeconds\": {}", "\"fixedSeconds\": 6.1E-6")))
+                .isEqualTo("field \"fixedSeconds\" must be an object of operator class to seconds, got 6.1E-6");
+        assertThat(refusal(TEXT.replace("\"fixedSeconds\": {}", "\"fixedSeconds\": null")))
+                .isEqualTo("field \"fixedSeconds\" is missing (null)");
+        Path file = dir.resolve("calib.json");
+        Files.writeString(file, FIXED.replace("6.1E-6", "1.5"));
+        assertThatThrownBy(() -> Calibration.read(file))
+                .hasMessage(file + ": fixedSeconds: attention must be in [0, 1] s, got 1.5");
+    }
+
+    @Test
     void theWholeTextMustBeOneObjectOfKnownFields() {
         assertThat(refusal(TEXT.replace("\"source\"", "\"sauce\"")))
-                .startsWith("unknown field \"sauce\"; a calibration has [device, date, source,");
+                .startsWith("unknown field \"sauce\"; a calibration has [device, date, source,")
+                .endsWith(", efficiencies, fixedSeconds]");
+        assertThat(refusal(TEXT.replace("\"fixedSeconds\"", "\"fixedSecond\"")))
+                .startsWith("unknown field \"fixedSecond\"");
         assertThat(refusal("[1]")).isEqualTo("a calibration must be a JSON object, got an array");
         assertThat(refusal("{\"device\": ")).startsWith("not valid JSON: JSON line 1 column 12: unexpected end");
     }

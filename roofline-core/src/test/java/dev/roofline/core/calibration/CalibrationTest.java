@@ -75,6 +75,57 @@ class CalibrationTest {
         assertThatThrownBy(() -> with(4e12, 0, 0, 0, nulls)).hasMessage("efficiencies key must not be null");
     }
 
+    /** A calibration with fixed times {@code f} and no efficiencies. */
+    private static Calibration fixed(Map<OperatorClass, Double> f) {
+        return new Calibration(RUN, 4e12, 0, 0, 0, Map.of(), f);
+    }
+
+    @Test
+    void fixedTimesAreKeptInKeyOrderAndAClassLeftOutCostsNothing() {
+        Calibration c = fixed(Map.of(OperatorClass.ELEMENTWISE, 1e-7, OperatorClass.ATTENTION, 6e-6));
+        assertThat(c.fixedSeconds().keySet()).containsExactly(OperatorClass.ATTENTION, OperatorClass.ELEMENTWISE);
+        assertThatThrownBy(() -> c.fixedSeconds().put(OperatorClass.ATTENTION, 0.0))
+                .isInstanceOf(UnsupportedOperationException.class);
+        assertThat(c.fixedSecondsOf(OperatorClass.ATTENTION)).isEqualTo(6e-6);
+        assertThat(c.fixedSecondsOf(new OperatorClass.Gemv(Precision.FP16))).isZero();
+        // a fixed time is not an efficiency: the class stays uncalibrated and at the copy bandwidth
+        assertThat(c.calibrates(OperatorClass.ATTENTION)).isFalse();
+        assertThat(c.efficiency(OperatorClass.ATTENTION)).isEqualTo(1.0);
+    }
+
+    @Test
+    void theSixArgumentConstructorHasNoFixedTimes() {
+        Calibration c = with(4e12, 2e-6, 10, 2, Map.of(OperatorClass.ATTENTION, 0.7));
+        assertThat(c.fixedSeconds()).isEmpty();
+        assertThat(c)
+                .isEqualTo(new Calibration(RUN, 4e12, 2e-6, 10, 2, Map.of(OperatorClass.ATTENTION, 0.7), Map.of()));
+    }
+
+    @Test
+    void aFixedTimeIsAllowedFromZeroToOneSecond() {
+        assertThat(fixed(Map.of(OperatorClass.ATTENTION, 0.0)).fixedSecondsOf(OperatorClass.ATTENTION))
+                .isZero();
+        assertThat(fixed(Map.of(OperatorClass.ATTENTION, 1.0)).fixedSecondsOf(OperatorClass.ATTENTION))
+                .isEqualTo(Hardware.MAX_KERNEL_LATENCY_SECONDS);
+        assertThatThrownBy(() -> fixed(Map.of(OperatorClass.ATTENTION, -6e-6)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("fixedSeconds: attention must be in [0, 1] s, got -6.0E-6");
+        assertThatThrownBy(() -> fixed(Map.of(new OperatorClass.Gemv(Precision.NVFP4), Double.NaN)))
+                .hasMessage("fixedSeconds: gemv NVFP4 must be in [0, 1] s, got NaN");
+        assertThatThrownBy(() -> fixed(Map.of(OperatorClass.ELEMENTWISE, 1.000001)))
+                .hasMessage("fixedSeconds: elementwise must be in [0, 1] s, got 1.000001");
+        assertThatThrownBy(() -> fixed(Map.of(OperatorClass.ELEMENTWISE, Double.POSITIVE_INFINITY)))
+                .hasMessage("fixedSeconds: elementwise must be in [0, 1] s, got Infinity");
+        Map<OperatorClass, Double> nulls = new HashMap<>();
+        nulls.put(OperatorClass.ATTENTION, null);
+        assertThatThrownBy(() -> fixed(nulls)).hasMessage("fixedSeconds: attention must be in [0, 1] s, got null");
+        nulls.clear();
+        nulls.put(null, 6e-6);
+        assertThatThrownBy(() -> fixed(nulls)).hasMessage("fixedSeconds key must not be null");
+        assertThatThrownBy(() -> fixed(null)).hasMessage("fixedSeconds must not be null");
+        assertThatThrownBy(() -> CALIBRATION.fixedSecondsOf(null)).hasMessage("class must not be null");
+    }
+
     @Test
     void eachMisuseIsRefusedNamingTheArgument() {
         assertThatThrownBy(() -> with(0.5e9, 0, 0, 0, Map.of()))

@@ -22,14 +22,23 @@ class CalibrationOptionTest {
     @TempDir
     Path dir;
 
-    /** A calibration file with the given copy bandwidth and launch cost, 10 kernels a layer and 2 around them. */
+    /**
+     * A calibration file with the given copy bandwidth and launch cost, 10 kernels a layer and 2 around them, and no
+     * fixed times (as files were written before they existed).
+     */
     private String file(double copyBytesPerSecond, double launchSeconds, String efficiencies) throws IOException {
-        Path f = dir.resolve("h200-" + copyBytesPerSecond + "-" + launchSeconds + ".json");
+        return file(copyBytesPerSecond, launchSeconds, efficiencies, "");
+    }
+
+    /** As {@link #file(double, double, String)}, then {@code fields} (more JSON fields, each with a leading comma). */
+    private String file(double copyBytesPerSecond, double launchSeconds, String efficiencies, String fields)
+            throws IOException {
+        Path f = Files.createTempFile(dir, "h200-", ".json");
         Files.writeString(f, String.format(Locale.ROOT, """
                 {"device": "NVIDIA H200", "date": "2026-11-24", "source": "test run",
                  "copyBytesPerSecond": %s, "launchSeconds": %s, "kernelsPerLayer": 10, "kernelsPerModel": 2,
-                 "efficiencies": {%s}}
-                """, copyBytesPerSecond, launchSeconds, efficiencies));
+                 "efficiencies": {%s}%s}
+                """, copyBytesPerSecond, launchSeconds, efficiencies, fields));
         return f.toString();
     }
 
@@ -65,6 +74,26 @@ class CalibrationOptionTest {
                 .containsPattern("kernel launches +322 +0 +0 +launch +322\\.000")
                 .doesNotContain("uncalibrated");
         assertThat(half.out().split("calibrated: ", -1)).hasSize(2);
+    }
+
+    @Test
+    void modelAddsEachClassesFixedTimeAndSaysSo() throws IOException {
+        double datasheet = millis(model().out());
+        double bw = Hardware.H200.memoryBytesPerSecond();
+        String all = "\"gemv FP16\": 1, \"attention\": 1, \"elementwise\": 1";
+        String fixed = ", \"fixedSeconds\": {\"attention\": 6E-6, \"gemv FP16\": 0}";
+        MainTest.Run r = model("--calibration", file(bw, 1e-6, all, fixed));
+        // the plain roofline, 322 launches of 1 µs = 0.322 ms, and 32 attentions of 6 µs = 0.192 ms
+        assertThat(millis(r.out())).isCloseTo(datasheet + 0.322 + 0.192, within(0.0011));
+        assertThat(r.out())
+                .contains("322 kernel launches x 1.00 us = 0.322 ms of the ")
+                .contains("\nfixed time per operator: attention 6.00 us x 32 = 0.192 ms\n")
+                .doesNotContain("gemv FP16 0.00");
+        // a file without the field, or with zeros only, adds no fixed time and says nothing of it
+        assertThat(model("--calibration", file(bw, 1e-6, all)).out()).doesNotContain("fixed time");
+        assertThat(model("--calibration", file(bw, 1e-6, all, ", \"fixedSeconds\": {\"attention\": 0}"))
+                        .out())
+                .doesNotContain("fixed time");
     }
 
     @Test

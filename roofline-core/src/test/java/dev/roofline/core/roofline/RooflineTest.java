@@ -100,6 +100,25 @@ class RooflineTest {
     }
 
     @Test
+    void withLatencyReplacesTheFixedCostAndKeepsBothTerms() {
+        Prediction p = Roofline.on(Hardware.H200).predict(Gemm.gemv(4096, 4096));
+        // (4096 x 4096 + 2 x 4096) x 2 B at 4.8 TB/s, then 6 µs on top
+        double memory = (4096.0 * 4096 + 2 * 4096) * 2 / 4.8e12;
+        Prediction slow = p.withLatency(6e-6);
+        assertThat(slow.timeSeconds()).isCloseTo(6e-6 + memory, within(1e-15));
+        assertThat(slow.memorySeconds()).isEqualTo(p.memorySeconds());
+        assertThat(slow.computeSeconds()).isEqualTo(p.computeSeconds());
+        assertThat(slow.bound()).isEqualTo(Bound.MEMORY);
+        assertThat(slow.withoutLatency()).isEqualTo(p);
+        assertThatThrownBy(() -> p.withLatency(-1e-6))
+                .hasMessage("latencySeconds must be a finite number >= 0, got -1.0E-6");
+        assertThatThrownBy(() -> p.withLatency(Double.NaN))
+                .hasMessage("latencySeconds must be a finite number >= 0, got NaN");
+        assertThatThrownBy(() -> p.withLatency(Double.POSITIVE_INFINITY))
+                .hasMessage("latencySeconds must be a finite number >= 0, got Infinity");
+    }
+
+    @Test
     void datasheetPredictionsCarryNoLatency() {
         assertThat(Roofline.on(Hardware.H200).predict(Gemm.gemv(4096, 4096)).latencySeconds())
                 .isZero();

@@ -1,6 +1,7 @@
 package dev.roofline.core.cli.command;
 
 import dev.roofline.core.calibration.CalibratedPrediction;
+import dev.roofline.core.calibration.OperatorClass;
 import dev.roofline.core.report.OperatorTable;
 import dev.roofline.core.report.TextTable;
 import dev.roofline.core.transformer.MemoryFit;
@@ -9,12 +10,15 @@ import dev.roofline.core.transformer.Transformer;
 import dev.roofline.core.transformer.Workload;
 
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * {@code roofline model}: a whole-model prediction, operator by operator, with memory fit and KV-cache crossover. With
- * {@code --calibration} every time is the calibrated one and the kernel launches are a row of the table.
+ * {@code --calibration} every time is the calibrated one, the kernel launches are a row of the table and the text
+ * output says what the launches and the classes' fixed times add.
  */
 public final class ModelCommand extends ModelFamilyCommand {
 
@@ -49,16 +53,32 @@ public final class ModelCommand extends ModelFamilyCommand {
             }
             default -> {
                 String how = f(
-                        "measured copy %.0f GB/s; %,d kernel launches x %.2f us = %.3f ms of the %.3f ms%n",
-                        o.calibration().copyBytesPerSecond() / 1e9,
-                        p.launches(),
-                        o.calibration().launchSeconds() * 1e6,
-                        p.launchSeconds() * 1e3,
-                        p.timeMillis());
+                                "measured copy %.0f GB/s; %,d kernel launches x %.2f us = %.3f ms of the %.3f ms%n",
+                                o.calibration().copyBytesPerSecond() / 1e9,
+                                p.launches(),
+                                o.calibration().launchSeconds() * 1e6,
+                                p.launchSeconds() * 1e3,
+                                p.timeMillis())
+                        + fixedTimes(p);
                 yield summary(t, p.base(), p.timeMillis(), p.tokensPerSecond(), notice + how)
                         + table(OperatorTable.rows(p));
             }
         };
+    }
+
+    /**
+     * "fixed time per operator: attention 6.10 us x 32 = 0.195 ms", one line naming each class of the pass the
+     * calibration gives a fixed time, or nothing when there is none.
+     */
+    private static String fixedTimes(CalibratedPrediction p) {
+        List<String> classes = new ArrayList<>();
+        for (Map.Entry<OperatorClass, Double> e : p.calibration().fixedSeconds().entrySet()) {
+            long n = p.count(e.getKey());
+            if (e.getValue() > 0 && n > 0) {
+                classes.add(f("%s %.2f us x %,d = %.3f ms", e.getKey(), e.getValue() * 1e6, n, e.getValue() * n * 1e3));
+            }
+        }
+        return classes.isEmpty() ? "" : "fixed time per operator: " + String.join("; ", classes) + "\n";
     }
 
     /**

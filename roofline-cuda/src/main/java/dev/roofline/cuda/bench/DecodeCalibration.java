@@ -25,7 +25,10 @@ import java.util.Map;
  *       time is their launches' (their class's efficiency is left at 1);
  *   <li>every other class: the roofline time of its operators on the measured copy bandwidth over their measured time
  *       less their launches' cost, summed over the profiled steps (so a class seen at several precisions or steps is
- *       one ratio of sums); kept within (0, {@link Calibration#MAX_EFFICIENCY}].
+ *       one ratio of sums); kept within (0, {@link Calibration#MAX_EFFICIENCY}];
+ *   <li>attention, given the step's attention timed alone at a second, longer context ({@link AttentionPoint}): two
+ *       points of measured time against KV bytes, so a line: its slope is the efficiency, its intercept less the
+ *       launches a fixed time per layer (split passes and the merge cost microseconds whatever the context).
  * </ul>
  * The kernels per layer and per model are the engine's ({@link DecoderOperator#launches}).
  */
@@ -35,12 +38,37 @@ public final class DecodeCalibration {
     private DecodeCalibration() {}
 
     /**
-     * Fits a calibration to {@code profiled} (measured, each with its operators).
+     * The step's attention ({@link DecoderOperator#ATTENTION}, every layer) timed alone at a context other than the
+     * profiled steps': its measured time and its roofline time on the measured copy bandwidth, in seconds.
+     */
+    public record AttentionPoint(int context, double measuredSeconds, double predictedSeconds) {
+        public AttentionPoint {
+            if (context < 1 || !(measuredSeconds > 0) || !(predictedSeconds > 0)) {
+                throw new IllegalArgumentException("an attention point needs a positive context and times, got "
+                        + context + ", " + measuredSeconds + " s, " + predictedSeconds + " s");
+            }
+        }
+    }
+
+    /** {@link #fit(List, AttentionPoint, DeviceCeilings, String, LocalDate, String)} without a second attention point. */
+    public static Calibration fit(
+            List<DecodeStepResult> profiled, DeviceCeilings ceilings, String device, LocalDate date, String source) {
+        return fit(profiled, null, ceilings, device, date, source);
+    }
+
+    /**
+     * Fits a calibration to {@code profiled} (measured, each with its operators) and, when {@code attention} is given,
+     * the attention's efficiency and fixed time to the two contexts.
      *
      * @throws IllegalArgumentException when a result was not measured or not profiled
      */
     public static Calibration fit(
-            List<DecodeStepResult> profiled, DeviceCeilings ceilings, String device, LocalDate date, String source) {
+            List<DecodeStepResult> profiled,
+            AttentionPoint attention,
+            DeviceCeilings ceilings,
+            String device,
+            LocalDate date,
+            String source) {
         if (profiled.isEmpty()) {
             throw new IllegalArgumentException("a calibration needs at least one profiled decode step");
         }
@@ -74,6 +102,25 @@ public final class DecodeCalibration {
         efficiencies.put(OperatorClass.ELEMENTWISE, 1.0);
         sums.forEach((c, s) -> efficiencies.put(c, s[1] <= 0 ? Calibration.MAX_EFFICIENCY : clamp(s[0] / s[1])));
         int layers = profiled.getFirst().predicted().model().layers();
+        Map<OperatorClass, Double> fixed = new LinkedHashMap<>();
+        if (attention != null) {
+            DecodeStepResult.OperatorTiming near = profiled.getFirst().operators().stream()
+                    .filter(o -> o.operator() == DecoderOperator.ATTENTION)
+                    .findFirst()
+                    .orElseThrow();
+            double launches = near.launches() * launch;
+            double work1 = near.measuredSeconds() - launches;
+            double work2 = attention.measuredSeconds() - launches;
+            double bytesTime = attention.predictedSeconds() - near.predictedSeconds();
+            if (bytesTime <= 0 || work2 <= work1) {
+                throw new IllegalArgumentException("the second attention point must read more and take longer than"
+                        + " the profiled one: " + attention + " against " + near);
+            }
+            double e = clamp(bytesTime / (work2 - work1));
+            efficiencies.put(OperatorClass.ATTENTION, e);
+            double perLayer = (work1 - near.predictedSeconds() / e) / layers;
+            fixed.put(OperatorClass.ATTENTION, Math.max(0, perLayer));
+        }
         int perModel = DecoderOperator.LM_HEAD.launches(layers) + 1; // lm_head and the final norm
         int perLayer = (DecoderOperator.stepLaunches(layers) - perModel) / layers;
         return new Calibration(
@@ -82,7 +129,8 @@ public final class DecodeCalibration {
                 launch,
                 perLayer,
                 perModel,
-                efficiencies);
+                efficiencies,
+                fixed);
     }
 
     /** The class of the model operators {@code o} covers (they share one: the first's). */

@@ -122,6 +122,10 @@ public final class DecodeStepReport {
         StringBuilder e = new StringBuilder("efficiencies (share of the copy bandwidth):");
         calibration.efficiencies().forEach((c, v) -> e.append(String.format(Locale.ROOT, " %s %.3f;", c.key(), v)));
         notes.add(e.substring(0, e.length() - 1));
+        calibration
+                .fixedSeconds()
+                .forEach((c, v) -> notes.add(String.format(
+                        Locale.ROOT, "fixed time per %s operator (per layer): %.2f us", c.key(), v * 1e6)));
         return "\n" + Report.heading("Predictions against measured steps", format)
                 + Report.render(CHECKS, checks, format) + Report.notes(notes, format);
     }

@@ -39,6 +39,12 @@ import java.util.Locale;
  * ({@link DecodeStepBenchmark}); without a GPU, the prediction per operator and a line saying nothing was measured.
  */
 public final class DecodeCommand implements Command {
+    /**
+     * The attention's second calibration point is timed alone at this many times the calibration context (16k for
+     * 1k): long enough that its bytes dominate, and not one of the contexts a sweep usually holds out.
+     */
+    static final int ATTENTION_CALIBRATION_CONTEXT_FACTOR = 16;
+
     static final Option<List<WeightFormat>> WEIGHTS = Option.of(
             "--weights",
             "F[,F...]",
@@ -65,8 +71,8 @@ public final class DecodeCommand implements Command {
     static final Option<Path> CALIBRATE = Option.of(
             "--calibrate",
             "FILE",
-            "fit a calibration to the first batch and context of the sweep (every format), write it to FILE and check"
-                    + " it on the rest",
+            "fit a calibration to the first batch and context of the sweep (every format; attention also alone at 16x"
+                    + " the context), write it to FILE and check it on the rest",
             null,
             (option, value) -> Path.of(value));
     static final Option<Path> CALIBRATION = Option.of(
@@ -173,8 +179,21 @@ public final class DecodeCommand implements Command {
                             && r.config().context() == sweep.contexts().getFirst()
                             && r.config().launch() == sweep.launches().getFirst())
                     .toList();
+            int batch = sweep.batches().getFirst();
+            int far = ATTENTION_CALIBRATION_CONTEXT_FACTOR * sweep.contexts().getFirst();
+            DecodeCalibration.AttentionPoint attention = new DecodeCalibration.AttentionPoint(
+                    far,
+                    DecodeStepBenchmark.attentionSeconds(
+                            Cuda.device(0), shape, batch, far, sweep.launches().getFirst()),
+                    Transformer.of(
+                                    model,
+                                    results.ceilings().applyTo(Cuda.device(0).hardware()))
+                            .predict(Workload.decode(batch, far))
+                            .operator("attention")
+                            .timeSeconds());
             calibration = DecodeCalibration.fit(
                     fittedTo,
+                    attention,
                     results.ceilings(),
                     results.device(),
                     LocalDate.now(),

@@ -40,6 +40,37 @@ class DecodeCalibrationTest {
     }
 
     @Test
+    void aSecondAttentionPointSplitsItsTimeIntoAFixedPartAndAnEfficiency() {
+        // at 1k: 208 us measured, 64 launches x 2 us = 128, so 80 us of work for 40 us of roofline
+        // at 16k: roofline 640 us, measured 1008 us: 880 us of work; the line through both: slope 800 / 600 work per
+        // roofline time, efficiency 600 / 800 = 0.75; intercept 80 - 40 / 0.75 = 26.667 us over 32 layers = 0.8333 us
+        DecodeStepResult r = ProfiledSteps.llama3Fp16(new double[][] {
+            {1, 130}, {500, 564}, {0.2, 64}, {40, 208}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}
+        });
+        Calibration c = DecodeCalibration.fit(
+                List.of(r), new DecodeCalibration.AttentionPoint(16384, 1008e-6, 640e-6), CEILINGS, "H200", DAY, "t");
+        assertThat(c.efficiency(OperatorClass.ATTENTION)).isCloseTo(0.75, within(1e-12));
+        assertThat(c.fixedSecondsOf(OperatorClass.ATTENTION)).isCloseTo(26.6667e-6 / 32, within(1e-11));
+        assertThat(c.efficiency(new OperatorClass.Gemv(Precision.FP16))).isCloseTo(4100.0 / 4200, within(1e-12));
+    }
+
+    @Test
+    void aSecondAttentionPointThatReadsLessIsRefused() {
+        DecodeStepResult r = ProfiledSteps.llama3Fp16(new double[][] {
+            {1, 130}, {500, 564}, {0.2, 64}, {40, 208}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}
+        });
+        assertThatThrownBy(() -> DecodeCalibration.fit(
+                        List.of(r),
+                        new DecodeCalibration.AttentionPoint(512, 150e-6, 20e-6),
+                        CEILINGS,
+                        "H200",
+                        DAY,
+                        "t"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must read more and take longer");
+    }
+
+    @Test
     void aClassFasterThanItsLaunchesIsCappedAtTheLargestEfficiency() {
         // attention measured at 100 us for 64 launches of 2 us: nothing left for its bytes
         DecodeStepResult r = ProfiledSteps.llama3Fp16(new double[][] {

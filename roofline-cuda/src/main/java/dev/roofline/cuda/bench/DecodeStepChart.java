@@ -44,9 +44,12 @@ public final class DecodeStepChart {
         return seconds;
     }
 
+    /** FP16's ceiling, and the weights' own where the GPU has one (an H200 has no NVFP4 ceiling: W4A16 runs FP16). */
     private static List<Precision> precisions(DecodeStepResult r) {
         Precision weights = r.config().format().precision();
-        return weights == Precision.FP16 ? List.of(Precision.FP16) : List.of(weights, Precision.FP16);
+        boolean own = weights != Precision.FP16
+                && r.predicted().hardware().ceiling(weights).isPresent();
+        return own ? List.of(weights, Precision.FP16) : List.of(Precision.FP16);
     }
 
     /** The chart file of {@code r}: decode-FORMAT-bBATCH-cCONTEXT-LAUNCH.svg. */

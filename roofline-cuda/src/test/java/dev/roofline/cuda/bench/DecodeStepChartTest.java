@@ -40,6 +40,27 @@ class DecodeStepChartTest {
     }
 
     @Test
+    void nvfp4WeightsOnAGpuWithoutAnNvfp4CeilingAreDrawnAgainstFp16() {
+        DecodeStepResult fp16 = ProfiledSteps.llama3Fp16(PROFILE);
+        DecodeStepResult nvfp4 = new DecodeStepResult(
+                fp16.model(),
+                new DecodeStepBenchmark.Config(
+                        dev.roofline.cuda.kernels.WeightFormat.NVFP4,
+                        1,
+                        1024,
+                        fp16.config().launch()),
+                fp16.seconds(),
+                fp16.predicted(),
+                fp16.datasheet(),
+                1,
+                1,
+                fp16.operators(),
+                java.util.Optional.empty(),
+                null);
+        assertThat(DecodeStepChart.svg(nvfp4)).contains("FP16").doesNotContain("NVFP4 ceiling");
+    }
+
+    @Test
     void aStepWithoutAProfileHasNoChart() {
         assertThatThrownBy(() -> DecodeStepChart.svg(ProfiledSteps.llama3Fp16(new double[0][])))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -102,7 +102,7 @@ public final class DecodeStepBenchmark {
                             int b = config.batch();
                             int c = config.context();
                             long kv = kvBytes(shape, b, c);
-                            if (f != WeightFormat.FP16 && f != WeightFormat.BF16 && b > 16) {
+                            if (f != WeightFormat.FP16 && b > 16) {
                                 results.add(DecodeStepResult.unsupported(model.name(), config, weightBytes, kv));
                                 continue;
                             }

@@ -30,7 +30,7 @@ import java.util.Map;
  * projection, RoPE fused with the KV append, flash-decoding attention reading q in place, the o projection, the
  * residual add fused with the second RMSNorm, the merged gate/up projection, SiLU·up, the down projection; then the
  * last residual add with the final norm and {@code lm_head} ({@link DecoderOperator}). Linears run roofline's GEMV
- * kernels at batch 1, and up to 16 rows for 8- and 4-bit weights; FP16 and BF16 linears of more rows run cuBLASLt. {@link ReferenceDecoder} computes the same
+ * kernels at batch 1 and, for every format but FP16, up to 16 rows; FP16 linears of more rows run cuBLASLt. {@link ReferenceDecoder} computes the same
  * model in double on the CPU.
  *
  * <p>Every call enqueues on the given stream and can be captured into a CUDA graph; the attention's split count is
@@ -149,7 +149,7 @@ public final class DenseDecoder implements AutoCloseable {
      * @param launch  how the step's kernels follow each other ({@link KernelLaunch#PROGRAMMATIC} lets each become
      *                resident while the one before drains)
      * @throws IllegalArgumentException for weights of the wrong shape (naming the tensor and layer), a batch above 16
-     *                                  with weights other than FP16/BF16, or a shape the attention kernels are not
+     *                                  with weights other than FP16, or a shape the attention kernels are not
      *                                  built for
      */
     public static DenseDecoder create(
@@ -181,9 +181,9 @@ public final class DenseDecoder implements AutoCloseable {
                     + shape.headDim() + ", " + shape.heads() + " / " + shape.kvHeads());
         }
         WeightFormat f = weights.layers().getFirst().qkv().format();
-        if (batch > GEMV_MAX_ROWS && f != WeightFormat.FP16 && f != WeightFormat.BF16) {
+        if (batch > GEMV_MAX_ROWS && f != WeightFormat.FP16) {
             throw new IllegalArgumentException("batch " + batch + " needs a matrix product above 16 rows, which"
-                    + " runs on cuBLASLt for FP16 and BF16 weights only; " + f + " weights run batches of up to "
+                    + " runs on cuBLASLt for FP16 weights only; " + f + " weights run batches of up to "
                     + GEMV_MAX_ROWS);
         }
         return new DenseDecoder(device, shape, weights, invFreq, eps, batch, capacity, launch);
@@ -320,13 +320,13 @@ public final class DenseDecoder implements AutoCloseable {
     }
 
     /**
-     * Whether a linear of {@code format} at this batch runs roofline's GEMV: every format at one row; 8-bit and 4-bit
-     * formats up to {@link #GEMV_MAX_ROWS} (cuBLASLt has no weight-only product for them); FP16 and BF16 above one row
-     * run cuBLASLt, which is faster there than the GEMV's many-row kernel.
+     * Whether a linear of {@code format} at this batch runs roofline's GEMV: every format at one row and, up to
+     * {@link #GEMV_MAX_ROWS}, every format but FP16, whose larger batches run cuBLASLt (faster there than the GEMV's
+     * many-row kernel). cuBLASLt has no product of BF16 weights with FP16 activations, nor a weight-only one for the 8-
+     * and 4-bit formats, so those stay on the GEMV and stop at 16 rows.
      */
     static boolean usesGemv(WeightFormat format, int batch) {
-        boolean sixteenBit = format == WeightFormat.FP16 || format == WeightFormat.BF16;
-        return batch == 1 || (!sixteenBit && batch <= GEMV_MAX_ROWS);
+        return batch == 1 || (format != WeightFormat.FP16 && batch <= GEMV_MAX_ROWS);
     }
 
     private void linear(DeviceWeights w, DeviceBuffer x, DeviceBuffer y, Stream stream) {

@@ -221,18 +221,7 @@ public final class DenseDecoder implements AutoCloseable {
      * uploaded synchronously.
      */
     public void setPositions(int[] positions) {
-        if (positions.length != batch) {
-            throw new IllegalArgumentException(
-                    "positions must hold one value per sequence (" + batch + "), got " + positions.length);
-        }
-        int[] lengths = new int[batch];
-        for (int b = 0; b < batch; b++) {
-            if (positions[b] < 0 || positions[b] >= capacity) {
-                throw new IllegalArgumentException(
-                        "positions[" + b + "] must be in [0, " + capacity + "), got " + positions[b]);
-            }
-            lengths[b] = positions[b] + 1;
-        }
+        int[] lengths = Positions.lengths(positions, batch, capacity);
         this.positions.copyFrom(positions);
         this.lengths.copyFrom(lengths);
         longest = Arrays.stream(lengths).max().orElseThrow();

@@ -214,17 +214,7 @@ public final class ReferenceDecoder {
         notNull("x", x);
         requireLength("x", x, (long) batch * h);
         notNull("positions", positions);
-        if (positions.length != batch) {
-            throw new IllegalArgumentException("positions must hold " + batch + " values, got " + positions.length);
-        }
-        int[] lengths = new int[batch];
-        for (int b = 0; b < batch; b++) {
-            if (positions[b] < 0 || positions[b] >= capacity) {
-                throw new IllegalArgumentException(
-                        "positions[" + b + "] must be in [0, " + capacity + "), got " + positions[b]);
-            }
-            lengths[b] = positions[b] + 1;
-        }
+        int[] lengths = Positions.lengths(positions, batch, capacity);
         int heads = config.heads();
         int kv = config.kvHeads();
         int d = config.headDim();

@@ -220,7 +220,8 @@ public final class DecodeStepBenchmark {
      * {@code launch} says) at {@code batch} sequences of {@code context} tokens, replayed as one graph; the median.
      * Each layer reads its own caches, so the KV bytes come from DRAM as in the step.
      */
-    public static double attentionSeconds(Device device, DecoderShape shape, int batch, int context, KernelLaunch launch) {
+    public static double attentionSeconds(
+            Device device, DecoderShape shape, int batch, int context, KernelLaunch launch) {
         BenchmarkOptions timing = BenchmarkOptions.defaults().withGraph(1).withRepetitions(20);
         int h = shape.heads();
         int g = shape.kvHeads();
@@ -234,8 +235,8 @@ public final class DecodeStepBenchmark {
             DeviceBuffer qkv = owned.add(DeviceBuffer.allocate(2L * batch * shape.qkvWidth()));
             DeviceBuffer out = owned.add(DeviceBuffer.allocate(2L * batch * shape.attentionWidth()));
             DeviceBuffer len = owned.add(DeviceBuffer.allocate(4L * batch));
-            DeviceBuffer ws = owned.add(
-                    DeviceBuffer.allocate(DecodeKernels.attentionWorkspaceBytes(batch, h, g, d, context)));
+            DeviceBuffer ws =
+                    owned.add(DeviceBuffer.allocate(DecodeKernels.attentionWorkspaceBytes(batch, h, g, d, context)));
             qkv.fill(0x3C);
             len.copyFrom(lengths);
             DeviceBuffer[] k = new DeviceBuffer[shape.layers()];

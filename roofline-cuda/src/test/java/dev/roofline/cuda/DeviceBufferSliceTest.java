@@ -1,10 +1,7 @@
 package dev.roofline.cuda;
 
-import dev.roofline.bindings.loader.OwnedHandle;
-import dev.roofline.cuda.internal.Handles;
 import org.junit.jupiter.api.Test;
 
-import java.lang.foreign.MemorySegment;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -12,20 +9,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** {@link DeviceBuffer#slice} over a fake device pointer: the views' addresses, bounds and lifetimes, no GPU needed. */
 class DeviceBufferSliceTest {
-    private static final long BASE = 0x10_0000;
-
     private final AtomicInteger frees = new AtomicInteger();
+    private long base;
 
     private DeviceBuffer buffer(long bytes) {
-        OwnedHandle h = Handles.own(MemorySegment.ofAddress(BASE), bytes, "buffer", p -> frees.incrementAndGet());
-        return new DeviceBuffer(h, 0, bytes, true);
+        DeviceBuffer b = FakeDeviceBuffers.buffer(bytes, frees::incrementAndGet);
+        base = b.pointer().address();
+        return b;
     }
 
     @Test
     void aSlicePointsIntoTheBufferAndSpansItsRange() {
         DeviceBuffer b = buffer(1024);
         DeviceBuffer s = b.slice(256, 128);
-        assertThat(s.pointer().address()).isEqualTo(BASE + 256);
+        assertThat(s.pointer().address()).isEqualTo(base + 256);
         assertThat(s.pointer().byteSize()).isEqualTo(128);
         assertThat(s.byteSize()).isEqualTo(128);
         assertThat(s.isView()).isTrue();
@@ -35,14 +32,14 @@ class DeviceBufferSliceTest {
     @Test
     void aSliceOfASliceAddsTheOffsets() {
         DeviceBuffer s = buffer(1024).slice(256, 512).slice(64, 32);
-        assertThat(s.pointer().address()).isEqualTo(BASE + 320);
+        assertThat(s.pointer().address()).isEqualTo(base + 320);
         assertThat(s.byteSize()).isEqualTo(32);
     }
 
     @Test
     void theWholeBufferIsAValidSlice() {
         DeviceBuffer s = buffer(64).slice(0, 64);
-        assertThat(s.pointer().address()).isEqualTo(BASE);
+        assertThat(s.pointer().address()).isEqualTo(base);
         assertThat(s.byteSize()).isEqualTo(64);
     }
 
@@ -78,7 +75,7 @@ class DeviceBufferSliceTest {
         s.close();
         assertThat(frees).hasValue(0);
         assertThat(s.isClosed()).isFalse();
-        assertThat(b.pointer().address()).isEqualTo(BASE);
+        assertThat(b.pointer().address()).isEqualTo(base);
     }
 
     @Test

@@ -30,8 +30,12 @@ import java.util.Map;
  * projection, RoPE fused with the KV append, flash-decoding attention reading q in place, the o projection, the
  * residual add fused with the second RMSNorm, the merged gate/up projection, SiLU·up, the down projection; then the
  * last residual add with the final norm and {@code lm_head} ({@link DecoderOperator}). Linears run roofline's GEMV
- * kernels at batch 1, and up to 16 rows for 8- and 4-bit weights; FP16 and BF16 linears of more rows run cuBLASLt. {@link ReferenceDecoder} computes the same
- * model in double on the CPU.
+ * kernels at batch 1, and up to 16 rows for 8- and 4-bit weights; FP16 and BF16 linears of more rows run cuBLASLt.
+ * {@link ReferenceDecoder} computes the same model in double on the CPU.
+ *
+ * <p>A merged projection kept in several parts ({@link StackedWeights}) runs one product per part: at batch 1 each
+ * writes its rows of the output in place; at larger batches each writes its own buffer and its rows are copied into
+ * every sequence's row of the output, one device copy per part and sequence.
  *
  * <p>Every call enqueues on the given stream and can be captured into a CUDA graph; the attention's split count is
  * fixed by the longest position at enqueue time, so a graph captured at one set of positions is valid for positions
@@ -84,6 +88,9 @@ public final class DenseDecoder implements AutoCloseable {
     private final DeviceBuffer gateUp;
     private final DeviceBuffer activated;
     private final DeviceBuffer logits;
+    /** One part's output at batches above 1 when a merged projection has several parts; else null. */
+    private final DeviceBuffer partOutput;
+
     private final DeviceBuffer workspace;
     private final DeviceBuffer positions;
     private final DeviceBuffer lengths;
@@ -127,6 +134,8 @@ public final class DenseDecoder implements AutoCloseable {
             gateUp = buffer(4L * batch * shape.intermediate());
             activated = buffer(2L * batch * shape.intermediate());
             logits = buffer(2L * batch * shape.vocab());
+            long partBytes = batch == 1 ? 0 : 2L * batch * largestPartOfSeveral(weights);
+            partOutput = partBytes == 0 ? null : buffer(partBytes);
             workspace = buffer(DecodeKernels.attentionWorkspaceBytes(
                     batch, shape.heads(), shape.kvHeads(), shape.headDim(), capacity));
             positions = buffer(4L * batch);
@@ -180,11 +189,12 @@ public final class DenseDecoder implements AutoCloseable {
                     + " and " + DecodeKernels.GROUP_SIZES + " query heads per KV head; got head_dim "
                     + shape.headDim() + ", " + shape.heads() + " / " + shape.kvHeads());
         }
-        WeightFormat f = weights.layers().getFirst().qkv().format();
-        if (batch > GEMV_MAX_ROWS && f != WeightFormat.FP16 && f != WeightFormat.BF16) {
-            throw new IllegalArgumentException("batch " + batch + " needs a matrix product above 16 rows, which"
-                    + " runs on cuBLASLt for FP16 and BF16 weights only; " + f + " weights run batches of up to "
-                    + GEMV_MAX_ROWS);
+        for (WeightFormat f : weights.formats()) {
+            if (batch > GEMV_MAX_ROWS && f != WeightFormat.FP16 && f != WeightFormat.BF16) {
+                throw new IllegalArgumentException("batch " + batch + " needs a matrix product above 16 rows, which"
+                        + " runs on cuBLASLt for FP16 and BF16 weights only; " + f + " weights run batches of up to "
+                        + GEMV_MAX_ROWS);
+            }
         }
         return new DenseDecoder(device, shape, weights, invFreq, eps, batch, capacity, launch);
     }
@@ -327,6 +337,48 @@ public final class DenseDecoder implements AutoCloseable {
     static boolean usesGemv(WeightFormat format, int batch) {
         boolean sixteenBit = format == WeightFormat.FP16 || format == WeightFormat.BF16;
         return batch == 1 || (!sixteenBit && batch <= GEMV_MAX_ROWS);
+    }
+
+    /** Rows of the largest part of a merged projection kept in several parts; 0 when each is one matrix. */
+    private static int largestPartOfSeveral(DecoderWeights weights) {
+        int rows = 0;
+        for (DecoderWeights.Layer w : weights.layers()) {
+            for (StackedWeights s : List.of(w.qkv(), w.gateUp())) {
+                if (s.parts().size() > 1) {
+                    for (DeviceWeights p : s.parts()) {
+                        rows = Math.max(rows, p.rows());
+                    }
+                }
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * {@code y = x · Wᵀ} for a stacked W: each part's product into its rows of {@code y}, {@code half[batch][w.rows()]}
+     * (in place at batch 1, else through {@link #partOutput} and a copy per sequence).
+     */
+    private void linear(StackedWeights w, DeviceBuffer x, DeviceBuffer y, Stream stream) {
+        List<DeviceWeights> parts = w.parts();
+        if (parts.size() == 1) {
+            linear(parts.getFirst(), x, y, stream);
+            return;
+        }
+        long rowBytes = 2L * w.rows();
+        long first = 0;
+        for (DeviceWeights p : parts) {
+            long bytes = 2L * p.rows();
+            if (batch == 1) {
+                linear(p, x, y.slice(first, bytes), stream);
+            } else {
+                DeviceBuffer out = partOutput.slice(0, batch * bytes);
+                linear(p, x, out, stream);
+                for (int b = 0; b < batch; b++) {
+                    y.slice(b * rowBytes + first, bytes).copyFromAsync(out.slice(b * bytes, bytes), bytes, stream);
+                }
+            }
+            first += bytes;
+        }
     }
 
     private void linear(DeviceWeights w, DeviceBuffer x, DeviceBuffer y, Stream stream) {

@@ -59,27 +59,27 @@ final class DecoderLinears implements AutoCloseable {
     }
 
     /**
-     * Refuses a batch that some matrix of {@code weights} cannot run: above {@link #GEMV_MAX_ROWS} rows only FP16 and
-     * BF16 have a product (cuBLASLt's).
+     * Refuses a batch that some matrix of {@code weights} cannot run: above {@link #GEMV_MAX_ROWS} rows only FP16
+     * weights have a product (cuBLASLt's).
      */
     static void checkBatch(DecoderWeights weights, int batch) {
         for (WeightFormat f : weights.formats()) {
-            if (batch > GEMV_MAX_ROWS && f != WeightFormat.FP16 && f != WeightFormat.BF16) {
+            if (batch > GEMV_MAX_ROWS && f != WeightFormat.FP16) {
                 throw new IllegalArgumentException("batch " + batch + " needs a matrix product above 16 rows, which"
-                        + " runs on cuBLASLt for FP16 and BF16 weights only; " + f + " weights run batches of up to "
+                        + " runs on cuBLASLt for FP16 weights only; " + f + " weights run batches of up to "
                         + GEMV_MAX_ROWS);
             }
         }
     }
 
     /**
-     * Whether a linear of {@code format} at this batch runs roofline's GEMV: every format at one row; 8-bit and 4-bit
-     * formats up to {@link #GEMV_MAX_ROWS} (cuBLASLt has no weight-only product for them); FP16 and BF16 above one row
-     * run cuBLASLt, which is faster there than the GEMV's many-row kernel.
+     * Whether a linear of {@code format} at this batch runs roofline's GEMV: FP16 at one row, above it cuBLASLt, which
+     * is faster there than the GEMV's many-row kernel; every other format up to {@link #GEMV_MAX_ROWS} rows. cuBLASLt
+     * has no weight-only product for the 8- and 4-bit formats, and multiplies BF16 weights by BF16 activations only,
+     * not by the decoder's FP16 ones, which the GEMV's BF16 kernels read.
      */
     static boolean usesGemv(WeightFormat format, int batch) {
-        boolean sixteenBit = format == WeightFormat.FP16 || format == WeightFormat.BF16;
-        return batch == 1 || (!sixteenBit && batch <= GEMV_MAX_ROWS);
+        return batch == 1 || (format != WeightFormat.FP16 && batch <= GEMV_MAX_ROWS);
     }
 
     /** {@code y = x · Wᵀ}, {@code y} = {@code half[batch][w.rows()]}: each part's product into its rows. */

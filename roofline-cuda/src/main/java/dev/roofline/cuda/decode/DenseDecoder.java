@@ -18,7 +18,7 @@ import java.util.List;
  * projection, RoPE fused with the KV append, flash-decoding attention reading q in place, the o projection, the
  * residual add fused with the second RMSNorm, the merged gate/up projection, SiLU·up, the down projection; then the
  * last residual add with the final norm and {@code lm_head} ({@link DecoderOperator}). Linears run roofline's GEMV
- * kernels at batch 1, and up to 16 rows for 8- and 4-bit weights; FP16 and BF16 linears of more rows run cuBLASLt.
+ * kernels at batch 1, and up to 16 rows for BF16, 8- and 4-bit weights; FP16 linears of more rows run cuBLASLt.
  * {@link ReferenceDecoder} computes the same model in double on the CPU.
  *
  * <p>A merged projection kept in several parts ({@link StackedWeights}) runs one product per part, each into its rows
@@ -133,7 +133,7 @@ public final class DenseDecoder implements AutoCloseable {
      * @param launch  how the step's kernels follow each other ({@link KernelLaunch#PROGRAMMATIC} lets each become
      *                resident while the one before drains)
      * @throws IllegalArgumentException for weights of the wrong shape (naming the tensor and layer), a batch above 16
-     *                                  with weights other than FP16/BF16, or a shape the attention kernels are not
+     *                                  with weights other than FP16, or a shape the attention kernels are not
      *                                  built for
      */
     public static DenseDecoder create(

@@ -1,7 +1,10 @@
 package dev.roofline.cuda.decode;
 
+import dev.roofline.core.precision.Precision;
+import dev.roofline.core.roofline.Gemm;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.FakeDeviceBuffers;
+import dev.roofline.cuda.internal.MatmulRecipe;
 import dev.roofline.cuda.kernels.DeviceWeights;
 import dev.roofline.cuda.kernels.WeightFormat;
 import org.junit.jupiter.api.Test;
@@ -45,19 +48,26 @@ class DecoderLinearsTest {
     }
 
     @Test
-    void sixteenBitWeightsRunTheGemvAtOneRowAndCublasLtAbove() {
-        for (WeightFormat f : List.of(WeightFormat.FP16, WeightFormat.BF16)) {
-            assertThat(DecoderLinears.usesGemv(f, 1)).as(f + " at 1").isTrue();
-            assertThat(DecoderLinears.usesGemv(f, 2)).as(f + " at 2").isFalse();
+    void fp16WeightsRunTheGemvAtOneRowAndCublasLtAbove() {
+        assertThat(DecoderLinears.usesGemv(WeightFormat.FP16, 1)).isTrue();
+        assertThat(DecoderLinears.usesGemv(WeightFormat.FP16, 2)).isFalse();
+    }
+
+    @Test
+    void otherWeightsRunTheGemvUpTo16Rows() {
+        for (WeightFormat f :
+                List.of(WeightFormat.BF16, WeightFormat.FP8_E4M3, WeightFormat.INT8, WeightFormat.NVFP4)) {
+            assertThat(DecoderLinears.usesGemv(f, 16)).as(f + " at 16").isTrue();
+            assertThat(DecoderLinears.usesGemv(f, 17)).as(f + " at 17").isFalse();
         }
     }
 
     @Test
-    void quantizedWeightsRunTheGemvUpTo16Rows() {
-        for (WeightFormat f : List.of(WeightFormat.FP8_E4M3, WeightFormat.INT8, WeightFormat.NVFP4)) {
-            assertThat(DecoderLinears.usesGemv(f, 16)).as(f + " at 16").isTrue();
-            assertThat(DecoderLinears.usesGemv(f, 17)).as(f + " at 17").isFalse();
-        }
+    void cublasLtHasNoProductOfBf16WeightsWithTheDecodersFp16Output() {
+        Gemm bf16 = Gemm.of(2, 256, 256).in(Precision.BF16).withOutput(Precision.FP16);
+        assertThatThrownBy(() -> MatmulRecipe.of(bf16))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("output FP16 is not supported for BF16");
     }
 
     @Test
@@ -68,6 +78,13 @@ class DecoderLinearsTest {
     }
 
     @Test
+    void aBatchAbove16IsRefusedForBf16Layers() {
+        assertThatThrownBy(() -> DecoderLinears.checkBatch(weights(WeightFormat.BF16, WeightFormat.BF16), 17))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("runs on cuBLASLt for FP16 weights only; BF16 weights run batches of up to 16");
+    }
+
+    @Test
     void aBatchAbove16IsRefusedForAQuantizedLmHeadToo() {
         assertThatThrownBy(() -> DecoderLinears.checkBatch(weights(WeightFormat.FP16, WeightFormat.FP8_E4M3), 17))
                 .isInstanceOf(IllegalArgumentException.class)
@@ -75,10 +92,10 @@ class DecoderLinearsTest {
     }
 
     @Test
-    void sixteenBitWeightsRunAnyBatch() {
-        assertThatCode(() -> DecoderLinears.checkBatch(weights(WeightFormat.BF16, WeightFormat.FP16), 64))
+    void fp16WeightsRunAnyBatchAndTheOthersUpTo16() {
+        assertThatCode(() -> DecoderLinears.checkBatch(weights(WeightFormat.FP16, WeightFormat.FP16), 64))
                 .doesNotThrowAnyException();
-        assertThatCode(() -> DecoderLinears.checkBatch(weights(WeightFormat.NVFP4, WeightFormat.FP16), 16))
+        assertThatCode(() -> DecoderLinears.checkBatch(weights(WeightFormat.NVFP4, WeightFormat.BF16), 16))
                 .doesNotThrowAnyException();
     }
 }

@@ -25,10 +25,15 @@ public final class DeviceBuffer implements AutoCloseable {
     private final long byteSize;
     private final boolean owner;
 
+    /** The owner of {@code memory}, {@code byteSize} bytes, which it frees on close. */
+    DeviceBuffer(OwnedHandle memory, long byteSize) {
+        this(memory, 0, byteSize, true);
+    }
+
     /**
      * {@code byteSize} bytes from {@code offset} of {@code memory}; the owner frees it on close, a view never does.
      */
-    DeviceBuffer(OwnedHandle memory, long offset, long byteSize, boolean owner) {
+    private DeviceBuffer(OwnedHandle memory, long offset, long byteSize, boolean owner) {
         this.memory = memory;
         this.offset = offset;
         this.byteSize = byteSize;
@@ -41,7 +46,7 @@ public final class DeviceBuffer implements AutoCloseable {
             throw new IllegalArgumentException("bytes must be > 0, got " + bytes);
         }
         Cuda.requireAvailable();
-        return new DeviceBuffer(Cudart.malloc(bytes), 0, bytes, true);
+        return new DeviceBuffer(Cudart.malloc(bytes), bytes);
     }
 
     /**

@@ -18,7 +18,7 @@ public final class FakeDeviceBuffers {
     public static DeviceBuffer buffer(long bytes, Runnable onFree) {
         long address = NEXT.getAndAdd((bytes + 0xFFF) & ~0xFFFL);
         return new DeviceBuffer(
-                Handles.own(MemorySegment.ofAddress(address), bytes, "buffer", p -> onFree.run()), 0, bytes, true);
+                Handles.own(MemorySegment.ofAddress(address), bytes, "buffer", p -> onFree.run()), bytes);
     }
 
     public static DeviceBuffer buffer(long bytes) {

@@ -12,23 +12,9 @@ import java.util.List;
 
 /**
  * One linear layer of a safetensors checkpoint (module {@code model.layers.0.self_attn.q_proj}, say) as
- * {@link HostWeights}, its bytes as stored. The layout follows from the tensors present:
- *
- * <ul>
- *   <li>{@code weight} F16 or BF16 [N, K]: {@link WeightFormat#FP16} or {@link WeightFormat#BF16} (the GEMV and
- *       cuBLASLt read BF16 weights against FP16 activations, so BF16 is not rounded to FP16);
- *   <li>{@code weight} U8 [N, K/2], {@code weight_scale} F8_E4M3 [N, K/16], {@code weight_scale_2} F32 scalar (NVIDIA
- *       ModelOpt): {@link WeightFormat#NVFP4}, the global scale being {@code weight_scale_2};
- *   <li>{@code weight_packed} U8 [N, K/2], {@code weight_scale} F8_E4M3 [N, K/16], {@code weight_global_scale} F32
- *       [1] (compressed-tensors): NVFP4 with the global scale {@code 1 / weight_global_scale}, the float nearest it:
- *       the one value not taken as stored, as that layout keeps the reciprocal of the kernels' multiplier;
- *   <li>{@code weight} F8_E4M3 [N, K], {@code weight_scale} per tensor ([], [1]) or per channel ([N], [N, 1]) in F32,
- *       F16 or BF16: {@link WeightFormat#FP8_E4M3}, the scales widened to F32 and a per-tensor one repeated per row
- *       (both exact).
- * </ul>
- *
- * Activation and KV-cache scales ({@code input_scale}, {@code k_scale}) are not read: the decoder keeps activations
- * and the cache in FP16. Anything else is an {@link UnloadableTensorException} naming the tensor and the need.
+ * {@link HostWeights}, its bytes as stored, in one of the layouts {@link CheckpointWeights} lists, told apart by the
+ * tensors present ({@code weight_packed}; else {@code weight}'s dtype). Anything else is an
+ * {@link UnloadableTensorException} naming the tensor and the need.
  */
 final class CheckpointLinear {
     private static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);

@@ -14,9 +14,22 @@ import java.util.regex.Pattern;
 
 /**
  * The weights of a dense Llama-family checkpoint in Hugging Face safetensors (a model directory with
- * {@code model.safetensors} or a sharded index) for {@link DenseDecoder}, taken as stored: linear weights in F16, BF16,
- * NVFP4 or FP8 go to the GPU byte for byte, scales included (see {@link CheckpointLinear} for the layouts, among them
- * the NVFP4 and FP8 checkpoints roofline-quant's {@code CheckpointQuantizer} writes). Tensor names are Hugging Face
+ * {@code model.safetensors} or a sharded index) for {@link DenseDecoder}, taken as stored: linear weights go to the GPU
+ * byte for byte, scales included, as
+ *
+ * <ul>
+ *   <li>F16 or BF16 {@code weight}: FP16 or BF16 (BF16 is not rounded to FP16: the GEMV reads BF16 weights against
+ *       the decoder's FP16 activations, up to 16 rows);
+ *   <li>ModelOpt NVFP4 ({@code weight} U8, {@code weight_scale} E4M3 per 16 columns, {@code weight_scale_2} F32):
+ *       NVFP4, {@code weight_scale_2} the kernels' global scale; compressed-tensors NVFP4 ({@code weight_packed},
+ *       {@code weight_scale}, {@code weight_global_scale}) alike, the global scale the float nearest
+ *       {@code 1 / weight_global_scale}, as that layout stores the reciprocal;
+ *   <li>FP8 E4M3 {@code weight} with a {@code weight_scale} per tensor or per output channel (F32, or F16/BF16 widened
+ *       exactly): FP8 with one F32 scale per row, a per-tensor scale repeated.
+ * </ul>
+ *
+ * These include the NVFP4 and FP8 checkpoints roofline-quant's {@code CheckpointQuantizer} writes. Activation and
+ * KV-cache scales are not read: the decoder keeps activations and its cache in FP16. Tensor names are Hugging Face
  * Llama's: {@code model.layers.{i}.input_layernorm.weight}, {@code self_attn.{q,k,v,o}_proj},
  * {@code post_attention_layernorm.weight}, {@code mlp.{gate,up,down}_proj}, {@code model.norm.weight}, {@code lm_head}
  * (or {@code model.embed_tokens.weight} where the embeddings are tied and there is no {@code lm_head}). Norms become

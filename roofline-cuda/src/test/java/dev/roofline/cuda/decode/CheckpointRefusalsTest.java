@@ -231,4 +231,31 @@ class CheckpointRefusalsTest {
             assertThatThrownBy(() -> w.embeddings().lookup(-1)).hasMessage("tokens[0] must be in [0, 16), got -1");
         }
     }
+
+    @Test
+    void anEmbeddingBeyondFp16IsRefusedAtItsLookup() throws IOException {
+        double[] table = new double[16 * 64];
+        table[5 * 64 + 3] = -1e6;
+        LlamaCheckpoint c = bf16().put("model.embed_tokens.weight", Dtype.BF16, table, 16, 64);
+        try (CheckpointWeights w = CheckpointWeights.open(c.write(dir.resolve("big")), SHAPE)) {
+            assertThat(w.embeddings().lookup(4)).hasSize(64);
+            assertThatThrownBy(() -> w.embeddings().lookup(4, 5))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("model.embed_tokens.weight row 5 holds -999424.0 at column 3, beyond FP16's range (the"
+                            + " decoder's residual stream)");
+        }
+    }
+
+    @Test
+    void nullArgumentsAreNamed() throws IOException {
+        Path p = bf16().write(dir.resolve("bf16"));
+        assertThatThrownBy(() -> CheckpointWeights.open(p, null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("shape");
+        try (CheckpointWeights w = CheckpointWeights.open(p, SHAPE)) {
+            assertThatThrownBy(() -> w.embeddings().lookup((int[]) null))
+                    .isInstanceOf(NullPointerException.class)
+                    .hasMessage("tokens");
+        }
+    }
 }

@@ -14,6 +14,8 @@ module dev.roofline.cuda {
     // transitive: CudaException and CublasException extend dev.roofline.bindings.error.NativeCallException, which
     // users catch; the generated and loader packages stay exported only to this module and roofline-nvml
     requires transitive dev.roofline.bindings;
+    // the decoder reads safetensors checkpoints with quant's reader (CheckpointWeights); no quant type is in its API
+    requires dev.roofline.quant;
 
     exports dev.roofline.cuda;
     exports dev.roofline.cuda.blas;

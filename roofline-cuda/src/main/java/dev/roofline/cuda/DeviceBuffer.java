@@ -9,7 +9,8 @@ import java.util.Objects;
 
 /**
  * Device memory from {@code cudaMalloc}, freed by {@link #close()} (idempotent). Copies are size-checked; any use after
- * close is a {@link ClosedResourceException} ("buffer already closed").
+ * close is a {@link ClosedResourceException} ("buffer already closed"). {@link #slice} gives a view of a byte range that
+ * frees nothing: it lives as long as the buffer it was cut from.
  *
  * <pre>{@code
  * try (DeviceBuffer x = DeviceBuffer.allocate(4L * n)) {
@@ -20,11 +21,23 @@ import java.util.Objects;
  */
 public final class DeviceBuffer implements AutoCloseable {
     private final OwnedHandle memory;
+    private final long offset;
     private final long byteSize;
+    private final boolean owner;
 
-    private DeviceBuffer(OwnedHandle memory, long byteSize) {
+    /** The owner of {@code memory}, {@code byteSize} bytes, which it frees on close. */
+    DeviceBuffer(OwnedHandle memory, long byteSize) {
+        this(memory, 0, byteSize, true);
+    }
+
+    /**
+     * {@code byteSize} bytes from {@code offset} of {@code memory}; the owner frees it on close, a view never does.
+     */
+    private DeviceBuffer(OwnedHandle memory, long offset, long byteSize, boolean owner) {
         this.memory = memory;
+        this.offset = offset;
         this.byteSize = byteSize;
+        this.owner = owner;
     }
 
     /** {@code bytes} of uninitialised device memory on the current device. */
@@ -36,13 +49,33 @@ public final class DeviceBuffer implements AutoCloseable {
         return new DeviceBuffer(Cudart.malloc(bytes), bytes);
     }
 
+    /**
+     * A view of {@code bytes} bytes of this buffer from {@code offsetBytes}: copies, fills and kernels that take it
+     * touch only that range. The view frees nothing ({@link #close()} on it does nothing) and is closed when the
+     * buffer it was cut from is; a view of a view is a view of the same memory.
+     *
+     * @throws IllegalArgumentException if the range is empty or not within this buffer
+     * @throws ClosedResourceException  if this buffer is closed
+     */
+    public DeviceBuffer slice(long offsetBytes, long bytes) {
+        if (memory.isClosed()) {
+            throw new ClosedResourceException("buffer");
+        }
+        if (offsetBytes < 0 || bytes <= 0 || bytes > byteSize - offsetBytes) {
+            throw new IllegalArgumentException("a slice of " + bytes + " bytes at offset " + offsetBytes
+                    + " is not within a device buffer of " + byteSize + " bytes");
+        }
+        return new DeviceBuffer(memory, offset + offsetBytes, bytes, false);
+    }
+
     public long byteSize() {
         return byteSize;
     }
 
     /** The device pointer, for calls into CUDA libraries; its size is {@link #byteSize()}; never dereference it. */
     public MemorySegment pointer() {
-        return memory.get();
+        MemorySegment whole = memory.get();
+        return owner ? whole : whole.asSlice(offset, byteSize);
     }
 
     /** Copies all of {@code host} to the start of this buffer. */
@@ -133,18 +166,29 @@ public final class DeviceBuffer implements AutoCloseable {
         Cudart.memset(pointer(), value, byteSize);
     }
 
+    /** Whether the memory is freed: this buffer was closed or, for a view, the buffer it was cut from. */
     public boolean isClosed() {
         return memory.isClosed();
     }
 
+    /** Whether this is a {@link #slice} of another buffer, which it never frees. */
+    public boolean isView() {
+        return !owner;
+    }
+
+    /** Frees the memory of a buffer from {@link #allocate}; does nothing for a view. */
     @Override
     public void close() {
-        memory.close();
+        if (owner) {
+            memory.close();
+        }
     }
 
     @Override
     public String toString() {
-        return "DeviceBuffer[" + byteSize + " B, " + memory + "]";
+        return owner
+                ? "DeviceBuffer[" + byteSize + " B, " + memory + "]"
+                : "DeviceBuffer[view of " + byteSize + " B at +" + offset + ", " + memory + "]";
     }
 
     private void checkFits(String what, long bytes) {

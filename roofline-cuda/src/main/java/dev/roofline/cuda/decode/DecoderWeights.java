@@ -3,12 +3,17 @@ package dev.roofline.cuda.decode;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.internal.OwnedResources;
 import dev.roofline.cuda.kernels.DeviceWeights;
+import dev.roofline.cuda.kernels.WeightFormat;
 
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A dense decoder's weights on the device, owned: closing this frees them all. Norm weights are FP16 vectors of
- * {@code hidden}; matrices are {@link DeviceWeights} in any GEMV format, rows are output features:
+ * {@code hidden}; matrices are {@link DeviceWeights} in any GEMV format, rows are output features. {@link
+ * CheckpointWeights} loads them from a safetensors checkpoint.
  *
  * @param layers    per layer, in order
  * @param finalNorm the norm before {@code lm_head}
@@ -20,18 +25,31 @@ public record DecoderWeights(List<Layer> layers, DeviceBuffer finalNorm, DeviceW
     /**
      * One layer's weights.
      *
-     * @param qkv    q, k and v projections stacked: {@code (heads + 2·kvHeads)·headDim × hidden}, q rows first
+     * @param qkv    q, k and v projections stacked: {@code (heads + 2·kvHeads)·headDim × hidden}, q rows first, in one
+     *               or more parts
      * @param o      {@code hidden × heads·headDim}
-     * @param gateUp gate and up stacked: {@code 2·intermediate × hidden}, gate rows first
+     * @param gateUp gate and up stacked: {@code 2·intermediate × hidden}, gate rows first, in one or more parts
      * @param down   {@code hidden × intermediate}
      */
     public record Layer(
             DeviceBuffer inputNorm,
-            DeviceWeights qkv,
+            StackedWeights qkv,
             DeviceWeights o,
             DeviceBuffer postNorm,
-            DeviceWeights gateUp,
-            DeviceWeights down) {}
+            StackedWeights gateUp,
+            DeviceWeights down) {
+
+        /** A layer whose merged projections are one matrix each. */
+        public Layer(
+                DeviceBuffer inputNorm,
+                DeviceWeights qkv,
+                DeviceWeights o,
+                DeviceBuffer postNorm,
+                DeviceWeights gateUp,
+                DeviceWeights down) {
+            this(inputNorm, StackedWeights.of(qkv), o, postNorm, StackedWeights.of(gateUp), down);
+        }
+    }
 
     public DecoderWeights {
         layers = List.copyOf(layers);
@@ -48,14 +66,35 @@ public record DecoderWeights(List<Layer> layers, DeviceBuffer finalNorm, DeviceW
             Layer w = layers.get(l);
             String at = " of layer " + l;
             vector("input norm" + at, w.inputNorm(), h);
-            matrix("qkv" + at, w.qkv(), shape.qkvWidth(), h);
+            stacked("qkv" + at, w.qkv(), shape.qkvWidth(), h);
             matrix("o" + at, w.o(), h, shape.attentionWidth());
             vector("post-attention norm" + at, w.postNorm(), h);
-            matrix("gate_up" + at, w.gateUp(), 2 * shape.intermediate(), h);
+            stacked("gate_up" + at, w.gateUp(), 2 * shape.intermediate(), h);
             matrix("down" + at, w.down(), h, shape.intermediate());
         }
         vector("final norm", finalNorm, h);
         matrix("lm_head", lmHead, shape.vocab(), h);
+    }
+
+    /** The formats of the matrices, each once, in the order the step first reads them ({@code lm_head} last). */
+    Set<WeightFormat> formats() {
+        Set<WeightFormat> formats = new LinkedHashSet<>();
+        for (DeviceWeights w : matrices()) {
+            formats.add(w.format());
+        }
+        return formats;
+    }
+
+    private List<DeviceWeights> matrices() {
+        List<DeviceWeights> all = new ArrayList<>();
+        for (Layer w : layers) {
+            all.addAll(w.qkv().parts());
+            all.add(w.o());
+            all.addAll(w.gateUp().parts());
+            all.add(w.down());
+        }
+        all.add(lmHead);
+        return all;
     }
 
     private static void vector(String name, DeviceBuffer b, int hidden) {
@@ -65,10 +104,18 @@ public record DecoderWeights(List<Layer> layers, DeviceBuffer finalNorm, DeviceW
         }
     }
 
+    private static void stacked(String name, StackedWeights w, int rows, int cols) {
+        requireShape(name, w != null, w == null ? 0 : w.rows(), w == null ? 0 : w.cols(), rows, cols);
+    }
+
     private static void matrix(String name, DeviceWeights w, int rows, int cols) {
-        if (w == null || w.rows() != rows || w.cols() != cols) {
+        requireShape(name, w != null, w == null ? 0 : w.rows(), w == null ? 0 : w.cols(), rows, cols);
+    }
+
+    private static void requireShape(String name, boolean present, int gotRows, int gotCols, int rows, int cols) {
+        if (!present || gotRows != rows || gotCols != cols) {
             throw new IllegalArgumentException(name + " must be " + rows + " x " + cols + ", got "
-                    + (w == null ? "null" : w.rows() + " x " + w.cols()));
+                    + (present ? gotRows + " x " + gotCols : "null"));
         }
     }
 

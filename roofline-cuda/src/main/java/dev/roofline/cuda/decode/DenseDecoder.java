@@ -1,27 +1,15 @@
 package dev.roofline.cuda.decode;
 
-import dev.roofline.core.precision.Precision;
-import dev.roofline.core.roofline.Gemm;
 import dev.roofline.cuda.Device;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
-import dev.roofline.cuda.blas.CublasLt;
-import dev.roofline.cuda.blas.Matmul;
-import dev.roofline.cuda.blas.MatmulOptions;
-import dev.roofline.cuda.blas.Operands;
 import dev.roofline.cuda.internal.OwnedResources;
-import dev.roofline.cuda.kernels.Activation;
 import dev.roofline.cuda.kernels.AttentionGeometry;
 import dev.roofline.cuda.kernels.DecodeKernels;
-import dev.roofline.cuda.kernels.DeviceWeights;
-import dev.roofline.cuda.kernels.GemvKernels;
 import dev.roofline.cuda.kernels.KernelLaunch;
-import dev.roofline.cuda.kernels.WeightFormat;
 
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A dense Llama-family decoder on the GPU: one decode step for {@code batch} sequences, from the residual stream
@@ -30,8 +18,12 @@ import java.util.Map;
  * projection, RoPE fused with the KV append, flash-decoding attention reading q in place, the o projection, the
  * residual add fused with the second RMSNorm, the merged gate/up projection, SiLU·up, the down projection; then the
  * last residual add with the final norm and {@code lm_head} ({@link DecoderOperator}). Linears run roofline's GEMV
- * kernels at batch 1 and, for every format but FP16, up to 16 rows; FP16 linears of more rows run cuBLASLt. {@link ReferenceDecoder} computes the same
- * model in double on the CPU.
+ * kernels at batch 1, and up to 16 rows for BF16, 8- and 4-bit weights; FP16 linears of more rows run cuBLASLt.
+ * {@link ReferenceDecoder} computes the same model in double on the CPU.
+ *
+ * <p>A merged projection kept in several parts ({@link StackedWeights}) runs one product per part, each into its rows
+ * of the output: in place at batch 1; at larger batches through a part buffer and one device copy per part and
+ * sequence, which the step then spends on top of the products.
  *
  * <p>Every call enqueues on the given stream and can be captured into a CUDA graph; the attention's split count is
  * fixed by the longest position at enqueue time, so a graph captured at one set of positions is valid for positions
@@ -49,9 +41,6 @@ import java.util.Map;
  * }</pre>
  */
 public final class DenseDecoder implements AutoCloseable {
-    /** The most rows roofline's GEMV kernels take; larger batches go to cuBLASLt. */
-    static final int GEMV_MAX_ROWS = 16;
-
     /** A layer's launches after its input norm; ADD_RMSNORM here is the residual add with the post-attention norm. */
     private static final List<DecoderOperator> LAYER_ORDER = List.of(
             DecoderOperator.QKV_PROJ,
@@ -69,11 +58,8 @@ public final class DenseDecoder implements AutoCloseable {
     private final int capacity;
     private final float eps;
     private final OwnedResources owned = new OwnedResources();
-    private final GemvKernels gemv;
+    private final DecoderLinears linears;
     private final DecodeKernels kernels;
-    private final CublasLt lt;
-    private final Device device;
-    private final Map<String, Matmul> plans = new HashMap<>();
     private final DeviceBuffer[] kCache;
     private final DeviceBuffer[] vCache;
     private final DeviceBuffer residual;
@@ -100,16 +86,14 @@ public final class DenseDecoder implements AutoCloseable {
             int batch,
             int capacity,
             KernelLaunch launch) {
-        this.device = device;
         this.shape = shape;
         this.weights = weights;
         this.batch = batch;
         this.capacity = capacity;
         this.eps = eps;
         try {
-            gemv = owned.add(GemvKernels.load(launch));
+            linears = owned.add(new DecoderLinears(device, weights, batch, launch));
             kernels = owned.add(DecodeKernels.load(launch));
-            lt = batch > 1 ? owned.add(CublasLt.create()) : null;
             int layers = shape.layers();
             int h = shape.hidden();
             long cacheBytes = 2L * batch * shape.kvHeads() * capacity * shape.headDim();
@@ -180,12 +164,7 @@ public final class DenseDecoder implements AutoCloseable {
                     + " and " + DecodeKernels.GROUP_SIZES + " query heads per KV head; got head_dim "
                     + shape.headDim() + ", " + shape.heads() + " / " + shape.kvHeads());
         }
-        WeightFormat f = weights.layers().getFirst().qkv().format();
-        if (batch > GEMV_MAX_ROWS && f != WeightFormat.FP16) {
-            throw new IllegalArgumentException("batch " + batch + " needs a matrix product above 16 rows, which"
-                    + " runs on cuBLASLt for FP16 weights only; " + f + " weights run batches of up to "
-                    + GEMV_MAX_ROWS);
-        }
+        DecoderLinears.checkBatch(weights, batch);
         return new DenseDecoder(device, shape, weights, invFreq, eps, batch, capacity, launch);
     }
 
@@ -285,7 +264,7 @@ public final class DenseDecoder implements AutoCloseable {
         switch (o) {
             case ADD_RMSNORM ->
                 kernels.addRmsNorm(residual, delta, w.postNorm(), normed, batch, shape.hidden(), eps, stream);
-            case QKV_PROJ -> linear(w.qkv(), normed, qkv, stream);
+            case QKV_PROJ -> linears.run(w.qkv(), normed, qkv, stream);
             case ROPE_APPEND ->
                 kernels.ropeAppend(
                         qkv, kCache[l], vCache[l], positions, invFreq, batch, heads, kv, d, capacity, stream);
@@ -300,39 +279,12 @@ public final class DenseDecoder implements AutoCloseable {
                         AttentionGeometry.mergedQkv(batch, heads, kv, d, capacity),
                         longest,
                         stream);
-            case O_PROJ -> linear(w.o(), attended, delta, stream);
-            case GATE_UP_PROJ -> linear(w.gateUp(), normed, gateUp, stream);
+            case O_PROJ -> linears.run(w.o(), attended, delta, stream);
+            case GATE_UP_PROJ -> linears.run(w.gateUp(), normed, gateUp, stream);
             case SILU_MUL -> kernels.siluMul(gateUp, activated, batch, shape.intermediate(), stream);
-            case DOWN_PROJ -> linear(w.down(), activated, delta, stream);
-            case LM_HEAD -> linear(weights.lmHead(), normed, logits, stream);
+            case DOWN_PROJ -> linears.run(w.down(), activated, delta, stream);
+            case LM_HEAD -> linears.run(weights.lmHead(), normed, logits, stream);
         }
-    }
-
-    /**
-     * Whether a linear of {@code format} at this batch runs roofline's GEMV: every format at one row and, up to
-     * {@link #GEMV_MAX_ROWS}, every format but FP16, whose larger batches run cuBLASLt (faster there than the GEMV's
-     * many-row kernel). cuBLASLt has no product of BF16 weights with FP16 activations, nor a weight-only one for the 8-
-     * and 4-bit formats, so those stay on the GEMV and stop at 16 rows.
-     */
-    static boolean usesGemv(WeightFormat format, int batch) {
-        return batch == 1 || (format != WeightFormat.FP16 && batch <= GEMV_MAX_ROWS);
-    }
-
-    private void linear(DeviceWeights w, DeviceBuffer x, DeviceBuffer y, Stream stream) {
-        if (usesGemv(w.format(), batch)) {
-            gemv.gemv(w, x, y, batch, Activation.F16, stream);
-            return;
-        }
-        Matmul mm = plans.computeIfAbsent(
-                w.format() + " " + w.rows() + "x" + w.cols(),
-                key -> owned.add(Matmul.plan(
-                        lt,
-                        Gemm.of(batch, w.rows(), w.cols())
-                                .in(w.format().precision())
-                                .withOutput(Precision.FP16),
-                        device,
-                        MatmulOptions.defaults())));
-        mm.run(Operands.of(w.weights(), x, y), stream);
     }
 
     private DeviceBuffer buffer(long bytes) {

@@ -92,7 +92,9 @@ D=$(cd "$(dirname "$0")" && pwd)
 OUT_DIR=${1:-$D/out}
 mkdir -p "$OUT_DIR"
 J="$D/jre/bin/java"
-MP="$D/lib/roofline-core.jar:$D/lib/roofline-bindings.jar:$D/lib/roofline-cuda.jar:$D/lib/roofline-nvml.jar"
+# every module jar and its runtime dependencies (roofline-cuda reads checkpoints through roofline-quant, which uses
+# Jackson); the test jars and the test libraries stay off the module path
+MP=$(ls "$D"/lib/*.jar | grep -v -e '-tests\.jar$' -e junit -e assertj | tr '\n' ':')
 # the dispatcher lives in roofline-core; the commands and the meter of the other modules join through ServiceLoader
 ROOFLINE=("$J" --enable-native-access=dev.roofline.bindings,dev.roofline.cuda,dev.roofline.nvml -p "$MP"
   --add-modules dev.roofline.cuda,dev.roofline.nvml -m dev.roofline.core/dev.roofline.core.cli.Main)

@@ -246,9 +246,9 @@ __device__ __forceinline__ void load8(const half* p, float* out) {
 constexpr int ATTENTION_UNROLL = 8;
 
 template <int D, int QPK>
-__device__ void attention_partials(const half* q, const half* k_cache, const half* v_cache, const int* lengths,
-                                   float* partial_ml, float* partial_acc, int q_row_stride, int heads, int kv_heads,
-                                   int capacity, int splits, int chunk) {
+__device__ void attention_split(const half* q, const half* k_cache, const half* v_cache, const int* lengths,
+                                float* partial_ml, float* partial_acc, int q_row_stride, int heads, int kv_heads,
+                                int capacity, int splits, int chunk) {
     constexpr int VEC = 8;
     constexpr int LANES = D / VEC;                  // threads per token row: 16 (D = 128) or 8 (D = 64)
     constexpr int ROWS = ATTENTION_THREADS / LANES; // token rows in flight: 8 or 16
@@ -427,22 +427,42 @@ __device__ void attention_partials(const half* q, const half* k_cache, const hal
     }
 }
 
-// Flash-decoding attention, the merge: the splits' partials of head bh into out half[B][H][D]:
-// out = sum_s exp(m_s - M) * acc_s / sum_s exp(m_s - M) * l_s, M = max_s m_s. THREADS threads: first the max over the
-// splits, every thread a share of them; then each thread sums 4 columns (one 16-byte load per split) over every S-th
-// split, S = THREADS / (D/4), and the S partial sums are added through shared memory. The partials were written by
-// other blocks of the same grid: they are read through L2 (ld.cg), never from this SM's L1.
-template <int D, int THREADS>
-__device__ void merge_head(const float* partial_ml, const float* partial_acc, half* out, int splits, size_t bh) {
-    constexpr int COLS = D / 4;          // threads across the columns, 4 columns each
-    constexpr int S = THREADS / COLS;    // splits summed in parallel
-    __shared__ float s_red[THREADS / 32];
+// BLOCKS: the blocks per SM the register budget is set for. Five hold 20 KiB of loads in flight per SM on Hopper;
+// groups of 8 query heads keep twice the accumulators and would spill at five, so they take what fits.
+#define ROOFLINE_ATTENTION_SPLIT(D, QPK, BLOCKS)                                                                     \
+    extern "C" __global__ void __launch_bounds__(ATTENTION_THREADS, BLOCKS) decode_attention_split_d##D##_q##QPK(    \
+        const half* q, const half* k_cache, const half* v_cache, const int* lengths, float* partial_ml,              \
+        float* partial_acc, int q_row_stride, int heads, int kv_heads, int capacity, int splits, int chunk) {        \
+        attention_split<D, QPK>(q, k_cache, v_cache, lengths, partial_ml, partial_acc, q_row_stride, heads,          \
+                                kv_heads, capacity, splits, chunk);                                                  \
+    }
+ROOFLINE_ATTENTION_SPLIT(64, 1, 5)
+ROOFLINE_ATTENTION_SPLIT(64, 2, 5)
+ROOFLINE_ATTENTION_SPLIT(64, 4, 5)
+ROOFLINE_ATTENTION_SPLIT(64, 8, 1)
+ROOFLINE_ATTENTION_SPLIT(128, 1, 5)
+ROOFLINE_ATTENTION_SPLIT(128, 2, 5)
+ROOFLINE_ATTENTION_SPLIT(128, 4, 5)
+ROOFLINE_ATTENTION_SPLIT(128, 8, 1)
+
+// Flash-decoding attention, second pass: block bh of grid B*H merges its splits' partials into out half[B][H][D]:
+// out = sum_s exp(m_s - M) * acc_s / sum_s exp(m_s - M) * l_s, M = max_s m_s. REDUCE_THREADS threads: first the max
+// over the splits, every thread a share of them; then each thread sums 4 columns (one 16-byte load per split) over
+// every S-th split, S = REDUCE_THREADS / (D/4), and the S partial sums are added through shared memory.
+constexpr int REDUCE_THREADS = 256;
+
+template <int D>
+__device__ void attention_reduce(const float* partial_ml, const float* partial_acc, half* out, int splits) {
+    constexpr int COLS = D / 4;                 // threads across the columns, 4 columns each
+    constexpr int S = REDUCE_THREADS / COLS;    // splits summed in parallel: 8 (D = 128) or 16 (D = 64)
+    __shared__ float s_red[REDUCE_THREADS / 32];
     __shared__ float4 s_sum[S][COLS];
     __shared__ float s_l[S];
+    int bh = blockIdx.x;
     const float* ml = partial_ml + (size_t)bh * splits * 2;
     float mm = -CUDART_INF_F;
-    for (int i = threadIdx.x; i < splits; i += THREADS) {
-        mm = fmaxf(mm, __ldcg(ml + 2 * i));
+    for (int i = threadIdx.x; i < splits; i += REDUCE_THREADS) {
+        mm = fmaxf(mm, ml[2 * i]);
     }
     mm = warp_max(mm);
     if ((threadIdx.x & 31) == 0) {
@@ -450,7 +470,7 @@ __device__ void merge_head(const float* partial_ml, const float* partial_acc, ha
     }
     __syncthreads();
     mm = s_red[0];
-    for (int w = 1; w < THREADS / 32; w++) {
+    for (int w = 1; w < REDUCE_THREADS / 32; w++) {
         mm = fmaxf(mm, s_red[w]);
     }
     int col = threadIdx.x % COLS;
@@ -459,10 +479,10 @@ __device__ void merge_head(const float* partial_ml, const float* partial_acc, ha
     float l = 0.f;
 #pragma unroll 4
     for (int sp = lane; sp < splits; sp += S) {
-        float m = __ldcg(ml + 2 * sp);
+        float m = ml[2 * sp];
         float w = m == -CUDART_INF_F ? 0.f : __expf(m - mm); // an empty split weighs nothing
-        float4 v = __ldcg(reinterpret_cast<const float4*>(partial_acc + ((size_t)bh * splits + sp) * D) + col);
-        l += w * __ldcg(ml + 2 * sp + 1);
+        float4 v = reinterpret_cast<const float4*>(partial_acc + ((size_t)bh * splits + sp) * D)[col];
+        l += w * ml[2 * sp + 1];
         a.x += w * v.x;
         a.y += w * v.y;
         a.z += w * v.z;
@@ -489,58 +509,13 @@ __device__ void merge_head(const float* partial_ml, const float* partial_acc, ha
         o[2] = __float2half_rn(t.z / lt);
         o[3] = __float2half_rn(t.w / lt);
     }
-    __syncthreads(); // the shared arrays are reused by the next head's merge
 }
 
-// Flash-decoding attention in one launch: each block computes its split's partials (attention_partials); the last
-// block of a KV head to finish (counted in counters[b * G + g], which it sets back to 0 for the next launch) merges the
-// splits of that KV head's QPK query heads into out. __threadfence before the count makes a block's partials visible
-// to the merging block; the merging block fences again before it reads them.
-template <int D, int QPK>
-__device__ void attention_split(const half* q, const half* k_cache, const half* v_cache, const int* lengths,
-                                float* partial_ml, float* partial_acc, int* counters, half* out, int q_row_stride,
-                                int heads, int kv_heads, int capacity, int splits, int chunk) {
-    attention_partials<D, QPK>(q, k_cache, v_cache, lengths, partial_ml, partial_acc, q_row_stride, heads, kv_heads,
-                               capacity, splits, chunk);
-    __shared__ int s_last;
-    __threadfence();
-    __syncthreads();
-    int bg = blockIdx.x / splits;
-    if (threadIdx.x == 0) {
-        s_last = atomicAdd(counters + bg, 1) == splits - 1;
+#define ROOFLINE_ATTENTION_REDUCE(D)                                                                                 \
+    extern "C" __global__ void __launch_bounds__(REDUCE_THREADS) decode_attention_reduce_d##D(                      \
+        const float* partial_ml, const float* partial_acc, half* out, int splits) {                                  \
+        roofline_launch::wait_for_previous_kernel();                                                                 \
+        attention_reduce<D>(partial_ml, partial_acc, out, splits);                                                   \
     }
-    __syncthreads();
-    if (!s_last) {
-        return;
-    }
-    __threadfence();
-    int b = bg / kv_heads;
-    int g = bg - b * kv_heads;
-    for (int j = 0; j < QPK; j++) {
-        merge_head<D, ATTENTION_THREADS>(partial_ml, partial_acc, out, splits, (size_t)b * heads + g * QPK + j);
-    }
-    if (threadIdx.x == 0) {
-        counters[bg] = 0;
-    }
-}
-
-// BLOCKS: the blocks per SM the register budget is set for. Five hold 20 KiB of loads in flight per SM on Hopper;
-// groups of 8 query heads keep twice the accumulators and would spill at five, so they take what fits.
-#define ROOFLINE_ATTENTION_SPLIT(D, QPK, BLOCKS)                                                                     \
-    extern "C" __global__ void __launch_bounds__(ATTENTION_THREADS, BLOCKS) decode_attention_split_d##D##_q##QPK(    \
-        const half* q, const half* k_cache, const half* v_cache, const int* lengths, float* partial_ml,              \
-        float* partial_acc, int* counters, half* out, int q_row_stride, int heads, int kv_heads, int capacity,       \
-        int splits, int chunk) {                                                                                     \
-        attention_split<D, QPK>(q, k_cache, v_cache, lengths, partial_ml, partial_acc, counters, out, q_row_stride,  \
-                                heads, kv_heads, capacity, splits, chunk);                                           \
-    }
-ROOFLINE_ATTENTION_SPLIT(64, 1, 5)
-ROOFLINE_ATTENTION_SPLIT(64, 2, 5)
-ROOFLINE_ATTENTION_SPLIT(64, 4, 5)
-ROOFLINE_ATTENTION_SPLIT(64, 8, 1)
-ROOFLINE_ATTENTION_SPLIT(128, 1, 5)
-ROOFLINE_ATTENTION_SPLIT(128, 2, 5)
-ROOFLINE_ATTENTION_SPLIT(128, 4, 5)
-ROOFLINE_ATTENTION_SPLIT(128, 8, 1)
-
-
+ROOFLINE_ATTENTION_REDUCE(64)
+ROOFLINE_ATTENTION_REDUCE(128)

@@ -235,7 +235,8 @@ public final class DecodeStepBenchmark {
             DeviceBuffer qkv = owned.add(DeviceBuffer.allocate(2L * batch * shape.qkvWidth()));
             DeviceBuffer out = owned.add(DeviceBuffer.allocate(2L * batch * shape.attentionWidth()));
             DeviceBuffer len = owned.add(DeviceBuffer.allocate(4L * batch));
-            DeviceBuffer ws = owned.add(DecodeKernels.attentionWorkspace(batch, h, g, d, context));
+            DeviceBuffer ws =
+                    owned.add(DeviceBuffer.allocate(DecodeKernels.attentionWorkspaceBytes(batch, h, g, d, context)));
             qkv.fill(0x3C);
             len.copyFrom(lengths);
             DeviceBuffer[] k = new DeviceBuffer[shape.layers()];

@@ -12,7 +12,7 @@ public enum DecoderOperator {
     ADD_RMSNORM("add + rmsnorm", List.of("rmsnorm", "residual add", "final norm")),
     QKV_PROJ("qkv_proj", List.of("q_proj", "k_proj", "v_proj")),
     ROPE_APPEND("rope + kv append", List.of("rope")),
-    /** One launch per layer: the splits, the last of each KV head merging them. */
+    /** Two launches per layer: the split pass and the merge. */
     ATTENTION("attention", List.of("attention")),
     O_PROJ("o_proj", List.of("o_proj")),
     GATE_UP_PROJ("gate_up_proj", List.of("gate_proj", "up_proj")),
@@ -42,6 +42,7 @@ public enum DecoderOperator {
     public int launches(int layers) {
         return switch (this) {
             case ADD_RMSNORM -> 2 * layers + 1;
+            case ATTENTION -> 2 * layers;
             case LM_HEAD -> 1;
             default -> layers;
         };

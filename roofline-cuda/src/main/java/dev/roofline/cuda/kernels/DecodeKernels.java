@@ -70,7 +70,9 @@ public final class DecodeKernels implements AutoCloseable {
                 "decode_attention_split_d128_q1",
                 "decode_attention_split_d128_q2",
                 "decode_attention_split_d128_q4",
-                "decode_attention_split_d128_q8");
+                "decode_attention_split_d128_q8",
+                "decode_attention_reduce_d64",
+                "decode_attention_reduce_d128");
     }
 
     /**
@@ -244,26 +246,12 @@ public final class DecodeKernels implements AutoCloseable {
     }
 
     /**
-     * Bytes of workspace {@link #attention} needs: per head and split a max and a sum (that part rounded up to 16 bytes,
-     * so the partial outputs after it are aligned for 16-byte loads) and {@code headDim} partial outputs, FP32; then
-     * one int per KV head of each row counting its finished splits, which must be zero before the first call
-     * ({@link #attentionWorkspace} allocates it so) and which every call leaves at zero.
+     * Bytes of FP32 workspace {@link #attention} needs: per head and split a max and a sum (that part rounded up to
+     * 16 bytes, so the partial outputs after it are aligned for 16-byte loads) and {@code headDim} partial outputs.
      */
     public static long attentionWorkspaceBytes(int rows, int heads, int kvHeads, int headDim, int maxLength) {
         long partials = (long) rows * heads * attentionSplits(rows, kvHeads, maxLength);
-        return maxSumBytes(partials) + 4L * partials * headDim + 4L * rows * kvHeads;
-    }
-
-    /** A zeroed workspace of {@link #attentionWorkspaceBytes} for these shapes; the caller closes it. */
-    public static DeviceBuffer attentionWorkspace(int rows, int heads, int kvHeads, int headDim, int maxLength) {
-        DeviceBuffer b = DeviceBuffer.allocate(attentionWorkspaceBytes(rows, heads, kvHeads, headDim, maxLength));
-        try {
-            b.fill(0);
-            return b;
-        } catch (RuntimeException e) {
-            b.close();
-            throw e;
-        }
+        return maxSumBytes(partials) + 4L * partials * headDim;
     }
 
     private static long maxSumBytes(long partials) {
@@ -273,12 +261,11 @@ public final class DecodeKernels implements AutoCloseable {
     /**
      * Decode attention over each row's first {@code lengths[row]} cached tokens (this step's included), GQA with
      * {@code heads / kvHeads} query heads per KV head ({@link #GROUP_SIZES}), which read each K and V row once
-     * together, scale {@code 1/sqrt(headDim)}; one launch (flash-decoding: chunks of {@link #attentionChunk} tokens in
-     * parallel, the last block of each KV head to finish merging them). q is packed, {@code half[rows][heads][headDim]}.
+     * together, scale {@code 1/sqrt(headDim)}; two launches (flash-decoding: chunks of {@link #attentionChunk} tokens
+     * in parallel, then their merge). q is packed, {@code half[rows][heads][headDim]}.
      *
      * @param maxLength the longest row's length (at most {@code capacity}): it sets the number of splits
-     * @param workspace at least {@link #attentionWorkspaceBytes} bytes, its split counters zero
-     *                  ({@link #attentionWorkspace}); one call at a time per workspace
+     * @param workspace at least {@link #attentionWorkspaceBytes} bytes
      */
     public void attention(
             DeviceBuffer q,
@@ -342,12 +329,11 @@ public final class DecodeKernels implements AutoCloseable {
         requireBytes("out", out, 2L * rows * heads * headDim);
         int chunk = attentionChunk(rows, kvHeads, maxLength);
         int splits = Math.ceilDiv(maxLength, chunk);
-        long partials = (long) rows * heads * splits;
+        long partialMlBytes = maxSumBytes((long) rows * heads * splits);
+        int rowsHeads = Math.multiplyExact(rows, heads);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment ml = workspace.pointer();
-            MemorySegment acc = MemorySegment.ofAddress(ml.address() + maxSumBytes(partials));
-            MemorySegment counters =
-                    MemorySegment.ofAddress(ml.address() + maxSumBytes(partials) + 4L * partials * headDim);
+            MemorySegment acc = MemorySegment.ofAddress(ml.address() + partialMlBytes);
             launch(
                     arena,
                     "decode_attention_split_d" + headDim + "_q" + group,
@@ -360,14 +346,22 @@ public final class DecodeKernels implements AutoCloseable {
                     lengths.pointer(),
                     ml,
                     acc,
-                    counters,
-                    out.pointer(),
                     geometry.qRowStride(),
                     heads,
                     kvHeads,
                     capacity,
                     splits,
                     chunk);
+            launch(
+                    arena,
+                    "decode_attention_reduce_d" + headDim,
+                    rowsHeads,
+                    256,
+                    stream,
+                    ml,
+                    acc,
+                    out.pointer(),
+                    splits);
         }
     }
 

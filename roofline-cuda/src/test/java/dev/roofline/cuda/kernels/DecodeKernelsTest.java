@@ -27,16 +27,14 @@ class DecodeKernelsTest {
     }
 
     @Test
-    void theWorkspaceHoldsAMaxASumAndARowPerSplitAndHeadThenACounterPerKvHead() {
-        // 2 rows x 32 heads x ceil(8192 / 128) = 64 splits (2 x 8 x 64 = 1024 blocks) x (128 + 2) floats x 4 B,
-        // then 2 rows x 8 KV heads counters of 4 B
+    void theWorkspaceHoldsAMaxASumAndARowPerSplitAndHead() {
+        // 2 rows x 32 heads x ceil(8192 / 128) = 64 splits (2 x 8 x 64 = 1024 blocks) x (128 + 2) floats x 4 B
         assertThat(DecodeKernels.attentionSplits(2, 8, 8192)).isEqualTo(64);
-        assertThat(DecodeKernels.attentionWorkspaceBytes(2, 32, 8, 128, 8192))
-                .isEqualTo(2L * 32 * 64 * 130 * 4 + 2 * 8 * 4);
-        // 1 x 1 head x ceil(33 / 32) = 2 splits: max and sum 16 B (already aligned) + 2 x 64 floats + 1 counter
-        assertThat(DecodeKernels.attentionWorkspaceBytes(1, 1, 1, 64, 33)).isEqualTo(16 + 2 * 64 * 4 + 4);
-        // 1 x 3 heads x 1 split: max and sum 24 B rounded up to 32, then 3 x 64 floats and 3 counters
-        assertThat(DecodeKernels.attentionWorkspaceBytes(1, 3, 3, 64, 20)).isEqualTo(32 + 3 * 64 * 4 + 3 * 4);
+        assertThat(DecodeKernels.attentionWorkspaceBytes(2, 32, 8, 128, 8192)).isEqualTo(2L * 32 * 64 * 130 * 4);
+        // 1 x 1 head x ceil(33 / 32) = 2 splits: max and sum 16 B (already aligned) + 2 x 64 floats
+        assertThat(DecodeKernels.attentionWorkspaceBytes(1, 1, 1, 64, 33)).isEqualTo(16 + 2 * 64 * 4);
+        // 1 x 3 heads x 1 split: max and sum 24 B rounded up to 32, then 3 x 64 floats
+        assertThat(DecodeKernels.attentionWorkspaceBytes(1, 3, 3, 64, 20)).isEqualTo(32 + 3 * 64 * 4);
     }
 
     @Test

@@ -79,6 +79,22 @@ public final class DecodeStepBenchmark {
      */
     public static Results run(Device device, Model model, Sweep sweep, double theta, boolean profile) {
         DecoderShape shape = DecoderShape.of(model);
+        return run(device, model, sweep, f -> randomWeights(shape, f, 1), theta, profile);
+    }
+
+    /** Where a sweep's weights come from: the weights of one format, uploaded; the sweep closes them. */
+    @FunctionalInterface
+    public interface WeightSource {
+        DecoderWeights weights(WeightFormat format) throws java.io.IOException;
+    }
+
+    /**
+     * {@link #run(Device, Model, Sweep, double, boolean)} on weights from {@code source} (e.g. a checkpoint's, with
+     * the sweep's one format the checkpoint's).
+     */
+    public static Results run(
+            Device device, Model model, Sweep sweep, WeightSource source, double theta, boolean profile) {
+        DecoderShape shape = DecoderShape.of(model);
         BenchmarkOptions timing = BenchmarkOptions.defaults().withGraph(1).withRepetitions(STEP_REPLAYS);
         try (Stream stream = Stream.create();
                 CublasLt lt = CublasLt.create()) {
@@ -96,7 +112,7 @@ public final class DecodeStepBenchmark {
                     }
                     continue;
                 }
-                try (DecoderWeights weights = randomWeights(shape, f, 1)) {
+                try (DecoderWeights weights = upload(source, f)) {
                     for (Config config : configs(sweep, f)) {
                         {
                             int b = config.batch();
@@ -138,6 +154,14 @@ public final class DecodeStepBenchmark {
                 }
             }
             return new Results(device.name(), ceilings, results);
+        }
+    }
+
+    private static DecoderWeights upload(WeightSource source, WeightFormat f) {
+        try {
+            return source.weights(f);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e.getMessage(), e);
         }
     }
 

@@ -21,6 +21,7 @@ import dev.roofline.cuda.bench.DecodeStepReport;
 import dev.roofline.cuda.bench.DecodeStepResult;
 import dev.roofline.cuda.bench.GemvBenchmarkOptions;
 import dev.roofline.cuda.bench.ReportFormat;
+import dev.roofline.cuda.decode.CheckpointWeights;
 import dev.roofline.cuda.decode.DecoderShape;
 import dev.roofline.cuda.kernels.KernelLaunch;
 import dev.roofline.cuda.kernels.WeightFormat;
@@ -87,6 +88,13 @@ public final class DecodeCommand implements Command {
             "write each measured step's roofline chart (predicted filled, measured hollow) into DIR",
             null,
             (option, value) -> Path.of(value));
+    static final Option<Path> CHECKPOINT = Option.of(
+            "--checkpoint",
+            "DIR",
+            "a safetensors checkpoint (FP16, BF16, FP8 or NVFP4 as roofline quantize writes them) to run instead of"
+                    + " random weights; its config.json names the model",
+            null,
+            (option, value) -> Path.of(value));
     static final Option<Hardware> HW =
             Option.of("--hw", "NAME", "hardware to predict on when no GPU is present", "h200", Converters.hardware());
     static final Option<String> FORMAT =
@@ -114,13 +122,19 @@ public final class DecodeCommand implements Command {
 
     @Override
     public List<Option<?>> options() {
-        return List.of(WEIGHTS, BATCH, CONTEXT, KV, LAUNCH, CALIBRATE, CALIBRATION, SVG, THETA, HW, FORMAT);
+        return List.of(WEIGHTS, BATCH, CONTEXT, KV, LAUNCH, CHECKPOINT, CALIBRATE, CALIBRATION, SVG, THETA, HW, FORMAT);
     }
 
     @Override
     public void run(Arguments args, PrintStream out, PrintStream err) throws IOException {
         List<String> operands = args.operands();
-        String name = operands.isEmpty() ? "llama-3-8b" : operands.getFirst(); // Llama-3-8B unless named
+        Path checkpoint = args.has(CHECKPOINT) ? args.get(CHECKPOINT) : null;
+        if (checkpoint != null && !Files.isRegularFile(checkpoint.resolve("config.json"))) {
+            throw new UsageException("--checkpoint " + checkpoint + ": no config.json there");
+        }
+        String name = operands.isEmpty()
+                ? checkpoint != null ? checkpoint.resolve("config.json").toString() : "llama-3-8b" // Llama-3-8B
+                : operands.getFirst();
         Model model = Files.exists(Path.of(name)) ? ConfigJson.read(Path.of(name)) : Models.byName(name);
         DecoderShape shape = DecoderShape.of(model);
         if (args.get(KV) != Precision.FP16) {
@@ -140,9 +154,15 @@ public final class DecodeCommand implements Command {
                 throw new UsageException("--calibrate " + args.get(CALIBRATE) + ": give a file in an existing folder");
             }
         }
+        List<WeightFormat> formats = args.get(WEIGHTS);
+        if (checkpoint != null) {
+            try (CheckpointWeights weights = CheckpointWeights.open(checkpoint, shape)) {
+                formats = List.of(weights.format());
+            }
+        }
         if (!Cuda.isAvailable()) {
             Hardware hw = args.get(HW);
-            for (WeightFormat f : args.get(WEIGHTS)) {
+            for (WeightFormat f : formats) {
                 for (int b : args.get(BATCH)) {
                     for (int c : args.get(CONTEXT)) {
                         Workload w = Workload.decode(b, c)
@@ -159,8 +179,21 @@ public final class DecodeCommand implements Command {
             out.flush();
             throw new IllegalStateException(Cuda.unavailableReason().orElseThrow() + " - nothing measured");
         }
-        DecodeStepBenchmark.Results results =
-                DecodeStepBenchmark.run(Cuda.device(0), model, sweep(args), args.get(THETA), true);
+        DecodeStepBenchmark.Results results;
+        if (checkpoint == null) {
+            results = DecodeStepBenchmark.run(Cuda.device(0), model, sweep(args), args.get(THETA), true);
+        } else {
+            DecodeStepBenchmark.Sweep s = sweep(args);
+            try (CheckpointWeights weights = CheckpointWeights.open(checkpoint, shape)) {
+                results = DecodeStepBenchmark.run(
+                        Cuda.device(0),
+                        model,
+                        new DecodeStepBenchmark.Sweep(formats, s.batches(), s.contexts(), s.launches()),
+                        f -> weights.upload(),
+                        args.get(THETA),
+                        true);
+            }
+        }
         out.print(DecodeStepReport.render(results, format));
         if (args.has(SVG)) {
             for (DecodeStepResult r : results.results()) {

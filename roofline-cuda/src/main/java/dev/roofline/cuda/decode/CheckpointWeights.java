@@ -110,6 +110,12 @@ public final class CheckpointWeights implements AutoCloseable {
         return shape;
     }
 
+    /** The format of the layers' linear weights (the first layer's o projection's: a checkpoint has one). */
+    public dev.roofline.cuda.kernels.WeightFormat format() {
+        ensureOpen();
+        return host.layers().getFirst().o().format();
+    }
+
     /** The token embedding table, for the decoder's input; valid until {@link #close()}. */
     public TokenEmbeddings embeddings() {
         ensureOpen();

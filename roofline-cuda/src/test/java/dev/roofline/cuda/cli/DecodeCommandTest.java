@@ -1,7 +1,14 @@
 package dev.roofline.cuda.cli;
 
 import dev.roofline.cuda.Cuda;
+import dev.roofline.cuda.decode.DecoderShape;
+import dev.roofline.cuda.decode.LlamaCheckpoint;
+import dev.roofline.quant.safetensors.Dtype;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
@@ -43,6 +50,29 @@ class DecodeCommandTest {
         MeasureCommandTest.Run r = MeasureCommandTest.run("decode", "--kv", "fp8_e4m3");
         assertThat(r.status()).isNotZero();
         assertThat(r.err()).contains("--kv").contains("FP16 only");
+    }
+
+    @Test
+    void aCheckpointNamesTheModelAndTheWeightsFormat(@TempDir Path dir) throws IOException {
+        assumeFalse(Cuda.isAvailable(), "a GPU is present: the command would measure");
+        // 2 layers, hidden 256, 4 heads on 2 KV heads of 64, intermediate 512, vocab 1000, BF16 weights
+        Path checkpoint = LlamaCheckpoint.random(new DecoderShape(2, 256, 4, 2, 64, 512, 1000), Dtype.BF16, 1)
+                .write(dir.resolve("tiny"));
+        MeasureCommandTest.Run r =
+                MeasureCommandTest.run("decode", "--checkpoint", checkpoint.toString(), "--format", "csv");
+        assertThat(r.status()).isEqualTo(1);
+        assertThat(r.err()).endsWith(" - nothing measured\n");
+        // 2 layers: 2 x 2 + 1 norms + 8 other launches per layer x 2 + lm_head = 22
+        assertThat(r.out())
+                .contains("BF16 weights, FP16 KV, batch 1, context 1024")
+                .contains(",step,22,");
+    }
+
+    @Test
+    void aCheckpointWithoutConfigJsonIsAUsageError(@TempDir Path dir) {
+        MeasureCommandTest.Run r = MeasureCommandTest.run("decode", "--checkpoint", dir.toString());
+        assertThat(r.status()).isNotZero();
+        assertThat(r.err()).contains("--checkpoint").contains("no config.json there");
     }
 
     @Test

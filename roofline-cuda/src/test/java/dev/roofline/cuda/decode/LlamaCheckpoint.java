@@ -20,7 +20,7 @@ import java.util.SplittableRandom;
  * writing (one dropped, a bias added, a dtype swapped), written with a {@code config.json} that roofline-quant's
  * {@code CheckpointQuantizer} reads.
  */
-final class LlamaCheckpoint {
+public final class LlamaCheckpoint {
     /** One tensor: its dtype, shape and little-endian bytes. */
     record Tensor(Dtype dtype, List<Long> shape, byte[] bytes) {}
 
@@ -49,7 +49,7 @@ final class LlamaCheckpoint {
      * its own factor in [0.5, 1.5), and Gaussian embeddings, every tensor in {@code dtype}. The factors give each
      * projection its own largest magnitude, so that NVFP4 and FP8 give each its own scale.
      */
-    static LlamaCheckpoint random(DecoderShape s, Dtype dtype, long seed) {
+    public static LlamaCheckpoint random(DecoderShape s, Dtype dtype, long seed) {
         SplittableRandom rnd = new SplittableRandom(seed ^ 0x5DEECE66DL);
         double[] embeddings = new double[s.vocab() * s.hidden()];
         Arrays.setAll(embeddings, i -> rnd.nextGaussian());
@@ -156,7 +156,7 @@ final class LlamaCheckpoint {
     }
 
     /** Writes {@code config.json} and {@code model.safetensors} into {@code dir}, made if need be; returns it. */
-    Path write(Path dir) throws IOException {
+    public Path write(Path dir) throws IOException {
         return write(dir, 0);
     }
 

@@ -2,7 +2,6 @@ package dev.roofline.cuda.decode;
 
 import dev.roofline.core.precision.Precision;
 import dev.roofline.cuda.Cuda;
-import dev.roofline.cuda.CudaGraph;
 import dev.roofline.cuda.RequiresGpu;
 import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.internal.OwnedResources;
@@ -88,32 +87,15 @@ class CheckpointWeightsIT {
             DenseDecoder decoder = owned.add(DenseDecoder.create(
                     Cuda.device(0), SHAPE, weights, CONFIG.invFreq(), (float) CONFIG.eps(), batch, STEPS, launch));
             SplittableRandom rnd = new SplittableRandom(7);
-            for (int t = 0; t < STEPS; t++) {
-                int[] tokens = rnd.ints(batch, 0, SHAPE.vocab()).toArray();
-                short[] x = loaded.embeddings().lookup(tokens);
-                int[] positions = new int[batch];
-                Arrays.fill(positions, t);
-                decoder.input().copyFrom(x);
-                decoder.setPositions(positions);
-                if (t < STEPS - 1) {
-                    decoder.step(stream);
-                } else {
-                    try (CudaGraph graph = stream.capture(() -> decoder.step(stream))) {
-                        graph.launch(stream);
-                        stream.synchronize();
-                    }
-                }
-                stream.synchronize();
-                double[] expected = reference.step(fp16(x), positions);
-                double[] logits = fp16(decoder.logits().toShortArray());
-                String at = checkpoint + " batch " + batch + " step " + t;
-                assertThat(Arrays.stream(logits).allMatch(Double::isFinite))
-                        .as("finite logits, " + at)
-                        .isTrue();
-                assertThat(relativeError(logits, expected))
-                        .as("||logits - ref|| / ||ref||, " + at)
-                        .isLessThan(TOLERANCE);
-            }
+            StepByStep.compare(
+                    decoder,
+                    reference,
+                    stream,
+                    STEPS,
+                    t -> loaded.embeddings()
+                            .lookup(rnd.ints(batch, 0, SHAPE.vocab()).toArray()),
+                    TOLERANCE,
+                    checkpoint);
         }
     }
 
@@ -206,23 +188,5 @@ class CheckpointWeightsIT {
 
     private static double[] concat(double[]... parts) {
         return Arrays.stream(parts).flatMapToDouble(Arrays::stream).toArray();
-    }
-
-    private static double[] fp16(short[] h) {
-        double[] d = new double[h.length];
-        for (int i = 0; i < h.length; i++) {
-            d[i] = Float.float16ToFloat(h[i]);
-        }
-        return d;
-    }
-
-    private static double relativeError(double[] y, double[] ref) {
-        double num = 0;
-        double den = 0;
-        for (int i = 0; i < y.length; i++) {
-            num += (y[i] - ref[i]) * (y[i] - ref[i]);
-            den += ref[i] * ref[i];
-        }
-        return Math.sqrt(num / den);
     }
 }

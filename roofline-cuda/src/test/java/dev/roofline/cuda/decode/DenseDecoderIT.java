@@ -1,12 +1,9 @@
 package dev.roofline.cuda.decode;
 
-import dev.roofline.core.precision.Precision;
 import dev.roofline.cuda.Cuda;
-import dev.roofline.cuda.CudaGraph;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.RequiresGpu;
 import dev.roofline.cuda.Stream;
-import dev.roofline.cuda.blas.ElementCodec;
 import dev.roofline.cuda.internal.OwnedResources;
 import dev.roofline.cuda.kernels.DeviceWeights;
 import dev.roofline.cuda.kernels.KernelLaunch;
@@ -17,11 +14,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
@@ -66,34 +61,20 @@ class DenseDecoderIT {
             DenseDecoder decoder = owned.add(DenseDecoder.create(
                     Cuda.device(0), SHAPE, gpuWeights, CONFIG.invFreq(), (float) CONFIG.eps(), batch, STEPS, launch));
             SplittableRandom rnd = new SplittableRandom(7);
-            for (int t = 0; t < STEPS; t++) {
-                short[] x = new short[batch * CONFIG.hidden()];
-                for (int i = 0; i < x.length; i++) {
-                    x[i] = Float.floatToFloat16((float) rnd.nextGaussian());
-                }
-                int[] positions = new int[batch];
-                Arrays.fill(positions, t);
-                decoder.input().copyFrom(x);
-                decoder.setPositions(positions);
-                if (t < STEPS - 1) {
-                    decoder.step(stream);
-                } else { // the last step as the benchmark runs it: captured in a CUDA graph
-                    try (CudaGraph graph = stream.capture(() -> decoder.step(stream))) {
-                        graph.launch(stream);
-                        stream.synchronize();
-                    }
-                }
-                stream.synchronize();
-                double[] expected = reference.step(decode(x), positions);
-                double[] logits = decode(decoder.logits().toShortArray());
-                String at = format + " batch " + batch + " step " + t;
-                assertThat(Arrays.stream(logits).allMatch(Double::isFinite))
-                        .as("finite logits, " + at)
-                        .isTrue();
-                assertThat(relativeError(logits, expected))
-                        .as("||logits - ref|| / ||ref||, " + at)
-                        .isLessThan(TOLERANCE);
-            }
+            StepByStep.compare(
+                    decoder,
+                    reference,
+                    stream,
+                    STEPS,
+                    t -> {
+                        short[] x = new short[batch * CONFIG.hidden()];
+                        for (int i = 0; i < x.length; i++) {
+                            x[i] = Float.floatToFloat16((float) rnd.nextGaussian());
+                        }
+                        return x;
+                    },
+                    TOLERANCE,
+                    format.toString());
         }
     }
 
@@ -175,7 +156,7 @@ class DenseDecoderIT {
         }
         DeviceBuffer b = DeviceBuffer.allocate(2L * h.length);
         b.copyFrom(h);
-        values.add(decode(h));
+        values.add(StepByStep.fp16(h));
         return b;
     }
 
@@ -191,28 +172,5 @@ class DenseDecoderIT {
         }
         values.add(decoded);
         return q.upload();
-    }
-
-    private static double[] decode(short[] h) {
-        return ElementCodec.decode(Precision.FP16, halvesToBytes(h));
-    }
-
-    private static byte[] halvesToBytes(short[] h) {
-        byte[] b = new byte[2 * h.length];
-        for (int i = 0; i < h.length; i++) {
-            b[2 * i] = (byte) h[i];
-            b[2 * i + 1] = (byte) (h[i] >> 8);
-        }
-        return b;
-    }
-
-    private static double relativeError(double[] y, double[] ref) {
-        double num = 0;
-        double den = 0;
-        for (int i = 0; i < y.length; i++) {
-            num += (y[i] - ref[i]) * (y[i] - ref[i]);
-            den += ref[i] * ref[i];
-        }
-        return Math.sqrt(num / den);
     }
 }

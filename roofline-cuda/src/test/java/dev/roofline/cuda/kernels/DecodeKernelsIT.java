@@ -190,7 +190,7 @@ class DecodeKernelsIT {
     }
 
     @ParameterizedTest(name = "one row, {0} tokens, 32 query heads on 8 KV heads of {1}")
-    @CsvSource({"1, 128", "17, 128", "4096, 128", "32768, 128", "300, 64", "256, 128", "257, 128"})
+    @CsvSource({"1, 128", "17, 128", "4096, 128", "32768, 128", "131072, 128", "300, 64", "256, 128", "257, 128"})
     void attentionMatchesTheReference(int length, int d) {
         attention(new int[] {length}, 32, 8, d, length);
     }

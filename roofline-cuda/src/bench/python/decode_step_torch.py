@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-r"""PyTorch's decode step of a dense Llama-family model, the peer of `roofline decode-bench`: what a competent engineer
+r"""PyTorch's decode step of a dense Llama-family model, the peer of `roofline decode`: what a competent engineer
 writes in plain PyTorch without a serving engine, on the same shapes and work as roofline's decode step.
 
 Llama-3-8B by default (hidden 4096, 32 layers, 32 query heads on 8 KV heads of 128, intermediate 14336, vocab 128256).

@@ -76,7 +76,7 @@ public record Calibration(
      * @param device the GPU as the driver names it, e.g. {@code "NVIDIA H200"}
      * @param date   the day of the run
      * @param source the command and configuration that measured it, e.g.
-     *               {@code "roofline decode-bench llama-3-8b --weights FP16 --context 1024"}
+     *               {@code "roofline decode llama-3-8b --weights FP16 --context 1024"}
      */
     public record Provenance(String device, LocalDate date, String source) {
         public Provenance {
@@ -90,7 +90,7 @@ public record Calibration(
             return Source.measured(device, date, source);
         }
 
-        /** "measured on NVIDIA H200 2026-11-24 (roofline decode-bench ...)". */
+        /** "measured on NVIDIA H200 2026-11-24 (roofline decode ...)". */
         @Override
         public String toString() {
             return "measured on " + device + " " + date + " (" + source + ")";
@@ -212,7 +212,19 @@ public record Calibration(
     public void write(Path file) {
         Checks.notNull("file", file);
         try {
-            Files.writeString(file, toJson());
+            // a temporary file beside it, then a rename: a failed write leaves no half-written calibration
+            Path dir = file.toAbsolutePath().getParent();
+            Path tmp = Files.createTempFile(dir, "." + file.getFileName(), ".partial");
+            try {
+                Files.writeString(tmp, toJson());
+                Files.move(
+                        tmp,
+                        file,
+                        java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            } finally {
+                Files.deleteIfExists(tmp);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write calibration " + file + ": " + e.getMessage(), e);
         }

@@ -14,7 +14,7 @@ import java.util.Map;
  * {
  *   "device": "NVIDIA H200",
  *   "date": "2026-11-24",
- *   "source": "roofline decode-bench llama-3-8b --weights FP16 --context 1024",
+ *   "source": "roofline decode llama-3-8b --weights FP16 --context 1024",
  *   "copyBytesPerSecond": 4.3E12,
  *   "launchSeconds": 4.0E-6,
  *   "kernelsPerLayer": 10,

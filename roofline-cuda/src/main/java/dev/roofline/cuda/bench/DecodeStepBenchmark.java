@@ -114,42 +114,40 @@ public final class DecodeStepBenchmark {
                 }
                 try (DecoderWeights weights = upload(source, f)) {
                     for (Config config : configs(sweep, f)) {
-                        {
-                            int b = config.batch();
-                            int c = config.context();
-                            long kv = kvBytes(shape, b, c);
-                            if (f != WeightFormat.FP16 && b > 16) {
-                                results.add(DecodeStepResult.unsupported(model.name(), config, weightBytes, kv));
-                                continue;
-                            }
-                            if (kv + (64L << 20) > Cuda.freeMemoryBytes()) {
-                                results.add(DecodeStepResult.skipped(model.name(), config, weightBytes, kv));
-                                continue;
-                            }
-                            Workload w = Workload.decode(b, c)
-                                    .withWeights(f.precision())
-                                    .withActivations(Precision.FP16)
-                                    .withKvCache(Precision.FP16);
-                            ModelPrediction predicted =
-                                    Transformer.of(model, measured).predict(w);
-                            ModelPrediction datasheet =
-                                    Transformer.of(model, device.hardware()).predict(w);
-                            results.add(measure(
-                                    device,
-                                    model.name(),
-                                    shape,
-                                    weights,
-                                    config,
-                                    theta,
-                                    timing,
-                                    profile,
-                                    meter,
-                                    predicted,
-                                    datasheet,
-                                    weightBytes,
-                                    kv,
-                                    stream));
+                        int b = config.batch();
+                        int c = config.context();
+                        long kv = kvBytes(shape, b, c);
+                        if (f != WeightFormat.FP16 && b > 16) {
+                            results.add(DecodeStepResult.unsupported(model.name(), config, weightBytes, kv));
+                            continue;
                         }
+                        if (kv + (64L << 20) > Cuda.freeMemoryBytes()) {
+                            results.add(DecodeStepResult.skipped(model.name(), config, weightBytes, kv));
+                            continue;
+                        }
+                        Workload w = Workload.decode(b, c)
+                                .withWeights(f.precision())
+                                .withActivations(Precision.FP16)
+                                .withKvCache(Precision.FP16);
+                        ModelPrediction predicted =
+                                Transformer.of(model, measured).predict(w);
+                        ModelPrediction datasheet =
+                                Transformer.of(model, device.hardware()).predict(w);
+                        results.add(measure(
+                                device,
+                                model.name(),
+                                shape,
+                                weights,
+                                config,
+                                theta,
+                                timing,
+                                profile,
+                                meter,
+                                predicted,
+                                datasheet,
+                                weightBytes,
+                                kv,
+                                stream));
                     }
                 }
             }
@@ -207,6 +205,7 @@ public final class DecodeStepBenchmark {
                 }
             }
             d.input().fill(0x2E);
+            Cuda.synchronize(); // the fills ran on the default stream, which the step's stream does not wait for
             int[] positions = new int[config.batch()];
             java.util.Arrays.fill(positions, config.context() - 1);
             d.setPositions(positions);
@@ -330,8 +329,8 @@ public final class DecodeStepBenchmark {
         return perLayer * s.layers() + WeightFormat.FP16.storedBytes(s.vocab(), h);
     }
 
-    /** FP16 K and V bytes one step's attention reads: batch × context tokens per KV head, every layer. */
-    static long kvBytes(DecoderShape s, int batch, int context) {
+    /** FP16 K and V bytes one step's attention reads (and its caches hold): batch × context tokens per KV head, every layer. */
+    public static long kvBytes(DecoderShape s, int batch, int context) {
         return 2L * 2 * s.layers() * batch * (long) context * s.kvHeads() * s.headDim();
     }
 }

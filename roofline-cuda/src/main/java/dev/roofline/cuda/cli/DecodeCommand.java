@@ -35,7 +35,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code roofline decode [MODEL|config.json]}: decode steps of a dense model on the GPU with random weights, each
+ * {@code roofline decode [MODEL|config.json]}: decode steps of a dense model on the GPU, with random weights or a
+ * checkpoint's ({@code --checkpoint}), each
  * operator and the whole step beside the roofline prediction on the datasheet and on the measured ceilings
  * ({@link DecodeStepBenchmark}); without a GPU, the prediction per operator and a line saying nothing was measured.
  */
@@ -129,6 +130,9 @@ public final class DecodeCommand implements Command {
     public void run(Arguments args, PrintStream out, PrintStream err) throws IOException {
         List<String> operands = args.operands();
         Path checkpoint = args.has(CHECKPOINT) ? args.get(CHECKPOINT) : null;
+        if (checkpoint != null && args.has(WEIGHTS)) {
+            throw new UsageException("--weights and --checkpoint: a checkpoint's weights have their own format");
+        }
         if (checkpoint != null && !Files.isRegularFile(checkpoint.resolve("config.json"))) {
             throw new UsageException("--checkpoint " + checkpoint + ": no config.json there");
         }
@@ -141,6 +145,10 @@ public final class DecodeCommand implements Command {
             throw new UsageException("--kv " + args.get(KV) + ": the decode kernels keep the KV cache in FP16 only");
         }
         ReportFormat format = ReportFormat.parse(args.get(FORMAT));
+        if (format == ReportFormat.CSV && (args.has(CALIBRATE) || args.has(CALIBRATION))) {
+            throw new UsageException("--format csv holds one table; the calibration check is a second one: use text"
+                    + " or markdown with --calibrate or --calibration");
+        }
         if (args.has(CALIBRATE) && args.has(CALIBRATION)) {
             throw new UsageException("--calibrate fits a calibration and --calibration reads one: give one of them");
         }
@@ -213,31 +221,44 @@ public final class DecodeCommand implements Command {
                             && r.config().launch() == sweep.launches().getFirst())
                     .toList();
             int batch = sweep.batches().getFirst();
-            int far = ATTENTION_CALIBRATION_CONTEXT_FACTOR * sweep.contexts().getFirst();
-            DecodeCalibration.AttentionPoint attention = new DecodeCalibration.AttentionPoint(
-                    far,
-                    DecodeStepBenchmark.attentionSeconds(
-                            Cuda.device(0), shape, batch, far, sweep.launches().getFirst()),
-                    Transformer.of(
-                                    model,
-                                    results.ceilings().applyTo(Cuda.device(0).hardware()))
-                            .predict(Workload.decode(batch, far))
-                            .operator("attention")
-                            .timeSeconds());
+            if (fittedTo.isEmpty()) {
+                throw new IllegalStateException("--calibrate: nothing was measured at the sweep's first batch and"
+                        + " context (" + batch + ", " + sweep.contexts().getFirst() + ") to fit a calibration to");
+            }
+            int far = Math.multiplyExact(
+                    ATTENTION_CALIBRATION_CONTEXT_FACTOR, sweep.contexts().getFirst());
+            // the attention alone at the longer context, when its caches fit; else attention keeps one efficiency
+            boolean fits = DecodeStepBenchmark.kvBytes(shape, batch, far) + (256L << 20) < Cuda.freeMemoryBytes();
+            DecodeCalibration.AttentionPoint attention = fits
+                    ? new DecodeCalibration.AttentionPoint(
+                            far,
+                            DecodeStepBenchmark.attentionSeconds(
+                                    Cuda.device(0),
+                                    shape,
+                                    batch,
+                                    far,
+                                    sweep.launches().getFirst()),
+                            Transformer.of(
+                                            model,
+                                            results.ceilings()
+                                                    .applyTo(Cuda.device(0).hardware()))
+                                    .predict(Workload.decode(batch, far))
+                                    .operator("attention")
+                                    .timeSeconds())
+                    : null;
             calibration = DecodeCalibration.fit(
                     fittedTo,
                     attention,
                     results.ceilings(),
                     results.device(),
                     LocalDate.now(),
-                    "roofline decode " + model.name() + " batch "
-                            + sweep.batches().getFirst() + " context "
+                    "roofline decode " + model.name() + " batch " + batch + " context "
                             + sweep.contexts().getFirst() + " "
-                            + sweep.launches().getFirst().name().toLowerCase(Locale.ROOT)
-                            + " launches, "
+                            + sweep.launches().getFirst().name().toLowerCase(Locale.ROOT) + " launches, "
                             + fittedTo.stream()
                                     .map(r -> r.config().format().name())
-                                    .toList());
+                                    .toList()
+                            + (fits ? "; attention alone at context " + far : ""));
             calibration.write(args.get(CALIBRATE));
         } else {
             calibration = saved;

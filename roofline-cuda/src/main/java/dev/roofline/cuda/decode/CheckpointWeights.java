@@ -47,7 +47,7 @@ import java.util.regex.Pattern;
  * try (CheckpointWeights checkpoint = CheckpointWeights.open(Path.of("Llama-3.1-8B-NVFP4"), shape);
  *         DecoderWeights weights = checkpoint.upload();
  *         DenseDecoder decoder = DenseDecoder.create(device, shape, weights, invFreq, 1e-5f, 1, 4096, launch)) {
- *     decoder.input().copyFrom(checkpoint.embeddings().lookup(128000));
+ *     decoder.setInput(checkpoint.embeddings().lookup(128000));
  *     decoder.setPositions(new int[] {0});
  *     decoder.step(stream);
  * }

@@ -28,7 +28,7 @@ import java.util.Map;
  * the cuBLASLt handle and plans and that buffer, not the weights.
  */
 final class DecoderLinears implements AutoCloseable {
-    /** The most rows roofline's GEMV kernels take; larger batches go to cuBLASLt. */
+    /** The most rows roofline's GEMV kernels take; above, FP16 runs cuBLASLt and the other formats are refused. */
     static final int GEMV_MAX_ROWS = 16;
 
     private final Device device;
@@ -48,6 +48,15 @@ final class DecoderLinears implements AutoCloseable {
             lt = batch > 1 ? owned.add(CublasLt.create()) : null;
             int partRows = batch == 1 ? 0 : largestPartOfSeveral(weights);
             partOutput = partRows == 0 ? null : owned.add(DeviceBuffer.allocate(2L * batch * partRows));
+            // every cuBLASLt plan now: planning allocates device memory, which a CUDA graph capture does not allow
+            for (DecoderWeights.Layer w : weights.layers()) {
+                for (DeviceWeights m : List.of(w.o(), w.down())) {
+                    plan(m);
+                }
+                w.qkv().parts().forEach(this::plan);
+                w.gateUp().parts().forEach(this::plan);
+            }
+            plan(weights.lmHead());
         } catch (RuntimeException e) {
             try {
                 owned.close();
@@ -112,16 +121,26 @@ final class DecoderLinears implements AutoCloseable {
             gemv.gemv(w, x, y, batch, Activation.F16, stream);
             return;
         }
-        Matmul mm = plans.computeIfAbsent(
-                w.format() + " " + w.rows() + "x" + w.cols(),
-                key -> owned.add(Matmul.plan(
-                        lt,
-                        Gemm.of(batch, w.rows(), w.cols())
-                                .in(w.format().precision())
-                                .withOutput(Precision.FP16),
-                        device,
-                        MatmulOptions.defaults())));
-        mm.run(Operands.of(w.weights(), x, y), stream);
+        plans.get(key(w)).run(Operands.of(w.weights(), x, y), stream);
+    }
+
+    /** Plans {@code w}'s cuBLASLt product once per shape and format, when this batch runs it on cuBLASLt. */
+    private void plan(DeviceWeights w) {
+        if (!usesGemv(w.format(), batch)) {
+            plans.computeIfAbsent(
+                    key(w),
+                    k -> owned.add(Matmul.plan(
+                            lt,
+                            Gemm.of(batch, w.rows(), w.cols())
+                                    .in(w.format().precision())
+                                    .withOutput(Precision.FP16),
+                            device,
+                            MatmulOptions.defaults())));
+        }
+    }
+
+    private static String key(DeviceWeights w) {
+        return w.format() + " " + w.rows() + "x" + w.cols();
     }
 
     /** Rows of the largest part of a stack of several parts; 0 when every stack is one matrix. */

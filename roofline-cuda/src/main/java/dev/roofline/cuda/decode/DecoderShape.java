@@ -23,11 +23,17 @@ public record DecoderShape(int layers, int hidden, int heads, int kvHeads, int h
         }
     }
 
-    /** The shape of {@code model}; a model with latent attention or a mixture of experts is refused by name. */
+    /**
+     * The shape of {@code model}; a model with latent attention, a mixture of experts or a q/k/v bias is refused by
+     * name.
+     */
     public static DecoderShape of(Model model) {
         if (!(model.attention() instanceof MultiHeadAttention a) || !(model.feedForward() instanceof SwiGlu mlp)) {
             throw new IllegalArgumentException(model.name() + ": the decoder runs dense models with multi-head or"
                     + " grouped-query attention and a SwiGLU MLP");
+        }
+        if (a.qkvBias()) {
+            throw new IllegalArgumentException(model.name() + ": the decoder has no q/k/v bias (the model has one)");
         }
         return new DecoderShape(
                 model.layers(),

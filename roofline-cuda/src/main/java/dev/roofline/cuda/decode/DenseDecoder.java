@@ -1,5 +1,6 @@
 package dev.roofline.cuda.decode;
 
+import dev.roofline.cuda.Cuda;
 import dev.roofline.cuda.Device;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
@@ -32,7 +33,7 @@ import java.util.List;
  * <pre>{@code
  * try (DenseDecoder d = DenseDecoder.create(device, shape, weights, RopeFrequencies.of(128, 500000), 1e-5f, 1, 8192,
  *         KernelLaunch.PROGRAMMATIC)) {
- *     d.input().copyFrom(embeddings);
+ *     d.setInput(embeddings);
  *     d.setPositions(new int[] {0});
  *     d.step(stream);
  *     stream.synchronize();
@@ -180,7 +181,10 @@ public final class DenseDecoder implements AutoCloseable {
         return capacity;
     }
 
-    /** The residual stream {@code half[batch][hidden]}: write the step's token embeddings here before it runs. */
+    /**
+     * The residual stream {@code half[batch][hidden]}, which the step starts from and overwrites; {@link #setInput}
+     * writes the step's token embeddings into it.
+     */
     public DeviceBuffer input() {
         return residual;
     }
@@ -196,14 +200,32 @@ public final class DenseDecoder implements AutoCloseable {
     }
 
     /**
-     * Each sequence's position in the next step (0-based; its cache then holds that many tokens plus this one),
-     * uploaded synchronously.
+     * Each sequence's position in the next step (0-based; its cache then holds that many tokens plus this one). The
+     * device is synchronized before and after the upload: the copy goes through the default stream, which the step's
+     * non-blocking stream does not wait for, so no step may still read the old positions and none may start before
+     * the new ones have landed.
      */
     public void setPositions(int[] positions) {
         int[] lengths = Positions.lengths(positions, batch, capacity);
+        Cuda.synchronize();
         this.positions.copyFrom(positions);
         this.lengths.copyFrom(lengths);
+        Cuda.synchronize();
         longest = Arrays.stream(lengths).max().orElseThrow();
+    }
+
+    /**
+     * The next step's input rows (the token embeddings, FP16 bits, {@code batch × hidden}) into {@link #input()},
+     * synchronized as {@link #setPositions} is.
+     */
+    public void setInput(short[] embeddings) {
+        if (embeddings.length != batch * shape.hidden()) {
+            throw new IllegalArgumentException("embeddings must hold batch x hidden = " + batch * shape.hidden()
+                    + " FP16 values, got " + embeddings.length);
+        }
+        Cuda.synchronize();
+        residual.copyFrom(embeddings);
+        Cuda.synchronize();
     }
 
     /** Enqueues one decode step. */

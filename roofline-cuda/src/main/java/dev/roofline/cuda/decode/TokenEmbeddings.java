@@ -16,7 +16,7 @@ import java.util.Objects;
  * nearest FP16. Valid while the {@link CheckpointWeights} it came from is open.
  *
  * <pre>{@code
- * decoder.input().copyFrom(checkpoint.embeddings().lookup(token0, token1)); // batch 2
+ * decoder.setInput(checkpoint.embeddings().lookup(token0, token1)); // batch 2
  * }</pre>
  */
 public final class TokenEmbeddings {

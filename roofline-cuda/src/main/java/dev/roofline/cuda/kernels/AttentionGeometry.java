@@ -15,6 +15,11 @@ public record AttentionGeometry(int rows, int heads, int kvHeads, int headDim, i
         DecodeKernels.heads(heads, kvHeads, headDim);
         DecodeKernels.positive("rows", rows);
         DecodeKernels.positive("capacity", capacity);
+        if (qRowStride % 8 != 0) {
+            throw new IllegalArgumentException(
+                    "qRowStride must be a multiple of 8 halves (rows of q are read 16 bytes at a time), got "
+                            + qRowStride);
+        }
         if (qRowStride < heads * headDim) {
             throw new IllegalArgumentException("qRowStride must be at least heads x headDim = " + heads * headDim
                     + " (the rows of q would overlap), got " + qRowStride);

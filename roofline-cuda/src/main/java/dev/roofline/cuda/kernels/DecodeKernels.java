@@ -246,11 +246,27 @@ public final class DecodeKernels implements AutoCloseable {
     }
 
     /**
-     * Bytes of FP32 workspace {@link #attention} needs: per head and split a max and a sum (that part rounded up to
-     * 16 bytes, so the partial outputs after it are aligned for 16-byte loads) and {@code headDim} partial outputs.
+     * The most splits any longest row up to {@code maxLength} tokens makes. Not the splits at {@code maxLength}
+     * itself: the chunk doubles as rows grow, so a shorter row can make more splits (batch 1, 8 KV heads: 130 at 4160
+     * tokens, 128 at 8192).
+     */
+    public static int maxAttentionSplits(int rows, int kvHeads, int maxLength) {
+        positive("maxLength", maxLength);
+        int most = 0;
+        for (int length = 1; length <= maxLength; length++) {
+            most = Math.max(most, attentionSplits(rows, kvHeads, length));
+        }
+        return most;
+    }
+
+    /**
+     * Bytes of FP32 workspace {@link #attention} needs for any longest row up to {@code maxLength} tokens (so a
+     * decoder's workspace for its capacity serves every step): per head and split a max and a sum (that part rounded
+     * up to 16 bytes, so the partial outputs after it are aligned for 16-byte loads) and {@code headDim} partial
+     * outputs, for {@link #maxAttentionSplits} splits.
      */
     public static long attentionWorkspaceBytes(int rows, int heads, int kvHeads, int headDim, int maxLength) {
-        long partials = (long) rows * heads * attentionSplits(rows, kvHeads, maxLength);
+        long partials = (long) rows * heads * maxAttentionSplits(rows, kvHeads, maxLength);
         return maxSumBytes(partials) + 4L * partials * headDim;
     }
 
@@ -325,7 +341,8 @@ public final class DecodeKernels implements AutoCloseable {
         requireBytes("kCache", kCache, geometry.cacheBytes());
         requireBytes("vCache", vCache, geometry.cacheBytes());
         requireBytes("lengths", lengths, 4L * rows);
-        requireBytes("workspace", workspace, attentionWorkspaceBytes(rows, heads, kvHeads, headDim, maxLength));
+        long partialsNow = (long) rows * heads * attentionSplits(rows, kvHeads, maxLength);
+        requireBytes("workspace", workspace, maxSumBytes(partialsNow) + 4L * partialsNow * headDim);
         requireBytes("out", out, 2L * rows * heads * headDim);
         int chunk = attentionChunk(rows, kvHeads, maxLength);
         int splits = Math.ceilDiv(maxLength, chunk);

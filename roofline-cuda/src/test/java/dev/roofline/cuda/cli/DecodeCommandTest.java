@@ -69,6 +69,26 @@ class DecodeCommandTest {
     }
 
     @Test
+    void weightsAndACheckpointTogetherAreAUsageError(@TempDir Path dir) {
+        MeasureCommandTest.Run r =
+                MeasureCommandTest.run("decode", "--checkpoint", dir.toString(), "--weights", "NVFP4");
+        assertThat(r.status()).isNotZero();
+        assertThat(r.err()).contains("--weights and --checkpoint");
+    }
+
+    @Test
+    void csvWithACalibrationCheckIsAUsageError(@TempDir Path dir) {
+        MeasureCommandTest.Run r = MeasureCommandTest.run(
+                "decode",
+                "--format",
+                "csv",
+                "--calibrate",
+                dir.resolve("c.json").toString());
+        assertThat(r.status()).isNotZero();
+        assertThat(r.err()).contains("--format csv holds one table");
+    }
+
+    @Test
     void aCheckpointWithoutConfigJsonIsAUsageError(@TempDir Path dir) {
         MeasureCommandTest.Run r = MeasureCommandTest.run("decode", "--checkpoint", dir.toString());
         assertThat(r.status()).isNotZero();
@@ -86,7 +106,7 @@ class DecodeCommandTest {
         // = 1,050,673,152 B of weights, 8 KiB of input and 256,512 B of logits: 1,050,937,856 B / 4.8e12 B/s = 218.946
         // us
         assertThat(r.out()).contains(",lm_head,1,218.945,,,");
-        // 32 layers: 2 x 32 + 1 norms, 2 x 32 attention launches, 9 operators' worth of 32 + lm_head = 322 launches
+        // 32 layers: 2 x 32 + 1 norms, 2 x 32 attention launches, 6 one-launch operators x 32, lm_head: 322 launches
         assertThat(r.out()).contains(",step,322,");
     }
 }

@@ -35,7 +35,7 @@ final class StepByStep {
             short[] x = inputs.apply(t);
             int[] positions = new int[batch];
             Arrays.fill(positions, t);
-            decoder.input().copyFrom(x);
+            decoder.setInput(x);
             decoder.setPositions(positions);
             if (t < steps - 1) {
                 decoder.step(stream);

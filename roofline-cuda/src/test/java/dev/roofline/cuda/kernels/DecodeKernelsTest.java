@@ -38,6 +38,17 @@ class DecodeKernelsTest {
     }
 
     @Test
+    void theWorkspaceForACapacityServesTheShorterRowsThatMakeMoreSplits() {
+        // batch 1, 8 KV heads: up to 4160 tokens 8 x ceil(L / 64) < 528 keeps the chunk at 32, so 4160 tokens make
+        // ceil(4160 / 32) = 130 splits; from 4161 the chunk is 64 (66 splits), and at 8192 still 64: 128 splits
+        assertThat(DecodeKernels.attentionSplits(1, 8, 4160)).isEqualTo(130);
+        assertThat(DecodeKernels.attentionSplits(1, 8, 8192)).isEqualTo(128);
+        assertThat(DecodeKernels.maxAttentionSplits(1, 8, 8192)).isEqualTo(130);
+        // 32 heads x 130 splits = 4160 partials: 8 x 4160 = 33,280 B of max and sum + 4160 x 128 x 4 B = 2,163,200 B
+        assertThat(DecodeKernels.attentionWorkspaceBytes(1, 32, 8, 128, 8192)).isEqualTo(2_163_200L);
+    }
+
+    @Test
     void nonPositiveSizesAreNamed() {
         assertThatThrownBy(() -> DecodeKernels.attentionChunk(1, 0, 10)).hasMessage("kvHeads must be positive, got 0");
     }

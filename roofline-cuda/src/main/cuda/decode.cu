@@ -262,12 +262,7 @@ __device__ void attention_split(const half* q, const half* k_cache, const half* 
     int g = bg - b * kv_heads;
     int begin = s * chunk;
     int n = min(begin + chunk, lengths[b]) - begin; // tokens in this split; uniform over the block
-    // lengths come from the host, not from an earlier kernel: the chunk's earlier tokens are known before the wait
-    // (this step's token, appended by the kernel before, is fetched again after it: L2 is where writes land)
-    size_t chunk_base = (((size_t)b * kv_heads + g) * capacity + begin) * D * sizeof(half);
-    size_t chunk_end = chunk_base + (size_t)max(n, 0) * D * sizeof(half);
-    roofline_launch::prefetch_l2(k_cache, chunk_base, chunk_end);
-    roofline_launch::prefetch_then_wait(v_cache, chunk_base, chunk_end);
+    roofline_launch::wait_for_previous_kernel();
     int sub = threadIdx.x % LANES;
     int row = threadIdx.x / LANES;
     const float scale = rsqrtf((float)D);

@@ -539,21 +539,6 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
     }
 }
 
-// Bytes of a weight matrix the launch-order prologue prefetches at most: the first blocks' rows, which are the ones
-// resident while the previous kernel drains. A budget, not the whole matrix: every block of a small grid may be resident
-// at once, and a whole matrix larger than L2 prefetched at once would evict itself.
-constexpr size_t PREFETCH_BUDGET_BYTES = 16u << 20;
-
-// The launch-order prologue of every GEMV kernel (launch_order.cuh): this block's rows [blockIdx.x * rows, + rows) of
-// the row-major weights (row_bytes each, the last block's cut at n) into L2 while they lie within the budget, then the
-// wait for the previous kernel.
-__device__ __forceinline__ void weight_rows_then_wait(const void* w, int row_bytes, int rows, int n) {
-    const size_t first = (size_t)blockIdx.x * rows;
-    const size_t last = first + rows < (size_t)n ? first + rows : (size_t)n;
-    const size_t end = last * row_bytes < PREFETCH_BUDGET_BYTES ? last * row_bytes : PREFETCH_BUDGET_BYTES;
-    roofline_launch::prefetch_then_wait(w, first * row_bytes, end);
-}
-
 } // namespace roofline_gemv
 using namespace roofline_gemv;
 
@@ -563,7 +548,7 @@ using namespace roofline_gemv;
     extern "C" __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32)                                           \
     gemv_##fmt##_##act##_m##MAXM(const void* W, const void* scales, const T* x, T* y, int M, int N, int K,      \
                                  float global) {                                                                \
-        weight_rows_then_wait(W, K / Traits<Fmt::FMT>::EPC * 16, WARPS_PER_BLOCK * RPW, N);                     \
+        roofline_launch::wait_for_previous_kernel();                                                            \
         gemv<Fmt::FMT, T, MAXM, UNR, RPW>(W, scales, x, y, M, N, K, global);                                    \
     }
 #define ROOFLINE_GEMV_ALL(FMT, fmt)                            \
@@ -584,7 +569,7 @@ ROOFLINE_GEMV_ALL(INT8, int8)
     extern "C" __global__ void BOUNDS                                                                           \
     gemv_##fmt##_f16_m##MAXM##_w##W(const void* Wt, const void* scales, const __half* x, __half* y, int M, int N, \
                                     int K, float global) {                                                      \
-        weight_rows_then_wait(Wt, K / 2, TC_ROWS, N);                                                           \
+        roofline_launch::wait_for_previous_kernel();                                                            \
         gemv_4bit_f16_tc<Fmt::FMT, MAXM, UNR, W>(Wt, scales, x, y, M, N, K, global);                            \
     }
 // Each format ships the two K splits GemvKernels.tensorCoreWarps launches: 8 and 16 warps. BOUNDS8: the launch bounds

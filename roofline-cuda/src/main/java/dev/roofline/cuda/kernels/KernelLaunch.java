@@ -9,8 +9,8 @@ public enum KernelLaunch {
     ORDERED,
     /**
      * Programmatic dependent launch (compute capability 9.0 and up): each kernel may become resident while the one
-     * before drains its last wave; it prefetches the weights it will stream into L2, then waits for that kernel to
-     * complete before it touches anything the earlier kernels read or write. On a GPU below 9.0 the launch attribute
+     * before drains its last wave, and waits for that kernel to complete before it touches anything the earlier
+     * kernels read or write. On a GPU below 9.0 the launch attribute
      * is ignored and the order is plain.
      */
     PROGRAMMATIC

@@ -117,7 +117,7 @@ public final class DecodeStepBenchmark {
                         int b = config.batch();
                         int c = config.context();
                         long kv = kvBytes(shape, b, c);
-                        if (f != WeightFormat.FP16 && b > 16) {
+                        if (!DenseDecoder.runs(f, b)) {
                             results.add(DecodeStepResult.unsupported(model.name(), config, weightBytes, kv));
                             continue;
                         }

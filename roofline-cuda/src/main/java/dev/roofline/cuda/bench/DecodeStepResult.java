@@ -77,7 +77,7 @@ public record DecodeStepResult(
                 weightBytes,
                 kvBytes,
                 "not run: batch " + c.batch() + " with " + c.format()
-                        + " weights needs a weight-only matrix product above 16 rows, which roofline does not have yet");
+                        + " weights needs a weight-only matrix product of that many rows, which roofline does not have yet");
     }
 
     private static DecodeStepResult notRun(

@@ -73,12 +73,17 @@ final class DecoderLinears implements AutoCloseable {
      */
     static void checkBatch(DecoderWeights weights, int batch) {
         for (WeightFormat f : weights.formats()) {
-            if (batch > GEMV_MAX_ROWS && f != WeightFormat.FP16) {
+            if (!runs(f, batch)) {
                 throw new IllegalArgumentException("batch " + batch + " needs a matrix product above 16 rows, which"
                         + " runs on cuBLASLt for FP16 weights only; " + f + " weights run batches of up to "
                         + GEMV_MAX_ROWS);
             }
         }
+    }
+
+    /** Whether {@code format} has a product at this batch: every format up to {@link #GEMV_MAX_ROWS} rows, FP16 above. */
+    static boolean runs(WeightFormat format, int batch) {
+        return batch <= GEMV_MAX_ROWS || format == WeightFormat.FP16;
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.roofline.cuda.internal.OwnedResources;
 import dev.roofline.cuda.kernels.AttentionGeometry;
 import dev.roofline.cuda.kernels.DecodeKernels;
 import dev.roofline.cuda.kernels.KernelLaunch;
+import dev.roofline.cuda.kernels.WeightFormat;
 
 import java.util.Arrays;
 import java.util.List;
@@ -167,6 +168,14 @@ public final class DenseDecoder implements AutoCloseable {
         }
         DecoderLinears.checkBatch(weights, batch);
         return new DenseDecoder(device, shape, weights, invFreq, eps, batch, capacity, launch);
+    }
+
+    /**
+     * Whether the decoder has a product for {@code format} weights at {@code batch} rows: every format up to 16 rows
+     * (roofline's GEMV), FP16 above (cuBLASLt); {@link #create} refuses the rest.
+     */
+    public static boolean runs(WeightFormat format, int batch) {
+        return DecoderLinears.runs(format, batch);
     }
 
     public DecoderShape shape() {

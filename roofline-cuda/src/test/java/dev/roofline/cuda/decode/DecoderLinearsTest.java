@@ -48,6 +48,14 @@ class DecoderLinearsTest {
     }
 
     @Test
+    void everyFormatHasAProductUpTo16RowsAndOnlyFp16Above() {
+        assertThat(DenseDecoder.runs(WeightFormat.NVFP4, 16)).isTrue();
+        assertThat(DenseDecoder.runs(WeightFormat.NVFP4, 17)).isFalse();
+        assertThat(DenseDecoder.runs(WeightFormat.BF16, 17)).isFalse();
+        assertThat(DenseDecoder.runs(WeightFormat.FP16, 64)).isTrue();
+    }
+
+    @Test
     void fp16WeightsRunTheGemvAtOneRowAndCublasLtAbove() {
         assertThat(DecoderLinears.usesGemv(WeightFormat.FP16, 1)).isTrue();
         assertThat(DecoderLinears.usesGemv(WeightFormat.FP16, 2)).isFalse();

@@ -125,10 +125,7 @@ public final class DecodeStepBenchmark {
                             results.add(DecodeStepResult.skipped(model.name(), config, weightBytes, kv));
                             continue;
                         }
-                        Workload w = Workload.decode(b, c)
-                                .withWeights(f.precision())
-                                .withActivations(Precision.FP16)
-                                .withKvCache(Precision.FP16);
+                        Workload w = workload(f, b, c);
                         ModelPrediction predicted =
                                 Transformer.of(model, measured).predict(w);
                         ModelPrediction datasheet =
@@ -278,6 +275,14 @@ public final class DecodeStepBenchmark {
                     })
                     .medianSeconds();
         }
+    }
+
+    /** The workload a step runs: weights in {@code f}, FP16 activations and KV cache. */
+    public static Workload workload(WeightFormat f, int batch, int context) {
+        return Workload.decode(batch, context)
+                .withWeights(f.precision())
+                .withActivations(Precision.FP16)
+                .withKvCache(Precision.FP16);
     }
 
     /** The predicted time of the model's operators {@code o} covers. */

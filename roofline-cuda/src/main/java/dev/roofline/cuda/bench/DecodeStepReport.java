@@ -77,13 +77,22 @@ public final class DecodeStepReport {
     /** The per-operator prediction of a step on one machine, without measurements (no GPU here). */
     public static String prediction(String title, ModelPrediction datasheet, int layers, ReportFormat format) {
         List<Row> rows = new ArrayList<>();
-        double total = 0;
         for (DecoderOperator o : DecoderOperator.values()) {
-            double s = DecodeStepBenchmark.seconds(datasheet, o);
-            total += s;
-            rows.add(new Row(title, o.label(), o.launches(layers), s, Double.NaN, Double.NaN));
+            rows.add(new Row(
+                    title,
+                    o.label(),
+                    o.launches(layers),
+                    DecodeStepBenchmark.seconds(datasheet, o),
+                    Double.NaN,
+                    Double.NaN));
         }
-        rows.add(new Row(title, "step", DecoderOperator.stepLaunches(layers), total, Double.NaN, Double.NaN));
+        rows.add(new Row(
+                title,
+                "step",
+                DecoderOperator.stepLaunches(layers),
+                DecodeStepResult.stepPrediction(datasheet),
+                Double.NaN,
+                Double.NaN));
         return Report.heading(title, format) + Report.render(TABLE, rows, format);
     }
 

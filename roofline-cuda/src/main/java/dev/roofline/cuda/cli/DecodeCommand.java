@@ -173,10 +173,7 @@ public final class DecodeCommand implements Command {
             for (WeightFormat f : formats) {
                 for (int b : args.get(BATCH)) {
                     for (int c : args.get(CONTEXT)) {
-                        Workload w = Workload.decode(b, c)
-                                .withWeights(f.precision())
-                                .withActivations(Precision.FP16)
-                                .withKvCache(Precision.FP16);
+                        Workload w = DecodeStepBenchmark.workload(f, b, c);
                         String title = model.name() + ", " + f + " weights, FP16 KV, batch " + b + ", context " + c
                                 + ", predicted on the " + hw.name() + " datasheet";
                         out.print(DecodeStepReport.prediction(
@@ -242,7 +239,7 @@ public final class DecodeCommand implements Command {
                                             model,
                                             results.ceilings()
                                                     .applyTo(Cuda.device(0).hardware()))
-                                    .predict(Workload.decode(batch, far))
+                                    .predict(DecodeStepBenchmark.workload(WeightFormat.FP16, batch, far))
                                     .operator("attention")
                                     .timeSeconds())
                     : null;

@@ -267,6 +267,7 @@ public final class DecodeStepBenchmark {
                 k[l].fill(0x2E);
                 v[l].fill(0x2E);
             }
+            Cuda.synchronize(); // the fills ran on the default stream, which the timing stream does not wait for
             AttentionGeometry geometry = AttentionGeometry.mergedQkv(batch, h, g, d, context);
             return Benchmark.time(stream, timing, 1, i -> {
                         for (int l = 0; l < shape.layers(); l++) {

@@ -3,10 +3,14 @@
 //
 // Layouts (row-major, B = batch rows, H = query heads, G = KV heads, D = head_dim, T = the cache's capacity in tokens):
 //   hidden states  half[B][hidden]            q  half[B][H][D]      k, v (this step)  half[B][G][D]
-//   KV cache       half[B][G][T][D]           positions int[B]: the position of this step's token (0-based)
+//   KV cache       C[B][G][T][D], C = half, bf16 or FP8 E4M3 (KvTraits): a stored code times the cache's scale is
+//                  the value (FP8 only; 16-bit caches hold values unscaled)
+//   positions      int[B]: the position of this step's token (0-based)
 //   lengths        int[B]: tokens the attention reads for each row, this step's included (position + 1)
 // Kernel names are extern "C" for cudaLibraryGetKernel. Every kernel takes a 1-D grid of 1-D blocks.
+#include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #include <math_constants.h>
 
 #include "launch_order.cuh"
@@ -56,6 +60,57 @@ __device__ __forceinline__ void rotate_pair(half* x, int i, int half_d, double a
     x[i] = __float2half_rn((float)(x1 * c - x2 * s));
     x[i + half_d] = __float2half_rn((float)(x2 * c + x1 * s));
 }
+
+// The KV cache's element types. Raw: what one load of eight elements reads (16 bytes of a 16-bit type, 8 of FP8), so
+// every cache type keeps the same threads per token row and the same loop shapes; ROWS_IN_FLIGHT keeps 128 bytes of
+// loads in flight per thread whatever the element size. store rounds a float to the type (round to nearest even, FP8
+// saturating to +-448 as vLLM's scaled conversion does).
+template <typename C> struct KvTraits;
+template <> struct KvTraits<half> {
+    using Raw = uint4;
+    static constexpr int ROWS_IN_FLIGHT = 8;
+    __device__ static __forceinline__ void widen8(Raw raw, float* out) {
+        const half2* h = reinterpret_cast<const half2*>(&raw);
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            float2 f = __half22float2(h[j]);
+            out[2 * j] = f.x;
+            out[2 * j + 1] = f.y;
+        }
+    }
+    __device__ static __forceinline__ void store(half* p, float v) { *p = __float2half_rn(v); }
+};
+template <> struct KvTraits<__nv_bfloat16> {
+    using Raw = uint4;
+    static constexpr int ROWS_IN_FLIGHT = 8;
+    __device__ static __forceinline__ void widen8(Raw raw, float* out) {
+        const __nv_bfloat162* h = reinterpret_cast<const __nv_bfloat162*>(&raw);
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            float2 f = __bfloat1622float2(h[j]);
+            out[2 * j] = f.x;
+            out[2 * j + 1] = f.y;
+        }
+    }
+    __device__ static __forceinline__ void store(__nv_bfloat16* p, float v) { *p = __float2bfloat16_rn(v); }
+};
+template <> struct KvTraits<__nv_fp8_e4m3> {
+    using Raw = uint2;
+    static constexpr int ROWS_IN_FLIGHT = 16;
+    __device__ static __forceinline__ void widen8(Raw raw, float* out) {
+        const __nv_fp8x2_storage_t* p = reinterpret_cast<const __nv_fp8x2_storage_t*>(&raw);
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            __half2_raw h = __nv_cvt_fp8x2_to_halfraw2(p[j], __NV_E4M3); // one cvt per pair on sm_89 and later
+            float2 f = __half22float2(*reinterpret_cast<half2*>(&h));
+            out[2 * j] = f.x;
+            out[2 * j + 1] = f.y;
+        }
+    }
+    __device__ static __forceinline__ void store(__nv_fp8_e4m3* p, float v) {
+        p->__x = __nv_cvt_float_to_fp8(v, __NV_SATFINITE, __NV_E4M3);
+    }
+};
 
 } // namespace roofline_decode
 
@@ -156,11 +211,13 @@ extern "C" __global__ void __launch_bounds__(128)
 
 // RoPE and the KV append in one pass over the merged q/k/v projection's output qkv = half[B][(H + 2G) * D] (q heads,
 // then k heads, then v heads, as one product of the stacked q, k and v weights writes them): q and k are rotated in
-// place (rotate_pair, as decode_rope_f16 does), and k and v are written into the caches at positions[b].
-// One block per head of each row: grid = B * (H + 2G); blocks of q and k heads rotate, blocks of v heads copy.
-extern "C" __global__ void __launch_bounds__(128) decode_rope_append_f16(
-    half* qkv, half* k_cache, half* v_cache, const int* positions, const double* inv_freq, int heads, int kv_heads,
-    int d, int capacity) {
+// place (rotate_pair, as decode_rope_f16 does), and k and v are written into the caches at positions[b], each FP16
+// value times k_inv_scale or v_inv_scale rounded to the cache type (the scales are 1 for 16-bit caches, where the
+// product is exact). One block per head of each row: grid = B * (H + 2G); blocks of q and k heads rotate, blocks of v
+// heads copy.
+template <typename C>
+__device__ void rope_append(half* qkv, C* k_cache, C* v_cache, const int* positions, const double* inv_freq,
+                            int heads, int kv_heads, int d, int capacity, float k_inv_scale, float v_inv_scale) {
     roofline_launch::wait_for_previous_kernel();
     int per_row = heads + 2 * kv_heads;
     int b = blockIdx.x / per_row;
@@ -173,17 +230,28 @@ extern "C" __global__ void __launch_bounds__(128) decode_rope_append_f16(
         for (int i = threadIdx.x; i < half_d; i += blockDim.x) {
             rotate_pair(x, i, half_d, (double)pos * inv_freq[i]);
             if (head >= heads) {
-                k_cache[dst + i] = x[i];
-                k_cache[dst + i + half_d] = x[i + half_d];
+                KvTraits<C>::store(k_cache + dst + i, __half2float(x[i]) * k_inv_scale);
+                KvTraits<C>::store(k_cache + dst + i + half_d, __half2float(x[i + half_d]) * k_inv_scale);
             }
         }
     } else {
         size_t dst = (((size_t)b * kv_heads + head - heads - kv_heads) * capacity + pos) * d;
         for (int e = threadIdx.x; e < d; e += blockDim.x) {
-            v_cache[dst + e] = x[e];
+            KvTraits<C>::store(v_cache + dst + e, __half2float(x[e]) * v_inv_scale);
         }
     }
 }
+
+#define ROOFLINE_ROPE_APPEND(C, sfx)                                                                                 \
+    extern "C" __global__ void __launch_bounds__(128) decode_rope_append_##sfx(                                      \
+        half* qkv, C* k_cache, C* v_cache, const int* positions, const double* inv_freq, int heads, int kv_heads,    \
+        int d, int capacity, float k_inv_scale, float v_inv_scale) {                                                 \
+        rope_append<C>(qkv, k_cache, v_cache, positions, inv_freq, heads, kv_heads, d, capacity, k_inv_scale,        \
+                       v_inv_scale);                                                                                 \
+    }
+ROOFLINE_ROPE_APPEND(half, f16)
+ROOFLINE_ROPE_APPEND(__nv_bfloat16, bf16)
+ROOFLINE_ROPE_APPEND(__nv_fp8_e4m3, e4m3)
 
 // Writes this step's k and v (half[B][G][D]) into the caches at positions[b]. One block per (row, KV head): grid = B*G.
 extern "C" __global__ void __launch_bounds__(128) decode_kv_append_f16(
@@ -226,29 +294,19 @@ extern "C" __global__ void __launch_bounds__(256) decode_silu_mul_f16(const half
 constexpr int ATTENTION_THREADS = 128;
 constexpr int ATTENTION_MAX_CHUNK = 256;
 
-// Eight halves as floats, from one 16-byte load already in registers.
-__device__ __forceinline__ void widen8(uint4 raw, float* out) {
-    const half2* h = reinterpret_cast<const half2*>(&raw);
-#pragma unroll
-    for (int j = 0; j < 4; j++) {
-        float2 f = __half22float2(h[j]);
-        out[2 * j] = f.x;
-        out[2 * j + 1] = f.y;
-    }
-}
-
 __device__ __forceinline__ void load8(const half* p, float* out) {
-    widen8(*reinterpret_cast<const uint4*>(p), out);
+    KvTraits<half>::widen8(*reinterpret_cast<const uint4*>(p), out);
 }
 
-// Token rows each thread has in flight at once: the loads of ATTENTION_UNROLL rows are issued before any is used, so
-// a block keeps 128 x 8 x 16 B = 16 KiB in flight; Little's law asks ~22 KB per SM at 4.8 TB/s and ~600 ns.
-constexpr int ATTENTION_UNROLL = 8;
-
-template <int D, int QPK>
-__device__ void attention_split(const half* q, const half* k_cache, const half* v_cache, const int* lengths,
+// Token rows each thread has in flight at once: the loads of UNROLL = KvTraits<C>::ROWS_IN_FLIGHT rows (8 of a 16-bit
+// cache, 16 of FP8) are issued before any is used, so a block keeps 128 x 128 B = 16 KiB in flight; Little's law asks
+// ~22 KB per SM at 4.8 TB/s and ~600 ns.
+template <typename C, int D, int QPK>
+__device__ void attention_split(const half* q, const C* k_cache, const C* v_cache, const int* lengths,
                                 float* partial_ml, float* partial_acc, int q_row_stride, int heads, int kv_heads,
-                                int capacity, int splits, int chunk) {
+                                int capacity, int splits, int chunk, float k_scale, float v_scale) {
+    using Raw = typename KvTraits<C>::Raw;
+    constexpr int UNROLL = KvTraits<C>::ROWS_IN_FLIGHT;
     constexpr int VEC = 8;
     constexpr int LANES = D / VEC;                  // threads per token row: 16 (D = 128) or 8 (D = 64)
     constexpr int ROWS = ATTENTION_THREADS / LANES; // token rows in flight: 8 or 16
@@ -265,7 +323,7 @@ __device__ void attention_split(const half* q, const half* k_cache, const half* 
     roofline_launch::wait_for_previous_kernel();
     int sub = threadIdx.x % LANES;
     int row = threadIdx.x / LANES;
-    const float scale = rsqrtf((float)D);
+    const float scale = rsqrtf((float)D) * k_scale; // the keys' scale folded into q: logit = q.(code * k_scale)
 
     if (n <= 0) { // no token in this split (a short row of a ragged batch)
         for (int j = 0; j < QPK; j++) {
@@ -293,18 +351,18 @@ __device__ void attention_split(const half* q, const half* k_cache, const half* 
     size_t base = (((size_t)b * kv_heads + g) * capacity + begin) * D + sub * VEC;
 
     // 1. logits; the loop runs the same count on every thread of a warp, whose lanes shuffle together
-    for (int t0 = 0; t0 < n; t0 += ATTENTION_UNROLL * ROWS) {
-        uint4 raw[ATTENTION_UNROLL];
+    for (int t0 = 0; t0 < n; t0 += UNROLL * ROWS) {
+        Raw raw[UNROLL];
 #pragma unroll
-        for (int u = 0; u < ATTENTION_UNROLL; u++) {
+        for (int u = 0; u < UNROLL; u++) {
             int t = t0 + u * ROWS + row;
-            raw[u] = t < n ? *reinterpret_cast<const uint4*>(k_cache + base + (size_t)t * D) : make_uint4(0, 0, 0, 0);
+            raw[u] = t < n ? *reinterpret_cast<const Raw*>(k_cache + base + (size_t)t * D) : Raw{};
         }
 #pragma unroll
-        for (int u = 0; u < ATTENTION_UNROLL; u++) {
+        for (int u = 0; u < UNROLL; u++) {
             int t = t0 + u * ROWS + row;
             float kv[VEC];
-            widen8(raw[u], kv);
+            KvTraits<C>::widen8(raw[u], kv);
 #pragma unroll
             for (int j = 0; j < QPK; j++) {
                 float dot = 0.f;
@@ -323,11 +381,11 @@ __device__ void attention_split(const half* q, const half* k_cache, const half* 
         }
     }
     // the first rows of V do not depend on the softmax: their loads are issued now and land during phase 2
-    uint4 vraw[ATTENTION_UNROLL];
+    Raw vraw[UNROLL];
 #pragma unroll
-    for (int u = 0; u < ATTENTION_UNROLL; u++) {
+    for (int u = 0; u < UNROLL; u++) {
         int t = u * ROWS + row;
-        vraw[u] = t < n ? *reinterpret_cast<const uint4*>(v_cache + base + (size_t)t * D) : make_uint4(0, 0, 0, 0);
+        vraw[u] = t < n ? *reinterpret_cast<const Raw*>(v_cache + base + (size_t)t * D) : Raw{};
     }
     __syncthreads();
 
@@ -372,21 +430,20 @@ __device__ void attention_split(const half* q, const half* k_cache, const half* 
             acc[j][e] = 0.f;
         }
     }
-    for (int t0 = 0; t0 < n; t0 += ATTENTION_UNROLL * ROWS) {
+    for (int t0 = 0; t0 < n; t0 += UNROLL * ROWS) {
         if (t0 > 0) {
 #pragma unroll
-            for (int u = 0; u < ATTENTION_UNROLL; u++) {
+            for (int u = 0; u < UNROLL; u++) {
                 int t = t0 + u * ROWS + row;
-                vraw[u] = t < n ? *reinterpret_cast<const uint4*>(v_cache + base + (size_t)t * D)
-                                : make_uint4(0, 0, 0, 0);
+                vraw[u] = t < n ? *reinterpret_cast<const Raw*>(v_cache + base + (size_t)t * D) : Raw{};
             }
         }
 #pragma unroll
-        for (int u = 0; u < ATTENTION_UNROLL; u++) {
+        for (int u = 0; u < UNROLL; u++) {
             int t = t0 + u * ROWS + row;
             if (t < n) {
                 float vv[VEC];
-                widen8(vraw[u], vv);
+                KvTraits<C>::widen8(vraw[u], vv);
 #pragma unroll
                 for (int j = 0; j < QPK; j++) {
                     float p = s_p[j][t];
@@ -412,7 +469,7 @@ __device__ void attention_split(const half* q, const half* k_cache, const half* 
             for (int r = 0; r < ROWS; r++) {
                 a += s_acc[r][i];
             }
-            partial_acc[(bh * splits + s) * D + i] = a;
+            partial_acc[(bh * splits + s) * D + i] = a * v_scale; // the values' scale, once per output
         }
         if (threadIdx.x == 0) {
             partial_ml[(bh * splits + s) * 2] = m[j];
@@ -423,22 +480,29 @@ __device__ void attention_split(const half* q, const half* k_cache, const half* 
 }
 
 // BLOCKS: the blocks per SM the register budget is set for. Five hold 20 KiB of loads in flight per SM on Hopper;
-// groups of 8 query heads keep twice the accumulators and would spill at five, so they take what fits.
-#define ROOFLINE_ATTENTION_SPLIT(D, QPK, BLOCKS)                                                                     \
-    extern "C" __global__ void __launch_bounds__(ATTENTION_THREADS, BLOCKS) decode_attention_split_d##D##_q##QPK(    \
-        const half* q, const half* k_cache, const half* v_cache, const int* lengths, float* partial_ml,              \
-        float* partial_acc, int q_row_stride, int heads, int kv_heads, int capacity, int splits, int chunk) {        \
-        attention_split<D, QPK>(q, k_cache, v_cache, lengths, partial_ml, partial_acc, q_row_stride, heads,          \
-                                kv_heads, capacity, splits, chunk);                                                  \
+// groups of 8 query heads keep twice the accumulators and would spill at five, so they take what fits. One kernel per
+// cache type (sfx: f16, bf16, e4m3), head size and group size.
+#define ROOFLINE_ATTENTION_SPLIT(C, sfx, D, QPK, BLOCKS)                                                             \
+    extern "C" __global__ void __launch_bounds__(ATTENTION_THREADS, BLOCKS)                                          \
+        decode_attention_split_d##D##_q##QPK##_##sfx(const half* q, const C* k_cache, const C* v_cache,              \
+                                                     const int* lengths, float* partial_ml, float* partial_acc,      \
+                                                     int q_row_stride, int heads, int kv_heads, int capacity,        \
+                                                     int splits, int chunk, float k_scale, float v_scale) {          \
+        attention_split<C, D, QPK>(q, k_cache, v_cache, lengths, partial_ml, partial_acc, q_row_stride, heads,       \
+                                   kv_heads, capacity, splits, chunk, k_scale, v_scale);                             \
     }
-ROOFLINE_ATTENTION_SPLIT(64, 1, 5)
-ROOFLINE_ATTENTION_SPLIT(64, 2, 5)
-ROOFLINE_ATTENTION_SPLIT(64, 4, 5)
-ROOFLINE_ATTENTION_SPLIT(64, 8, 1)
-ROOFLINE_ATTENTION_SPLIT(128, 1, 5)
-ROOFLINE_ATTENTION_SPLIT(128, 2, 5)
-ROOFLINE_ATTENTION_SPLIT(128, 4, 5)
-ROOFLINE_ATTENTION_SPLIT(128, 8, 1)
+#define ROOFLINE_ATTENTION_SPLITS(C, sfx)                                                                            \
+    ROOFLINE_ATTENTION_SPLIT(C, sfx, 64, 1, 5)                                                                       \
+    ROOFLINE_ATTENTION_SPLIT(C, sfx, 64, 2, 5)                                                                       \
+    ROOFLINE_ATTENTION_SPLIT(C, sfx, 64, 4, 5)                                                                       \
+    ROOFLINE_ATTENTION_SPLIT(C, sfx, 64, 8, 1)                                                                       \
+    ROOFLINE_ATTENTION_SPLIT(C, sfx, 128, 1, 5)                                                                      \
+    ROOFLINE_ATTENTION_SPLIT(C, sfx, 128, 2, 5)                                                                      \
+    ROOFLINE_ATTENTION_SPLIT(C, sfx, 128, 4, 5)                                                                      \
+    ROOFLINE_ATTENTION_SPLIT(C, sfx, 128, 8, 1)
+ROOFLINE_ATTENTION_SPLITS(half, f16)
+ROOFLINE_ATTENTION_SPLITS(__nv_bfloat16, bf16)
+ROOFLINE_ATTENTION_SPLITS(__nv_fp8_e4m3, e4m3)
 
 // Flash-decoding attention, second pass: block bh of grid B*H merges its splits' partials into out half[B][H][D]:
 // out = sum_s exp(m_s - M) * acc_s / sum_s exp(m_s - M) * l_s, M = max_s m_s. REDUCE_THREADS threads: first the max

@@ -9,7 +9,9 @@ import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.blas.CublasLt;
 import dev.roofline.cuda.internal.OwnedResources;
+import dev.roofline.cuda.kernels.AttentionGeometry;
 import dev.roofline.cuda.kernels.DecodeKernels;
+import dev.roofline.cuda.kernels.KvCacheFormat;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -17,10 +19,11 @@ import java.util.Locale;
 import java.util.function.Consumer;
 
 /**
- * Roofline's decode attention ({@link DecodeKernels#attention}) over an FP16 KV cache at each batch and context,
+ * Roofline's decode attention ({@link DecodeKernels#attention}) over a KV cache of each {@link KvCacheFormat} at each
+ * batch and context,
  * timed like the GEMV kernels (graph replays, medians, caches rotated over at least 4× the L2) beside a device-to-device
  * copy of the same KV bytes and the roofline on the measured copy bandwidth and kernel latency. Every row attends to
- * the whole context; random FP16 data (attention's time does not depend on the values).
+ * the whole context; constant data (attention's time does not depend on the values; FP8 with scales of 1).
  *
  * <pre>{@code
  * AttentionBenchmark.Results r = AttentionBenchmark.run(Cuda.device(0), List.of(1, 8, 32), List.of(8192, 32768), 32, 8,
@@ -66,9 +69,25 @@ public final class AttentionBenchmark {
         }
     }
 
-    /** Each batch at each context, {@code heads} query heads on {@code kvHeads} KV heads of {@code headDim}. */
+    /**
+     * Each batch at each context over an FP16 cache, {@code heads} query heads on {@code kvHeads} KV heads of
+     * {@code headDim}.
+     */
     public static Results run(
             Device device,
+            List<Integer> batches,
+            List<Integer> contexts,
+            int heads,
+            int kvHeads,
+            int headDim,
+            Consumer<? super Measurement> progress) {
+        return run(device, List.of(KvCacheFormat.FP16), batches, contexts, heads, kvHeads, headDim, progress);
+    }
+
+    /** {@link #run(Device, List, List, int, int, int, Consumer)} over caches of each of {@code kvFormats}. */
+    public static Results run(
+            Device device,
+            List<KvCacheFormat> kvFormats,
             List<Integer> batches,
             List<Integer> contexts,
             int heads,
@@ -84,32 +103,40 @@ public final class AttentionBenchmark {
             Hardware measured = ceilings.applyTo(device.hardware());
             Roofline roofline = Roofline.on(measured);
             List<Measurement> out = new ArrayList<>();
-            for (int context : contexts) {
-                for (int batch : batches) {
-                    Attention op = Attention.of(
-                            "attention",
-                            (long) batch * kvHeads,
-                            heads / kvHeads,
-                            context,
-                            headDim,
-                            headDim,
-                            Precision.FP16,
-                            Precision.FP16);
-                    long kvBytes = 4L * batch * kvHeads * context * headDim;
-                    TimingStats t = time(kernels, device, stream, timing, batch, context, heads, kvHeads, headDim);
-                    CopyReference copy = new CopyReference(
-                            kvBytes,
-                            ceilings.copyBytesPerSecond(),
-                            GemvBenchmark.sameBytesCopy(device, stream, timing, kvBytes));
-                    Measurement m = new Measurement(
-                                    String.format(Locale.ROOT, "B=%d context=%d", batch, context),
-                                    op,
-                                    t,
-                                    roofline.predict(op))
-                            .withDatasheet(Roofline.on(device.hardware()).predict(op))
-                            .withCopy(copy);
-                    progress.accept(m);
-                    out.add(m);
+            for (KvCacheFormat kv : kvFormats) {
+                for (int context : contexts) {
+                    for (int batch : batches) {
+                        Attention op = Attention.of(
+                                "attention",
+                                (long) batch * kvHeads,
+                                heads / kvHeads,
+                                context,
+                                headDim,
+                                headDim,
+                                kv.precision(),
+                                Precision.FP16);
+                        long kvBytes = 2L * kv.elementBytes() * batch * kvHeads * context * headDim;
+                        TimingStats t =
+                                time(kernels, device, stream, timing, kv, batch, context, heads, kvHeads, headDim);
+                        CopyReference copy = new CopyReference(
+                                kvBytes,
+                                ceilings.copyBytesPerSecond(),
+                                GemvBenchmark.sameBytesCopy(device, stream, timing, kvBytes));
+                        Measurement m = new Measurement(
+                                        String.format(
+                                                Locale.ROOT,
+                                                "%sB=%d context=%d",
+                                                kv.equals(KvCacheFormat.FP16) ? "" : kv + " ",
+                                                batch,
+                                                context),
+                                        op,
+                                        t,
+                                        roofline.predict(op))
+                                .withDatasheet(Roofline.on(device.hardware()).predict(op))
+                                .withCopy(copy);
+                        progress.accept(m);
+                        out.add(m);
+                    }
                 }
             }
             return new Results(device.toString(), ceilings, out);
@@ -121,12 +148,13 @@ public final class AttentionBenchmark {
             Device device,
             Stream stream,
             BenchmarkOptions timing,
+            KvCacheFormat kv,
             int batch,
             int context,
             int heads,
             int kvHeads,
             int headDim) {
-        long cacheBytes = 2L * batch * kvHeads * context * headDim;
+        long cacheBytes = (long) kv.elementBytes() * batch * kvHeads * context * headDim;
         int sets = timing.inputSets(device.l2Bytes(), 2 * cacheBytes);
         int[] lengths = new int[batch];
         java.util.Arrays.fill(lengths, context);
@@ -143,15 +171,24 @@ public final class AttentionBenchmark {
             for (int i = 0; i < sets; i++) {
                 k[i] = owned.add(DeviceBuffer.allocate(cacheBytes));
                 v[i] = owned.add(DeviceBuffer.allocate(cacheBytes));
-                k[i].fill(0x2E); // FP16 0x2E2E = 0.097
-                v[i].fill(0x3A);
+                k[i].fill(0x2E); // FP16 0x2E2E = 0.097, BF16 3.9e-11, E4M3 0x2E = 0.44
+                v[i].fill(0x3A); // FP16 0x3A3A = 0.78, BF16 7.1e-4, E4M3 0x3A = 1.25
             }
             return Benchmark.time(
                     stream,
                     timing,
                     sets,
                     i -> kernels.attention(
-                            q, k[i], v[i], len, ws, out, batch, heads, kvHeads, headDim, context, context, stream));
+                            q,
+                            k[i],
+                            v[i],
+                            kv,
+                            len,
+                            ws,
+                            out,
+                            AttentionGeometry.packed(batch, heads, kvHeads, headDim, context),
+                            context,
+                            stream));
         }
     }
 }

@@ -23,6 +23,7 @@ import dev.roofline.cuda.internal.OwnedResources;
 import dev.roofline.cuda.kernels.AttentionGeometry;
 import dev.roofline.cuda.kernels.DecodeKernels;
 import dev.roofline.cuda.kernels.KernelLaunch;
+import dev.roofline.cuda.kernels.KvCacheFormat;
 import dev.roofline.cuda.kernels.WeightFormat;
 
 import java.util.ArrayList;
@@ -32,7 +33,8 @@ import java.util.Optional;
 /**
  * Decode steps of a dense Llama-family model ({@link DenseDecoder}) timed on the GPU and set beside the whole-model
  * roofline prediction ({@link Transformer}) on the measured copy bandwidth and on the datasheet. Every layer has its own
- * random weights in the format (so every step streams all of them from DRAM), FP16 activations and KV cache, RoPE
+ * random weights in the format (so every step streams all of them from DRAM), FP16 activations, a KV cache in the
+ * configuration's {@link KvCacheFormat} (FP8 with scales of 1), RoPE
  * with the plain frequencies of {@code theta}; the step runs from the first layer's RMSNorm to the logits (the
  * embedding lookup is left out, and so is the model's embedding operator from the predictions it is compared with).
  * Every sequence of the batch sits at position {@code context - 1}. The step is captured in a CUDA graph and replayed
@@ -49,20 +51,49 @@ public final class DecodeStepBenchmark {
     private DecodeStepBenchmark() {}
 
     /** One configuration of the sweep. */
-    public record Config(WeightFormat format, int batch, int context, KernelLaunch launch) {}
+    public record Config(WeightFormat format, KvCacheFormat kv, int batch, int context, KernelLaunch launch) {
+        public Config {
+            java.util.Objects.requireNonNull(format, "format");
+            java.util.Objects.requireNonNull(kv, "kv");
+            java.util.Objects.requireNonNull(launch, "launch");
+        }
 
-    /** The configurations to run: every format at every batch, context and launch order. */
+        /** A configuration with an FP16 KV cache. */
+        public Config(WeightFormat format, int batch, int context, KernelLaunch launch) {
+            this(format, KvCacheFormat.FP16, batch, context, launch);
+        }
+    }
+
+    /** The configurations to run: every weight format with every KV cache format, batch, context and launch order. */
     public record Sweep(
-            List<WeightFormat> formats, List<Integer> batches, List<Integer> contexts, List<KernelLaunch> launches) {
+            List<WeightFormat> formats,
+            List<KvCacheFormat> kvFormats,
+            List<Integer> batches,
+            List<Integer> contexts,
+            List<KernelLaunch> launches) {
         public Sweep {
             formats = List.copyOf(formats);
+            kvFormats = List.copyOf(kvFormats);
             batches = List.copyOf(batches);
             contexts = List.copyOf(contexts);
             launches = List.copyOf(launches);
-            if (formats.isEmpty() || batches.isEmpty() || contexts.isEmpty() || launches.isEmpty()) {
+            if (formats.isEmpty()
+                    || kvFormats.isEmpty()
+                    || batches.isEmpty()
+                    || contexts.isEmpty()
+                    || launches.isEmpty()) {
                 throw new IllegalArgumentException(
-                        "a sweep needs at least one format, batch, context and launch order");
+                        "a sweep needs at least one weight format, KV format, batch, context and launch order");
             }
+        }
+
+        /** A sweep with an FP16 KV cache. */
+        public Sweep(
+                List<WeightFormat> formats,
+                List<Integer> batches,
+                List<Integer> contexts,
+                List<KernelLaunch> launches) {
+            this(formats, List.of(KvCacheFormat.FP16), batches, contexts, launches);
         }
     }
 
@@ -108,7 +139,7 @@ public final class DecodeStepBenchmark {
                 if (weightBytes > Cuda.freeMemoryBytes()) {
                     for (Config c : configs(sweep, f)) {
                         results.add(DecodeStepResult.skipped(
-                                model.name(), c, weightBytes, kvBytes(shape, c.batch(), c.context())));
+                                model.name(), c, weightBytes, kvBytes(shape, c.kv(), c.batch(), c.context())));
                     }
                     continue;
                 }
@@ -116,7 +147,7 @@ public final class DecodeStepBenchmark {
                     for (Config config : configs(sweep, f)) {
                         int b = config.batch();
                         int c = config.context();
-                        long kv = kvBytes(shape, b, c);
+                        long kv = kvBytes(shape, config.kv(), b, c);
                         if (!DenseDecoder.runs(f, b)) {
                             results.add(DecodeStepResult.unsupported(model.name(), config, weightBytes, kv));
                             continue;
@@ -125,7 +156,7 @@ public final class DecodeStepBenchmark {
                             results.add(DecodeStepResult.skipped(model.name(), config, weightBytes, kv));
                             continue;
                         }
-                        Workload w = workload(f, b, c);
+                        Workload w = workload(f, config.kv(), b, c);
                         ModelPrediction predicted =
                                 Transformer.of(model, measured).predict(w);
                         ModelPrediction datasheet =
@@ -162,10 +193,12 @@ public final class DecodeStepBenchmark {
 
     private static List<Config> configs(Sweep sweep, WeightFormat f) {
         List<Config> configs = new ArrayList<>();
-        for (int b : sweep.batches()) {
-            for (int c : sweep.contexts()) {
-                for (KernelLaunch l : sweep.launches()) {
-                    configs.add(new Config(f, b, c, l));
+        for (KvCacheFormat kv : sweep.kvFormats()) {
+            for (int b : sweep.batches()) {
+                for (int c : sweep.contexts()) {
+                    for (KernelLaunch l : sweep.launches()) {
+                        configs.add(new Config(f, kv, b, c, l));
+                    }
                 }
             }
         }
@@ -195,10 +228,12 @@ public final class DecodeStepBenchmark {
                 1e-5f,
                 config.batch(),
                 config.context(),
+                config.kv(),
                 config.launch())) {
             for (int l = 0; l < shape.layers(); l++) {
                 for (DeviceBuffer cache : d.cache(l)) {
-                    cache.fill(0x2E); // FP16 0x2E2E = 0.097 everywhere: earlier tokens' keys and values
+                    // earlier tokens' keys and values: FP16 0x2E2E = 0.097, BF16 3.9e-11, E4M3 0x2E = 0.44
+                    cache.fill(0x2E);
                 }
             }
             d.input().fill(0x2E);
@@ -242,11 +277,17 @@ public final class DecodeStepBenchmark {
      */
     public static double attentionSeconds(
             Device device, DecoderShape shape, int batch, int context, KernelLaunch launch) {
+        return attentionSeconds(device, shape, KvCacheFormat.FP16, batch, context, launch);
+    }
+
+    /** {@link #attentionSeconds(Device, DecoderShape, int, int, KernelLaunch)} over caches stored as {@code kv}. */
+    public static double attentionSeconds(
+            Device device, DecoderShape shape, KvCacheFormat kv, int batch, int context, KernelLaunch launch) {
         BenchmarkOptions timing = BenchmarkOptions.defaults().withGraph(1).withRepetitions(20);
         int h = shape.heads();
         int g = shape.kvHeads();
         int d = shape.headDim();
-        long cacheBytes = 2L * batch * g * context * d;
+        long cacheBytes = (long) kv.elementBytes() * batch * g * context * d;
         int[] lengths = new int[batch];
         java.util.Arrays.fill(lengths, context);
         try (OwnedResources owned = new OwnedResources();
@@ -271,7 +312,7 @@ public final class DecodeStepBenchmark {
             AttentionGeometry geometry = AttentionGeometry.mergedQkv(batch, h, g, d, context);
             return Benchmark.time(stream, timing, 1, i -> {
                         for (int l = 0; l < shape.layers(); l++) {
-                            kernels.attention(qkv, k[l], v[l], len, ws, out, geometry, context, stream);
+                            kernels.attention(qkv, k[l], v[l], kv, len, ws, out, geometry, context, stream);
                         }
                     })
                     .medianSeconds();
@@ -280,10 +321,15 @@ public final class DecodeStepBenchmark {
 
     /** The workload a step runs: weights in {@code f}, FP16 activations and KV cache. */
     public static Workload workload(WeightFormat f, int batch, int context) {
+        return workload(f, KvCacheFormat.FP16, batch, context);
+    }
+
+    /** The workload a step runs: weights in {@code f}, FP16 activations, the KV cache in {@code kv}. */
+    public static Workload workload(WeightFormat f, KvCacheFormat kv, int batch, int context) {
         return Workload.decode(batch, context)
                 .withWeights(f.precision())
                 .withActivations(Precision.FP16)
-                .withKvCache(Precision.FP16);
+                .withKvCache(kv.precision());
     }
 
     /** The predicted time of the model's operators {@code o} covers. */
@@ -337,6 +383,11 @@ public final class DecodeStepBenchmark {
 
     /** FP16 K and V bytes one step's attention reads (and its caches hold): batch × context tokens per KV head, every layer. */
     public static long kvBytes(DecoderShape s, int batch, int context) {
-        return 2L * 2 * s.layers() * batch * (long) context * s.kvHeads() * s.headDim();
+        return kvBytes(s, KvCacheFormat.FP16, batch, context);
+    }
+
+    /** {@link #kvBytes(DecoderShape, int, int)} for a cache stored as {@code kv}. */
+    public static long kvBytes(DecoderShape s, KvCacheFormat kv, int batch, int context) {
+        return 2L * kv.elementBytes() * s.layers() * batch * (long) context * s.kvHeads() * s.headDim();
     }
 }

@@ -52,12 +52,18 @@ public final class DecodeStepChart {
         return own ? List.of(weights, Precision.FP16) : List.of(Precision.FP16);
     }
 
-    /** The chart file of {@code r}: decode-FORMAT-bBATCH-cCONTEXT-LAUNCH.svg. */
+    /**
+     * The chart file of {@code r}: decode-FORMAT[-kvKV]-bBATCH-cCONTEXT-LAUNCH.svg, the KV part for caches other than
+     * FP16.
+     */
     public static String fileName(DecodeStepResult r) {
         return String.format(
                 Locale.ROOT,
-                "decode-%s-b%d-c%d-%s.svg",
+                "decode-%s%s-b%d-c%d-%s.svg",
                 r.config().format().name().toLowerCase(Locale.ROOT),
+                DecodeStepReport.kvLabel(r.config().kv(), "-kv")
+                        .toLowerCase(Locale.ROOT)
+                        .replaceAll("[^a-z0-9_-]", ""),
                 r.config().batch(),
                 r.config().context(),
                 r.config().launch().name().toLowerCase(Locale.ROOT));

@@ -2,6 +2,7 @@ package dev.roofline.cuda.bench;
 
 import dev.roofline.core.transformer.ModelPrediction;
 import dev.roofline.cuda.decode.DecoderOperator;
+import dev.roofline.cuda.kernels.KvCacheFormat;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -142,19 +143,26 @@ public final class DecodeStepReport {
     static String shortTitle(DecodeStepResult r) {
         return String.format(
                 Locale.ROOT,
-                "%s B%d C%d %s",
+                "%s%s B%d C%d %s",
                 r.config().format(),
+                kvLabel(r.config().kv(), " KV "),
                 r.config().batch(),
                 r.config().context(),
                 r.config().launch().name().toLowerCase(Locale.ROOT));
     }
 
+    /** {@code prefix} and the KV cache's format, or nothing for the FP16 cache most configurations keep. */
+    static String kvLabel(KvCacheFormat kv, String prefix) {
+        return kv.equals(KvCacheFormat.FP16) ? "" : prefix + kv;
+    }
+
     static String title(DecodeStepResult r) {
         return String.format(
                 Locale.ROOT,
-                "%s, %s weights, FP16 KV, batch %d, context %d, %s launches",
+                "%s, %s weights, %s KV, batch %d, context %d, %s launches",
                 r.model(),
                 r.config().format(),
+                r.config().kv(),
                 r.config().batch(),
                 r.config().context(),
                 r.config().launch().name().toLowerCase(Locale.ROOT));

@@ -136,9 +136,10 @@ public record DecodeStepResult(
     public String toString() {
         String head = String.format(
                 Locale.ROOT,
-                "%s %s batch %d context %d %s: ",
+                "%s %s%s batch %d context %d %s: ",
                 model,
                 config.format(),
+                DecodeStepReport.kvLabel(config.kv(), " KV "),
                 config.batch(),
                 config.context(),
                 config.launch().name().toLowerCase(Locale.ROOT));

@@ -48,7 +48,7 @@ public final class AttentionBenchCommand implements Command {
 
     @Override
     public List<Option<?>> options() {
-        return List.of(BATCHES, CONTEXTS, HEADS, KV_HEADS, HEAD_DIM, CSV);
+        return List.of(BATCHES, CONTEXTS, HEADS, KV_HEADS, HEAD_DIM, DecodeCommand.KV, CSV);
     }
 
     @Override
@@ -67,6 +67,7 @@ public final class AttentionBenchCommand implements Command {
         }
         AttentionBenchmark.Results r = AttentionBenchmark.run(
                 Cuda.device(0),
+                args.get(DecodeCommand.KV),
                 args.get(BATCHES),
                 args.get(CONTEXTS),
                 heads,

@@ -24,6 +24,7 @@ import dev.roofline.cuda.bench.ReportFormat;
 import dev.roofline.cuda.decode.CheckpointWeights;
 import dev.roofline.cuda.decode.DecoderShape;
 import dev.roofline.cuda.kernels.KernelLaunch;
+import dev.roofline.cuda.kernels.KvCacheFormat;
 import dev.roofline.cuda.kernels.WeightFormat;
 
 import java.io.IOException;
@@ -57,8 +58,22 @@ public final class DecodeCommand implements Command {
             Option.of("--batch", "B[,B...]", "sequences per step", "1", Converters.positiveInts());
     static final Option<List<Integer>> CONTEXT = Option.of(
             "--context", "T[,T...]", "tokens in the KV cache, this step's included", "1024", Converters.positiveInts());
-    static final Option<Precision> KV =
-            Option.of("--kv", "P", "KV-cache precision (fp16 is built)", "fp16", Converters.precision());
+    static final Option<List<KvCacheFormat>> KV = Option.of(
+            "--kv",
+            "P[,P...]",
+            "KV-cache precisions: fp16, bf16 or fp8 (E4M3, scales of 1)",
+            "fp16",
+            (option, value) -> {
+                List<KvCacheFormat> formats = new java.util.ArrayList<>();
+                for (Precision p : Converters.precisions().convert(option, value)) {
+                    if (!KvCacheFormat.PRECISIONS.contains(p)) {
+                        throw new IllegalArgumentException(option + " must be fp16, bf16 or fp8 (E4M3), got '" + p
+                                + "': the decode kernels store the KV cache in no other precision");
+                    }
+                    formats.add(KvCacheFormat.of(p));
+                }
+                return List.copyOf(formats);
+            });
     static final Option<Double> THETA = Option.of("--rope-theta", "THETA", "RoPE base", "500000", Converters.number());
     static final Option<List<KernelLaunch>> LAUNCH = Option.of(
             "--launch",
@@ -141,9 +156,6 @@ public final class DecodeCommand implements Command {
                 : operands.getFirst();
         Model model = Files.exists(Path.of(name)) ? ConfigJson.read(Path.of(name)) : Models.byName(name);
         DecoderShape shape = DecoderShape.of(model);
-        if (args.get(KV) != Precision.FP16) {
-            throw new UsageException("--kv " + args.get(KV) + ": the decode kernels keep the KV cache in FP16 only");
-        }
         ReportFormat format = ReportFormat.parse(args.get(FORMAT));
         if (format == ReportFormat.CSV && (args.has(CALIBRATE) || args.has(CALIBRATION))) {
             throw new UsageException("--format csv holds one table; the calibration check is a second one: use text"
@@ -171,13 +183,15 @@ public final class DecodeCommand implements Command {
         if (!Cuda.isAvailable()) {
             Hardware hw = args.get(HW);
             for (WeightFormat f : formats) {
-                for (int b : args.get(BATCH)) {
-                    for (int c : args.get(CONTEXT)) {
-                        Workload w = DecodeStepBenchmark.workload(f, b, c);
-                        String title = model.name() + ", " + f + " weights, FP16 KV, batch " + b + ", context " + c
-                                + ", predicted on the " + hw.name() + " datasheet";
-                        out.print(DecodeStepReport.prediction(
-                                title, Transformer.of(model, hw).predict(w), shape.layers(), format));
+                for (KvCacheFormat kv : args.get(KV)) {
+                    for (int b : args.get(BATCH)) {
+                        for (int c : args.get(CONTEXT)) {
+                            Workload w = DecodeStepBenchmark.workload(f, kv, b, c);
+                            String title = model.name() + ", " + f + " weights, " + kv + " KV, batch " + b
+                                    + ", context " + c + ", predicted on the " + hw.name() + " datasheet";
+                            out.print(DecodeStepReport.prediction(
+                                    title, Transformer.of(model, hw).predict(w), shape.layers(), format));
+                        }
                     }
                 }
             }
@@ -193,7 +207,7 @@ public final class DecodeCommand implements Command {
                 results = DecodeStepBenchmark.run(
                         Cuda.device(0),
                         model,
-                        new DecodeStepBenchmark.Sweep(formats, s.batches(), s.contexts(), s.launches()),
+                        new DecodeStepBenchmark.Sweep(formats, s.kvFormats(), s.batches(), s.contexts(), s.launches()),
                         f -> weights.upload(),
                         args.get(THETA),
                         true);
@@ -213,6 +227,7 @@ public final class DecodeCommand implements Command {
             DecodeStepBenchmark.Sweep sweep = sweep(args);
             fittedTo = results.results().stream()
                     .filter(r -> r.measured()
+                            && r.config().kv().equals(sweep.kvFormats().getFirst())
                             && r.config().batch() == sweep.batches().getFirst()
                             && r.config().context() == sweep.contexts().getFirst()
                             && r.config().launch() == sweep.launches().getFirst())
@@ -275,6 +290,7 @@ public final class DecodeCommand implements Command {
     }
 
     private static DecodeStepBenchmark.Sweep sweep(Arguments args) {
-        return new DecodeStepBenchmark.Sweep(args.get(WEIGHTS), args.get(BATCH), args.get(CONTEXT), args.get(LAUNCH));
+        return new DecodeStepBenchmark.Sweep(
+                args.get(WEIGHTS), args.get(KV), args.get(BATCH), args.get(CONTEXT), args.get(LAUNCH));
     }
 }

@@ -8,6 +8,7 @@ import dev.roofline.cuda.internal.OwnedResources;
 import dev.roofline.cuda.kernels.AttentionGeometry;
 import dev.roofline.cuda.kernels.DecodeKernels;
 import dev.roofline.cuda.kernels.KernelLaunch;
+import dev.roofline.cuda.kernels.KvCacheFormat;
 import dev.roofline.cuda.kernels.WeightFormat;
 
 import java.util.Arrays;
@@ -15,8 +16,9 @@ import java.util.List;
 
 /**
  * A dense Llama-family decoder on the GPU: one decode step for {@code batch} sequences, from the residual stream
- * ({@link #input()}, the token embeddings the caller writes) to the logits ({@link #logits()}), FP16 activations and
- * KV cache, each sequence at its own position ({@link #setPositions}). Per layer: RMSNorm, the merged q/k/v
+ * ({@link #input()}, the token embeddings the caller writes) to the logits ({@link #logits()}), FP16 activations, a
+ * KV cache in FP16, BF16 or FP8 E4M3 ({@link KvCacheFormat}), each sequence at its own position
+ * ({@link #setPositions}). Per layer: RMSNorm, the merged q/k/v
  * projection, RoPE fused with the KV append, flash-decoding attention reading q in place, the o projection, the
  * residual add fused with the second RMSNorm, the merged gate/up projection, SiLU·up, the down projection; then the
  * last residual add with the final norm and {@code lm_head} ({@link DecoderOperator}). Linears run roofline's GEMV
@@ -59,6 +61,7 @@ public final class DenseDecoder implements AutoCloseable {
     private final int batch;
     private final int capacity;
     private final float eps;
+    private final KvCacheFormat kv;
     private final OwnedResources owned = new OwnedResources();
     private final DecoderLinears linears;
     private final DecodeKernels kernels;
@@ -87,18 +90,20 @@ public final class DenseDecoder implements AutoCloseable {
             float eps,
             int batch,
             int capacity,
+            KvCacheFormat kv,
             KernelLaunch launch) {
         this.shape = shape;
         this.weights = weights;
         this.batch = batch;
         this.capacity = capacity;
         this.eps = eps;
+        this.kv = kv;
         try {
             linears = owned.add(new DecoderLinears(device, weights, batch, launch));
             kernels = owned.add(DecodeKernels.load(launch));
             int layers = shape.layers();
             int h = shape.hidden();
-            long cacheBytes = 2L * batch * shape.kvHeads() * capacity * shape.headDim();
+            long cacheBytes = (long) kv.elementBytes() * batch * shape.kvHeads() * capacity * shape.headDim();
             kCache = new DeviceBuffer[layers];
             vCache = new DeviceBuffer[layers];
             for (int l = 0; l < layers; l++) {
@@ -147,7 +152,25 @@ public final class DenseDecoder implements AutoCloseable {
             int batch,
             int capacity,
             KernelLaunch launch) {
+        return create(device, shape, weights, invFreq, eps, batch, capacity, KvCacheFormat.FP16, launch);
+    }
+
+    /**
+     * {@link #create(Device, DecoderShape, DecoderWeights, double[], float, int, int, KernelLaunch)} with the KV cache
+     * stored as {@code kv} says (FP8 E4M3 with its key and value scales halves the bytes the attention reads).
+     */
+    public static DenseDecoder create(
+            Device device,
+            DecoderShape shape,
+            DecoderWeights weights,
+            double[] invFreq,
+            float eps,
+            int batch,
+            int capacity,
+            KvCacheFormat kv,
+            KernelLaunch launch) {
         java.util.Objects.requireNonNull(launch, "launch");
+        java.util.Objects.requireNonNull(kv, "kv");
         if (batch < 1 || capacity < 1) {
             throw new IllegalArgumentException(
                     "batch and capacity must be positive, got batch " + batch + ", capacity " + capacity);
@@ -167,7 +190,7 @@ public final class DenseDecoder implements AutoCloseable {
                     + shape.headDim() + ", " + shape.heads() + " / " + shape.kvHeads());
         }
         DecoderLinears.checkBatch(weights, batch);
-        return new DenseDecoder(device, shape, weights, invFreq, eps, batch, capacity, launch);
+        return new DenseDecoder(device, shape, weights, invFreq, eps, batch, capacity, kv, launch);
     }
 
     /**
@@ -190,6 +213,11 @@ public final class DenseDecoder implements AutoCloseable {
         return capacity;
     }
 
+    /** How the KV cache stores keys and values. */
+    public KvCacheFormat kvFormat() {
+        return kv;
+    }
+
     /**
      * The residual stream {@code half[batch][hidden]}, which the step starts from and overwrites; {@link #setInput}
      * writes the step's token embeddings into it.
@@ -203,7 +231,10 @@ public final class DenseDecoder implements AutoCloseable {
         return logits;
     }
 
-    /** The KV cache of {@code layer}: K then V, each {@code half[batch][kvHeads][capacity][headDim]}. */
+    /**
+     * The KV cache of {@code layer}: K then V, each {@code [batch][kvHeads][capacity][headDim]} elements of
+     * {@link #kvFormat()}.
+     */
     public DeviceBuffer[] cache(int layer) {
         return new DeviceBuffer[] {kCache[layer], vCache[layer]};
     }
@@ -290,7 +321,7 @@ public final class DenseDecoder implements AutoCloseable {
         DecoderWeights.Layer w =
                 o == DecoderOperator.LM_HEAD ? null : weights.layers().get(l);
         int heads = shape.heads();
-        int kv = shape.kvHeads();
+        int g = shape.kvHeads();
         int d = shape.headDim();
         switch (o) {
             case ADD_RMSNORM ->
@@ -298,16 +329,17 @@ public final class DenseDecoder implements AutoCloseable {
             case QKV_PROJ -> linears.run(w.qkv(), normed, qkv, stream);
             case ROPE_APPEND ->
                 kernels.ropeAppend(
-                        qkv, kCache[l], vCache[l], positions, invFreq, batch, heads, kv, d, capacity, stream);
+                        qkv, kCache[l], vCache[l], kv, positions, invFreq, batch, heads, g, d, capacity, stream);
             case ATTENTION ->
                 kernels.attention(
                         qkv,
                         kCache[l],
                         vCache[l],
+                        kv,
                         lengths,
                         workspace,
                         attended,
-                        AttentionGeometry.mergedQkv(batch, heads, kv, d, capacity),
+                        AttentionGeometry.mergedQkv(batch, heads, g, d, capacity),
                         longest,
                         stream);
             case O_PROJ -> linears.run(w.o(), attended, delta, stream);

@@ -1,9 +1,11 @@
 package dev.roofline.cuda.decode;
 
+import dev.roofline.cuda.kernels.KvCacheFormat;
+
 /**
  * One layer's keys and values for every row of a batch, each {@code [batch][kvHeads][capacity][headDim]} as
- * {@link DecodeReference#attention} reads them: slot {@code p} of row {@code b} holds the token at position {@code p}.
- * Slots never written hold zeros.
+ * {@link DecodeReference#attention} reads them: slot {@code p} of row {@code b} holds the token at position {@code p},
+ * exactly or, with a {@link KvCacheFormat}, as that format stores it. Slots never written hold zeros.
  */
 final class KvCache {
     final double[] keys;
@@ -12,9 +14,13 @@ final class KvCache {
     private final int kvHeads;
     private final int capacity;
     private final int headDim;
+    private final KvCacheFormat format;
 
-    /** @throws IllegalArgumentException when the cache does not fit a Java array */
-    KvCache(int batch, int kvHeads, int capacity, int headDim) {
+    /**
+     * @param format how stored keys and values are rounded, or null to hold them exactly
+     * @throws IllegalArgumentException when the cache does not fit a Java array
+     */
+    KvCache(int batch, int kvHeads, int capacity, int headDim, KvCacheFormat format) {
         long size = (long) batch * kvHeads * capacity * headDim;
         if (size > Integer.MAX_VALUE - 8) { // the JVM's largest array, with its header
             throw new IllegalArgumentException("a KV cache of batch " + batch + " x kvHeads " + kvHeads
@@ -27,6 +33,7 @@ final class KvCache {
         this.kvHeads = kvHeads;
         this.capacity = capacity;
         this.headDim = headDim;
+        this.format = format;
     }
 
     /** Writes row b's {@code k} and {@code v} ({@code [batch][kvHeads][headDim]}) into slot {@code positions[b]}. */
@@ -35,8 +42,10 @@ final class KvCache {
             for (int g = 0; g < kvHeads; g++) {
                 int from = (b * kvHeads + g) * headDim;
                 int to = ((b * kvHeads + g) * capacity + positions[b]) * headDim;
-                System.arraycopy(k, from, keys, to, headDim);
-                System.arraycopy(v, from, values, to, headDim);
+                for (int i = 0; i < headDim; i++) {
+                    keys[to + i] = format == null ? k[from + i] : format.roundKey(k[from + i]);
+                    values[to + i] = format == null ? v[from + i] : format.roundValue(v[from + i]);
+                }
             }
         }
     }

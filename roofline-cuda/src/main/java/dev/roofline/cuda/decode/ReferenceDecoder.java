@@ -1,5 +1,7 @@
 package dev.roofline.cuda.decode;
 
+import dev.roofline.cuda.kernels.KvCacheFormat;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -176,12 +178,30 @@ public final class ReferenceDecoder {
     private final KvCache[] caches;
 
     /**
-     * A decoder with empty (zero) KV caches of {@code capacity} positions for each of {@code batch} rows.
+     * A decoder with empty (zero) KV caches of {@code capacity} positions for each of {@code batch} rows, which hold
+     * keys and values exactly.
      *
      * @throws IllegalArgumentException when {@code weights} do not fit {@code config}, for a non-positive batch or
      *     capacity, or caches too large for a Java array
      */
     public ReferenceDecoder(Config config, Weights weights, int batch, int capacity) {
+        this(config, weights, batch, capacity, null, true);
+    }
+
+    /**
+     * A decoder whose caches store each key and value as {@code kv} does ({@link KvCacheFormat#roundKey},
+     * {@link KvCacheFormat#roundValue}): the reference of a GPU cache in that format, its rounding included.
+     *
+     * @throws IllegalArgumentException as the exact-cache constructor does, and for a null {@code kv}
+     */
+    public ReferenceDecoder(Config config, Weights weights, int batch, int capacity, KvCacheFormat kv) {
+        this(config, weights, batch, capacity, kv, false);
+    }
+
+    private ReferenceDecoder(Config config, Weights weights, int batch, int capacity, KvCacheFormat kv, boolean exact) {
+        if (!exact) {
+            notNull("kv", kv);
+        }
         notNull("config", config);
         notNull("weights", weights);
         weights.requireFits(config);
@@ -193,7 +213,7 @@ public final class ReferenceDecoder {
         this.capacity = capacity;
         this.caches = new KvCache[weights.layers().size()];
         for (int l = 0; l < caches.length; l++) {
-            caches[l] = new KvCache(batch, config.kvHeads(), capacity, config.headDim());
+            caches[l] = new KvCache(batch, config.kvHeads(), capacity, config.headDim(), kv);
         }
     }
 

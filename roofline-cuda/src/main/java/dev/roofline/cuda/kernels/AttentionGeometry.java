@@ -46,8 +46,8 @@ public record AttentionGeometry(int rows, int heads, int kvHeads, int headDim, i
         return 2L * ((long) (rows - 1) * qRowStride + (long) heads * headDim);
     }
 
-    /** Bytes of each cache: rows × kvHeads × capacity × headDim halves. */
-    long cacheBytes() {
-        return 2L * rows * kvHeads * capacity * headDim;
+    /** Elements of each cache: rows × kvHeads × capacity × headDim. */
+    long cacheElements() {
+        return (long) rows * kvHeads * capacity * headDim;
     }
 }

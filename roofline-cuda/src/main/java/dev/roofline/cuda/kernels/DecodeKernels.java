@@ -1,12 +1,15 @@
 package dev.roofline.cuda.kernels;
 
+import dev.roofline.core.precision.Precision;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * The non-linear operators of one Llama-family decode step on the GPU, FP16 activations with FP32 arithmetic
@@ -57,22 +60,31 @@ public final class DecodeKernels implements AutoCloseable {
     }
 
     static List<String> kernelNames() {
-        return List.of(
+        List<String> names = new ArrayList<>(List.of(
                 "decode_add_rmsnorm_f16",
                 "decode_rope_f16",
-                "decode_rope_append_f16",
                 "decode_kv_append_f16",
                 "decode_silu_mul_f16",
-                "decode_attention_split_d64_q1",
-                "decode_attention_split_d64_q2",
-                "decode_attention_split_d64_q4",
-                "decode_attention_split_d64_q8",
-                "decode_attention_split_d128_q1",
-                "decode_attention_split_d128_q2",
-                "decode_attention_split_d128_q4",
-                "decode_attention_split_d128_q8",
                 "decode_attention_reduce_d64",
-                "decode_attention_reduce_d128");
+                "decode_attention_reduce_d128"));
+        for (Precision p : KvCacheFormat.PRECISIONS) {
+            KvCacheFormat kv = KvCacheFormat.of(p);
+            names.add(ropeAppendKernel(kv));
+            for (int d : HEAD_DIMS) {
+                for (int group : GROUP_SIZES) {
+                    names.add(attentionSplitKernel(d, group, kv));
+                }
+            }
+        }
+        return List.copyOf(names);
+    }
+
+    private static String ropeAppendKernel(KvCacheFormat kv) {
+        return "decode_rope_append_" + kv.kernelSuffix();
+    }
+
+    private static String attentionSplitKernel(int headDim, int group, KvCacheFormat kv) {
+        return "decode_attention_split_d" + headDim + "_q" + group + "_" + kv.kernelSuffix();
     }
 
     /**
@@ -148,16 +160,50 @@ public final class DecodeKernels implements AutoCloseable {
             int headDim,
             int capacity,
             Stream stream) {
+        ropeAppend(
+                qkv,
+                kCache,
+                vCache,
+                KvCacheFormat.FP16,
+                positions,
+                invFreq,
+                rows,
+                heads,
+                kvHeads,
+                headDim,
+                capacity,
+                stream);
+    }
+
+    /**
+     * {@link #ropeAppend} into caches stored as {@code kv} says: each rotated key and each value (FP16, as the
+     * projection wrote it) over its scale, rounded to the cache's element type.
+     */
+    public void ropeAppend(
+            DeviceBuffer qkv,
+            DeviceBuffer kCache,
+            DeviceBuffer vCache,
+            KvCacheFormat kv,
+            DeviceBuffer positions,
+            DeviceBuffer invFreq,
+            int rows,
+            int heads,
+            int kvHeads,
+            int headDim,
+            int capacity,
+            Stream stream) {
         heads(heads, kvHeads, headDim);
         positive("rows", rows);
         positive("capacity", capacity);
+        Objects.requireNonNull(kv, "kv");
         requireBytes("qkv", qkv, 2L * rows * (heads + 2L * kvHeads) * headDim);
-        requireBytes("kCache", kCache, 2L * rows * kvHeads * capacity * headDim);
-        requireBytes("vCache", vCache, 2L * rows * kvHeads * capacity * headDim);
+        long cacheBytes = (long) kv.elementBytes() * rows * kvHeads * capacity * headDim;
+        requireBytes("kCache", kCache, cacheBytes);
+        requireBytes("vCache", vCache, cacheBytes);
         requireBytes("positions", positions, 4L * rows);
         requireBytes("invFreq", invFreq, 8L * (headDim / 2));
         launch(
-                "decode_rope_append_f16",
+                ropeAppendKernel(kv),
                 Math.multiplyExact(rows, heads + 2 * kvHeads),
                 128,
                 stream,
@@ -169,7 +215,9 @@ public final class DecodeKernels implements AutoCloseable {
                 heads,
                 kvHeads,
                 headDim,
-                capacity);
+                capacity,
+                1f / kv.keyScale(),
+                1f / kv.valueScale());
     }
 
     /** Writes this step's {@code k} and {@code v} into the caches at each row's position (below {@code capacity}). */
@@ -320,6 +368,25 @@ public final class DecodeKernels implements AutoCloseable {
             AttentionGeometry geometry,
             int maxLength,
             Stream stream) {
+        attention(q, kCache, vCache, KvCacheFormat.FP16, lengths, workspace, out, geometry, maxLength, stream);
+    }
+
+    /**
+     * {@link #attention} over caches stored as {@code kv} says: each key and value read as its code times the cache's
+     * scale (the key scale folded into q, the value scale applied once to each split's output).
+     */
+    public void attention(
+            DeviceBuffer q,
+            DeviceBuffer kCache,
+            DeviceBuffer vCache,
+            KvCacheFormat kv,
+            DeviceBuffer lengths,
+            DeviceBuffer workspace,
+            DeviceBuffer out,
+            AttentionGeometry geometry,
+            int maxLength,
+            Stream stream) {
+        Objects.requireNonNull(kv, "kv");
         int rows = geometry.rows();
         int heads = geometry.heads();
         int kvHeads = geometry.kvHeads();
@@ -338,8 +405,8 @@ public final class DecodeKernels implements AutoCloseable {
                     "maxLength must be in [1, capacity = " + capacity + "], got " + maxLength);
         }
         requireBytes("q", q, geometry.qBytes());
-        requireBytes("kCache", kCache, geometry.cacheBytes());
-        requireBytes("vCache", vCache, geometry.cacheBytes());
+        requireBytes("kCache", kCache, kv.elementBytes() * geometry.cacheElements());
+        requireBytes("vCache", vCache, kv.elementBytes() * geometry.cacheElements());
         requireBytes("lengths", lengths, 4L * rows);
         long partialsNow = (long) rows * heads * attentionSplits(rows, kvHeads, maxLength);
         requireBytes("workspace", workspace, maxSumBytes(partialsNow) + 4L * partialsNow * headDim);
@@ -353,7 +420,7 @@ public final class DecodeKernels implements AutoCloseable {
             MemorySegment acc = MemorySegment.ofAddress(ml.address() + partialMlBytes);
             launch(
                     arena,
-                    "decode_attention_split_d" + headDim + "_q" + group,
+                    attentionSplitKernel(headDim, group, kv),
                     Math.multiplyExact(Math.multiplyExact(rows, kvHeads), splits),
                     128,
                     stream,
@@ -368,7 +435,9 @@ public final class DecodeKernels implements AutoCloseable {
                     kvHeads,
                     capacity,
                     splits,
-                    chunk);
+                    chunk,
+                    kv.keyScale(),
+                    kv.valueScale());
             launch(
                     arena,
                     "decode_attention_reduce_d" + headDim,

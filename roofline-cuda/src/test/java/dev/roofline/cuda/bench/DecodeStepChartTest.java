@@ -61,6 +61,32 @@ class DecodeStepChartTest {
     }
 
     @Test
+    void theFileAndTitlesNameAKvCacheOtherThanFp16() {
+        DecodeStepResult fp16 = ProfiledSteps.llama3Fp16(PROFILE);
+        DecodeStepResult fp8Kv = new DecodeStepResult(
+                fp16.model(),
+                new DecodeStepBenchmark.Config(
+                        dev.roofline.cuda.kernels.WeightFormat.FP16,
+                        dev.roofline.cuda.kernels.KvCacheFormat.of(dev.roofline.core.precision.Precision.FP8_E4M3),
+                        8,
+                        4096,
+                        fp16.config().launch()),
+                fp16.seconds(),
+                fp16.predicted(),
+                fp16.datasheet(),
+                1,
+                1,
+                fp16.operators(),
+                java.util.Optional.empty(),
+                null);
+        assertThat(DecodeStepChart.fileName(fp16)).isEqualTo("decode-fp16-b1-c1024-programmatic.svg");
+        assertThat(DecodeStepChart.fileName(fp8Kv)).isEqualTo("decode-fp16-kvfp8e4m3-b8-c4096-programmatic.svg");
+        assertThat(DecodeStepReport.shortTitle(fp8Kv)).isEqualTo("FP16 KV FP8 E4M3 B8 C4096 programmatic");
+        assertThat(DecodeStepReport.title(fp8Kv)).contains("FP16 weights, FP8 E4M3 KV, batch 8, context 4096");
+        assertThat(DecodeStepReport.title(fp16)).contains("FP16 weights, FP16 KV, batch 1, context 1024");
+    }
+
+    @Test
     void aStepWithoutAProfileHasNoChart() {
         assertThatThrownBy(() -> DecodeStepChart.svg(ProfiledSteps.llama3Fp16(new double[0][])))
                 .isInstanceOf(IllegalArgumentException.class)

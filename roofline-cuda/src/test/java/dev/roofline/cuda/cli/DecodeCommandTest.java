@@ -46,10 +46,27 @@ class DecodeCommandTest {
     }
 
     @Test
-    void anFp8KvCacheIsAUsageError() {
-        MeasureCommandTest.Run r = MeasureCommandTest.run("decode", "--kv", "fp8_e4m3");
+    void aKvPrecisionTheKernelsDoNotStoreIsAUsageError() {
+        MeasureCommandTest.Run r = MeasureCommandTest.run("decode", "--kv", "fp16,nvfp4");
         assertThat(r.status()).isNotZero();
-        assertThat(r.err()).contains("--kv").contains("FP16 only");
+        assertThat(r.err()).contains("--kv must be fp16, bf16 or fp8").contains("NVFP4");
+    }
+
+    @Test
+    void anFp8KvCacheHalvesTheAttentionsCacheBytesInThePrediction() {
+        assumeFalse(Cuda.isAvailable(), "a GPU is present: the command would measure");
+        MeasureCommandTest.Run r = MeasureCommandTest.run(
+                "decode", "--weights", "FP16", "--kv", "fp16,fp8", "--format", "csv", "--hw", "h200");
+        assertThat(r.status()).isEqualTo(1);
+        // Llama-3-8B at 1024 tokens: K and V of 8 heads x 128 per token and layer, 32 layers: 2 x 1024 x 8 x 128 x 32
+        // = 67,108,864 elements; plus q and the output, 2 x 4096 FP16 per layer = 524,288 B; at 4.8 TB/s:
+        // FP16 (134,217,728 + 524,288) B = 28.071 us, FP8 (67,108,864 + 524,288) B = 14.090 us
+        assertThat(r.out())
+                .contains(
+                        "FP16 weights, FP16 KV, batch 1, context 1024, predicted on the H200 datasheet\",attention,64,"
+                                + "28.071,")
+                .contains("FP16 weights, FP8 E4M3 KV, batch 1, context 1024, predicted on the H200 datasheet\","
+                        + "attention,64,14.090,");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.roofline.cuda.decode;
 
+import dev.roofline.core.precision.Precision;
 import dev.roofline.cuda.Cuda;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.RequiresGpu;
@@ -7,6 +8,7 @@ import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.internal.OwnedResources;
 import dev.roofline.cuda.kernels.DeviceWeights;
 import dev.roofline.cuda.kernels.KernelLaunch;
+import dev.roofline.cuda.kernels.KvCacheFormat;
 import dev.roofline.cuda.kernels.QuantizedWeights;
 import dev.roofline.cuda.kernels.WeightFormat;
 import org.junit.jupiter.api.Test;
@@ -75,6 +77,56 @@ class DenseDecoderIT {
                     },
                     TOLERANCE,
                     format.toString());
+        }
+    }
+
+    /**
+     * BF16 and FP8 KV caches against a reference whose cache rounds each key and value as the format does
+     * ({@link ReferenceDecoder#ReferenceDecoder(ReferenceDecoder.Config, ReferenceDecoder.Weights, int, int,
+     * KvCacheFormat)}). The GPU rounds k and v to FP16 before the cache's own rounding, so where the two land on either
+     * side of an E4M3 rounding boundary an element differs by one E4M3 step (2^-3 relative): the FP8 bound is 3 %.
+     */
+    @ParameterizedTest(name = "{0} KV cache, scales {1} and {2}, batch {3}, {4} launches")
+    @CsvSource({
+        "BF16, 1, 1, 2, PROGRAMMATIC",
+        "FP8_E4M3, 1, 1, 3, PROGRAMMATIC",
+        "FP8_E4M3, 0.25, 0.125, 1, ORDERED",
+        "FP8_E4M3, 0.25, 0.125, 17, PROGRAMMATIC"
+    })
+    void logitsMatchTheReferenceWithAKvCacheOf(
+            Precision precision, float keyScale, float valueScale, int batch, KernelLaunch launch) {
+        KvCacheFormat kv = new KvCacheFormat(precision, keyScale, valueScale);
+        ReferenceDecoder.Weights random = ReferenceDecoder.Weights.random(CONFIG, LAYERS, 43);
+        List<double[]> values = new ArrayList<>();
+        try (OwnedResources owned = new OwnedResources();
+                Stream stream = Stream.create()) {
+            DecoderWeights gpuWeights = owned.add(upload(random, WeightFormat.FP16, values));
+            ReferenceDecoder reference = new ReferenceDecoder(CONFIG, referenceWeights(values), batch, STEPS, kv);
+            DenseDecoder decoder = owned.add(DenseDecoder.create(
+                    Cuda.device(0),
+                    SHAPE,
+                    gpuWeights,
+                    CONFIG.invFreq(),
+                    (float) CONFIG.eps(),
+                    batch,
+                    STEPS,
+                    kv,
+                    launch));
+            SplittableRandom rnd = new SplittableRandom(11);
+            StepByStep.compare(
+                    decoder,
+                    reference,
+                    stream,
+                    STEPS,
+                    t -> {
+                        short[] x = new short[batch * CONFIG.hidden()];
+                        for (int i = 0; i < x.length; i++) {
+                            x[i] = Float.floatToFloat16((float) rnd.nextGaussian());
+                        }
+                        return x;
+                    },
+                    precision == Precision.FP8_E4M3 ? 0.03 : TOLERANCE,
+                    kv + " KV");
         }
     }
 

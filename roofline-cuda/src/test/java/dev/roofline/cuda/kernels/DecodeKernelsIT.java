@@ -1,5 +1,8 @@
 package dev.roofline.cuda.kernels;
 
+import dev.roofline.core.format.MiniFloat;
+import dev.roofline.core.format.Overflow;
+import dev.roofline.core.precision.Precision;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.RequiresGpu;
 import dev.roofline.cuda.Stream;
@@ -137,6 +140,162 @@ class DecodeKernelsIT {
                                 qkv, (heads + kvHeads + g) * d, (heads + kvHeads + g + 1) * d));
             }
         }
+    }
+
+    /**
+     * RoPE + append into a BF16 or FP8 cache stores each rotated key and each value as {@link KvCacheFormat} says. The
+     * FP8 scales are powers of two, so {@code h / scale} is exact in FP32 and double alike and the stored codes match
+     * the host's rounding bit for bit.
+     */
+    @ParameterizedTest(name = "{0} cache, scales {1} and {2}")
+    @CsvSource({"BF16, 1, 1", "FP8_E4M3, 1, 1", "FP8_E4M3, 0.5, 0.25", "FP16, 1, 1"})
+    void ropeAppendStoresEachValueInTheCacheFormat(Precision precision, float keyScale, float valueScale) {
+        KvCacheFormat kv = new KvCacheFormat(precision, keyScale, valueScale);
+        int heads = 8;
+        int kvHeads = 2;
+        int d = 64;
+        int capacity = 16;
+        int position = 11;
+        double[] invFreq = RopeFrequencies.of(d, 10_000);
+        short[] qkv = halves(new SplittableRandom(8), (heads + 2 * kvHeads) * d, 3);
+        long cacheBytes = (long) kv.elementBytes() * kvHeads * capacity * d;
+        try (DeviceBuffer dqkv = upload(qkv);
+                DeviceBuffer kc = DeviceBuffer.allocate(cacheBytes);
+                DeviceBuffer vc = DeviceBuffer.allocate(cacheBytes);
+                DeviceBuffer pos = DeviceBuffer.allocate(4);
+                DeviceBuffer freq = DeviceBuffer.allocate(8L * invFreq.length)) {
+            kc.fill(0);
+            vc.fill(0);
+            pos.copyFrom(new int[] {position});
+            freq.copyFrom(invFreq);
+            kernels.ropeAppend(dqkv, kc, vc, kv, pos, freq, 1, heads, kvHeads, d, capacity, stream);
+            stream.synchronize();
+            double[] rotated = decode(dqkv.toShortArray());
+            double[] kCache = cacheValues(kc, kv, kv.keyScale());
+            double[] vCache = cacheValues(vc, kv, kv.valueScale());
+            for (int g = 0; g < kvHeads; g++) {
+                int dst = (g * capacity + position) * d;
+                for (int i = 0; i < d; i++) {
+                    double key = rotated[(heads + g) * d + i];
+                    double value = rotated[(heads + kvHeads + g) * d + i];
+                    assertThat(kCache[dst + i])
+                            .as("k head %d element %d of %s", g, i, key)
+                            .isEqualTo(kv.roundKey(key));
+                    assertThat(vCache[dst + i])
+                            .as("v head %d element %d of %s", g, i, value)
+                            .isEqualTo(kv.roundValue(value));
+                }
+            }
+            assertThat(kCache[0]).as("a slot not written").isZero();
+        }
+    }
+
+    /**
+     * Attention over BF16 and FP8 caches: random stored codes, the reference attending over exactly what they decode
+     * to (times the scales), so the bound is the FP16 output's, as for FP16 caches.
+     */
+    @ParameterizedTest(name = "{0} cache, scales {1} and {2}, lengths {3}")
+    @CsvSource({
+        "BF16, 1, 1, 4096",
+        "BF16, 1, 1, 1;17;4096;300",
+        "FP8_E4M3, 0.0625, 0.03125, 1;17;4096;300",
+        "FP8_E4M3, 0.0625, 0.03125, 32768",
+        "FP8_E4M3, 1, 1, 257"
+    })
+    void attentionReadsBf16AndFp8Caches(Precision precision, float keyScale, float valueScale, String lengthList) {
+        KvCacheFormat kv = new KvCacheFormat(precision, keyScale, valueScale);
+        int[] lengths =
+                Arrays.stream(lengthList.split(";")).mapToInt(Integer::parseInt).toArray();
+        int rows = lengths.length;
+        int heads = 32;
+        int kvHeads = 8;
+        int d = 128;
+        int maxLength = Arrays.stream(lengths).max().orElseThrow();
+        int capacity = maxLength;
+        SplittableRandom rnd = new SplittableRandom(9 + maxLength);
+        short[] q = halves(rnd, rows * heads * d, 1);
+        int elements = rows * kvHeads * capacity * d;
+        MiniFloat codec = MiniFloat.of(precision);
+        byte[] kBytes = new byte[elements * kv.elementBytes()];
+        byte[] vBytes = new byte[elements * kv.elementBytes()];
+        double[] k = new double[elements];
+        double[] v = new double[elements];
+        for (int i = 0; i < elements; i++) {
+            // values of order one, as a cache of unit-variance keys holds them, stored over their scales
+            k[i] = store(codec, kBytes, i, rnd.nextGaussian() / keyScale) * keyScale;
+            v[i] = store(codec, vBytes, i, rnd.nextGaussian() / valueScale) * valueScale;
+        }
+        try (DeviceBuffer dq = upload(q);
+                DeviceBuffer kc = DeviceBuffer.allocate(kBytes.length);
+                DeviceBuffer vc = DeviceBuffer.allocate(vBytes.length);
+                DeviceBuffer len = DeviceBuffer.allocate(4L * rows);
+                DeviceBuffer ws = DeviceBuffer.allocate(
+                        DecodeKernels.attentionWorkspaceBytes(rows, heads, kvHeads, d, maxLength));
+                DeviceBuffer out = DeviceBuffer.allocate(2L * rows * heads * d)) {
+            kc.copyFrom(kBytes);
+            vc.copyFrom(vBytes);
+            len.copyFrom(lengths);
+            kernels.attention(
+                    dq,
+                    kc,
+                    vc,
+                    kv,
+                    len,
+                    ws,
+                    out,
+                    AttentionGeometry.packed(rows, heads, kvHeads, d, capacity),
+                    maxLength,
+                    stream);
+            stream.synchronize();
+            double[] ref = DecodeReference.attention(decode(q), k, v, lengths, rows, heads, kvHeads, d, capacity);
+            check(kv + " attention, lengths " + lengthList, decode(out.toShortArray()), ref);
+        }
+    }
+
+    @Test
+    void aCacheTooSmallForItsFormatIsRefused() {
+        try (DeviceBuffer big = DeviceBuffer.allocate(1 << 20);
+                DeviceBuffer fp8Sized = DeviceBuffer.allocate(8L * 64 * 128)) {
+            // an FP8-sized cache (1 byte per element) passed as FP16 is half what FP16 needs
+            assertThatThrownBy(() -> kernels.attention(
+                            big,
+                            fp8Sized,
+                            fp8Sized,
+                            KvCacheFormat.FP16,
+                            big,
+                            big,
+                            big,
+                            AttentionGeometry.packed(1, 32, 8, 128, 64),
+                            64,
+                            stream))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("kCache holds 65536 bytes; the shape needs 131072");
+        }
+    }
+
+    /** Encodes {@code value} into element {@code i} of {@code bytes} (little-endian); returns the value stored. */
+    private static double store(MiniFloat codec, byte[] bytes, int i, double value) {
+        int code = codec.encode(value, Overflow.SATURATE);
+        if (codec.precision().elementBits() == 8) {
+            bytes[i] = (byte) code;
+        } else {
+            bytes[2 * i] = (byte) code;
+            bytes[2 * i + 1] = (byte) (code >>> 8);
+        }
+        return codec.decode(code);
+    }
+
+    /** A cache's stored elements, each decoded and times {@code scale}. */
+    private static double[] cacheValues(DeviceBuffer cache, KvCacheFormat kv, float scale) {
+        byte[] bytes = cache.toByteArray();
+        MiniFloat codec = MiniFloat.of(kv.precision());
+        double[] values = new double[bytes.length / kv.elementBytes()];
+        for (int i = 0; i < values.length; i++) {
+            int code =
+                    kv.elementBytes() == 1 ? bytes[i] & 0xFF : (bytes[2 * i] & 0xFF) | (bytes[2 * i + 1] & 0xFF) << 8;
+            values[i] = codec.decode(code) * scale;
+        }
+        return values;
     }
 
     @Test

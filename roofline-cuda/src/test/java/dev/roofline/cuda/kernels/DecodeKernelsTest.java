@@ -5,8 +5,27 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** How the attention cuts the context, worked out by hand; no GPU needed. */
+/** How the attention cuts the context, worked out by hand, and which kernels it launches; no GPU needed. */
 class DecodeKernelsTest {
+
+    @Test
+    void everyDecodeKernelIsInTheFatbinOncePerCacheType() {
+        // 6 kernels of FP16 activations only, then per cache type (f16, bf16, e4m3) one RoPE + append and 2 head
+        // sizes x 4 group sizes of the attention's first pass: 6 + 3 x 9 = 33
+        String image = new String(GemvKernels.embeddedFatbin(), java.nio.charset.StandardCharsets.ISO_8859_1);
+        // the missing names, not the image, in a failure message: the image runs to megabytes
+        assertThat(DecodeKernels.kernelNames()).hasSize(33).doesNotHaveDuplicates();
+        assertThat(DecodeKernels.kernelNames().stream()
+                        .filter(name -> !image.contains(name + "\0"))
+                        .toList())
+                .as("kernels the fatbin lacks")
+                .isEmpty();
+        assertThat(DecodeKernels.kernelNames())
+                .contains(
+                        "decode_rope_append_e4m3",
+                        "decode_attention_split_d128_q4_bf16",
+                        "decode_attention_split_d64_q8_e4m3");
+    }
 
     @Test
     void longContextsTakeTheLargestChunk() {

@@ -301,6 +301,34 @@ __device__ __forceinline__ void load8(const half* p, float* out) {
 // Token rows each thread has in flight at once: the loads of UNROLL = KvTraits<C>::ROWS_IN_FLIGHT rows (8 of a 16-bit
 // cache, 16 of FP8) are issued before any is used, so a block keeps 128 x 128 B = 16 KiB in flight; Little's law asks
 // ~22 KB per SM at 4.8 TB/s and ~600 ns.
+// Rows of keys whose dot products one reduce_scatter sums: 8 rows x QPK heads values per lane (32 at QPK = 4).
+constexpr int SCATTER_ROWS = 8;
+
+// Sums v[0..N) over the LANES lanes of a row group (lanes sub = 0..LANES-1, adjacent in the warp), leaving lane sub
+// with the totals of v[sub * N/LANES .. (sub + 1) * N/LANES) in v[0 .. N/LANES): each round halves what a lane holds,
+// sending the half its partner keeps and adding the partner's half of its own. N is a multiple of LANES.
+// One round per lane bit O, from LANES / 2 down to 1, each a template instance so every index is a constant and v stays
+// in registers.
+template <int O, int N>
+__device__ __forceinline__ void reduce_scatter_round(float* v, int sub) {
+    if constexpr (O >= 1) {
+        const bool upper = (sub & O) != 0;
+#pragma unroll
+        for (int i = 0; i < N / 2; i++) {
+            float send = upper ? v[i] : v[i + N / 2];
+            float keep = upper ? v[i + N / 2] : v[i];
+            v[i] = keep + __shfl_xor_sync(0xffffffffu, send, O);
+        }
+        reduce_scatter_round<O / 2, N / 2>(v, sub);
+    }
+}
+
+template <int LANES, int N>
+__device__ __forceinline__ void reduce_scatter(float* v, int sub) {
+    static_assert(N % LANES == 0, "each lane ends with N / LANES sums");
+    reduce_scatter_round<LANES / 2, N>(v, sub);
+}
+
 template <typename C, int D, int QPK>
 __device__ void attention_split(const half* q, const C* k_cache, const C* v_cache, const int* lengths,
                                 float* partial_ml, float* partial_acc, int q_row_stride, int heads, int kv_heads,
@@ -358,24 +386,59 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
             int t = t0 + u * ROWS + row;
             raw[u] = t < n ? *reinterpret_cast<const Raw*>(k_cache + base + (size_t)t * D) : Raw{};
         }
+        if constexpr (SCATTER_ROWS * QPK >= LANES) {
+            // SCATTER_ROWS rows' QPK dot products reduced across the row's LANES lanes together (reduce_scatter):
+            // log2(LANES) rounds in which each lane sends half of what it still holds, so the lanes end up with the
+            // whole sums between them, SCATTER_ROWS * QPK - 1 shuffles instead of SCATTER_ROWS * QPK * log2(LANES)
 #pragma unroll
-        for (int u = 0; u < UNROLL; u++) {
-            int t = t0 + u * ROWS + row;
-            float kv[VEC];
-            KvTraits<C>::widen8(raw[u], kv);
+            for (int u0 = 0; u0 < UNROLL; u0 += SCATTER_ROWS) {
+                constexpr int NV = SCATTER_ROWS * QPK;
+                float vals[NV]; // vals[r * QPK + j]: row u0 + r, head j
 #pragma unroll
-            for (int j = 0; j < QPK; j++) {
-                float dot = 0.f;
+                for (int r = 0; r < SCATTER_ROWS; r++) {
+                    float kv[VEC];
+                    KvTraits<C>::widen8(raw[u0 + r], kv);
 #pragma unroll
-                for (int e = 0; e < VEC; e++) {
-                    dot += qv[j][e] * kv[e];
+                    for (int j = 0; j < QPK; j++) {
+                        float dot = 0.f;
+#pragma unroll
+                        for (int e = 0; e < VEC; e++) {
+                            dot += qv[j][e] * kv[e];
+                        }
+                        vals[r * QPK + j] = dot;
+                    }
                 }
+                reduce_scatter<LANES, NV>(vals, sub);
+                constexpr int PER = NV / LANES;
 #pragma unroll
-                for (int o = LANES / 2; o > 0; o >>= 1) {
-                    dot += __shfl_xor_sync(0xffffffffu, dot, o);
+                for (int p = 0; p < PER; p++) {
+                    int idx = p + sub * PER; // the sum this lane now holds (reduce_scatter)
+                    int t = t0 + (u0 + idx / QPK) * ROWS + row;
+                    if (t < n) {
+                        s_p[idx % QPK][t] = vals[p];
+                    }
                 }
-                if (sub == 0 && t < n) {
-                    s_p[j][t] = dot;
+            }
+        } else {
+#pragma unroll
+            for (int u = 0; u < UNROLL; u++) {
+                int t = t0 + u * ROWS + row;
+                float kv[VEC];
+                KvTraits<C>::widen8(raw[u], kv);
+#pragma unroll
+                for (int j = 0; j < QPK; j++) {
+                    float dot = 0.f;
+#pragma unroll
+                    for (int e = 0; e < VEC; e++) {
+                        dot += qv[j][e] * kv[e];
+                    }
+#pragma unroll
+                    for (int o = LANES / 2; o > 0; o >>= 1) {
+                        dot += __shfl_xor_sync(0xffffffffu, dot, o);
+                    }
+                    if (sub == 0 && t < n) {
+                        s_p[j][t] = dot;
+                    }
                 }
             }
         }
@@ -504,20 +567,25 @@ ROOFLINE_ATTENTION_SPLITS(half, f16)
 ROOFLINE_ATTENTION_SPLITS(__nv_bfloat16, bf16)
 ROOFLINE_ATTENTION_SPLITS(__nv_fp8_e4m3, e4m3)
 
-// Flash-decoding attention, second pass: block bh of grid B*H merges its splits' partials into out half[B][H][D]:
-// out = sum_s exp(m_s - M) * acc_s / sum_s exp(m_s - M) * l_s, M = max_s m_s. REDUCE_THREADS threads: first the max
-// over the splits, every thread a share of them; then each thread sums 4 columns (one 16-byte load per split) over
-// every S-th split, S = REDUCE_THREADS / (D/4), and the S partial sums are added through shared memory.
-constexpr int REDUCE_THREADS = 256;
+// Flash-decoding attention, second pass: block (bh, slice) of grid B*H*(D/REDUCE_COLS) merges its splits' partials
+// into columns [slice*REDUCE_COLS, (slice+1)*REDUCE_COLS) of out half[B][H][D]: out = sum_s exp(m_s - M) * acc_s /
+// sum_s exp(m_s - M) * l_s, M = max_s m_s. REDUCE_THREADS threads: first the max over the splits, every thread a share
+// of them; then each thread sums 4 columns (one 16-byte load per split) over every S-th split, S = REDUCE_THREADS /
+// (REDUCE_COLS/4) = 16, and the S partial sums are added through shared memory. Slicing the columns gives a head's
+// merge D/REDUCE_COLS blocks, so a batch of one keeps H * D/REDUCE_COLS SMs busy rather than H.
+constexpr int REDUCE_THREADS = 128;
+constexpr int REDUCE_COLS = 32;
 
 template <int D>
 __device__ void attention_reduce(const float* partial_ml, const float* partial_acc, half* out, int splits) {
-    constexpr int COLS = D / 4;                 // threads across the columns, 4 columns each
-    constexpr int S = REDUCE_THREADS / COLS;    // splits summed in parallel: 8 (D = 128) or 16 (D = 64)
+    constexpr int SLICES = D / REDUCE_COLS;
+    constexpr int COLS = REDUCE_COLS / 4;     // threads across the slice's columns, 4 columns each
+    constexpr int S = REDUCE_THREADS / COLS;  // splits summed in parallel
     __shared__ float s_red[REDUCE_THREADS / 32];
     __shared__ float4 s_sum[S][COLS];
     __shared__ float s_l[S];
-    int bh = blockIdx.x;
+    int bh = blockIdx.x / SLICES;
+    int slice = blockIdx.x - bh * SLICES;
     const float* ml = partial_ml + (size_t)bh * splits * 2;
     float mm = -CUDART_INF_F;
     for (int i = threadIdx.x; i < splits; i += REDUCE_THREADS) {
@@ -540,7 +608,7 @@ __device__ void attention_reduce(const float* partial_ml, const float* partial_a
     for (int sp = lane; sp < splits; sp += S) {
         float m = ml[2 * sp];
         float w = m == -CUDART_INF_F ? 0.f : __expf(m - mm); // an empty split weighs nothing
-        float4 v = reinterpret_cast<const float4*>(partial_acc + ((size_t)bh * splits + sp) * D)[col];
+        float4 v = reinterpret_cast<const float4*>(partial_acc + ((size_t)bh * splits + sp) * D)[slice * COLS + col];
         l += w * ml[2 * sp + 1];
         a.x += w * v.x;
         a.y += w * v.y;
@@ -562,7 +630,7 @@ __device__ void attention_reduce(const float* partial_ml, const float* partial_a
             t.w += s_sum[r][col].w;
             lt += s_l[r];
         }
-        half* o = out + (size_t)bh * D + 4 * col;
+        half* o = out + (size_t)bh * D + slice * REDUCE_COLS + 4 * col;
         o[0] = __float2half_rn(t.x / lt);
         o[1] = __float2half_rn(t.y / lt);
         o[2] = __float2half_rn(t.z / lt);

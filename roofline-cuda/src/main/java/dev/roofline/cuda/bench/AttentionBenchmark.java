@@ -11,6 +11,7 @@ import dev.roofline.cuda.blas.CublasLt;
 import dev.roofline.cuda.internal.OwnedResources;
 import dev.roofline.cuda.kernels.AttentionGeometry;
 import dev.roofline.cuda.kernels.DecodeKernels;
+import dev.roofline.cuda.kernels.KernelLaunch;
 import dev.roofline.cuda.kernels.KvCacheFormat;
 
 import java.util.ArrayList;
@@ -81,12 +82,25 @@ public final class AttentionBenchmark {
             int kvHeads,
             int headDim,
             Consumer<? super Measurement> progress) {
-        return run(device, List.of(KvCacheFormat.FP16), batches, contexts, heads, kvHeads, headDim, progress);
+        return run(
+                device,
+                KernelLaunch.ORDERED,
+                List.of(KvCacheFormat.FP16),
+                batches,
+                contexts,
+                heads,
+                kvHeads,
+                headDim,
+                progress);
     }
 
-    /** {@link #run(Device, List, List, int, int, int, Consumer)} over caches of each of {@code kvFormats}. */
+    /**
+     * {@link #run(Device, List, List, int, int, int, Consumer)} over caches of each of {@code kvFormats}, the split
+     * pass and the merge launched as {@code launch} says (the decoder's step launches them programmatically).
+     */
     public static Results run(
             Device device,
+            KernelLaunch launch,
             List<KvCacheFormat> kvFormats,
             List<Integer> batches,
             List<Integer> contexts,
@@ -97,7 +111,7 @@ public final class AttentionBenchmark {
         BenchmarkOptions timing = BenchmarkOptions.defaults().withGraph(20);
         try (Stream stream = Stream.create();
                 CublasLt lt = CublasLt.create();
-                DecodeKernels kernels = DecodeKernels.load()) {
+                DecodeKernels kernels = DecodeKernels.load(launch)) {
             DeviceCeilings ceilings = DeviceCeilings.measure(
                     lt, device, stream, GemvBenchmark.CEILING_COPY_BYTES, 1024, List.of(), timing);
             Hardware measured = ceilings.applyTo(device.hardware());
@@ -162,8 +176,8 @@ public final class AttentionBenchmark {
             DeviceBuffer q = owned.add(DeviceBuffer.allocate(2L * batch * heads * headDim));
             DeviceBuffer out = owned.add(DeviceBuffer.allocate(2L * batch * heads * headDim));
             DeviceBuffer len = owned.add(DeviceBuffer.allocate(4L * batch));
-            DeviceBuffer ws = owned.add(DeviceBuffer.allocate(
-                    DecodeKernels.attentionWorkspaceBytes(batch, heads, kvHeads, headDim, context)));
+            DeviceBuffer ws = owned.add(
+                    DeviceBuffer.allocate(kernels.attentionWorkspaceBytes(batch, heads, kvHeads, headDim, context)));
             q.fill(0x3C); // FP16 0x3C3C = 1.06: any finite value does
             len.copyFrom(lengths);
             DeviceBuffer[] k = new DeviceBuffer[sets];

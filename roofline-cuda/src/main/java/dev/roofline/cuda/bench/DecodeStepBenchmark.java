@@ -297,7 +297,7 @@ public final class DecodeStepBenchmark {
             DeviceBuffer out = owned.add(DeviceBuffer.allocate(2L * batch * shape.attentionWidth()));
             DeviceBuffer len = owned.add(DeviceBuffer.allocate(4L * batch));
             DeviceBuffer ws =
-                    owned.add(DeviceBuffer.allocate(DecodeKernels.attentionWorkspaceBytes(batch, h, g, d, context)));
+                    owned.add(DeviceBuffer.allocate(kernels.attentionWorkspaceBytes(batch, h, g, d, context)));
             qkv.fill(0x3C);
             len.copyFrom(lengths);
             DeviceBuffer[] k = new DeviceBuffer[shape.layers()];

@@ -10,6 +10,7 @@ import dev.roofline.cuda.bench.AttentionBenchmark;
 import dev.roofline.cuda.bench.Report;
 import dev.roofline.cuda.bench.ReportFormat;
 import dev.roofline.cuda.kernels.DecodeKernels;
+import dev.roofline.cuda.kernels.KernelLaunch;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -33,6 +34,12 @@ public final class AttentionBenchCommand implements Command {
     static final Option<Long> KV_HEADS = Option.of("--kv-heads", "G", "KV heads", "8", Converters.positiveLong());
     static final Option<Long> HEAD_DIM =
             Option.of("--head-dim", "D", "head size: " + DecodeKernels.HEAD_DIMS, "128", Converters.positiveLong());
+    static final Option<String> LAUNCH = Option.of(
+            "--launch",
+            "L",
+            "how the merge follows the split pass: programmatic (as the decoder's step launches them) or ordered",
+            "programmatic",
+            Converters.oneOf("programmatic", "ordered"));
     static final Option<Path> CSV =
             Option.of("--csv", "FILE", "also write the results as CSV", null, Converters.path());
 
@@ -48,7 +55,7 @@ public final class AttentionBenchCommand implements Command {
 
     @Override
     public List<Option<?>> options() {
-        return List.of(BATCHES, CONTEXTS, HEADS, KV_HEADS, HEAD_DIM, DecodeCommand.KV, CSV);
+        return List.of(BATCHES, CONTEXTS, HEADS, KV_HEADS, HEAD_DIM, DecodeCommand.KV, LAUNCH, CSV);
     }
 
     @Override
@@ -67,6 +74,7 @@ public final class AttentionBenchCommand implements Command {
         }
         AttentionBenchmark.Results r = AttentionBenchmark.run(
                 Cuda.device(0),
+                KernelLaunch.valueOf(args.get(LAUNCH).toUpperCase(java.util.Locale.ROOT)),
                 args.get(DecodeCommand.KV),
                 args.get(BATCHES),
                 args.get(CONTEXTS),

@@ -118,8 +118,8 @@ public final class DenseDecoder implements AutoCloseable {
             gateUp = buffer(4L * batch * shape.intermediate());
             activated = buffer(2L * batch * shape.intermediate());
             logits = buffer(2L * batch * shape.vocab());
-            workspace = buffer(DecodeKernels.attentionWorkspaceBytes(
-                    batch, shape.heads(), shape.kvHeads(), shape.headDim(), capacity));
+            workspace = buffer(
+                    kernels.attentionWorkspaceBytes(batch, shape.heads(), shape.kvHeads(), shape.headDim(), capacity));
             positions = buffer(4L * batch);
             lengths = buffer(4L * batch);
             this.invFreq = buffer(8L * invFreq.length);

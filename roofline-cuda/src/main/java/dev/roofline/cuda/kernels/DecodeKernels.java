@@ -1,6 +1,7 @@
 package dev.roofline.cuda.kernels;
 
 import dev.roofline.core.precision.Precision;
+import dev.roofline.cuda.Cuda;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
 
@@ -28,11 +29,12 @@ import java.util.Objects;
 public final class DecodeKernels implements AutoCloseable {
     /** The most tokens one block of the attention's first pass reads (its chunk of the context). */
     public static final int ATTENTION_MAX_CHUNK = 256;
-    /**
-     * Blocks the attention's first pass aims for at least: enough to fill a GPU of 132 SMs four times over, so short
-     * contexts are cut into smaller chunks (down to 32 tokens) rather than leave SMs idle.
-     */
-    static final int ATTENTION_TARGET_BLOCKS = 4 * 132;
+    /** The fewest tokens one block of the attention's first pass reads, unless the context is shorter. */
+    public static final int ATTENTION_MIN_CHUNK = 32;
+    /** Columns of a head one block of the attention's merge writes (REDUCE_COLS in decode.cu). */
+    static final int ATTENTION_REDUCE_COLUMNS = 32;
+    /** Chunks are whole multiples of this many tokens (a block's rows of loads in flight). */
+    static final int ATTENTION_CHUNK_STEP = 16;
     /**
      * The widest row {@link #addRmsNorm} takes: its 256 threads keep eight 16-byte pieces each in registers
      * (NORM_PIECES in decode.cu).
@@ -44,9 +46,11 @@ public final class DecodeKernels implements AutoCloseable {
     public static final List<Integer> GROUP_SIZES = List.of(1, 2, 4, 8);
 
     private final KernelLibrary library;
+    private final int smCount;
 
-    private DecodeKernels(KernelLibrary library) {
+    private DecodeKernels(KernelLibrary library, int smCount) {
         this.library = library;
+        this.smCount = smCount;
     }
 
     /** Loads the embedded fatbin into the current device's context and looks up every decode kernel. */
@@ -56,7 +60,9 @@ public final class DecodeKernels implements AutoCloseable {
 
     /** {@link #load()}, each launch then made as {@code launch} says. */
     public static DecodeKernels load(KernelLaunch launch) {
-        return new DecodeKernels(KernelLibrary.load("decode kernel library", kernelNames(), launch));
+        return new DecodeKernels(
+                KernelLibrary.load("decode kernel library", kernelNames(), launch),
+                Cuda.currentDevice().smCount());
     }
 
     static List<String> kernelNames() {
@@ -274,48 +280,68 @@ public final class DecodeKernels implements AutoCloseable {
     }
 
     /**
-     * Tokens per block of the attention's first pass: {@link #ATTENTION_MAX_CHUNK}, halved (down to 32) while the
-     * {@code rows × kvHeads} KV heads cut into chunks give fewer than {@link #ATTENTION_TARGET_BLOCKS} blocks.
+     * Blocks of the attention's first pass one SM holds at once, as the split count assumes: 5 for groups of up to 4
+     * query heads per KV head (the kernels' launch bounds ask the compiler for five), 3 for groups of 8, whose twice
+     * as many accumulators take ~150 registers a thread (3 blocks of 128 threads in 64 K registers).
      */
-    public static int attentionChunk(int rows, int kvHeads, int maxLength) {
+    static int attentionBlocksPerSm(int group) {
+        return group > 4 ? 3 : 5;
+    }
+
+    /**
+     * Tokens per block of the attention's first pass on a GPU of {@code smCount} SMs. The blocks ({@code rows ×
+     * kvHeads} KV heads times the splits) are sized to fill whole waves of resident blocks: the fewest splits chunks
+     * of {@link #ATTENTION_MAX_CHUNK} tokens allow, raised to as many as the waves those need can hold, then the
+     * chunk that many splits need, rounded up to a multiple of 16 and kept in [{@link #ATTENTION_MIN_CHUNK},
+     * {@link #ATTENTION_MAX_CHUNK}]. A last wave a third full would otherwise leave most SMs idle while it runs.
+     */
+    public static int attentionChunk(int smCount, int rows, int heads, int kvHeads, int maxLength) {
+        positive("smCount", smCount);
         positive("rows", rows);
-        positive("kvHeads", kvHeads);
+        heads(heads, kvHeads, 2);
         positive("maxLength", maxLength);
-        int chunk = ATTENTION_MAX_CHUNK;
-        while (chunk > 32 && (long) rows * kvHeads * Math.ceilDiv(maxLength, chunk) < ATTENTION_TARGET_BLOCKS) {
-            chunk /= 2;
-        }
-        return chunk;
+        long kvRows = (long) rows * kvHeads;
+        long slots = (long) smCount * attentionBlocksPerSm(heads / kvHeads);
+        long fewest = Math.ceilDiv(maxLength, ATTENTION_MAX_CHUNK);
+        long waves = Math.ceilDiv(kvRows * fewest, slots);
+        long splits = Math.max(fewest, waves * slots / kvRows);
+        long chunk = Math.ceilDiv(Math.ceilDiv(maxLength, splits), ATTENTION_CHUNK_STEP) * ATTENTION_CHUNK_STEP;
+        return (int) Math.clamp(chunk, ATTENTION_MIN_CHUNK, ATTENTION_MAX_CHUNK);
     }
 
     /** Splits of the context the attention's first pass makes: the longest row over {@link #attentionChunk}. */
-    public static int attentionSplits(int rows, int kvHeads, int maxLength) {
-        return Math.ceilDiv(maxLength, attentionChunk(rows, kvHeads, maxLength));
+    public static int attentionSplits(int smCount, int rows, int heads, int kvHeads, int maxLength) {
+        return Math.ceilDiv(maxLength, attentionChunk(smCount, rows, heads, kvHeads, maxLength));
     }
 
     /**
      * The most splits any longest row up to {@code maxLength} tokens makes. Not the splits at {@code maxLength}
-     * itself: the chunk doubles as rows grow, so a shorter row can make more splits (batch 1, 8 KV heads: 130 at 4160
-     * tokens, 128 at 8192).
+     * itself: the chunk grows with the rows, so a shorter row can make more splits.
      */
-    public static int maxAttentionSplits(int rows, int kvHeads, int maxLength) {
+    public static int maxAttentionSplits(int smCount, int rows, int heads, int kvHeads, int maxLength) {
         positive("maxLength", maxLength);
         int most = 0;
         for (int length = 1; length <= maxLength; length++) {
-            most = Math.max(most, attentionSplits(rows, kvHeads, length));
+            most = Math.max(most, attentionSplits(smCount, rows, heads, kvHeads, length));
         }
         return most;
     }
 
     /**
-     * Bytes of FP32 workspace {@link #attention} needs for any longest row up to {@code maxLength} tokens (so a
-     * decoder's workspace for its capacity serves every step): per head and split a max and a sum (that part rounded
-     * up to 16 bytes, so the partial outputs after it are aligned for 16-byte loads) and {@code headDim} partial
-     * outputs, for {@link #maxAttentionSplits} splits.
+     * Bytes of FP32 workspace {@link #attention} needs on a GPU of {@code smCount} SMs for any longest row up to
+     * {@code maxLength} tokens (so a decoder's workspace for its capacity serves every step): per head and split a
+     * max and a sum (that part rounded up to 16 bytes, so the partial outputs after it are aligned for 16-byte loads)
+     * and {@code headDim} partial outputs, for {@link #maxAttentionSplits} splits.
      */
-    public static long attentionWorkspaceBytes(int rows, int heads, int kvHeads, int headDim, int maxLength) {
-        long partials = (long) rows * heads * maxAttentionSplits(rows, kvHeads, maxLength);
+    public static long attentionWorkspaceBytes(
+            int smCount, int rows, int heads, int kvHeads, int headDim, int maxLength) {
+        long partials = (long) rows * heads * maxAttentionSplits(smCount, rows, heads, kvHeads, maxLength);
         return maxSumBytes(partials) + 4L * partials * headDim;
+    }
+
+    /** {@link #attentionWorkspaceBytes(int, int, int, int, int, int)} on the GPU these kernels were loaded on. */
+    public long attentionWorkspaceBytes(int rows, int heads, int kvHeads, int headDim, int maxLength) {
+        return attentionWorkspaceBytes(smCount, rows, heads, kvHeads, headDim, maxLength);
     }
 
     private static long maxSumBytes(long partials) {
@@ -408,10 +434,10 @@ public final class DecodeKernels implements AutoCloseable {
         requireBytes("kCache", kCache, kv.elementBytes() * geometry.cacheElements());
         requireBytes("vCache", vCache, kv.elementBytes() * geometry.cacheElements());
         requireBytes("lengths", lengths, 4L * rows);
-        long partialsNow = (long) rows * heads * attentionSplits(rows, kvHeads, maxLength);
+        long partialsNow = (long) rows * heads * attentionSplits(smCount, rows, heads, kvHeads, maxLength);
         requireBytes("workspace", workspace, maxSumBytes(partialsNow) + 4L * partialsNow * headDim);
         requireBytes("out", out, 2L * rows * heads * headDim);
-        int chunk = attentionChunk(rows, kvHeads, maxLength);
+        int chunk = attentionChunk(smCount, rows, heads, kvHeads, maxLength);
         int splits = Math.ceilDiv(maxLength, chunk);
         long partialMlBytes = maxSumBytes((long) rows * heads * splits);
         int rowsHeads = Math.multiplyExact(rows, heads);
@@ -441,8 +467,8 @@ public final class DecodeKernels implements AutoCloseable {
             launch(
                     arena,
                     "decode_attention_reduce_d" + headDim,
-                    rowsHeads,
-                    256,
+                    Math.multiplyExact(rowsHeads, headDim / ATTENTION_REDUCE_COLUMNS),
+                    128,
                     stream,
                     ml,
                     acc,

@@ -229,8 +229,8 @@ class DecodeKernelsIT {
                 DeviceBuffer kc = DeviceBuffer.allocate(kBytes.length);
                 DeviceBuffer vc = DeviceBuffer.allocate(vBytes.length);
                 DeviceBuffer len = DeviceBuffer.allocate(4L * rows);
-                DeviceBuffer ws = DeviceBuffer.allocate(
-                        DecodeKernels.attentionWorkspaceBytes(rows, heads, kvHeads, d, maxLength));
+                DeviceBuffer ws =
+                        DeviceBuffer.allocate(kernels.attentionWorkspaceBytes(rows, heads, kvHeads, d, maxLength));
                 DeviceBuffer out = DeviceBuffer.allocate(2L * rows * heads * d)) {
             kc.copyFrom(kBytes);
             vc.copyFrom(vBytes);
@@ -398,8 +398,8 @@ class DecodeKernelsIT {
                 DeviceBuffer kc = upload(k);
                 DeviceBuffer vc = upload(v);
                 DeviceBuffer len = DeviceBuffer.allocate(4L * rows);
-                DeviceBuffer ws = DeviceBuffer.allocate(
-                        DecodeKernels.attentionWorkspaceBytes(rows, heads, kvHeads, d, maxLength));
+                DeviceBuffer ws =
+                        DeviceBuffer.allocate(kernels.attentionWorkspaceBytes(rows, heads, kvHeads, d, maxLength));
                 DeviceBuffer out = DeviceBuffer.allocate(2L * rows * heads * d)) {
             len.copyFrom(lengths);
             kernels.attention(dq, kc, vc, len, ws, out, rows, heads, kvHeads, d, capacity, maxLength, stream);

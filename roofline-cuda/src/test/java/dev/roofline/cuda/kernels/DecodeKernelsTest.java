@@ -27,48 +27,71 @@ class DecodeKernelsTest {
                         "decode_attention_split_d64_q8_e4m3");
     }
 
+    // an H200 or H100: 132 SMs, 5 resident blocks each for groups of 4 query heads = 660 slots a wave
+    private static final int SMS = 132;
+
     @Test
-    void longContextsTakeTheLargestChunk() {
-        // 1 row x 8 KV heads x ceil(32768 / 256) = 1024 blocks >= 528
-        assertThat(DecodeKernels.attentionChunk(1, 8, 32_768)).isEqualTo(256);
-        assertThat(DecodeKernels.attentionSplits(1, 8, 32_768)).isEqualTo(128);
-        // 32 x 8 x ceil(1024 / 256) = 1024 blocks
-        assertThat(DecodeKernels.attentionChunk(32, 8, 1024)).isEqualTo(256);
+    void longContextsOfLargeBatchesTakeTheLargestChunk() {
+        // 32 rows x 8 KV heads x ceil(32768 / 256) = 32768 blocks: 50 waves of 660 hold 33000, 33000 / 256 KV rows =
+        // 128 splits, which is the fewest already: chunk 256
+        assertThat(DecodeKernels.attentionChunk(SMS, 32, 32, 8, 32_768)).isEqualTo(256);
+        assertThat(DecodeKernels.attentionSplits(SMS, 32, 32, 8, 32_768)).isEqualTo(128);
     }
 
     @Test
-    void shortContextsAreCutFinerDownTo32Tokens() {
-        // 1 x 8 x ceil(8192 / 256) = 256 < 528; at 128: 512 < 528; at 64: 1024
-        assertThat(DecodeKernels.attentionChunk(1, 8, 8192)).isEqualTo(64);
-        // 1 x 8 x ceil(1024 / 32) = 256 blocks, still short of 528, but 32 is the floor
-        assertThat(DecodeKernels.attentionChunk(1, 8, 1024)).isEqualTo(32);
-        assertThat(DecodeKernels.attentionChunk(1, 8, 1)).isEqualTo(32);
+    void theSplitsFillWholeWavesOfResidentBlocks() {
+        // 1 x 8 KV heads, 8192 tokens: at least 32 splits (256 blocks, one wave); one wave holds 660 / 8 = 82 splits,
+        // ceil(8192 / 82) = 100 tokens, rounded up to 112: ceil(8192 / 112) = 74 splits, 592 blocks
+        assertThat(DecodeKernels.attentionChunk(SMS, 1, 32, 8, 8192)).isEqualTo(112);
+        assertThat(DecodeKernels.attentionSplits(SMS, 1, 32, 8, 8192)).isEqualTo(74);
+        // 32768 tokens: at least 128 splits, 1024 blocks, two waves; 1320 / 8 = 165 splits, ceil(32768 / 165) = 199,
+        // rounded up to 208: 158 splits, 1264 blocks
+        assertThat(DecodeKernels.attentionChunk(SMS, 1, 32, 8, 32_768)).isEqualTo(208);
+        assertThat(DecodeKernels.attentionSplits(SMS, 1, 32, 8, 32_768)).isEqualTo(158);
+        // 32 rows, 1024 tokens: 4 splits = 1024 blocks, two waves; 1320 / 256 = 5 splits, ceil(1024 / 5) = 205 -> 208
+        assertThat(DecodeKernels.attentionChunk(SMS, 32, 32, 8, 1024)).isEqualTo(208);
+        // groups of 8 query heads: 3 blocks an SM, 396 slots; 396 / 8 = 49 splits, ceil(8192 / 49) = 168 -> 176
+        assertThat(DecodeKernels.attentionChunk(SMS, 1, 64, 8, 8192)).isEqualTo(176);
+        // a GPU of 48 SMs (240 slots): the fewest 32 splits make 256 blocks, two waves of 240; 480 / 8 = 60 splits,
+        // ceil(8192 / 60) = 137 -> 144 tokens, 57 splits, 456 blocks
+        assertThat(DecodeKernels.attentionChunk(48, 1, 32, 8, 8192)).isEqualTo(144);
+        assertThat(DecodeKernels.attentionSplits(48, 1, 32, 8, 8192)).isEqualTo(57);
+    }
+
+    @Test
+    void shortContextsAreCutDownTo32Tokens() {
+        // 1 x 8 KV heads x 1024 tokens: 82 splits would be 13 tokens (16 rounded), below the floor of 32
+        assertThat(DecodeKernels.attentionChunk(SMS, 1, 32, 8, 1024)).isEqualTo(32);
+        assertThat(DecodeKernels.attentionSplits(SMS, 1, 32, 8, 1024)).isEqualTo(32);
+        assertThat(DecodeKernels.attentionChunk(SMS, 1, 32, 8, 1)).isEqualTo(32);
     }
 
     @Test
     void theWorkspaceHoldsAMaxASumAndARowPerSplitAndHead() {
-        // 2 rows x 32 heads x ceil(8192 / 128) = 64 splits (2 x 8 x 64 = 1024 blocks) x (128 + 2) floats x 4 B
-        assertThat(DecodeKernels.attentionSplits(2, 8, 8192)).isEqualTo(64);
-        assertThat(DecodeKernels.attentionWorkspaceBytes(2, 32, 8, 128, 8192)).isEqualTo(2L * 32 * 64 * 130 * 4);
         // 1 x 1 head x ceil(33 / 32) = 2 splits: max and sum 16 B (already aligned) + 2 x 64 floats
-        assertThat(DecodeKernels.attentionWorkspaceBytes(1, 1, 1, 64, 33)).isEqualTo(16 + 2 * 64 * 4);
+        assertThat(DecodeKernels.attentionWorkspaceBytes(SMS, 1, 1, 1, 64, 33)).isEqualTo(16 + 2 * 64 * 4);
         // 1 x 3 heads x 1 split: max and sum 24 B rounded up to 32, then 3 x 64 floats
-        assertThat(DecodeKernels.attentionWorkspaceBytes(1, 3, 3, 64, 20)).isEqualTo(32 + 3 * 64 * 4);
+        assertThat(DecodeKernels.attentionWorkspaceBytes(SMS, 1, 3, 3, 64, 20)).isEqualTo(32 + 3 * 64 * 4);
     }
 
     @Test
     void theWorkspaceForACapacityServesTheShorterRowsThatMakeMoreSplits() {
-        // batch 1, 8 KV heads: up to 4160 tokens 8 x ceil(L / 64) < 528 keeps the chunk at 32, so 4160 tokens make
-        // ceil(4160 / 32) = 130 splits; from 4161 the chunk is 64 (66 splits), and at 8192 still 64: 128 splits
-        assertThat(DecodeKernels.attentionSplits(1, 8, 4160)).isEqualTo(130);
-        assertThat(DecodeKernels.attentionSplits(1, 8, 8192)).isEqualTo(128);
-        assertThat(DecodeKernels.maxAttentionSplits(1, 8, 8192)).isEqualTo(130);
-        // 32 heads x 130 splits = 4160 partials: 8 x 4160 = 33,280 B of max and sum + 4160 x 128 x 4 B = 2,163,200 B
-        assertThat(DecodeKernels.attentionWorkspaceBytes(1, 32, 8, 128, 8192)).isEqualTo(2_163_200L);
+        // batch 1, 8 KV heads: up to 2624 = 82 x 32 tokens the chunk is 32, so 2624 tokens make 82 splits; 2625 make
+        // 55 (chunk ceil(2625 / 82) = 33 -> 48), and 8192 make 74; no length up to 8192 makes more than 82 (a length
+        // of 82 x 16k splits into 82 chunks of 16k tokens, and the chunk never falls below L / 82)
+        assertThat(DecodeKernels.attentionSplits(SMS, 1, 32, 8, 2624)).isEqualTo(82);
+        assertThat(DecodeKernels.attentionSplits(SMS, 1, 32, 8, 2625)).isEqualTo(55);
+        assertThat(DecodeKernels.maxAttentionSplits(SMS, 1, 32, 8, 8192)).isEqualTo(82);
+        // 32 heads x 82 splits = 2624 partials: 8 x 2624 = 20,992 B of max and sum + 2624 x 128 x 4 B = 1,343,488 B
+        assertThat(DecodeKernels.attentionWorkspaceBytes(SMS, 1, 32, 8, 128, 8192))
+                .isEqualTo(1_364_480L);
     }
 
     @Test
     void nonPositiveSizesAreNamed() {
-        assertThatThrownBy(() -> DecodeKernels.attentionChunk(1, 0, 10)).hasMessage("kvHeads must be positive, got 0");
+        assertThatThrownBy(() -> DecodeKernels.attentionChunk(SMS, 1, 4, 0, 10))
+                .hasMessage("kvHeads must be positive, got 0");
+        assertThatThrownBy(() -> DecodeKernels.attentionChunk(0, 1, 4, 4, 10))
+                .hasMessage("smCount must be positive, got 0");
     }
 }

@@ -340,7 +340,8 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     constexpr int ROWS = ATTENTION_THREADS / LANES; // token rows in flight: 8 or 16
     __shared__ float s_p[QPK][ATTENTION_MAX_CHUNK];
     __shared__ float s_acc[ROWS][D];
-    __shared__ float s_red[ATTENTION_THREADS / 32];
+    __shared__ float s_max[QPK][ATTENTION_THREADS / 32];
+    __shared__ float s_sum[QPK][ATTENTION_THREADS / 32];
 
     int bg = blockIdx.x / splits;
     int s = blockIdx.x - bg * splits;
@@ -452,36 +453,61 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     }
     __syncthreads();
 
-    // 2. per head: max, then exp and sum (s_p becomes the unnormalised weights)
+    // 2. every head's max, then exp and sum (s_p becomes the unnormalised weights): the heads side by side in each
+    // pass, so the block meets at two barriers, not four per head
+    constexpr int WARPS = ATTENTION_THREADS / 32;
     float m[QPK];
     float l[QPK];
 #pragma unroll
     for (int j = 0; j < QPK; j++) {
-        float mx = -CUDART_INF_F;
-        for (int t = threadIdx.x; t < n; t += ATTENTION_THREADS) {
-            mx = fmaxf(mx, s_p[j][t]);
+        m[j] = -CUDART_INF_F;
+        l[j] = 0.f;
+    }
+    for (int t = threadIdx.x; t < n; t += ATTENTION_THREADS) {
+#pragma unroll
+        for (int j = 0; j < QPK; j++) {
+            m[j] = fmaxf(m[j], s_p[j][t]);
         }
-        mx = warp_max(mx);
+    }
+#pragma unroll
+    for (int j = 0; j < QPK; j++) {
+        m[j] = warp_max(m[j]);
         if ((threadIdx.x & 31) == 0) {
-            s_red[threadIdx.x / 32] = mx;
+            s_max[j][threadIdx.x / 32] = m[j];
         }
-        __syncthreads();
-        mx = fmaxf(fmaxf(s_red[0], s_red[1]), fmaxf(s_red[2], s_red[3]));
-        __syncthreads();
-        float sum = 0.f;
-        for (int t = threadIdx.x; t < n; t += ATTENTION_THREADS) {
-            float p = __expf(s_p[j][t] - mx);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int j = 0; j < QPK; j++) {
+        m[j] = s_max[j][0];
+#pragma unroll
+        for (int w = 1; w < WARPS; w++) {
+            m[j] = fmaxf(m[j], s_max[j][w]);
+        }
+    }
+    for (int t = threadIdx.x; t < n; t += ATTENTION_THREADS) {
+#pragma unroll
+        for (int j = 0; j < QPK; j++) {
+            float p = __expf(s_p[j][t] - m[j]);
             s_p[j][t] = p;
-            sum += p;
+            l[j] += p;
         }
-        sum = warp_sum(sum);
+    }
+#pragma unroll
+    for (int j = 0; j < QPK; j++) {
+        l[j] = warp_sum(l[j]);
         if ((threadIdx.x & 31) == 0) {
-            s_red[threadIdx.x / 32] = sum;
+            s_sum[j][threadIdx.x / 32] = l[j];
         }
-        __syncthreads();
-        m[j] = mx;
-        l[j] = s_red[0] + s_red[1] + s_red[2] + s_red[3];
-        __syncthreads();
+    }
+    __syncthreads(); // also orders every thread's weights in s_p before phase 3 reads them
+#pragma unroll
+    for (int j = 0; j < QPK; j++) {
+        l[j] = s_sum[j][0];
+#pragma unroll
+        for (int w = 1; w < WARPS; w++) {
+            l[j] += s_sum[j][w];
+        }
     }
 
     // 3. values: each thread its 8 columns over tokens row, row + ROWS, ...

@@ -65,33 +65,28 @@ __device__ __forceinline__ void rotate_pair(half* x, int i, int half_d, double a
 // every cache type keeps the same threads per token row and the same loop shapes; ROWS_IN_FLIGHT keeps 128 bytes of
 // loads in flight per thread whatever the element size. store rounds a float to the type (round to nearest even, FP8
 // saturating to +-448 as vLLM's scaled conversion does).
-template <typename C> struct KvTraits;
-template <> struct KvTraits<half> {
+__device__ __forceinline__ float2 pair_to_float2(half2 p) { return __half22float2(p); }
+__device__ __forceinline__ float2 pair_to_float2(__nv_bfloat162 p) { return __bfloat1622float2(p); }
+
+// A 16-bit element type C whose pairs are P (half2, bf162).
+template <typename C, typename P> struct KvTraits16 {
     using Raw = uint4;
     static constexpr int ROWS_IN_FLIGHT = 8;
     __device__ static __forceinline__ void widen8(Raw raw, float* out) {
-        const half2* h = reinterpret_cast<const half2*>(&raw);
+        const P* h = reinterpret_cast<const P*>(&raw);
 #pragma unroll
         for (int j = 0; j < 4; j++) {
-            float2 f = __half22float2(h[j]);
+            float2 f = pair_to_float2(h[j]);
             out[2 * j] = f.x;
             out[2 * j + 1] = f.y;
         }
     }
+};
+template <typename C> struct KvTraits;
+template <> struct KvTraits<half> : KvTraits16<half, half2> {
     __device__ static __forceinline__ void store(half* p, float v) { *p = __float2half_rn(v); }
 };
-template <> struct KvTraits<__nv_bfloat16> {
-    using Raw = uint4;
-    static constexpr int ROWS_IN_FLIGHT = 8;
-    __device__ static __forceinline__ void widen8(Raw raw, float* out) {
-        const __nv_bfloat162* h = reinterpret_cast<const __nv_bfloat162*>(&raw);
-#pragma unroll
-        for (int j = 0; j < 4; j++) {
-            float2 f = __bfloat1622float2(h[j]);
-            out[2 * j] = f.x;
-            out[2 * j + 1] = f.y;
-        }
-    }
+template <> struct KvTraits<__nv_bfloat16> : KvTraits16<__nv_bfloat16, __nv_bfloat162> {
     __device__ static __forceinline__ void store(__nv_bfloat16* p, float v) { *p = __float2bfloat16_rn(v); }
 };
 template <> struct KvTraits<__nv_fp8_e4m3> {

@@ -42,43 +42,27 @@ class DecodeStepChartTest {
     @Test
     void nvfp4WeightsOnAGpuWithoutAnNvfp4CeilingAreDrawnAgainstFp16() {
         DecodeStepResult fp16 = ProfiledSteps.llama3Fp16(PROFILE);
-        DecodeStepResult nvfp4 = new DecodeStepResult(
-                fp16.model(),
+        DecodeStepResult nvfp4 = withConfig(
+                fp16,
                 new DecodeStepBenchmark.Config(
                         dev.roofline.cuda.kernels.WeightFormat.NVFP4,
                         1,
                         1024,
-                        fp16.config().launch()),
-                fp16.seconds(),
-                fp16.predicted(),
-                fp16.datasheet(),
-                1,
-                1,
-                fp16.operators(),
-                java.util.Optional.empty(),
-                null);
+                        fp16.config().launch()));
         assertThat(DecodeStepChart.svg(nvfp4)).contains("FP16").doesNotContain("NVFP4 ceiling");
     }
 
     @Test
     void theFileAndTitlesNameAKvCacheOtherThanFp16() {
         DecodeStepResult fp16 = ProfiledSteps.llama3Fp16(PROFILE);
-        DecodeStepResult fp8Kv = new DecodeStepResult(
-                fp16.model(),
+        DecodeStepResult fp8Kv = withConfig(
+                fp16,
                 new DecodeStepBenchmark.Config(
                         dev.roofline.cuda.kernels.WeightFormat.FP16,
                         dev.roofline.cuda.kernels.KvCacheFormat.of(dev.roofline.core.precision.Precision.FP8_E4M3),
                         8,
                         4096,
-                        fp16.config().launch()),
-                fp16.seconds(),
-                fp16.predicted(),
-                fp16.datasheet(),
-                1,
-                1,
-                fp16.operators(),
-                java.util.Optional.empty(),
-                null);
+                        fp16.config().launch()));
         assertThat(DecodeStepChart.fileName(fp16)).isEqualTo("decode-fp16-b1-c1024-programmatic.svg");
         assertThat(DecodeStepChart.fileName(fp8Kv)).isEqualTo("decode-fp16-kvfp8e4m3-b8-c4096-programmatic.svg");
         assertThat(DecodeStepReport.shortTitle(fp8Kv)).isEqualTo("FP16 KV FP8 E4M3 B8 C4096 programmatic");
@@ -91,5 +75,20 @@ class DecodeStepChartTest {
         assertThatThrownBy(() -> DecodeStepChart.svg(ProfiledSteps.llama3Fp16(new double[0][])))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("profiled");
+    }
+
+    /** {@code r}'s measurements and predictions under another configuration's name. */
+    private static DecodeStepResult withConfig(DecodeStepResult r, DecodeStepBenchmark.Config config) {
+        return new DecodeStepResult(
+                r.model(),
+                config,
+                r.seconds(),
+                r.predicted(),
+                r.datasheet(),
+                1,
+                1,
+                r.operators(),
+                java.util.Optional.empty(),
+                null);
     }
 }

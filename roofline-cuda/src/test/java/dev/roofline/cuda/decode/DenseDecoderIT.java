@@ -62,21 +62,8 @@ class DenseDecoderIT {
             ReferenceDecoder reference = new ReferenceDecoder(CONFIG, referenceWeights(values), batch, STEPS);
             DenseDecoder decoder = owned.add(DenseDecoder.create(
                     Cuda.device(0), SHAPE, gpuWeights, CONFIG.invFreq(), (float) CONFIG.eps(), batch, STEPS, launch));
-            SplittableRandom rnd = new SplittableRandom(7);
             StepByStep.compare(
-                    decoder,
-                    reference,
-                    stream,
-                    STEPS,
-                    t -> {
-                        short[] x = new short[batch * CONFIG.hidden()];
-                        for (int i = 0; i < x.length; i++) {
-                            x[i] = Float.floatToFloat16((float) rnd.nextGaussian());
-                        }
-                        return x;
-                    },
-                    TOLERANCE,
-                    format.toString());
+                    decoder, reference, stream, STEPS, gaussianInputs(batch, 7), TOLERANCE, format.toString());
         }
     }
 
@@ -112,19 +99,12 @@ class DenseDecoderIT {
                     STEPS,
                     kv,
                     launch));
-            SplittableRandom rnd = new SplittableRandom(11);
             StepByStep.compare(
                     decoder,
                     reference,
                     stream,
                     STEPS,
-                    t -> {
-                        short[] x = new short[batch * CONFIG.hidden()];
-                        for (int i = 0; i < x.length; i++) {
-                            x[i] = Float.floatToFloat16((float) rnd.nextGaussian());
-                        }
-                        return x;
-                    },
+                    gaussianInputs(batch, 11),
                     precision == Precision.FP8_E4M3 ? 0.03 : TOLERANCE,
                     kv + " KV");
         }
@@ -163,6 +143,18 @@ class DenseDecoderIT {
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("NVFP4 weights run batches of up to 16");
         }
+    }
+
+    /** Each step's input rows: standard normal values rounded to FP16, seeded. */
+    private static java.util.function.IntFunction<short[]> gaussianInputs(int batch, long seed) {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        return t -> {
+            short[] x = new short[batch * CONFIG.hidden()];
+            for (int i = 0; i < x.length; i++) {
+                x[i] = Float.floatToFloat16((float) rnd.nextGaussian());
+            }
+            return x;
+        };
     }
 
     /**

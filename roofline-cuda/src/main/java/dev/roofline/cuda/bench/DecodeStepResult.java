@@ -65,9 +65,11 @@ public record DecodeStepResult(
                 kvBytes,
                 String.format(
                         Locale.ROOT,
-                        "not run: %.1f GB of weights and %.1f GB of KV cache do not fit in free device memory",
+                        "not run: %.1f GB of weights and %.1f GB of KV cache do not fit in the %.1f GB of free device"
+                                + " memory",
                         weightBytes / 1e9,
-                        kvBytes / 1e9));
+                        kvBytes / 1e9,
+                        dev.roofline.cuda.Cuda.freeMemoryBytes() / 1e9));
     }
 
     static DecodeStepResult unsupported(String model, DecodeStepBenchmark.Config c, long weightBytes, long kvBytes) {
@@ -78,6 +80,11 @@ public record DecodeStepResult(
                 kvBytes,
                 "not run: batch " + c.batch() + " with " + c.format()
                         + " weights needs a weight-only matrix product of that many rows, which roofline does not have yet");
+    }
+
+    static DecodeStepResult unsupported(
+            String model, DecodeStepBenchmark.Config c, long weightBytes, long kvBytes, String why) {
+        return notRun(model, c, weightBytes, kvBytes, why);
     }
 
     private static DecodeStepResult notRun(

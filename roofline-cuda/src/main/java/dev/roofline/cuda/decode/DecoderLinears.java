@@ -50,11 +50,14 @@ final class DecoderLinears implements AutoCloseable {
             partOutput = partRows == 0 ? null : owned.add(DeviceBuffer.allocate(2L * batch * partRows));
             // every cuBLASLt plan now: planning allocates device memory, which a CUDA graph capture does not allow
             for (DecoderWeights.Layer w : weights.layers()) {
-                for (DeviceWeights m : List.of(w.o(), w.down())) {
-                    plan(m);
-                }
+                plan(w.o());
                 w.qkv().parts().forEach(this::plan);
-                w.gateUp().parts().forEach(this::plan);
+                if (w.experts() != null) {
+                    plan(w.experts().router()); // the experts run the grouped GEMVs, which need no plan
+                } else {
+                    plan(w.down());
+                    w.gateUp().parts().forEach(this::plan);
+                }
             }
             plan(weights.lmHead());
         } catch (RuntimeException e) {
@@ -152,7 +155,7 @@ final class DecoderLinears implements AutoCloseable {
     private static int largestPartOfSeveral(DecoderWeights weights) {
         int rows = 0;
         for (DecoderWeights.Layer w : weights.layers()) {
-            for (StackedWeights s : List.of(w.qkv(), w.gateUp())) {
+            for (StackedWeights s : w.gateUp() == null ? List.of(w.qkv()) : List.of(w.qkv(), w.gateUp())) {
                 if (s.parts().size() > 1) {
                     for (DeviceWeights p : s.parts()) {
                         rows = Math.max(rows, p.rows());

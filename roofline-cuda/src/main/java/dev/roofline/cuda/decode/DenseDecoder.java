@@ -53,6 +53,19 @@ public final class DenseDecoder implements AutoCloseable {
             DecoderOperator.GATE_UP_PROJ,
             DecoderOperator.SILU_MUL,
             DecoderOperator.DOWN_PROJ);
+    /** The same with a mixture of experts in place of the MLP. */
+    private static final List<DecoderOperator> EXPERT_LAYER_ORDER = List.of(
+            DecoderOperator.QKV_PROJ,
+            DecoderOperator.ROPE_APPEND,
+            DecoderOperator.ATTENTION,
+            DecoderOperator.O_PROJ,
+            DecoderOperator.ADD_RMSNORM,
+            DecoderOperator.ROUTER,
+            DecoderOperator.TOP_K,
+            DecoderOperator.EXPERTS_GATE_UP,
+            DecoderOperator.EXPERTS_SILU_MUL,
+            DecoderOperator.EXPERTS_DOWN,
+            DecoderOperator.EXPERTS_COMBINE);
 
     private final DecoderShape shape;
     private final DecoderWeights weights;
@@ -76,6 +89,7 @@ public final class DenseDecoder implements AutoCloseable {
     private final DeviceBuffer positions;
     private final DeviceBuffer lengths;
     private final DeviceBuffer invFreq;
+    private final ExpertBuffers experts;
     private int longest = 1;
     private boolean closed;
 
@@ -120,6 +134,7 @@ public final class DenseDecoder implements AutoCloseable {
             this.invFreq = buffer(8L * invFreq.length);
             this.invFreq.copyFrom(invFreq);
             setPositions(new int[batch]);
+            experts = shape.hasExperts() ? owned.add(ExpertBuffers.allocate(shape, batch, launch)) : null;
         } catch (RuntimeException e) {
             closeOwned(e);
             throw e;
@@ -167,6 +182,9 @@ public final class DenseDecoder implements AutoCloseable {
                     + shape.headDim() + ", " + shape.heads() + " / " + shape.kvHeads());
         }
         DecoderLinears.checkBatch(weights, batch);
+        if (shape.hasExperts()) {
+            ExpertBuffers.checkBatch(shape, batch);
+        }
         return new DenseDecoder(device, shape, weights, invFreq, eps, batch, capacity, launch);
     }
 
@@ -176,6 +194,15 @@ public final class DenseDecoder implements AutoCloseable {
      */
     public static boolean runs(WeightFormat format, int batch) {
         return DecoderLinears.runs(format, batch);
+    }
+
+    /**
+     * Whether the decoder runs a step of {@code shape} with {@code format} weights at {@code batch} rows: as
+     * {@link #runs(WeightFormat, int)} for a dense shape; with experts, batches up to 16 in the grouped GEMVs' formats
+     * ({@link dev.roofline.cuda.kernels.MoeKernels#FORMATS}).
+     */
+    public static boolean runs(DecoderShape shape, WeightFormat format, int batch) {
+        return shape.hasExperts() ? ExpertBuffers.runs(format, batch) : runs(format, batch);
     }
 
     public DecoderShape shape() {
@@ -206,6 +233,18 @@ public final class DenseDecoder implements AutoCloseable {
     /** The KV cache of {@code layer}: K then V, each {@code half[batch][kvHeads][capacity][headDim]}. */
     public DeviceBuffer[] cache(int layer) {
         return new DeviceBuffer[] {kCache[layer], vCache[layer]};
+    }
+
+    /**
+     * The routing of {@code layer} in the last step, for a shape with experts: each row's expert ids
+     * ({@code int[batch][topK]}, best first) and their weights ({@code float[batch][topK]}).
+     */
+    public DeviceBuffer[] routing(int layer) {
+        if (experts == null) {
+            throw new IllegalStateException("a dense decoder has no routing");
+        }
+        java.util.Objects.checkIndex(layer, shape.layers());
+        return new DeviceBuffer[] {experts.ids(layer), experts.weights(layer)};
     }
 
     /**
@@ -241,7 +280,7 @@ public final class DenseDecoder implements AutoCloseable {
     public void step(Stream stream) {
         for (int l = 0; l < shape.layers(); l++) {
             inputNorm(l, stream);
-            for (DecoderOperator o : LAYER_ORDER) {
+            for (DecoderOperator o : experts == null ? LAYER_ORDER : EXPERT_LAYER_ORDER) {
                 layer(o, l, stream);
             }
         }
@@ -254,6 +293,9 @@ public final class DenseDecoder implements AutoCloseable {
      * without the others: on whatever the buffers hold, for timing the operator on its own.
      */
     public void enqueue(DecoderOperator operator, Stream stream) {
+        if (!shape.operators().contains(operator)) {
+            throw new IllegalArgumentException(operator + " is not an operator of this decoder's step");
+        }
         if (operator == DecoderOperator.LM_HEAD) {
             layer(operator, 0, stream);
             return;
@@ -315,6 +357,26 @@ public final class DenseDecoder implements AutoCloseable {
             case SILU_MUL -> kernels.siluMul(gateUp, activated, batch, shape.intermediate(), stream);
             case DOWN_PROJ -> linears.run(w.down(), activated, delta, stream);
             case LM_HEAD -> linears.run(weights.lmHead(), normed, logits, stream);
+            case ROUTER, TOP_K, EXPERTS_GATE_UP, EXPERTS_SILU_MUL, EXPERTS_DOWN, EXPERTS_COMBINE ->
+                experts(o, l, w.experts(), stream);
+        }
+    }
+
+    /** One layer's launch of a mixture-of-experts operator: from {@code normed} to the residual's {@code delta}. */
+    private void experts(DecoderOperator o, int l, ExpertWeights w, Stream stream) {
+        ExpertBuffers x = experts;
+        int e = shape.experts();
+        int k = shape.topK();
+        switch (o) {
+            case ROUTER -> linears.run(w.router(), normed, x.logits(), stream);
+            case TOP_K -> x.kernels().topK(x.logits(), x.ids(l), x.weights(l), batch, e, k, stream);
+            case EXPERTS_GATE_UP -> x.kernels().up(w.gateUp(), e, normed, x.ids(l), x.gateUp(), batch, k, stream);
+            case EXPERTS_SILU_MUL ->
+                kernels.siluMul(x.gateUp(), x.activated(), batch * k, shape.intermediate(), stream);
+            case EXPERTS_DOWN ->
+                x.kernels().down(w.down(), e, x.activated(), x.ids(l), x.weights(l), x.out(), batch, k, stream);
+            case EXPERTS_COMBINE -> x.kernels().combine(x.out(), delta, batch, shape.hidden(), k, stream);
+            default -> throw new IllegalArgumentException(o + " is not an operator of the experts");
         }
     }
 

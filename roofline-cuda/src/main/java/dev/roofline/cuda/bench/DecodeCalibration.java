@@ -123,7 +123,8 @@ public final class DecodeCalibration {
             fixed.put(OperatorClass.ATTENTION, Math.max(0, perLayer));
         }
         int perModel = DecoderOperator.LM_HEAD.launches(layers) + 1; // lm_head and the final norm
-        int perLayer = (DecoderOperator.stepLaunches(DecoderShape.of(profiled.getFirst().predicted().model()))
+        int perLayer = (DecoderOperator.stepLaunches(
+                                DecoderShape.of(profiled.getFirst().predicted().model()))
                         - perModel)
                 / layers;
         return new Calibration(

@@ -203,8 +203,8 @@ public final class DecodeCommand implements Command {
         out.print(DecodeStepReport.render(results, format));
         if (results.results().stream().noneMatch(DecodeStepResult::measured)) {
             out.flush();
-            throw new IllegalStateException(
-                    model.name() + ": nothing measured; " + results.results().getFirst().notRun());
+            throw new IllegalStateException(model.name() + ": nothing measured; "
+                    + results.results().getFirst().notRun());
         }
         if (args.has(SVG)) {
             for (DecodeStepResult r : results.results()) {

@@ -33,8 +33,8 @@ public enum DecoderOperator {
     EXPERTS_COMBINE("expert combine", List.of("expert combine"));
 
     /** A dense step's operators, each layer's in the order it runs them, then {@code lm_head}. */
-    private static final List<DecoderOperator> DENSE = List.of(
-            ADD_RMSNORM, QKV_PROJ, ROPE_APPEND, ATTENTION, O_PROJ, GATE_UP_PROJ, SILU_MUL, DOWN_PROJ, LM_HEAD);
+    private static final List<DecoderOperator> DENSE =
+            List.of(ADD_RMSNORM, QKV_PROJ, ROPE_APPEND, ATTENTION, O_PROJ, GATE_UP_PROJ, SILU_MUL, DOWN_PROJ, LM_HEAD);
     /** A mixture of experts' step: the dense MLP's three operators replaced by the experts' six. */
     private static final List<DecoderOperator> EXPERTS = List.of(
             ADD_RMSNORM,

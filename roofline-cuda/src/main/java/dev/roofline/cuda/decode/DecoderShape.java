@@ -37,8 +37,7 @@ public record DecoderShape(
         if (experts != 0 || topK != 0) {
             positive("experts", experts);
             if (topK < 1 || topK > experts) {
-                throw new IllegalArgumentException(
-                        "topK must be in [1, experts = " + experts + "], got " + topK);
+                throw new IllegalArgumentException("topK must be in [1, experts = " + experts + "], got " + topK);
             }
         }
     }
@@ -55,7 +54,8 @@ public record DecoderShape(
     public static DecoderShape of(Model model) {
         if (!(model.attention() instanceof MultiHeadAttention a)) {
             throw new IllegalArgumentException(model.name() + ": the decoder runs models with multi-head or"
-                    + " grouped-query attention (the model has " + model.attention().getClass().getSimpleName() + ")");
+                    + " grouped-query attention (the model has "
+                    + model.attention().getClass().getSimpleName() + ")");
         }
         if (a.qkvBias()) {
             throw new IllegalArgumentException(model.name() + ": the decoder has no q/k/v bias (the model has one)");

@@ -73,7 +73,11 @@ public record DecoderWeights(List<Layer> layers, DeviceBuffer finalNorm, DeviceW
 
         /** A layer with a mixture of experts, its q/k/v projection one matrix. */
         public Layer(
-                DeviceBuffer inputNorm, DeviceWeights qkv, DeviceWeights o, DeviceBuffer postNorm, ExpertWeights experts) {
+                DeviceBuffer inputNorm,
+                DeviceWeights qkv,
+                DeviceWeights o,
+                DeviceBuffer postNorm,
+                ExpertWeights experts) {
             this(inputNorm, StackedWeights.of(qkv), o, postNorm, null, null, experts);
         }
     }
@@ -97,8 +101,9 @@ public record DecoderWeights(List<Layer> layers, DeviceBuffer finalNorm, DeviceW
             matrix("o" + at, w.o(), h, shape.attentionWidth());
             vector("post-attention norm" + at, w.postNorm(), h);
             if (shape.hasExperts() != (w.experts() != null)) {
-                throw new IllegalArgumentException("layer " + l + " has " + (w.experts() == null ? "a dense MLP" : "experts")
-                        + "; the shape " + (shape.hasExperts() ? "has " + shape.experts() + " experts" : "is dense"));
+                throw new IllegalArgumentException(
+                        "layer " + l + " has " + (w.experts() == null ? "a dense MLP" : "experts") + "; the shape "
+                                + (shape.hasExperts() ? "has " + shape.experts() + " experts" : "is dense"));
             }
             if (w.experts() != null) {
                 w.experts().check(shape, at);

@@ -2,8 +2,8 @@ package dev.roofline.cuda.decode;
 
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.internal.OwnedResources;
-import dev.roofline.cuda.kernels.MoeKernels;
 import dev.roofline.cuda.kernels.KernelLaunch;
+import dev.roofline.cuda.kernels.MoeKernels;
 import dev.roofline.cuda.kernels.WeightFormat;
 
 /**

@@ -85,7 +85,13 @@ public final class MoeKernels implements AutoCloseable {
      * @param weights {@code float[rows][topK]}, in the order of {@code ids}
      */
     public void topK(
-            DeviceBuffer logits, DeviceBuffer ids, DeviceBuffer weights, int rows, int experts, int topK, Stream stream) {
+            DeviceBuffer logits,
+            DeviceBuffer ids,
+            DeviceBuffer weights,
+            int rows,
+            int experts,
+            int topK,
+            Stream stream) {
         routing(rows, experts, topK);
         requireBytes("logits", logits, 2L * rows * experts);
         requireBytes("ids", ids, 4L * rows * topK);
@@ -198,8 +204,8 @@ public final class MoeKernels implements AutoCloseable {
             requireFormat(w.format());
             routing(rows, experts, topK);
             if (w.rows() % experts != 0) {
-                throw new IllegalArgumentException("a stack of " + experts + " experts needs a multiple of " + experts
-                        + " rows, got " + w.rows());
+                throw new IllegalArgumentException(
+                        "a stack of " + experts + " experts needs a multiple of " + experts + " rows, got " + w.rows());
             }
             if (w.cols() % w.format().kMultiple() != 0) {
                 throw new IllegalArgumentException(w.format() + " needs K (inputs) a multiple of "

@@ -19,6 +19,29 @@ class DecodeStepBenchmarkTest {
     }
 
     @Test
+    void mixtralHoldsEveryExpertAndReadsTheTwoABatchOfOnePicks() {
+        // per layer: q 4096x4096, k and v 1024x4096, o 4096x4096 = 83,886,080 B; router 8x4096 = 65,536 B; one
+        // expert's gate+up 28672x4096 and down 4096x14336 = 352,321,536 B; lm_head 32000 x 4096 = 262,144,000 B (2 B
+        // each). Held: 32 x (83,886,080 + 65,536 + 8 x 352,321,536) + 262,144,000 = 93,142,908,928 B
+        DecoderShape mixtral = DecoderShape.of(Models.MIXTRAL_8X7B);
+        assertThat(DecodeStepBenchmark.weightBytes(mixtral, WeightFormat.FP16)).isEqualTo(93_142_908_928L);
+        // batch 1 reads its 2 experts: 32 x (83,951,616 + 2 x 352,321,536) + 262,144,000 = 25,497,174,016 B
+        assertThat(DecodeStepBenchmark.stepWeightBytes(mixtral, WeightFormat.FP16, 1))
+                .isEqualTo(25_497_174_016L);
+        // batch 4 reads the 8 x (1 - (6/8)^4) = 5.46875 experts expected: + 3.46875 x 32 x 352,321,536 B
+        assertThat(DecodeStepBenchmark.stepWeightBytes(mixtral, WeightFormat.FP16, 4))
+                .isEqualTo(25_497_174_016L + 39_107_690_496L);
+    }
+
+    @Test
+    void benchmarkRowsDifferFromSequenceToSequence() {
+        short[] rows = DecodeStepBenchmark.distinctRows(3, 8);
+        assertThat(java.util.Arrays.copyOfRange(rows, 0, 8))
+                .isNotEqualTo(java.util.Arrays.copyOfRange(rows, 8, 16))
+                .isNotEqualTo(java.util.Arrays.copyOfRange(rows, 16, 24));
+    }
+
+    @Test
     void llama3KvBytesAreBothCachesOfEveryLayer() {
         // K and V x 32 layers x batch 8 x 1024 tokens x 8 KV heads x 128 x 2 B = 1,073,741,824 B
         assertThat(DecodeStepBenchmark.kvBytes(DecoderShape.of(Models.LLAMA_3_8B), 8, 1024))

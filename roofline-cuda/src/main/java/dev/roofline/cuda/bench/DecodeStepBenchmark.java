@@ -313,11 +313,12 @@ public final class DecodeStepBenchmark {
     }
 
     /**
-     * Random weights in {@code f} for every layer (seeded per layer and matrix), norms of FP16 1.06 everywhere but
-     * before a mixture of experts. There the norm is 0.016: random weights are not scaled to their
-     * fan-in, and at 1.06 the experts' outputs would overflow the FP16 residual stream within a few layers, after which
-     * every router logit is NaN and every token picks the same experts; small, the logits stay finite and differ from
-     * token to token, so the step reads about the distinct experts the prediction assumes. The router is FP16.
+     * Random weights in {@code f} for every layer (seeded per layer and matrix), norms of FP16 1.06 everywhere, except
+     * in a model with experts, whose layers' norms are 0.016: random weights are not scaled to their fan-in, and at
+     * 1.06 the attention's and the experts' outputs would overflow the FP16 residual stream within a few layers, after
+     * which every router logit is NaN and every token picks the same experts. With small norms the logits stay finite
+     * and differ from token to token, so the step reads about the distinct experts the prediction assumes. The router
+     * is FP16.
      */
     public static DecoderWeights randomWeights(DecoderShape shape, WeightFormat f, long seed) {
         int h = shape.hidden();
@@ -328,10 +329,12 @@ public final class DecodeStepBenchmark {
                 if (shape.hasExperts()) {
                     int e = shape.experts();
                     int inter = shape.intermediate();
+                    DeviceBuffer inputNorm = partial.add(DeviceBuffer.allocate(2L * h));
                     DeviceBuffer postNorm = partial.add(DeviceBuffer.allocate(2L * h));
+                    inputNorm.fill(EXPERT_NORM_BYTE);
                     postNorm.fill(EXPERT_NORM_BYTE);
                     layers.add(new DecoderWeights.Layer(
-                            partial.add(norm(h)),
+                            inputNorm,
                             partial.add(RandomGemvWeights.upload(f, shape.qkvWidth(), h, s + 1)),
                             partial.add(RandomGemvWeights.upload(f, h, shape.attentionWidth(), s + 4)),
                             postNorm,
@@ -358,7 +361,7 @@ public final class DecodeStepBenchmark {
         }
     }
 
-    /** Each byte of the norm before a mixture of experts in {@link #randomWeights}: FP16 0x2424 = 2^-6 · 1.035. */
+    /** Each byte of the norms of a model with experts in {@link #randomWeights}: FP16 0x2424 = 2^-6 · 1.035. */
     private static final int EXPERT_NORM_BYTE = 0x24;
 
     private static DeviceBuffer norm(int hidden) {

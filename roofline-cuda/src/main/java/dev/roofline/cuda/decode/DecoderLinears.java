@@ -52,9 +52,7 @@ final class DecoderLinears implements AutoCloseable {
             for (DecoderWeights.Layer w : weights.layers()) {
                 plan(w.o());
                 w.qkv().parts().forEach(this::plan);
-                if (w.experts() != null) {
-                    plan(w.experts().router()); // the experts run the grouped GEMVs, which need no plan
-                } else {
+                if (w.experts() == null) { // a router runs the GEMV at any batch, experts the grouped GEMVs
                     plan(w.down());
                     w.gateUp().parts().forEach(this::plan);
                 }
@@ -121,6 +119,14 @@ final class DecoderLinears implements AutoCloseable {
             }
             first += bytes;
         }
+    }
+
+    /**
+     * {@code y = x · Wᵀ} on roofline's GEMV at any batch up to {@link #GEMV_MAX_ROWS}: for a mixture's router, whose
+     * few rows (one per expert) are no work for cuBLASLt, and whose FP16 rows would not always meet its alignment.
+     */
+    void gemv(DeviceWeights w, DeviceBuffer x, DeviceBuffer y, Stream stream) {
+        gemv.gemv(w, x, y, batch, Activation.F16, stream);
     }
 
     /** {@code y = x · Wᵀ}, {@code y} = {@code half[batch][w.rows()]}. */

@@ -368,7 +368,7 @@ public final class DenseDecoder implements AutoCloseable {
         int e = shape.experts();
         int k = shape.topK();
         switch (o) {
-            case ROUTER -> linears.run(w.router(), normed, x.logits(), stream);
+            case ROUTER -> linears.gemv(w.router(), normed, x.logits(), stream);
             case TOP_K -> x.kernels().topK(x.logits(), x.ids(l), x.weights(l), batch, e, k, stream);
             case EXPERTS_GATE_UP -> x.kernels().up(w.gateUp(), e, normed, x.ids(l), x.gateUp(), batch, k, stream);
             case EXPERTS_SILU_MUL ->

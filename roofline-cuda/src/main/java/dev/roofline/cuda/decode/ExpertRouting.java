@@ -50,9 +50,12 @@ public final class ExpertRouting {
             boolean[] taken = new boolean[experts];
             double sum = 0;
             for (int j = 0; j < topK; j++) {
+                // by logit, which orders as the probability does without the ties of probabilities that underflow
                 int best = -1;
                 for (int e = 0; e < experts; e++) {
-                    if (!taken[e] && (best < 0 || p[e] > p[best])) { // strictly greater: a tie keeps the lower index
+                    double l = rank(logits[r * experts + e]);
+                    // strictly greater: a tie keeps the lower index
+                    if (!taken[e] && (best < 0 || l > rank(logits[r * experts + best]))) {
                         best = e;
                     }
                 }

@@ -22,7 +22,8 @@
 namespace roofline_moe {
 
 constexpr int MAX_TOP_K = 8;
-constexpr int MAX_ROWS = 16; // tokens per launch: the GEMV templates take up to 16 activation rows
+constexpr int MAX_ROWS = 16;     // tokens per launch: the GEMV templates take up to 16 activation rows
+constexpr int MAX_EXPERTS = 128; // the grouped GEMVs find their expert in a bit mask of this many
 
 // Element and scale bytes of one expert's N x K matrix in format F (the expert's offset in the stack).
 template <Fmt F>
@@ -60,34 +61,62 @@ struct RoutedRows {
     }
 };
 
-// Gathers the slots routed to expert e (in slot order) into slot[]; returns how many (every thread gets the count).
-// A token picks an expert at most once, so at most `rows` slots match.
-__device__ __forceinline__ int gather_slots(const int* ids, int rows, int top_k, int e, int* slot) {
-    __shared__ int count;
+// The block's expert and the slots routed to it. Block group j of a grouped GEMV serves the j-th smallest expert
+// id the batch picked (thread 0 marks the picked experts in a bit mask, then counts its bits), so the grid needs
+// only min(E, B * TOPK) groups and none serves an expert no token picked; slot[] receives that expert's slots in slot
+// order. A token picks an expert at most once, so at most `rows` slots match. Every thread gets the expert (-1 when
+// the batch picked fewer than j + 1 experts) and the count; ids outside [0, E) are ignored.
+struct Group {
+    int expert;
+    int count;
+};
+__device__ __forceinline__ Group find_group(const int* ids, int rows, int top_k, int experts, int j, int* slot) {
+    __shared__ Group group;
     if (threadIdx.x == 0) {
-        int c = 0;
-        for (int s = 0; s < rows * top_k && c < MAX_ROWS; s++) {
-            if (ids[s] == e) slot[c++] = s;
+        static_assert(MAX_EXPERTS == 128, "the picked experts are two 64-bit words");
+        unsigned long long lo = 0, hi = 0; // experts 0..63, 64..127
+        const int n = rows * top_k;
+        for (int s = 0; s < n; s++) {
+            const int e = ids[s];
+            if (e >= 0 && e < experts) {
+                if (e < 64) lo |= 1ull << e;
+                else hi |= 1ull << (e - 64);
+            }
         }
-        count = c;
+        int expert = -1;
+        const int in_lo = __popcll(lo);
+        if (j < in_lo + __popcll(hi)) {
+            unsigned long long m = j < in_lo ? lo : hi;
+            for (int i = j < in_lo ? j : j - in_lo; i > 0; i--) m &= m - 1; // drop the lower picked experts
+            expert = (j < in_lo ? 0 : 64) + __ffsll(static_cast<long long>(m)) - 1;
+        }
+        int c = 0;
+        if (expert >= 0) {
+            for (int s = 0; s < n && c < MAX_ROWS; s++) {
+                if (ids[s] == expert) slot[c++] = s;
+            }
+        }
+        group = Group{expert, c};
     }
     __syncthreads();
-    return count;
+    return group;
 }
 
-// Grouped GEMV on the CUDA cores: block (e, tile) of grid E * tiles computes rows tile * 4 * RPW .. of expert e for the
-// slots routed to it, or returns at once when none is: the weights of an expert are read once per step by the experts
-// the batch picked, never by the others, and once whatever number of its tokens.
+// Grouped GEMV on the CUDA cores: block (j, tile) of grid min(E, B * TOPK) * tiles computes rows tile * 4 * RPW .. of
+// the j-th expert the batch picked (find_group) for the slots routed to it, and returns at once when the batch picked
+// fewer: each expert the batch picked is read once per step, whatever number of its tokens picked it, and no other.
 template <Fmt F, int MAXM, int UNROLL, int RPW, bool DOWN>
 __device__ __forceinline__ void grouped_gemv(const void* W, const void* scales, const __half* x, void* y,
-                                             const int* ids, const float* weights, int rows, int top_k, int N, int K,
-                                             float global) {
+                                             const int* ids, const float* weights, int rows, int top_k, int experts,
+                                             int N, int K, float global) {
     __shared__ int slot[MAX_ROWS];
     const int tiles = (N + WARPS_PER_BLOCK * RPW - 1) / (WARPS_PER_BLOCK * RPW);
-    const int e = blockIdx.x / tiles;
-    const int tile = blockIdx.x - e * tiles;
-    const int m = gather_slots(ids, rows, top_k, e, slot);
-    if (m == 0) return;
+    const int j = blockIdx.x / tiles;
+    const int tile = blockIdx.x - j * tiles;
+    const Group g = find_group(ids, rows, top_k, experts, j, slot);
+    if (g.count == 0) return;
+    const int e = g.expert;
+    const int m = g.count;
     const RoutedRows<DOWN> io{x, y, weights, slot, top_k};
     gemv<F, __half, MAXM, UNROLL, RPW>(static_cast<const uint8_t*>(W) + e * expert_weight_bytes<F>(N, K),
                                        scales == nullptr ? nullptr
@@ -96,17 +125,19 @@ __device__ __forceinline__ void grouped_gemv(const void* W, const void* scales, 
                                        io, m, N, K, global, tile);
 }
 
-// The same on the tensor cores (4-bit weights): block (e, tile) computes rows tile * TC_ROWS .. of expert e.
+// The same on the tensor cores (4-bit weights): block (j, tile) computes rows tile * TC_ROWS .. of the j-th expert.
 template <Fmt F, int MAXM, int UNROLL, int WARPS, bool DOWN>
 __device__ __forceinline__ void grouped_gemv_tc(const void* W, const void* scales, const __half* x, void* y,
-                                                const int* ids, const float* weights, int rows, int top_k, int N,
-                                                int K, float global) {
+                                                const int* ids, const float* weights, int rows, int top_k, int experts,
+                                                int N, int K, float global) {
     __shared__ int slot[MAX_ROWS];
     const int tiles = (N + TC_ROWS - 1) / TC_ROWS;
-    const int e = blockIdx.x / tiles;
-    const int tile = blockIdx.x - e * tiles;
-    const int m = gather_slots(ids, rows, top_k, e, slot);
-    if (m == 0) return;
+    const int j = blockIdx.x / tiles;
+    const int tile = blockIdx.x - j * tiles;
+    const Group g = find_group(ids, rows, top_k, experts, j, slot);
+    if (g.count == 0) return;
+    const int e = g.expert;
+    const int m = g.count;
     const RoutedRows<DOWN> io{x, y, weights, slot, top_k};
     gemv_4bit_f16_tc<F, MAXM, UNROLL, WARPS>(static_cast<const uint8_t*>(W) + e * expert_weight_bytes<F>(N, K),
                                              static_cast<const uint8_t*>(scales) + e * expert_scale_bytes<F>(N, K),
@@ -184,47 +215,46 @@ extern "C" __global__ void __launch_bounds__(256)
 
 // Grouped expert GEMVs: moe_<up|down>_<format>_f16_m<1|16>, and _w<8|16> for the tensor-core formats, with the dense
 // kernels' tuning (UNR, RPW, warps). up: y = half gate/up[slot][N] from x = normed[token][K]; down: y = float
-// out[slot][N] = routing weight x (x = SiLU·up[slot][K]). grid = E * ceil(N / rows per block) (MoeKernels).
+// out[slot][N] = routing weight x (x = SiLU·up[slot][K]). grid = min(E, B * TOPK) * ceil(N / rows per block)
+// (MoeKernels).
+#define ROOFLINE_MOE_PARAMS                                                                                        \
+    const void *W, const void *scales, const __half *x, void *y, const int *ids, const float *weights, int rows,  \
+        int top_k, int experts, int N, int K, float global
+#define ROOFLINE_MOE_ARGS W, scales, x, y, ids, weights, rows, top_k, experts, N, K, global
 #define ROOFLINE_MOE(FMT, fmt, MAXM, UNR, RPW)                                                                      \
     extern "C" __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32)                                             \
-    moe_up_##fmt##_f16_m##MAXM(const void* W, const void* scales, const __half* x, void* y, const int* ids,       \
-                               const float* weights, int rows, int top_k, int N, int K, float global) {           \
+        moe_up_##fmt##_f16_m##MAXM(ROOFLINE_MOE_PARAMS) {                                                         \
         roofline_launch::wait_for_previous_kernel();                                                              \
-        grouped_gemv<Fmt::FMT, MAXM, UNR, RPW, false>(W, scales, x, y, ids, weights, rows, top_k, N, K, global);  \
+        grouped_gemv<Fmt::FMT, MAXM, UNR, RPW, false>(ROOFLINE_MOE_ARGS);                                         \
     }                                                                                                             \
     extern "C" __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32)                                             \
-    moe_down_##fmt##_f16_m##MAXM(const void* W, const void* scales, const __half* x, void* y, const int* ids,     \
-                                 const float* weights, int rows, int top_k, int N, int K, float global) {         \
+        moe_down_##fmt##_f16_m##MAXM(ROOFLINE_MOE_PARAMS) {                                                       \
         roofline_launch::wait_for_previous_kernel();                                                              \
-        grouped_gemv<Fmt::FMT, MAXM, UNR, RPW, true>(W, scales, x, y, ids, weights, rows, top_k, N, K, global);   \
+        grouped_gemv<Fmt::FMT, MAXM, UNR, RPW, true>(ROOFLINE_MOE_ARGS);                                          \
     }
-#define ROOFLINE_MOE_ALL(FMT, fmt)      \
-    ROOFLINE_MOE(FMT, fmt, 1, 2, 2)     \
+#define ROOFLINE_MOE_ALL(FMT, fmt)  \
+    ROOFLINE_MOE(FMT, fmt, 1, 2, 2) \
     ROOFLINE_MOE(FMT, fmt, 16, 4, 1)
 ROOFLINE_MOE_ALL(F16, fp16)
 ROOFLINE_MOE_ALL(BF16, bf16)
 ROOFLINE_MOE_ALL(FP8, fp8)
 ROOFLINE_MOE_ALL(INT8, int8)
 
-#define ROOFLINE_MOE_TC(FMT, fmt, MAXM, UNR, W)                                                                     \
-    extern "C" __global__ void __launch_bounds__(W * 32)                                                          \
-    moe_up_##fmt##_f16_m##MAXM##_w##W(const void* Wt, const void* scales, const __half* x, void* y,               \
-                                      const int* ids, const float* weights, int rows, int top_k, int N, int K,    \
-                                      float global) {                                                             \
+#define ROOFLINE_MOE_TC(FMT, fmt, MAXM, UNR, WARPS)                                                                 \
+    extern "C" __global__ void __launch_bounds__(WARPS * 32)                                                      \
+        moe_up_##fmt##_f16_m##MAXM##_w##WARPS(ROOFLINE_MOE_PARAMS) {                                              \
         roofline_launch::wait_for_previous_kernel();                                                              \
-        grouped_gemv_tc<Fmt::FMT, MAXM, UNR, W, false>(Wt, scales, x, y, ids, weights, rows, top_k, N, K, global); \
+        grouped_gemv_tc<Fmt::FMT, MAXM, UNR, WARPS, false>(ROOFLINE_MOE_ARGS);                                    \
     }                                                                                                             \
-    extern "C" __global__ void __launch_bounds__(W * 32)                                                          \
-    moe_down_##fmt##_f16_m##MAXM##_w##W(const void* Wt, const void* scales, const __half* x, void* y,             \
-                                        const int* ids, const float* weights, int rows, int top_k, int N, int K,  \
-                                        float global) {                                                           \
+    extern "C" __global__ void __launch_bounds__(WARPS * 32)                                                      \
+        moe_down_##fmt##_f16_m##MAXM##_w##WARPS(ROOFLINE_MOE_PARAMS) {                                            \
         roofline_launch::wait_for_previous_kernel();                                                              \
-        grouped_gemv_tc<Fmt::FMT, MAXM, UNR, W, true>(Wt, scales, x, y, ids, weights, rows, top_k, N, K, global);  \
+        grouped_gemv_tc<Fmt::FMT, MAXM, UNR, WARPS, true>(ROOFLINE_MOE_ARGS);                                     \
     }
-#define ROOFLINE_MOE_4BIT(FMT, fmt, UNR)        \
-    ROOFLINE_MOE_TC(FMT, fmt, 1, UNR, 8)        \
-    ROOFLINE_MOE_TC(FMT, fmt, 1, UNR, 16)       \
-    ROOFLINE_MOE_TC(FMT, fmt, 16, 4, 8)         \
+#define ROOFLINE_MOE_4BIT(FMT, fmt, UNR)  \
+    ROOFLINE_MOE_TC(FMT, fmt, 1, UNR, 8)  \
+    ROOFLINE_MOE_TC(FMT, fmt, 1, UNR, 16) \
+    ROOFLINE_MOE_TC(FMT, fmt, 16, 4, 8)   \
     ROOFLINE_MOE_TC(FMT, fmt, 16, 4, 16)
 ROOFLINE_MOE_4BIT(INT4, int4, 6)
 ROOFLINE_MOE_4BIT(NVFP4, nvfp4, 4)

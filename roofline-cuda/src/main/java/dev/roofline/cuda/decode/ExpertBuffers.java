@@ -63,6 +63,10 @@ final class ExpertBuffers implements AutoCloseable {
             throw new IllegalArgumentException("batch " + batch + ": the experts' grouped GEMVs take up to "
                     + MoeKernels.MAX_ROWS + " tokens per step");
         }
+        if (shape.experts() > MoeKernels.MAX_EXPERTS) {
+            throw new IllegalArgumentException(
+                    shape.experts() + " experts: the grouped GEMVs choose among up to " + MoeKernels.MAX_EXPERTS);
+        }
         if (shape.topK() > MoeKernels.MAX_TOP_K) {
             throw new IllegalArgumentException("top-" + shape.topK() + " routing: the top-k kernel picks up to "
                     + MoeKernels.MAX_TOP_K + " experts per token");

@@ -19,9 +19,10 @@ import java.util.Set;
  * stacked into one {@link DeviceWeights} of {@code E·N} rows, expert e's rows {@code e·N …}; gate/up outputs
  * {@code half[B·k][N]}; down outputs {@code float[B·k][N]}, each already times its routing weight.
  *
- * <p>The grouped GEMVs run gemv.cu's kernels on gathered rows: one block per (expert, tile of rows), and a block whose
- * expert no token picked returns at once, so a step reads each expert the batch picked once (whatever number of its
- * tokens picked it) and no other. Formats: {@link #FORMATS}; MXFP4 is refused, because its device scales end with the
+ * <p>The grouped GEMVs run gemv.cu's kernels on gathered rows: block (j, tile) computes a tile of rows of the j-th
+ * smallest expert id the batch picked, for the tokens that picked it, over {@code min(E, B·k)} groups of blocks (a
+ * group past the experts picked returns at once), so a step reads each expert the batch picked once, whatever number of
+ * its tokens picked it, and no other. Formats: {@link #FORMATS}; MXFP4 is refused, because its device scales end with the
  * row maxima of the whole stack, which an expert's slice of it does not carry.
  *
  * <pre>{@code
@@ -36,6 +37,8 @@ public final class MoeKernels implements AutoCloseable {
     public static final int MAX_TOP_K = 8;
     /** The most tokens one step routes: the GEMV templates take up to 16 activation rows (MAX_ROWS in moe.cu). */
     public static final int MAX_ROWS = 16;
+    /** The most experts the grouped GEMVs choose among (MAX_EXPERTS in moe.cu: a 128-bit mask of the picked ones). */
+    public static final int MAX_EXPERTS = 128;
     /** Weight formats the grouped GEMVs are built for. */
     public static final Set<WeightFormat> FORMATS = Set.of(
             WeightFormat.FP16,
@@ -187,6 +190,7 @@ public final class MoeKernels implements AutoCloseable {
                 weights,
                 g.rows(),
                 g.topK(),
+                g.experts(),
                 g.n(),
                 g.k(),
                 w.globalScale());
@@ -194,8 +198,8 @@ public final class MoeKernels implements AutoCloseable {
 
     /**
      * One grouped GEMV's geometry: {@code experts} matrices of {@code n × k} stacked in {@code weights}, blocks of
-     * {@link #threads} computing {@link #rowsPerBlock} rows of one expert each, {@code experts × ⌈n / rowsPerBlock⌉}
-     * of them.
+     * {@link #threads} computing {@link #rowsPerBlock} rows of one expert each, {@code ⌈n / rowsPerBlock⌉} of them for
+     * each of the at most {@code min(experts, rows·topK)} experts the tokens pick.
      */
     record Grouped(DeviceWeights weights, int experts, int n, int k, int rows, int topK) {
 
@@ -223,7 +227,7 @@ public final class MoeKernels implements AutoCloseable {
         }
 
         int grid() {
-            return Math.multiplyExact(experts, Math.ceilDiv(n, rowsPerBlock()));
+            return Math.multiplyExact(Math.min(experts, rows * topK), Math.ceilDiv(n, rowsPerBlock()));
         }
     }
 
@@ -264,7 +268,9 @@ public final class MoeKernels implements AutoCloseable {
         if (rows < 1 || rows > MAX_ROWS) {
             throw new IllegalArgumentException("rows (tokens) must be 1.." + MAX_ROWS + ", got " + rows);
         }
-        positive("experts", experts);
+        if (experts < 1 || experts > MAX_EXPERTS) {
+            throw new IllegalArgumentException("experts must be 1.." + MAX_EXPERTS + ", got " + experts);
+        }
         if (topK < 1 || topK > Math.min(MAX_TOP_K, experts)) {
             throw new IllegalArgumentException(
                     "topK must be 1.." + Math.min(MAX_TOP_K, experts) + " for " + experts + " experts, got " + topK);

@@ -16,13 +16,15 @@ class MoeKernelsTest {
         assertThat(g.n()).isEqualTo(28672);
         assertThat(g.rowsPerBlock()).isEqualTo(8);
         assertThat(g.threads()).isEqualTo(128);
-        assertThat(g.grid()).isEqualTo(8 * 28672 / 8);
+        // one token picks 2 experts: 2 groups of 28672 / 8 blocks, none for the 6 experts it leaves
+        assertThat(g.grid()).isEqualTo(2 * 28672 / 8);
         assertThat(MoeKernels.kernelName(false, WeightFormat.FP16, 1, g.n())).isEqualTo("moe_up_fp16_f16_m1");
     }
 
     @Test
     void fourBitExpertsRunTheTensorCoreKernelsWithTheDenseKSplit() {
-        // NVFP4 down at batch 4: 16 rows a block, N = 4096 per expert = 256 blocks < 384, so 16 warps
+        // NVFP4 down at batch 4: 16 rows a block, N = 4096 per expert = 256 blocks < 384, so 16 warps; 4 tokens x 2
+        // may pick all 8 experts
         MoeKernels.Grouped g = MoeKernels.Grouped.of(weights(WeightFormat.NVFP4, 8 * 4096, 14336), 8, 4, 2);
         assertThat(g.rowsPerBlock()).isEqualTo(16);
         assertThat(g.threads()).isEqualTo(512);
@@ -48,6 +50,7 @@ class MoeKernelsTest {
         assertThatThrownBy(() -> MoeKernels.Grouped.of(weights(WeightFormat.FP16, 100, 256), 8, 1, 2))
                 .hasMessage("a stack of 8 experts needs a multiple of 8 rows, got 100");
         assertThatThrownBy(() -> MoeKernels.routing(17, 8, 2)).hasMessage("rows (tokens) must be 1..16, got 17");
+        assertThatThrownBy(() -> MoeKernels.routing(1, 129, 2)).hasMessage("experts must be 1..128, got 129");
         assertThatThrownBy(() -> MoeKernels.routing(1, 4, 5)).hasMessage("topK must be 1..4 for 4 experts, got 5");
     }
 

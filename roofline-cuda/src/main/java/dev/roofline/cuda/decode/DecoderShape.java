@@ -5,6 +5,8 @@ import dev.roofline.core.model.Model;
 import dev.roofline.core.model.MultiHeadAttention;
 import dev.roofline.core.model.SwiGlu;
 
+import java.util.List;
+
 /**
  * The dimensions of a Llama-family decoder as {@link DenseDecoder} runs it: multi-head or grouped-query attention and
  * a SwiGLU MLP, or in every layer a Mixtral-style mixture of {@code experts} SwiGLU experts of which each token runs
@@ -97,7 +99,7 @@ public record DecoderShape(
     }
 
     /** The operators of one step, in the order a layer runs them ({@link DecoderOperator#of}). */
-    public java.util.List<DecoderOperator> operators() {
+    public List<DecoderOperator> operators() {
         return DecoderOperator.of(this);
     }
 

@@ -14,7 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A dense Llama-family decoder on the GPU: one decode step for {@code batch} sequences, from the residual stream
+ * A Llama-family decoder on the GPU: one decode step for {@code batch} sequences, from the residual stream
  * ({@link #input()}, the token embeddings the caller writes) to the logits ({@link #logits()}), FP16 activations and
  * KV cache, each sequence at its own position ({@link #setPositions}). Per layer: RMSNorm, the merged q/k/v
  * projection, RoPE fused with the KV append, flash-decoding attention reading q in place, the o projection, the
@@ -22,6 +22,13 @@ import java.util.List;
  * last residual add with the final norm and {@code lm_head} ({@link DecoderOperator}). Linears run roofline's GEMV
  * kernels at batch 1, and up to 16 rows for BF16, 8- and 4-bit weights; FP16 linears of more rows run cuBLASLt.
  * {@link ReferenceDecoder} computes the same model in double on the CPU.
+ *
+ * <p>A shape with experts ({@link DecoderShape#hasExperts}, Mixtral style) runs a mixture of experts in place of the
+ * MLP, every operator on the device so the step stays one graph: the router (an FP16 GEMV), top-k routing into each
+ * layer's expert ids and weights ({@link #routing}), the chosen experts' gate/up projections as a grouped GEMV that
+ * reads each chosen expert once, SiLU·up, their down projections likewise, each output times its routing weight, and
+ * the sum of each token's expert outputs into the residual ({@link dev.roofline.cuda.kernels.MoeKernels}); batches up
+ * to 16, experts in {@link dev.roofline.cuda.kernels.MoeKernels#FORMATS}.
  *
  * <p>A merged projection kept in several parts ({@link StackedWeights}) runs one product per part, each into its rows
  * of the output: in place at batch 1; at larger batches through a part buffer and one device copy per part and

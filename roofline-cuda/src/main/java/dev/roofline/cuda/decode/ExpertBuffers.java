@@ -22,16 +22,23 @@ final class ExpertBuffers implements AutoCloseable {
     private final DeviceBuffer gateUp;
     private final DeviceBuffer activated;
     private final DeviceBuffer out;
-    private final long routingBytes;
+    private final DeviceBuffer[] idsByLayer;
+    private final DeviceBuffer[] weightsByLayer;
 
     private ExpertBuffers(OwnedResources owned, MoeKernels kernels, DecoderShape s, int batch) {
         this.owned = owned;
         this.kernels = kernels;
         long slots = (long) batch * s.topK();
-        routingBytes = 4L * slots;
+        long routingBytes = 4L * slots;
         logits = owned.add(DeviceBuffer.allocate(2L * batch * s.experts()));
         ids = owned.add(DeviceBuffer.allocate(routingBytes * s.layers()));
         weights = owned.add(DeviceBuffer.allocate(routingBytes * s.layers()));
+        idsByLayer = new DeviceBuffer[s.layers()];
+        weightsByLayer = new DeviceBuffer[s.layers()];
+        for (int l = 0; l < s.layers(); l++) {
+            idsByLayer[l] = ids.slice(l * routingBytes, routingBytes);
+            weightsByLayer[l] = weights.slice(l * routingBytes, routingBytes);
+        }
         gateUp = owned.add(DeviceBuffer.allocate(4L * slots * s.intermediate()));
         activated = owned.add(DeviceBuffer.allocate(2L * slots * s.intermediate()));
         out = owned.add(DeviceBuffer.allocate(4L * slots * s.hidden()));
@@ -82,11 +89,11 @@ final class ExpertBuffers implements AutoCloseable {
     }
 
     DeviceBuffer ids(int layer) {
-        return ids.slice(layer * routingBytes, routingBytes);
+        return idsByLayer[layer];
     }
 
     DeviceBuffer weights(int layer) {
-        return weights.slice(layer * routingBytes, routingBytes);
+        return weightsByLayer[layer];
     }
 
     DeviceBuffer gateUp() {

@@ -224,6 +224,8 @@ public final class DecodeStepBenchmark {
             java.util.Arrays.fill(positions, config.context() - 1);
             d.setPositions(positions);
             TimingStats step = Benchmark.time(stream, timing, 1, i -> d.step(stream));
+            // before the profile, whose lone top-k launches route every layer by the last layer's logits
+            double expertsRead = shape.hasExperts() ? expertsRead(d) : Double.NaN;
             List<DecodeStepResult.OperatorTiming> operators = new ArrayList<>();
             if (profile) {
                 for (DecoderOperator o : shape.operators()) {
@@ -248,8 +250,21 @@ public final class DecodeStepBenchmark {
                     kvBytes,
                     operators,
                     energy,
-                    null);
+                    null,
+                    expertsRead);
         }
+    }
+
+    /** The distinct experts each layer of the decoder's last step picked, averaged over the layers. */
+    private static double expertsRead(DenseDecoder d) {
+        Cuda.synchronize();
+        long sum = 0;
+        for (int l = 0; l < d.shape().layers(); l++) {
+            sum += java.util.Arrays.stream(d.routing(l)[0].toIntArray())
+                    .distinct()
+                    .count();
+        }
+        return (double) sum / d.shape().layers();
     }
 
     /**

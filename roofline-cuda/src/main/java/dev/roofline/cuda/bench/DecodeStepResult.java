@@ -1,6 +1,7 @@
 package dev.roofline.cuda.bench;
 
 import dev.roofline.core.energy.OperationEnergy;
+import dev.roofline.core.model.MixtureOfExperts;
 import dev.roofline.core.transformer.ModelPrediction;
 import dev.roofline.cuda.decode.DecoderOperator;
 
@@ -20,6 +21,8 @@ import java.util.Optional;
  * @param operators   per operator, when profiled (else empty)
  * @param energy      the step back to back for at least a second inside one meter session, when a meter is installed
  * @param notRun      why the configuration was not measured, or null
+ * @param expertsRead for a model with experts, the distinct experts a layer of the timed step read, averaged over the
+ *                    layers (the prediction assumes {@link MixtureOfExperts#expectedDistinctExperts}); else NaN
  */
 public record DecodeStepResult(
         String model,
@@ -31,10 +34,26 @@ public record DecodeStepResult(
         long kvBytes,
         List<OperatorTiming> operators,
         Optional<OperationEnergy> energy,
-        String notRun) {
+        String notRun,
+        double expertsRead) {
 
     public DecodeStepResult {
         operators = List.copyOf(operators);
+    }
+
+    /** A result without experts read (a dense model's, or one not measured). */
+    public DecodeStepResult(
+            String model,
+            DecodeStepBenchmark.Config config,
+            double seconds,
+            ModelPrediction predicted,
+            ModelPrediction datasheet,
+            long weightBytes,
+            long kvBytes,
+            List<OperatorTiming> operators,
+            Optional<OperationEnergy> energy,
+            String notRun) {
+        this(model, config, seconds, predicted, datasheet, weightBytes, kvBytes, operators, energy, notRun, Double.NaN);
     }
 
     /**
@@ -139,6 +158,14 @@ public record DecodeStepResult(
         return t;
     }
 
+    private String expertsNote() {
+        double expected = predicted.model().feedForward() instanceof MixtureOfExperts moe
+                ? moe.expectedDistinctExperts(config.batch())
+                : Double.NaN;
+        return String.format(
+                Locale.ROOT, "; %.2f experts read per layer (the prediction assumes %.2f)", expertsRead, expected);
+    }
+
     @Override
     public String toString() {
         String head = String.format(
@@ -164,6 +191,7 @@ public record DecodeStepResult(
                         percentOfRoofline(),
                         errorPercent(),
                         bytesPerSecond() / 1e9)
+                + (Double.isNaN(expertsRead) ? "" : expertsNote())
                 + energy.map(e -> String.format(
                                 Locale.ROOT,
                                 "; %.3f J/token at %.0f W average",

@@ -1,9 +1,16 @@
 package dev.roofline.cuda.bench;
 
+import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.model.Models;
+import dev.roofline.core.transformer.ModelPrediction;
+import dev.roofline.core.transformer.Transformer;
 import dev.roofline.cuda.decode.DecoderShape;
+import dev.roofline.cuda.kernels.KernelLaunch;
 import dev.roofline.cuda.kernels.WeightFormat;
 import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -31,6 +38,26 @@ class DecodeStepBenchmarkTest {
         // batch 4 reads the 8 x (1 - (6/8)^4) = 5.46875 experts expected: + 3.46875 x 32 x 352,321,536 B
         assertThat(DecodeStepBenchmark.stepWeightBytes(mixtral, WeightFormat.FP16, 4))
                 .isEqualTo(25_497_174_016L + 39_107_690_496L);
+    }
+
+    @Test
+    void aMixturesResultSaysHowManyExpertsItsStepReadBesideThePredictions() {
+        ModelPrediction p = Transformer.of(Models.MIXTRAL_8X7B, Hardware.H200)
+                .predict(DecodeStepBenchmark.workload(WeightFormat.FP16, 4, 1024));
+        DecodeStepResult r = new DecodeStepResult(
+                "Mixtral-8x7B",
+                new DecodeStepBenchmark.Config(WeightFormat.FP16, 4, 1024, KernelLaunch.PROGRAMMATIC),
+                1e-3,
+                p,
+                p,
+                1,
+                1,
+                List.of(),
+                Optional.empty(),
+                null,
+                5.25);
+        // 4 tokens x top 2 of 8: 8 x (1 - (6/8)^4) = 5.46875 expected
+        assertThat(r.toString()).contains("; 5.25 experts read per layer (the prediction assumes 5.47)");
     }
 
     @Test

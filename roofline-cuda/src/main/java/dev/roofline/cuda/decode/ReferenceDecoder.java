@@ -325,38 +325,15 @@ public final class ReferenceDecoder {
             addInPlace(residual, linear(a, w.wo(), heads * d));
             double[] normed = DecodeReference.rmsNorm(residual, w.postNorm(), batch, eps);
             if (w.experts() != null) {
-                addInPlace(residual, experts(normed, w.experts(), l));
+                routing[l] = ExpertRouting.route(
+                        linear(normed, w.experts().router(), h), batch, config.experts(), config.topK());
+                addInPlace(residual, ReferenceMixture.delta(normed, w.experts(), routing[l], config, batch));
                 continue;
             }
             double[] gateUp = linear(normed, w.wgu(), h);
             addInPlace(residual, linear(DecodeReference.siluMul(gateUp, batch, inter), w.wd(), inter));
         }
         return linear(DecodeReference.rmsNorm(residual, weights.finalNorm(), batch, eps), weights.lmHead(), h);
-    }
-
-    /**
-     * The mixture of experts of layer {@code l} on {@code normed} ({@code batch × hidden}): the router's logits,
-     * {@link ExpertRouting}'s choice, and the weighted sum of each token's experts' SwiGLU outputs.
-     */
-    private double[] experts(double[] normed, Experts w, int l) {
-        int h = config.hidden();
-        int inter = config.intermediate();
-        int k = config.topK();
-        ExpertRouting.Routing r = ExpertRouting.route(linear(normed, w.router(), h), batch, config.experts(), k);
-        routing[l] = r;
-        double[] delta = new double[batch * h];
-        for (int b = 0; b < batch; b++) {
-            for (int j = 0; j < k; j++) {
-                int e = r.ids()[b * k + j];
-                double[] gateUp = rows(normed, b * h, w.gateUp(), (long) e * 2 * inter, 2 * inter, h);
-                double[] act = DecodeReference.siluMul(gateUp, 1, inter);
-                double[] out = rows(act, 0, w.down(), (long) e * h, h, inter);
-                for (int i = 0; i < h; i++) {
-                    delta[b * h + i] += r.weights()[b * k + j] * out[i];
-                }
-            }
-        }
-        return delta;
     }
 
     /**
@@ -372,20 +349,6 @@ public final class ReferenceDecoder {
                     config.hasExperts() ? "no step has run yet" : "a dense model has no routing");
         }
         return r;
-    }
-
-    /** {@code x[from .. from + in) · w[row .. row + out)ᵀ} for one row of {@code in} features. */
-    private static double[] rows(double[] x, int from, double[] w, long row, int out, int in) {
-        double[] y = new double[out];
-        for (int n = 0; n < out; n++) {
-            long base = (row + n) * in;
-            double s = 0;
-            for (int i = 0; i < in; i++) {
-                s += x[from + i] * w[(int) (base + i)];
-            }
-            y[n] = s;
-        }
-        return y;
     }
 
     /** A copy of layer {@code layer}'s key cache, {@code [batch][kvHeads][capacity][headDim]}. */

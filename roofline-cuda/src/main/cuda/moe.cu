@@ -40,9 +40,8 @@ __device__ __forceinline__ size_t expert_scale_bytes(int N, int K) {
 }
 
 // The rows one expert's block computes: the slots routed to it, gathered from the routing table. Activation row m is
-// token slot[m] / TOPK's row of x (PER_SLOT false: gate/up reads the normed hidden state) or slot slot[m]'s row (PER_SLOT
-// true: down reads the slot's SiLU·up). Gate/up stores half[slot][N]; down stores float[slot][N] times the slot's
-// routing weight.
+// token slot[m] / TOPK's row of x (gate/up reads the normed hidden state) or, for DOWN, slot slot[m]'s row (down reads
+// the slot's SiLU·up). Gate/up stores half[slot][N]; down stores float[slot][N] times the slot's routing weight.
 template <bool DOWN>
 struct RoutedRows {
     const __half* __restrict__ x;
@@ -62,41 +61,59 @@ struct RoutedRows {
 };
 
 // The block's expert and the slots routed to it. Block group j of a grouped GEMV serves the j-th smallest expert
-// id the batch picked (thread 0 marks the picked experts in a bit mask, then counts its bits), so the grid needs
-// only min(E, B * TOPK) groups and none serves an expert no token picked; slot[] receives that expert's slots in slot
-// order. A token picks an expert at most once, so at most `rows` slots match. Every thread gets the expert (-1 when
-// the batch picked fewer than j + 1 experts) and the count; ids outside [0, E) are ignored.
+// id the batch picked, so the grid needs only min(E, B * TOPK) groups and none serves an expert no token picked.
+// Warp 0 finds it: each lane loads up to 4 of the B * TOPK <= 128 ids (one round trip for all), the warp ORs their
+// bits into a 128-bit mask of the picked experts and counts its way to the j-th, then compacts that expert's slots
+// into slot[] in slot order with ballots. A token picks an expert at most once, so at most `rows` slots match. Every
+// thread gets the expert (-1 when the batch picked fewer than j + 1 experts) and the count; ids outside [0, E) are
+// ignored.
 struct Group {
     int expert;
     int count;
 };
 __device__ __forceinline__ Group find_group(const int* ids, int rows, int top_k, int experts, int j, int* slot) {
+    static_assert(MAX_EXPERTS == 128 && MAX_ROWS * MAX_TOP_K == 128, "4 words of 32 experts, 4 ids per lane");
     __shared__ Group group;
-    if (threadIdx.x == 0) {
-        static_assert(MAX_EXPERTS == 128, "the picked experts are two 64-bit words");
-        unsigned long long lo = 0, hi = 0; // experts 0..63, 64..127
+    if (threadIdx.x < 32) {
+        constexpr unsigned ALL = 0xffffffffu;
+        const int lane = threadIdx.x;
         const int n = rows * top_k;
-        for (int s = 0; s < n; s++) {
-            const int e = ids[s];
-            if (e >= 0 && e < experts) {
-                if (e < 64) lo |= 1ull << e;
-                else hi |= 1ull << (e - 64);
-            }
+        int mine[4];
+        unsigned word[4] = {0u, 0u, 0u, 0u}; // experts 32w .. 32w + 31 this lane's ids picked
+        #pragma unroll
+        for (int r = 0; r < 4; r++) {
+            const int s = lane + 32 * r;
+            mine[r] = s < n ? ids[s] : -1;
+        }
+        #pragma unroll
+        for (int r = 0; r < 4; r++) {
+            const int e = mine[r];
+            #pragma unroll
+            for (int w = 0; w < 4; w++) // constant indices: the words stay in registers
+                if (e >= 0 && e < experts && (e >> 5) == w) word[w] |= 1u << (e & 31);
         }
         int expert = -1;
-        const int in_lo = __popcll(lo);
-        if (j < in_lo + __popcll(hi)) {
-            unsigned long long m = j < in_lo ? lo : hi;
-            for (int i = j < in_lo ? j : j - in_lo; i > 0; i--) m &= m - 1; // drop the lower picked experts
-            expert = (j < in_lo ? 0 : 64) + __ffsll(static_cast<long long>(m)) - 1;
-        }
-        int c = 0;
-        if (expert >= 0) {
-            for (int s = 0; s < n && c < MAX_ROWS; s++) {
-                if (ids[s] == expert) slot[c++] = s;
+        int left = j;
+        #pragma unroll
+        for (int w = 0; w < 4; w++) {
+            unsigned m = __reduce_or_sync(ALL, word[w]);
+            const int c = __popc(m);
+            if (expert < 0 && left < c) {
+                for (int i = 0; i < left; i++) m &= m - 1; // drop the lower picked experts
+                expert = 32 * w + __ffs(m) - 1;
             }
+            left -= c;
         }
-        group = Group{expert, c};
+        int count = 0;
+        #pragma unroll
+        for (int r = 0; r < 4; r++) {
+            const bool hit = expert >= 0 && mine[r] == expert;
+            const unsigned ballot = __ballot_sync(ALL, hit);
+            const int at = count + __popc(ballot & ((1u << lane) - 1u));
+            if (hit && at < MAX_ROWS) slot[at] = lane + 32 * r;
+            count += __popc(ballot);
+        }
+        if (lane == 0) group = Group{expert, min(count, MAX_ROWS)};
     }
     __syncthreads();
     return group;

@@ -30,11 +30,12 @@ import static org.assertj.core.api.Assertions.within;
  * GPU must be the reference's, expert for expert, with weights within 2·10⁻³, and the logits within the dense test's
  * 2 %.
  *
- * <p>The GPU's router logits carry FP16 rounding (about 10⁻³ of their size), so a token whose k-th and (k+1)-th logits
- * lie closer than that may flip to the other expert and leave the test comparing two different models. The inputs are
- * therefore drawn from the first seed whose whole run keeps every routing decision at least {@value #MARGIN} (in
- * logits, about 2 % of their spread) away from a tie in the reference; at batch 3 and up, the run must also have
- * tokens of one step pick different experts.
+ * <p>The GPU's router logits carry FP16 rounding and the residual stream's (up to a few 10⁻³ here, against logits of
+ * spread about 0.6), so a token whose k-th and (k+1)-th logits lie closer than that may flip to the other expert and
+ * leave the test comparing two different models. The inputs are therefore drawn from the first seed whose whole run
+ * keeps every routing decision at least {@value #MARGIN} away from a tie in the reference; at batch 3 and up, the run
+ * must also have tokens of one step pick different experts. Such seeds thin out as the batch grows (24 decisions a
+ * step at batch 4, and none of 1000 seeds clears 0.02 over 12 steps at batch 8), so the batches stop at 4.
  */
 @RequiresGpu
 class MoeDecoderIT {
@@ -44,22 +45,22 @@ class MoeDecoderIT {
     private static final DecoderShape SHAPE = new DecoderShape(LAYERS, 256, 4, 2, 64, 512, 1000, 4, 2);
     private static final int STEPS = 12;
     private static final double TOLERANCE = 0.02;
-    private static final double MARGIN = 0.01;
-    private static final int SEEDS = 500;
+    private static final double MARGIN = 0.02;
+    private static final int SEEDS = 1000;
 
     @ParameterizedTest(name = "{0} experts, batch {1}, {2} launches")
     @CsvSource({
         "FP16, 1, ORDERED",
         "FP16, 1, PROGRAMMATIC",
         "FP16, 4, PROGRAMMATIC",
-        "FP16, 8, PROGRAMMATIC",
         "BF16, 3, PROGRAMMATIC",
         "FP8_E4M3, 3, PROGRAMMATIC",
         "INT8, 3, ORDERED",
         "INT4, 1, PROGRAMMATIC",
         "INT4, 3, PROGRAMMATIC",
         "NVFP4, 1, PROGRAMMATIC",
-        "NVFP4, 3, PROGRAMMATIC"
+        "NVFP4, 3, PROGRAMMATIC",
+        "NVFP4, 4, ORDERED"
     })
     void logitsAndRoutingMatchTheCpuReferenceStepAfterStep(WeightFormat format, int batch, KernelLaunch launch) {
         ReferenceDecoder.Weights random = ReferenceDecoder.Weights.random(CONFIG, LAYERS, 42);

@@ -1,7 +1,16 @@
 package dev.roofline.cuda.decode;
 
+import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.model.Models;
+import dev.roofline.core.precision.Precision;
+import dev.roofline.core.transformer.ModelPrediction;
+import dev.roofline.core.transformer.OperatorTime;
+import dev.roofline.core.transformer.Transformer;
+import dev.roofline.core.transformer.Workload;
 import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,6 +46,23 @@ class DecoderOperatorTest {
                         DecoderOperator.LM_HEAD);
         // per layer 2 norms, qkv, rope, 2 attention, o, router, top-k, gate/up, silu, down, combine = 13
         assertThat(DecoderOperator.stepLaunches(mixtral)).isEqualTo(13 * 32 + 2);
+    }
+
+    @Test
+    void aMixturesStepCoversEveryPredictedOperatorButTheEmbeddingOnce() {
+        ModelPrediction p = Transformer.of(Models.MIXTRAL_8X7B, Hardware.H200)
+                .predict(Workload.decode(4, 1024).withWeights(Precision.FP16));
+        List<String> covered = new ArrayList<>();
+        for (DecoderOperator o : DecoderOperator.of(DecoderShape.of(Models.MIXTRAL_8X7B))) {
+            covered.addAll(o.modelOperators());
+        }
+        List<String> predicted = new ArrayList<>();
+        for (OperatorTime o : p.operators()) {
+            if (!o.name().equals("embedding")) {
+                predicted.add(o.name());
+            }
+        }
+        assertThat(covered).containsExactlyInAnyOrderElementsOf(predicted);
     }
 
     @Test

@@ -156,13 +156,27 @@ __device__ __forceinline__ float e8m0_to_float(uint32_t code) {
     return code == 0 ? __uint_as_float(0x00400000u) : __uint_as_float(code << 23); // 2^(code - 127)
 }
 
+// Where a GEMV's activation rows come from and where its outputs go: the plain layout, x[M][K] and y[M][N]. The
+// kernels take this as a parameter so that the grouped expert GEMVs (moe.cu) run the same loops on gathered rows.
+template <typename T>
+struct PlainRows {
+    const T* __restrict__ x;
+    T* __restrict__ y;
+    __device__ __forceinline__ const T* x_row(int m, int K) const { return x + static_cast<size_t>(m) * K; }
+    __device__ __forceinline__ void store(int m, int n, int N, float v) const {
+        y[static_cast<size_t>(m) * N + n] = from_float<T>(v);
+    }
+};
+
 // UNROLL 16-byte chunks per lane in flight for each of the warp's RPW rows (rows n0 .. n0 + RPW - 1 share the x loads).
-template <Fmt F, typename T, int MAXM, int UNROLL = 4, int RPW = 1, int HINT = 0>
-__device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __restrict__ scales,
-                                     const T* __restrict__ x, T* __restrict__ y, int M, int N, int K, float global) {
+// The block computes rows tile * (warps per block) * RPW onwards; activation row m is rows.x_row(m), output (m, n) goes
+// to rows.store.
+template <Fmt F, typename T, int MAXM, int UNROLL = 4, int RPW = 1, int HINT = 0, typename Rows>
+__device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __restrict__ scales, const Rows& rows,
+                                     int M, int N, int K, float global, int tile) {
     constexpr int EPC = Traits<F>::EPC;
     const int lane = threadIdx.x & 31;
-    const int n0 = (blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5)) * RPW;
+    const int n0 = (tile * (blockDim.x >> 5) + (threadIdx.x >> 5)) * RPW;
     if (n0 >= N) return;
     const int m_count = MAXM == 1 ? 1 : M;
     const int chunks = K / EPC;
@@ -217,7 +231,7 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
             #pragma unroll
             for (int m = 0; m < MAXM; m++) {
                 if (m >= m_count) break;
-                const T* xr = x + static_cast<size_t>(m) * K + k0;
+                const T* xr = rows.x_row(m, K) + k0;
                 float part0[RPW], part1[RPW];
                 #pragma unroll
                 for (int r = 0; r < RPW; r++) part0[r] = part1[r] = 0.f;
@@ -249,7 +263,7 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
             float v = acc[r][m];
             #pragma unroll
             for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xFFFFFFFFu, v, off);
-            if (lane == 0) y[static_cast<size_t>(m) * N + n0 + r] = from_float<T>(v * row_scale);
+            if (lane == 0) rows.store(m, n0 + r, N, v * row_scale);
         }
     }
 }
@@ -422,10 +436,10 @@ __device__ __forceinline__ uint32_t load_step_scale(const uint8_t* p) {
 
 // WARPS warps split K (step it goes to warp it % WARPS); UNROLL steps of loads in flight per warp. Full trips of
 // UNROLL steps run without bounds checks at immediate offsets; the steps left over run one at a time, checked.
-template <Fmt F, int MAXM, int UNROLL, int WARPS, int HINT = TC_LOAD_HINT>
+// The block computes rows tile * TC_ROWS onwards; activations and outputs go through rows as in gemv above.
+template <Fmt F, int MAXM, int UNROLL, int WARPS, int HINT = TC_LOAD_HINT, typename Rows>
 __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, const void* __restrict__ scales,
-                                                 const __half* __restrict__ x, __half* __restrict__ y,
-                                                 int M, int N, int K, float global) {
+                                                 const Rows& rows, int M, int N, int K, float global, int tile) {
     static_assert(F == Fmt::NVFP4 || F == Fmt::MXFP4 || F == Fmt::INT4, "4-bit formats only");
     using Step = TcStep<F, MAXM>;
     constexpr int NB = Step::NB;
@@ -438,7 +452,7 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
     if (blockDim.x != WARPS * 32) __trap(); // a launch of another shape would skip K steps or overrun red
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     const int g = lane >> 2, q = lane & 3;
-    const int n0 = blockIdx.x * TC_ROWS;
+    const int n0 = tile * TC_ROWS;
     const int m_count = MAXM == 1 ? 1 : M;
     const bool two = NB == 2 && M > 8; // warp-uniform
     const int r0 = n0 + g < N ? n0 + g : 0, r1 = n0 + g + 8 < N ? n0 + g + 8 : 0;
@@ -452,7 +466,7 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
             + STEP_SCALE_BYTES * warp;
     const __half* px[NB];
     #pragma unroll
-    for (int f = 0; f < NB; f++) px[f] = x + static_cast<size_t>(8 * f + g < m_count ? 8 * f + g : 0) * K + 32 * q + 128 * warp;
+    for (int f = 0; f < NB; f++) px[f] = rows.x_row(8 * f + g < m_count ? 8 * f + g : 0, K) + 32 * q + 128 * warp;
     const int full = K / 128, iters = (K + 127) / 128;
 
     // MXFP4: each row's largest E8M0 code, N bytes after the N x K/32 codes (rows past N: row 0, as loaded)
@@ -534,7 +548,7 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
             for (int w = 0; w < WARPS; w++) v += red[w][f][c][l];
             // MXFP4: 2^(Emax - 128) = 2^(Emax - 127) x 2^14 (e2m1) x 2^-15 (e8m0_rel_half2)
             const float s = F == Fmt::MXFP4 ? e8m0_to_float(__ldg(row_emax + row)) * 0.5f : out_scale;
-            y[static_cast<size_t>(m) * N + row] = __float2half_rn(v * s);
+            rows.store(m, row, N, v * s);
         }
     }
 }
@@ -549,7 +563,7 @@ using namespace roofline_gemv;
     gemv_##fmt##_##act##_m##MAXM(const void* W, const void* scales, const T* x, T* y, int M, int N, int K,      \
                                  float global) {                                                                \
         roofline_launch::wait_for_previous_kernel();                                                            \
-        gemv<Fmt::FMT, T, MAXM, UNR, RPW>(W, scales, x, y, M, N, K, global);                                    \
+        gemv<Fmt::FMT, T, MAXM, UNR, RPW>(W, scales, PlainRows<T>{x, y}, M, N, K, global, blockIdx.x);          \
     }
 #define ROOFLINE_GEMV_ALL(FMT, fmt)                            \
     ROOFLINE_GEMV(FMT, fmt, __half, f16, 1, 2, 2)              \
@@ -570,7 +584,7 @@ ROOFLINE_GEMV_ALL(INT8, int8)
     gemv_##fmt##_f16_m##MAXM##_w##W(const void* Wt, const void* scales, const __half* x, __half* y, int M, int N, \
                                     int K, float global) {                                                      \
         roofline_launch::wait_for_previous_kernel();                                                            \
-        gemv_4bit_f16_tc<Fmt::FMT, MAXM, UNR, W>(Wt, scales, x, y, M, N, K, global);                            \
+        gemv_4bit_f16_tc<Fmt::FMT, MAXM, UNR, W>(Wt, scales, PlainRows<__half>{x, y}, M, N, K, global, blockIdx.x); \
     }
 // Each format ships the two K splits GemvKernels.tensorCoreWarps launches: 8 and 16 warps. BOUNDS8: the launch bounds
 // of the 8-warp M = 1 kernel. __launch_bounds__(256, 5) caps NVFP4 at 48 registers (sm_90a: from 56, no spills; sm_100a
@@ -592,3 +606,5 @@ ROOFLINE_GEMV_4BIT(MXFP4, mxfp4, 4, __launch_bounds__(256))
 
 // the decoder kernels (decode.cu) ship in this fatbin too: one build, one library load per context
 #include "decode.cu"
+// and the mixture-of-experts kernels, whose grouped GEMVs run the templates above
+#include "moe.cu"

@@ -8,6 +8,7 @@ import dev.roofline.core.transformer.ModelPrediction;
 import dev.roofline.core.transformer.Transformer;
 import dev.roofline.core.transformer.Workload;
 import dev.roofline.cuda.decode.DecoderOperator;
+import dev.roofline.cuda.decode.DecoderShape;
 
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -122,7 +123,10 @@ public final class DecodeCalibration {
             fixed.put(OperatorClass.ATTENTION, Math.max(0, perLayer));
         }
         int perModel = DecoderOperator.LM_HEAD.launches(layers) + 1; // lm_head and the final norm
-        int perLayer = (DecoderOperator.stepLaunches(layers) - perModel) / layers;
+        int perLayer = (DecoderOperator.stepLaunches(
+                                DecoderShape.of(profiled.getFirst().predicted().model()))
+                        - perModel)
+                / layers;
         return new Calibration(
                 new Calibration.Provenance(device, date, source),
                 ceilings.copyBytesPerSecond(),

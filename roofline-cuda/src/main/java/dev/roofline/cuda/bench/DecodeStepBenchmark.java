@@ -4,6 +4,7 @@ import dev.roofline.core.energy.OperationEnergy;
 import dev.roofline.core.energy.PowerMeter;
 import dev.roofline.core.energy.PowerMeters;
 import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.model.MixtureOfExperts;
 import dev.roofline.core.model.Model;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.transformer.ModelPrediction;
@@ -18,12 +19,14 @@ import dev.roofline.cuda.decode.DecoderOperator;
 import dev.roofline.cuda.decode.DecoderShape;
 import dev.roofline.cuda.decode.DecoderWeights;
 import dev.roofline.cuda.decode.DenseDecoder;
+import dev.roofline.cuda.decode.ExpertWeights;
 import dev.roofline.cuda.decode.RopeFrequencies;
 import dev.roofline.cuda.internal.OwnedResources;
 import dev.roofline.cuda.kernels.AttentionGeometry;
 import dev.roofline.cuda.kernels.DecodeKernels;
 import dev.roofline.cuda.kernels.KernelLaunch;
 import dev.roofline.cuda.kernels.KvCacheFormat;
+import dev.roofline.cuda.kernels.MoeKernels;
 import dev.roofline.cuda.kernels.WeightFormat;
 
 import java.util.ArrayList;
@@ -135,11 +138,11 @@ public final class DecodeStepBenchmark {
             Optional<PowerMeter> meter = PowerMeters.installed();
             List<DecodeStepResult> results = new ArrayList<>();
             for (WeightFormat f : sweep.formats()) {
-                long weightBytes = weightBytes(shape, f);
-                if (weightBytes > Cuda.freeMemoryBytes()) {
+                long resident = weightBytes(shape, f);
+                if (resident > Cuda.freeMemoryBytes()) {
                     for (Config c : configs(sweep, f)) {
                         results.add(DecodeStepResult.skipped(
-                                model.name(), c, weightBytes, kvBytes(shape, c.kv(), c.batch(), c.context())));
+                                model.name(), c, resident, kvBytes(shape, c.kv(), c.batch(), c.context())));
                     }
                     continue;
                 }
@@ -148,6 +151,17 @@ public final class DecodeStepBenchmark {
                         int b = config.batch();
                         int c = config.context();
                         long kv = kvBytes(shape, config.kv(), b, c);
+                        long weightBytes = stepWeightBytes(shape, f, b);
+                        if (shape.hasExperts() && !DenseDecoder.runs(shape, f, b)) {
+                            results.add(DecodeStepResult.unsupported(
+                                    model.name(),
+                                    config,
+                                    weightBytes,
+                                    kv,
+                                    "not run: the experts' grouped GEMVs take " + MoeKernels.FORMATS
+                                            + " weights and batches up to " + MoeKernels.MAX_ROWS));
+                            continue;
+                        }
                         if (!DenseDecoder.runs(f, b)) {
                             results.add(DecodeStepResult.unsupported(model.name(), config, weightBytes, kv));
                             continue;
@@ -238,13 +252,18 @@ public final class DecodeStepBenchmark {
             }
             d.input().fill(0x2E);
             Cuda.synchronize(); // the fills ran on the default stream, which the step's stream does not wait for
+            if (shape.hasExperts()) {
+                d.setInput(distinctRows(config.batch(), shape.hidden()));
+            }
             int[] positions = new int[config.batch()];
             java.util.Arrays.fill(positions, config.context() - 1);
             d.setPositions(positions);
             TimingStats step = Benchmark.time(stream, timing, 1, i -> d.step(stream));
+            // before the profile, whose lone top-k launches route every layer by the last layer's logits
+            double expertsRead = shape.hasExperts() ? expertsRead(d) : Double.NaN;
             List<DecodeStepResult.OperatorTiming> operators = new ArrayList<>();
             if (profile) {
-                for (DecoderOperator o : DecoderOperator.values()) {
+                for (DecoderOperator o : shape.operators()) {
                     TimingStats t = Benchmark.time(stream, timing.withRepetitions(20), 1, i -> d.enqueue(o, stream));
                     operators.add(new DecodeStepResult.OperatorTiming(
                             o,
@@ -266,8 +285,21 @@ public final class DecodeStepBenchmark {
                     kvBytes,
                     operators,
                     energy,
-                    null);
+                    null,
+                    expertsRead);
         }
+    }
+
+    /** The distinct experts each layer of the decoder's last step picked, averaged over the layers. */
+    private static double expertsRead(DenseDecoder d) {
+        Cuda.synchronize();
+        long sum = 0;
+        for (int l = 0; l < d.shape().layers(); l++) {
+            sum += java.util.Arrays.stream(d.routing(l)[0].toIntArray())
+                    .distinct()
+                    .count();
+        }
+        return (double) sum / d.shape().layers();
     }
 
     /**
@@ -341,13 +373,38 @@ public final class DecodeStepBenchmark {
         return s;
     }
 
-    /** Random weights in {@code f} for every layer (seeded per layer and matrix), norms of FP16 1.06 everywhere. */
+    /**
+     * Random weights in {@code f} for every layer (seeded per layer and matrix), norms of FP16 1.06 everywhere, except
+     * in a model with experts, whose layers' norms are 0.016: random weights are not scaled to their fan-in, and at
+     * 1.06 the attention's and the experts' outputs would overflow the FP16 residual stream within a few layers, after
+     * which every router logit is NaN and every token picks the same experts. With small norms the logits stay finite
+     * and differ from token to token, so the step reads about the distinct experts the prediction assumes. The router
+     * is FP16.
+     */
     public static DecoderWeights randomWeights(DecoderShape shape, WeightFormat f, long seed) {
         int h = shape.hidden();
         try (OwnedResources partial = new OwnedResources()) {
             List<DecoderWeights.Layer> layers = new ArrayList<>();
             for (int l = 0; l < shape.layers(); l++) {
                 long s = seed * 1_000_003L + 1000L * l;
+                if (shape.hasExperts()) {
+                    int e = shape.experts();
+                    int inter = shape.intermediate();
+                    DeviceBuffer inputNorm = partial.add(DeviceBuffer.allocate(2L * h));
+                    DeviceBuffer postNorm = partial.add(DeviceBuffer.allocate(2L * h));
+                    inputNorm.fill(EXPERT_NORM_BYTE);
+                    postNorm.fill(EXPERT_NORM_BYTE);
+                    layers.add(new DecoderWeights.Layer(
+                            inputNorm,
+                            partial.add(RandomGemvWeights.upload(f, shape.qkvWidth(), h, s + 1)),
+                            partial.add(RandomGemvWeights.upload(f, h, shape.attentionWidth(), s + 4)),
+                            postNorm,
+                            partial.add(new ExpertWeights(
+                                    partial.add(RandomGemvWeights.upload(WeightFormat.FP16, e, h, s + 7)),
+                                    partial.add(RandomGemvWeights.upload(f, e * 2 * inter, h, s + 8)),
+                                    partial.add(RandomGemvWeights.upload(f, e * h, inter, s + 9))))));
+                    continue;
+                }
                 layers.add(new DecoderWeights.Layer(
                         partial.add(norm(h)),
                         partial.add(RandomGemvWeights.upload(f, shape.qkvWidth(), h, s + 1)),
@@ -365,20 +422,56 @@ public final class DecodeStepBenchmark {
         }
     }
 
+    /** Each byte of the norms of a model with experts in {@link #randomWeights}: FP16 0x2424 = 2^-6 · 1.035. */
+    private static final int EXPERT_NORM_BYTE = 0x24;
+
     private static DeviceBuffer norm(int hidden) {
         DeviceBuffer b = DeviceBuffer.allocate(2L * hidden);
         b.fill(0x3C); // FP16 0x3C3C = 1.06
         return b;
     }
 
-    /** Bytes of weights one step reads: every linear in {@code f}, {@code lm_head} in FP16 (norms left out). */
+    /**
+     * Bytes of weights the decoder holds: every linear in {@code f}, a mixture's router and {@code lm_head} in FP16,
+     * every expert (norms left out). A dense step reads them all.
+     */
     static long weightBytes(DecoderShape s, WeightFormat f) {
+        return Math.round(weightBytes(s, f, s.experts()));
+    }
+
+    /**
+     * Bytes of weights one step of {@code batch} tokens reads: {@link #weightBytes}, with only the distinct experts
+     * the tokens are expected to pick ({@link MixtureOfExperts#expectedDistinctExperts}, the prediction's own count).
+     */
+    public static long stepWeightBytes(DecoderShape s, WeightFormat f, int batch) {
+        if (!s.hasExperts()) {
+            return weightBytes(s, f);
+        }
+        MixtureOfExperts moe = MixtureOfExperts.routed(s.experts(), s.topK(), s.intermediate());
+        return Math.round(weightBytes(s, f, moe.expectedDistinctExperts(batch)));
+    }
+
+    /** The weights with {@code experts} experts' matrices per layer (a dense MLP when the shape has none). */
+    private static double weightBytes(DecoderShape s, WeightFormat f, double experts) {
         int h = s.hidden();
-        long perLayer = f.storedBytes(s.qkvWidth(), h)
+        double mlp = f.storedBytes(2L * s.intermediate(), h) + f.storedBytes(h, s.intermediate());
+        double perLayer = f.storedBytes(s.qkvWidth(), h)
                 + f.storedBytes(h, s.attentionWidth())
-                + f.storedBytes(2L * s.intermediate(), h)
-                + f.storedBytes(h, s.intermediate());
+                + (s.hasExperts() ? WeightFormat.FP16.storedBytes(s.experts(), h) + experts * mlp : mlp);
         return perLayer * s.layers() + WeightFormat.FP16.storedBytes(s.vocab(), h);
+    }
+
+    /**
+     * Distinct seeded random rows, one per sequence, as FP16 bits of magnitude below 1: a mixture of experts routes
+     * each sequence by its own hidden state, so identical rows would all pick the same experts.
+     */
+    static short[] distinctRows(int batch, int hidden) {
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(batch);
+        short[] x = new short[batch * hidden];
+        for (int i = 0; i < x.length; i++) {
+            x[i] = Float.floatToFloat16((float) rnd.nextDouble(-1, 1));
+        }
+        return x;
     }
 
     /** FP16 K and V bytes one step's attention reads (and its caches hold): batch × context tokens per KV head, every layer. */

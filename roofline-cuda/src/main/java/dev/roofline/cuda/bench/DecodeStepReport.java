@@ -2,6 +2,7 @@ package dev.roofline.cuda.bench;
 
 import dev.roofline.core.transformer.ModelPrediction;
 import dev.roofline.cuda.decode.DecoderOperator;
+import dev.roofline.cuda.decode.DecoderShape;
 import dev.roofline.cuda.kernels.KvCacheFormat;
 
 import java.util.ArrayList;
@@ -76,13 +77,13 @@ public final class DecodeStepReport {
     }
 
     /** The per-operator prediction of a step on one machine, without measurements (no GPU here). */
-    public static String prediction(String title, ModelPrediction datasheet, int layers, ReportFormat format) {
+    public static String prediction(String title, ModelPrediction datasheet, DecoderShape shape, ReportFormat format) {
         List<Row> rows = new ArrayList<>();
-        for (DecoderOperator o : DecoderOperator.values()) {
+        for (DecoderOperator o : shape.operators()) {
             rows.add(new Row(
                     title,
                     o.label(),
-                    o.launches(layers),
+                    o.launches(shape.layers()),
                     DecodeStepBenchmark.seconds(datasheet, o),
                     Double.NaN,
                     Double.NaN));
@@ -90,7 +91,7 @@ public final class DecodeStepReport {
         rows.add(new Row(
                 title,
                 "step",
-                DecoderOperator.stepLaunches(layers),
+                DecoderOperator.stepLaunches(shape),
                 DecodeStepResult.stepPrediction(datasheet),
                 Double.NaN,
                 Double.NaN));
@@ -190,9 +191,8 @@ public final class DecodeStepReport {
         if (!r.operators().isEmpty()) {
             rows.add(new Row(config, "sum of operators", launches, datasheet, predicted, r.profiledSeconds()));
         }
-        int layers = r.predicted().model().layers();
-        rows.add(new Row(
-                config, "step (graph)", DecoderOperator.stepLaunches(layers), datasheet, predicted, r.seconds()));
+        int step = DecoderOperator.stepLaunches(DecoderShape.of(r.predicted().model()));
+        rows.add(new Row(config, "step (graph)", step, datasheet, predicted, r.seconds()));
         return rows;
     }
 

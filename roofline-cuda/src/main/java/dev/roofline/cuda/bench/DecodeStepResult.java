@@ -1,6 +1,7 @@
 package dev.roofline.cuda.bench;
 
 import dev.roofline.core.energy.OperationEnergy;
+import dev.roofline.core.model.MixtureOfExperts;
 import dev.roofline.core.transformer.ModelPrediction;
 import dev.roofline.cuda.decode.DecoderOperator;
 
@@ -20,6 +21,8 @@ import java.util.Optional;
  * @param operators   per operator, when profiled (else empty)
  * @param energy      the step back to back for at least a second inside one meter session, when a meter is installed
  * @param notRun      why the configuration was not measured, or null
+ * @param expertsRead for a model with experts, the distinct experts a layer of the timed step read, averaged over the
+ *                    layers (the prediction assumes {@link MixtureOfExperts#expectedDistinctExperts}); else NaN
  */
 public record DecodeStepResult(
         String model,
@@ -31,10 +34,26 @@ public record DecodeStepResult(
         long kvBytes,
         List<OperatorTiming> operators,
         Optional<OperationEnergy> energy,
-        String notRun) {
+        String notRun,
+        double expertsRead) {
 
     public DecodeStepResult {
         operators = List.copyOf(operators);
+    }
+
+    /** A result without experts read (a dense model's, or one not measured). */
+    public DecodeStepResult(
+            String model,
+            DecodeStepBenchmark.Config config,
+            double seconds,
+            ModelPrediction predicted,
+            ModelPrediction datasheet,
+            long weightBytes,
+            long kvBytes,
+            List<OperatorTiming> operators,
+            Optional<OperationEnergy> energy,
+            String notRun) {
+        this(model, config, seconds, predicted, datasheet, weightBytes, kvBytes, operators, energy, notRun, Double.NaN);
     }
 
     /**
@@ -65,9 +84,11 @@ public record DecodeStepResult(
                 kvBytes,
                 String.format(
                         Locale.ROOT,
-                        "not run: %.1f GB of weights and %.1f GB of KV cache do not fit in free device memory",
+                        "not run: %.1f GB of weights and %.1f GB of KV cache do not fit in the %.1f GB of free device"
+                                + " memory",
                         weightBytes / 1e9,
-                        kvBytes / 1e9));
+                        kvBytes / 1e9,
+                        dev.roofline.cuda.Cuda.freeMemoryBytes() / 1e9));
     }
 
     static DecodeStepResult unsupported(String model, DecodeStepBenchmark.Config c, long weightBytes, long kvBytes) {
@@ -78,6 +99,11 @@ public record DecodeStepResult(
                 kvBytes,
                 "not run: batch " + c.batch() + " with " + c.format()
                         + " weights needs a weight-only matrix product of that many rows, which roofline does not have yet");
+    }
+
+    static DecodeStepResult unsupported(
+            String model, DecodeStepBenchmark.Config c, long weightBytes, long kvBytes, String why) {
+        return notRun(model, c, weightBytes, kvBytes, why);
     }
 
     private static DecodeStepResult notRun(
@@ -132,6 +158,14 @@ public record DecodeStepResult(
         return t;
     }
 
+    private String expertsNote() {
+        double expected = predicted.model().feedForward() instanceof MixtureOfExperts moe
+                ? moe.expectedDistinctExperts(config.batch())
+                : Double.NaN;
+        return String.format(
+                Locale.ROOT, "; %.2f experts read per layer (the prediction assumes %.2f)", expertsRead, expected);
+    }
+
     @Override
     public String toString() {
         String head = String.format(
@@ -158,6 +192,7 @@ public record DecodeStepResult(
                         percentOfRoofline(),
                         errorPercent(),
                         bytesPerSecond() / 1e9)
+                + (Double.isNaN(expertsRead) ? "" : expertsNote())
                 + energy.map(e -> String.format(
                                 Locale.ROOT,
                                 "; %.3f J/token at %.0f W average",

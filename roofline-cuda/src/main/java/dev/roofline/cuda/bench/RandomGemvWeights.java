@@ -36,13 +36,23 @@ final class RandomGemvWeights {
         return DeviceWeights.upload(f, n, k, w, scales(f, n, k, rnd), NVFP4_GLOBAL_SCALE);
     }
 
-    /** Random element bytes; FP16 kept below 1 and BF16 below 2 in magnitude (finite either way). */
+    /**
+     * Random element bytes; FP16 kept below 1 and BF16 below 2 in magnitude, FP8's two NaN codes turned into ±448:
+     * finite in every format, so the values a step computes from them stay numbers (a mixture of experts routes by
+     * them).
+     */
     static byte[] elements(WeightFormat f, int n, int k, SplittableRandom rnd) {
         byte[] w = new byte[Math.toIntExact(f.weightBytes(n, k))];
         rnd.nextBytes(w);
         if (f == WeightFormat.FP16 || f == WeightFormat.BF16) {
             for (int i = 1; i < w.length; i += 2) { // little-endian: the odd bytes are the high ones
                 w[i] &= f == WeightFormat.FP16 ? FP16_HIGH_MASK : BF16_HIGH_MASK;
+            }
+        } else if (f == WeightFormat.FP8_E4M3) {
+            for (int i = 0; i < w.length; i++) {
+                if ((w[i] & 0x7F) == 0x7F) { // S.1111.111 is NaN; S.1111.110 is 448
+                    w[i] ^= 1;
+                }
             }
         }
         return w;

@@ -36,8 +36,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code roofline decode [MODEL|config.json]}: decode steps of a dense model on the GPU, with random weights or a
- * checkpoint's ({@code --checkpoint}), each
+ * {@code roofline decode [MODEL|config.json]}: decode steps of a dense or Mixtral-style mixture-of-experts model on
+ * the GPU, with random weights or a dense model's checkpoint ({@code --checkpoint}), each
  * operator and the whole step beside the roofline prediction on the datasheet and on the measured ceilings
  * ({@link DecodeStepBenchmark}); without a GPU, the prediction per operator and a line saying nothing was measured.
  */
@@ -123,7 +123,8 @@ public final class DecodeCommand implements Command {
 
     @Override
     public String summary() {
-        return "decode steps of a dense model on this GPU, per operator beside the roofline prediction";
+        return "decode steps of a dense or mixture-of-experts model on this GPU, per operator beside the roofline"
+                + " prediction";
     }
 
     @Override
@@ -190,7 +191,7 @@ public final class DecodeCommand implements Command {
                             String title = model.name() + ", " + f + " weights, " + kv + " KV, batch " + b
                                     + ", context " + c + ", predicted on the " + hw.name() + " datasheet";
                             out.print(DecodeStepReport.prediction(
-                                    title, Transformer.of(model, hw).predict(w), shape.layers(), format));
+                                    title, Transformer.of(model, hw).predict(w), shape, format));
                         }
                     }
                 }
@@ -214,6 +215,11 @@ public final class DecodeCommand implements Command {
             }
         }
         out.print(DecodeStepReport.render(results, format));
+        if (results.results().stream().noneMatch(DecodeStepResult::measured)) {
+            out.flush();
+            throw new IllegalStateException(model.name() + ": nothing measured; "
+                    + results.results().getFirst().notRun());
+        }
         if (args.has(SVG)) {
             for (DecodeStepResult r : results.results()) {
                 if (r.measured()) {

@@ -86,6 +86,10 @@ public final class CheckpointWeights implements AutoCloseable {
      */
     public static CheckpointWeights open(Path directory, DecoderShape shape) throws IOException {
         Objects.requireNonNull(shape, "shape");
+        if (shape.hasExperts()) {
+            throw new IllegalArgumentException(directory + ": the decoder reads dense Llama-family checkpoints; a"
+                    + " mixture of experts (" + shape.experts() + " experts) runs on random weights");
+        }
         ShardedCheckpoint checkpoint = ShardedCheckpoint.open(directory);
         try {
             CheckpointTensors tensors = new CheckpointTensors(checkpoint);

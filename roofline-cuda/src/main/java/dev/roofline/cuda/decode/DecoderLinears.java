@@ -50,11 +50,12 @@ final class DecoderLinears implements AutoCloseable {
             partOutput = partRows == 0 ? null : owned.add(DeviceBuffer.allocate(2L * batch * partRows));
             // every cuBLASLt plan now: planning allocates device memory, which a CUDA graph capture does not allow
             for (DecoderWeights.Layer w : weights.layers()) {
-                for (DeviceWeights m : List.of(w.o(), w.down())) {
-                    plan(m);
-                }
+                plan(w.o());
                 w.qkv().parts().forEach(this::plan);
-                w.gateUp().parts().forEach(this::plan);
+                if (w.experts() == null) { // a router runs the GEMV at any batch, experts the grouped GEMVs
+                    plan(w.down());
+                    w.gateUp().parts().forEach(this::plan);
+                }
             }
             plan(weights.lmHead());
         } catch (RuntimeException e) {
@@ -120,6 +121,14 @@ final class DecoderLinears implements AutoCloseable {
         }
     }
 
+    /**
+     * {@code y = x · Wᵀ} on roofline's GEMV at any batch up to {@link #GEMV_MAX_ROWS}: for a mixture's router, whose
+     * few rows (one per expert) are no work for cuBLASLt, and whose FP16 rows would not always meet its alignment.
+     */
+    void gemv(DeviceWeights w, DeviceBuffer x, DeviceBuffer y, Stream stream) {
+        gemv.gemv(w, x, y, batch, Activation.F16, stream);
+    }
+
     /** {@code y = x · Wᵀ}, {@code y} = {@code half[batch][w.rows()]}. */
     void run(DeviceWeights w, DeviceBuffer x, DeviceBuffer y, Stream stream) {
         if (usesGemv(w.format(), batch)) {
@@ -152,7 +161,7 @@ final class DecoderLinears implements AutoCloseable {
     private static int largestPartOfSeveral(DecoderWeights weights) {
         int rows = 0;
         for (DecoderWeights.Layer w : weights.layers()) {
-            for (StackedWeights s : List.of(w.qkv(), w.gateUp())) {
+            for (StackedWeights s : w.gateUp() == null ? List.of(w.qkv()) : List.of(w.qkv(), w.gateUp())) {
                 if (s.parts().size() > 1) {
                     for (DeviceWeights p : s.parts()) {
                         rows = Math.max(rows, p.rows());

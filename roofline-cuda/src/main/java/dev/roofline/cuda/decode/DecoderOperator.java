@@ -5,7 +5,8 @@ import java.util.List;
 /**
  * The operators of one {@link DenseDecoder} step, each a kind of kernel launch, with the operators of the roofline
  * model's forward pass ({@link dev.roofline.core.transformer.Operators}) whose work it does. The engine fuses: the
- * residual add with the next RMSNorm, q/k/v into one product, gate and up into one, RoPE with the KV append.
+ * residual add with the next RMSNorm, q/k/v into one product, gate and up into one, RoPE with the KV append. A step
+ * runs the operators {@link #of} its shape: the dense MLP's or a mixture of experts'.
  */
 public enum DecoderOperator {
     /** {@code residual += delta; normed = rmsNorm(residual)}: twice per layer and once before {@code lm_head}. */
@@ -18,7 +19,36 @@ public enum DecoderOperator {
     GATE_UP_PROJ("gate_up_proj", List.of("gate_proj", "up_proj")),
     SILU_MUL("silu*up", List.of("silu*up")),
     DOWN_PROJ("down_proj", List.of("down_proj")),
-    LM_HEAD("lm_head", List.of("lm_head"));
+    LM_HEAD("lm_head", List.of("lm_head")),
+    /** A mixture of experts' router: the logits of every expert for each token. */
+    ROUTER("router", List.of("router")),
+    /** Softmax, top-k and renormalisation of the router's logits into each token's experts and weights. */
+    TOP_K("top-k", List.of("top-k")),
+    /** The chosen experts' merged gate/up projections, a grouped GEMV reading each chosen expert once. */
+    EXPERTS_GATE_UP("experts gate_up", List.of("experts gate_proj", "experts up_proj")),
+    EXPERTS_SILU_MUL("experts silu*up", List.of("experts silu*up")),
+    /** The chosen experts' down projections, each output times its routing weight. */
+    EXPERTS_DOWN("experts down", List.of("experts down_proj")),
+    /** Each token's weighted expert outputs summed into the residual's delta. */
+    EXPERTS_COMBINE("expert combine", List.of("expert combine"));
+
+    /** A dense step's operators, each layer's in the order it runs them, then {@code lm_head}. */
+    private static final List<DecoderOperator> DENSE =
+            List.of(ADD_RMSNORM, QKV_PROJ, ROPE_APPEND, ATTENTION, O_PROJ, GATE_UP_PROJ, SILU_MUL, DOWN_PROJ, LM_HEAD);
+    /** A mixture of experts' step: the dense MLP's three operators replaced by the experts' six. */
+    private static final List<DecoderOperator> EXPERTS = List.of(
+            ADD_RMSNORM,
+            QKV_PROJ,
+            ROPE_APPEND,
+            ATTENTION,
+            O_PROJ,
+            ROUTER,
+            TOP_K,
+            EXPERTS_GATE_UP,
+            EXPERTS_SILU_MUL,
+            EXPERTS_DOWN,
+            EXPERTS_COMBINE,
+            LM_HEAD);
 
     private final String label;
     private final List<String> modelOperators;
@@ -48,11 +78,16 @@ public enum DecoderOperator {
         };
     }
 
-    /** Kernel launches of a whole step: the calibration's kernels per layer times layers, plus those outside. */
-    public static int stepLaunches(int layers) {
+    /** The operators a step of {@code shape} runs: the dense MLP's or the experts'. */
+    public static List<DecoderOperator> of(DecoderShape shape) {
+        return shape.hasExperts() ? EXPERTS : DENSE;
+    }
+
+    /** Kernel launches of a whole step of {@code shape}: its operators' launches. */
+    public static int stepLaunches(DecoderShape shape) {
         int n = 0;
-        for (DecoderOperator o : values()) {
-            n += o.launches(layers);
+        for (DecoderOperator o : of(shape)) {
+            n += o.launches(shape.layers());
         }
         return n;
     }

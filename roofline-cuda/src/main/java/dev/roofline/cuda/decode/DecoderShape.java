@@ -1,14 +1,29 @@
 package dev.roofline.cuda.decode;
 
+import dev.roofline.core.model.MixtureOfExperts;
 import dev.roofline.core.model.Model;
 import dev.roofline.core.model.MultiHeadAttention;
 import dev.roofline.core.model.SwiGlu;
 
+import java.util.List;
+
 /**
- * The dimensions of a dense Llama-family decoder as {@link DenseDecoder} runs it: multi-head or grouped-query
- * attention and a SwiGLU MLP.
+ * The dimensions of a Llama-family decoder as {@link DenseDecoder} runs it: multi-head or grouped-query attention and
+ * a SwiGLU MLP, or in every layer a Mixtral-style mixture of {@code experts} SwiGLU experts of which each token runs
+ * {@code topK} ({@code experts} and {@code topK} 0 for a dense model).
+ *
+ * @param intermediate the MLP's width, or each expert's
  */
-public record DecoderShape(int layers, int hidden, int heads, int kvHeads, int headDim, int intermediate, int vocab) {
+public record DecoderShape(
+        int layers,
+        int hidden,
+        int heads,
+        int kvHeads,
+        int headDim,
+        int intermediate,
+        int vocab,
+        int experts,
+        int topK) {
 
     public DecoderShape {
         positive("layers", layers);
@@ -21,28 +36,71 @@ public record DecoderShape(int layers, int hidden, int heads, int kvHeads, int h
         if (heads % kvHeads != 0) {
             throw new IllegalArgumentException("heads (" + heads + ") must be a multiple of kvHeads (" + kvHeads + ")");
         }
+        if (experts != 0 || topK != 0) {
+            positive("experts", experts);
+            if (topK < 1 || topK > experts) {
+                throw new IllegalArgumentException("topK must be in [1, experts = " + experts + "], got " + topK);
+            }
+        }
+    }
+
+    /** A dense model's shape. */
+    public DecoderShape(int layers, int hidden, int heads, int kvHeads, int headDim, int intermediate, int vocab) {
+        this(layers, hidden, heads, kvHeads, headDim, intermediate, vocab, 0, 0);
     }
 
     /**
-     * The shape of {@code model}; a model with latent attention, a mixture of experts or a q/k/v bias is refused by
-     * name.
+     * The shape of {@code model}; a model with latent attention or a q/k/v bias is refused by name, and so is a
+     * mixture of experts other than Mixtral's (shared experts, dense layers or a router bias).
      */
     public static DecoderShape of(Model model) {
-        if (!(model.attention() instanceof MultiHeadAttention a) || !(model.feedForward() instanceof SwiGlu mlp)) {
-            throw new IllegalArgumentException(model.name() + ": the decoder runs dense models with multi-head or"
-                    + " grouped-query attention and a SwiGLU MLP");
+        if (!(model.attention() instanceof MultiHeadAttention a)) {
+            throw new IllegalArgumentException(model.name() + ": the decoder runs models with multi-head or"
+                    + " grouped-query attention (the model has "
+                    + model.attention().getClass().getSimpleName() + ")");
         }
         if (a.qkvBias()) {
             throw new IllegalArgumentException(model.name() + ": the decoder has no q/k/v bias (the model has one)");
         }
-        return new DecoderShape(
-                model.layers(),
-                model.hiddenSize(),
-                a.heads(),
-                a.kvHeads(),
-                a.headDim(),
-                mlp.intermediateSize(),
-                model.vocabSize());
+        return switch (model.feedForward()) {
+            case SwiGlu mlp ->
+                new DecoderShape(
+                        model.layers(),
+                        model.hiddenSize(),
+                        a.heads(),
+                        a.kvHeads(),
+                        a.headDim(),
+                        mlp.intermediateSize(),
+                        model.vocabSize());
+            case MixtureOfExperts moe -> {
+                if (moe.sharedExperts() > 0 || moe.denseLayers() > 0 || moe.routerBias()) {
+                    throw new IllegalArgumentException(model.name() + ": the decoder runs Mixtral-style experts (every"
+                            + " layer routed, no shared experts, no router bias); the model has " + moe.sharedExperts()
+                            + " shared experts, " + moe.denseLayers() + " dense layers"
+                            + (moe.routerBias() ? " and a router bias" : ""));
+                }
+                yield new DecoderShape(
+                        model.layers(),
+                        model.hiddenSize(),
+                        a.heads(),
+                        a.kvHeads(),
+                        a.headDim(),
+                        moe.expertIntermediateSize(),
+                        model.vocabSize(),
+                        moe.experts(),
+                        moe.topK());
+            }
+        };
+    }
+
+    /** Whether every layer's MLP is a mixture of experts. */
+    public boolean hasExperts() {
+        return experts > 0;
+    }
+
+    /** The operators of one step, in the order a layer runs them ({@link DecoderOperator#of}). */
+    public List<DecoderOperator> operators() {
+        return DecoderOperator.of(this);
     }
 
     /** Outputs of the merged q/k/v projection per row: (heads + 2·kvHeads)·headDim. */

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A dense decoder's weights on the device, owned: closing this frees them all. Norm weights are FP16 vectors of
+ * A decoder's weights on the device, owned: closing this frees them all. Norm weights are FP16 vectors of
  * {@code hidden}; matrices are {@link DeviceWeights} in any GEMV format, rows are output features. {@link
  * CheckpointWeights} loads them from a safetensors checkpoint.
  *
@@ -23,13 +23,15 @@ public record DecoderWeights(List<Layer> layers, DeviceBuffer finalNorm, DeviceW
         implements AutoCloseable {
 
     /**
-     * One layer's weights.
+     * One layer's weights: a dense MLP ({@code gateUp} and {@code down}, {@code experts} null) or a mixture of
+     * experts ({@code experts}, {@code gateUp} and {@code down} null).
      *
-     * @param qkv    q, k and v projections stacked: {@code (heads + 2·kvHeads)·headDim × hidden}, q rows first, in one
-     *               or more parts
-     * @param o      {@code hidden × heads·headDim}
-     * @param gateUp gate and up stacked: {@code 2·intermediate × hidden}, gate rows first, in one or more parts
-     * @param down   {@code hidden × intermediate}
+     * @param qkv     q, k and v projections stacked: {@code (heads + 2·kvHeads)·headDim × hidden}, q rows first, in one
+     *                or more parts
+     * @param o       {@code hidden × heads·headDim}
+     * @param gateUp  gate and up stacked: {@code 2·intermediate × hidden}, gate rows first, in one or more parts
+     * @param down    {@code hidden × intermediate}
+     * @param experts the router and the experts
      */
     public record Layer(
             DeviceBuffer inputNorm,
@@ -37,9 +39,28 @@ public record DecoderWeights(List<Layer> layers, DeviceBuffer finalNorm, DeviceW
             DeviceWeights o,
             DeviceBuffer postNorm,
             StackedWeights gateUp,
-            DeviceWeights down) {
+            DeviceWeights down,
+            ExpertWeights experts) {
 
-        /** A layer whose merged projections are one matrix each. */
+        public Layer {
+            if ((experts == null) == (gateUp == null || down == null) || (gateUp == null) != (down == null)) {
+                throw new IllegalArgumentException(
+                        "a layer has either a dense MLP (gateUp and down) or experts, not both nor neither");
+            }
+        }
+
+        /** A layer with a dense MLP. */
+        public Layer(
+                DeviceBuffer inputNorm,
+                StackedWeights qkv,
+                DeviceWeights o,
+                DeviceBuffer postNorm,
+                StackedWeights gateUp,
+                DeviceWeights down) {
+            this(inputNorm, qkv, o, postNorm, gateUp, down, null);
+        }
+
+        /** A layer with a dense MLP whose merged projections are one matrix each. */
         public Layer(
                 DeviceBuffer inputNorm,
                 DeviceWeights qkv,
@@ -47,7 +68,17 @@ public record DecoderWeights(List<Layer> layers, DeviceBuffer finalNorm, DeviceW
                 DeviceBuffer postNorm,
                 DeviceWeights gateUp,
                 DeviceWeights down) {
-            this(inputNorm, StackedWeights.of(qkv), o, postNorm, StackedWeights.of(gateUp), down);
+            this(inputNorm, StackedWeights.of(qkv), o, postNorm, StackedWeights.of(gateUp), down, null);
+        }
+
+        /** A layer with a mixture of experts, its q/k/v projection one matrix. */
+        public Layer(
+                DeviceBuffer inputNorm,
+                DeviceWeights qkv,
+                DeviceWeights o,
+                DeviceBuffer postNorm,
+                ExpertWeights experts) {
+            this(inputNorm, StackedWeights.of(qkv), o, postNorm, null, null, experts);
         }
     }
 
@@ -69,8 +100,17 @@ public record DecoderWeights(List<Layer> layers, DeviceBuffer finalNorm, DeviceW
             stacked("qkv" + at, w.qkv(), shape.qkvWidth(), h);
             matrix("o" + at, w.o(), h, shape.attentionWidth());
             vector("post-attention norm" + at, w.postNorm(), h);
-            stacked("gate_up" + at, w.gateUp(), 2 * shape.intermediate(), h);
-            matrix("down" + at, w.down(), h, shape.intermediate());
+            if (shape.hasExperts() != (w.experts() != null)) {
+                throw new IllegalArgumentException(
+                        "layer " + l + " has " + (w.experts() == null ? "a dense MLP" : "experts") + "; the shape "
+                                + (shape.hasExperts() ? "has " + shape.experts() + " experts" : "is dense"));
+            }
+            if (w.experts() != null) {
+                w.experts().check(shape, at);
+            } else {
+                stacked("gate_up" + at, w.gateUp(), 2 * shape.intermediate(), h);
+                matrix("down" + at, w.down(), h, shape.intermediate());
+            }
         }
         vector("final norm", finalNorm, h);
         matrix("lm_head", lmHead, shape.vocab(), h);
@@ -90,8 +130,14 @@ public record DecoderWeights(List<Layer> layers, DeviceBuffer finalNorm, DeviceW
         for (Layer w : layers) {
             all.addAll(w.qkv().parts());
             all.add(w.o());
-            all.addAll(w.gateUp().parts());
-            all.add(w.down());
+            if (w.experts() != null) {
+                all.add(w.experts().router());
+                all.add(w.experts().gateUp());
+                all.add(w.experts().down());
+            } else {
+                all.addAll(w.gateUp().parts());
+                all.add(w.down());
+            }
         }
         all.add(lmHead);
         return all;
@@ -128,8 +174,12 @@ public record DecoderWeights(List<Layer> layers, DeviceBuffer finalNorm, DeviceW
                 owned.add(w.qkv());
                 owned.add(w.o());
                 owned.add(w.postNorm());
-                owned.add(w.gateUp());
-                owned.add(w.down());
+                if (w.experts() != null) {
+                    owned.add(w.experts());
+                } else {
+                    owned.add(w.gateUp());
+                    owned.add(w.down());
+                }
             }
             owned.add(finalNorm);
             owned.add(lmHead);

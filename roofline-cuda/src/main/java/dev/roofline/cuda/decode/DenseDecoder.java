@@ -15,7 +15,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A dense Llama-family decoder on the GPU: one decode step for {@code batch} sequences, from the residual stream
+ * A Llama-family decoder on the GPU: one decode step for {@code batch} sequences, from the residual stream
  * ({@link #input()}, the token embeddings the caller writes) to the logits ({@link #logits()}), FP16 activations, a
  * KV cache in FP16, BF16 or FP8 E4M3 ({@link KvCacheFormat}), each sequence at its own position
  * ({@link #setPositions}). Per layer: RMSNorm, the merged q/k/v
@@ -24,6 +24,13 @@ import java.util.List;
  * last residual add with the final norm and {@code lm_head} ({@link DecoderOperator}). Linears run roofline's GEMV
  * kernels at batch 1, and up to 16 rows for BF16, 8- and 4-bit weights; FP16 linears of more rows run cuBLASLt.
  * {@link ReferenceDecoder} computes the same model in double on the CPU.
+ *
+ * <p>A shape with experts ({@link DecoderShape#hasExperts}, Mixtral style) runs a mixture of experts in place of the
+ * MLP, every operator on the device so the step stays one graph: the router (an FP16 GEMV), top-k routing into each
+ * layer's expert ids and weights ({@link #routing}), the chosen experts' gate/up projections as a grouped GEMV that
+ * reads each chosen expert once, SiLU·up, their down projections likewise, each output times its routing weight, and
+ * the sum of each token's expert outputs into the residual ({@link dev.roofline.cuda.kernels.MoeKernels}); batches up
+ * to 16, experts in {@link dev.roofline.cuda.kernels.MoeKernels#FORMATS}.
  *
  * <p>A merged projection kept in several parts ({@link StackedWeights}) runs one product per part, each into its rows
  * of the output: in place at batch 1; at larger batches through a part buffer and one device copy per part and
@@ -55,6 +62,19 @@ public final class DenseDecoder implements AutoCloseable {
             DecoderOperator.GATE_UP_PROJ,
             DecoderOperator.SILU_MUL,
             DecoderOperator.DOWN_PROJ);
+    /** The same with a mixture of experts in place of the MLP. */
+    private static final List<DecoderOperator> EXPERT_LAYER_ORDER = List.of(
+            DecoderOperator.QKV_PROJ,
+            DecoderOperator.ROPE_APPEND,
+            DecoderOperator.ATTENTION,
+            DecoderOperator.O_PROJ,
+            DecoderOperator.ADD_RMSNORM,
+            DecoderOperator.ROUTER,
+            DecoderOperator.TOP_K,
+            DecoderOperator.EXPERTS_GATE_UP,
+            DecoderOperator.EXPERTS_SILU_MUL,
+            DecoderOperator.EXPERTS_DOWN,
+            DecoderOperator.EXPERTS_COMBINE);
 
     private final DecoderShape shape;
     private final DecoderWeights weights;
@@ -79,6 +99,7 @@ public final class DenseDecoder implements AutoCloseable {
     private final DeviceBuffer positions;
     private final DeviceBuffer lengths;
     private final DeviceBuffer invFreq;
+    private final ExpertBuffers experts;
     private int longest = 1;
     private boolean closed;
 
@@ -125,6 +146,7 @@ public final class DenseDecoder implements AutoCloseable {
             this.invFreq = buffer(8L * invFreq.length);
             this.invFreq.copyFrom(invFreq);
             setPositions(new int[batch]);
+            experts = shape.hasExperts() ? owned.add(ExpertBuffers.allocate(shape, batch, launch)) : null;
         } catch (RuntimeException e) {
             closeOwned(e);
             throw e;
@@ -190,6 +212,9 @@ public final class DenseDecoder implements AutoCloseable {
                     + shape.headDim() + ", " + shape.heads() + " / " + shape.kvHeads());
         }
         DecoderLinears.checkBatch(weights, batch);
+        if (shape.hasExperts()) {
+            ExpertBuffers.checkBatch(shape, batch);
+        }
         return new DenseDecoder(device, shape, weights, invFreq, eps, batch, capacity, kv, launch);
     }
 
@@ -199,6 +224,15 @@ public final class DenseDecoder implements AutoCloseable {
      */
     public static boolean runs(WeightFormat format, int batch) {
         return DecoderLinears.runs(format, batch);
+    }
+
+    /**
+     * Whether the decoder runs a step of {@code shape} with {@code format} weights at {@code batch} rows: as
+     * {@link #runs(WeightFormat, int)} for a dense shape; with experts, batches up to 16 in the grouped GEMVs' formats
+     * ({@link dev.roofline.cuda.kernels.MoeKernels#FORMATS}).
+     */
+    public static boolean runs(DecoderShape shape, WeightFormat format, int batch) {
+        return shape.hasExperts() ? ExpertBuffers.runs(format, batch) : runs(format, batch);
     }
 
     public DecoderShape shape() {
@@ -240,6 +274,18 @@ public final class DenseDecoder implements AutoCloseable {
     }
 
     /**
+     * The routing of {@code layer} in the last step, for a shape with experts: each row's expert ids
+     * ({@code int[batch][topK]}, best first) and their weights ({@code float[batch][topK]}).
+     */
+    public DeviceBuffer[] routing(int layer) {
+        if (experts == null) {
+            throw new IllegalStateException("a dense decoder has no routing");
+        }
+        java.util.Objects.checkIndex(layer, shape.layers());
+        return new DeviceBuffer[] {experts.ids(layer), experts.weights(layer)};
+    }
+
+    /**
      * Each sequence's position in the next step (0-based; its cache then holds that many tokens plus this one). The
      * device is synchronized before and after the upload: the copy goes through the default stream, which the step's
      * non-blocking stream does not wait for, so no step may still read the old positions and none may start before
@@ -272,7 +318,7 @@ public final class DenseDecoder implements AutoCloseable {
     public void step(Stream stream) {
         for (int l = 0; l < shape.layers(); l++) {
             inputNorm(l, stream);
-            for (DecoderOperator o : LAYER_ORDER) {
+            for (DecoderOperator o : experts == null ? LAYER_ORDER : EXPERT_LAYER_ORDER) {
                 layer(o, l, stream);
             }
         }
@@ -285,6 +331,9 @@ public final class DenseDecoder implements AutoCloseable {
      * without the others: on whatever the buffers hold, for timing the operator on its own.
      */
     public void enqueue(DecoderOperator operator, Stream stream) {
+        if (!shape.operators().contains(operator)) {
+            throw new IllegalArgumentException(operator + " is not an operator of this decoder's step");
+        }
         if (operator == DecoderOperator.LM_HEAD) {
             layer(operator, 0, stream);
             return;
@@ -347,6 +396,26 @@ public final class DenseDecoder implements AutoCloseable {
             case SILU_MUL -> kernels.siluMul(gateUp, activated, batch, shape.intermediate(), stream);
             case DOWN_PROJ -> linears.run(w.down(), activated, delta, stream);
             case LM_HEAD -> linears.run(weights.lmHead(), normed, logits, stream);
+            case ROUTER, TOP_K, EXPERTS_GATE_UP, EXPERTS_SILU_MUL, EXPERTS_DOWN, EXPERTS_COMBINE ->
+                experts(o, l, w.experts(), stream);
+        }
+    }
+
+    /** One layer's launch of a mixture-of-experts operator: from {@code normed} to the residual's {@code delta}. */
+    private void experts(DecoderOperator o, int l, ExpertWeights w, Stream stream) {
+        ExpertBuffers x = experts;
+        int e = shape.experts();
+        int k = shape.topK();
+        switch (o) {
+            case ROUTER -> linears.gemv(w.router(), normed, x.logits(), stream);
+            case TOP_K -> x.kernels().topK(x.logits(), x.ids(l), x.weights(l), batch, e, k, stream);
+            case EXPERTS_GATE_UP -> x.kernels().up(w.gateUp(), e, normed, x.ids(l), x.gateUp(), batch, k, stream);
+            case EXPERTS_SILU_MUL ->
+                kernels.siluMul(x.gateUp(), x.activated(), batch * k, shape.intermediate(), stream);
+            case EXPERTS_DOWN ->
+                x.kernels().down(w.down(), e, x.activated(), x.ids(l), x.weights(l), x.out(), batch, k, stream);
+            case EXPERTS_COMBINE -> x.kernels().combine(x.out(), delta, batch, shape.hidden(), k, stream);
+            default -> throw new IllegalArgumentException(o + " is not an operator of the experts");
         }
     }
 

@@ -7,10 +7,12 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * A whole dense Llama-family decoder in double precision on the CPU, one decode step at a time with its own KV caches:
- * the reference the GPU decode step's logits are checked against. Each layer is {@code residual += attention(rmsNorm
+ * A whole Llama-family decoder in double precision on the CPU, one decode step at a time with its own KV caches: the
+ * reference the GPU decode step's logits are checked against. Each layer is {@code residual += attention(rmsNorm
  * (residual))} then {@code residual += mlp(rmsNorm(residual))}, and the logits are {@code rmsNorm(residual) ·
- * lmHeadᵀ}; every operator is {@link DecodeReference}'s, in the GPU kernels' layouts.
+ * lmHeadᵀ}; every operator is {@link DecodeReference}'s, in the GPU kernels' layouts. The MLP is a SwiGLU or, for a
+ * config with experts, Mixtral's mixture: the router's logits, {@link ExpertRouting}'s top-k, and each token's chosen
+ * experts' SwiGLU outputs summed with their routing weights.
  *
  * <pre>{@code
  * var config = new ReferenceDecoder.Config(256, 4, 2, 64, 512, 1000, 1e-5, RopeFrequencies.of(64, 500_000));
@@ -22,8 +24,9 @@ public final class ReferenceDecoder {
 
     /**
      * The shape of the model: {@code hidden} features, {@code heads} query heads sharing {@code kvHeads} key/value
-     * heads of {@code headDim} each, an MLP of {@code intermediate} features, {@code vocab} logits, the RMSNorm
-     * {@code eps} and RoPE's {@code headDim / 2} inverse frequencies ({@link RopeFrequencies}).
+     * heads of {@code headDim} each, an MLP of {@code intermediate} features (or {@code experts} experts of that many,
+     * {@code topK} of them per token; both 0 for a dense MLP), {@code vocab} logits, the RMSNorm {@code eps} and
+     * RoPE's {@code headDim / 2} inverse frequencies ({@link RopeFrequencies}).
      */
     public record Config(
             int hidden,
@@ -33,8 +36,16 @@ public final class ReferenceDecoder {
             int intermediate,
             int vocab,
             double eps,
-            double[] invFreq) {
+            double[] invFreq,
+            int experts,
+            int topK) {
         public Config {
+            if (experts != 0 || topK != 0) {
+                positive("experts", experts);
+                if (topK < 1 || topK > experts) {
+                    throw new IllegalArgumentException("topK must be in [1, experts = " + experts + "], got " + topK);
+                }
+            }
             positive("hidden", hidden);
             positive("heads", heads);
             positive("kvHeads", kvHeads);
@@ -62,6 +73,24 @@ public final class ReferenceDecoder {
             }
         }
 
+        /** A dense model's shape. */
+        public Config(
+                int hidden,
+                int heads,
+                int kvHeads,
+                int headDim,
+                int intermediate,
+                int vocab,
+                double eps,
+                double[] invFreq) {
+            this(hidden, heads, kvHeads, headDim, intermediate, vocab, eps, invFreq, 0, 0);
+        }
+
+        /** Whether every layer's MLP is a mixture of experts. */
+        public boolean hasExperts() {
+            return experts > 0;
+        }
+
         /** A copy of the inverse frequencies. */
         @Override
         public double[] invFreq() {
@@ -80,17 +109,40 @@ public final class ReferenceDecoder {
      * ({@code headDim} rows per head); {@code wo[hidden][heads·headDim]}; {@code postNorm[hidden]};
      * {@code wgu[2·intermediate][hidden]}, gate rows then up rows; {@code wd[hidden][intermediate]}.
      *
+     * A layer with experts has {@code experts} instead of {@code wgu} and {@code wd} (null).
+     *
      * <p>The arrays are shared, not copied (a real layer's run to hundreds of megabytes): do not change them while a
      * decoder uses them.
      */
-    public record Layer(double[] inputNorm, double[] wqkv, double[] wo, double[] postNorm, double[] wgu, double[] wd) {
+    public record Layer(
+            double[] inputNorm,
+            double[] wqkv,
+            double[] wo,
+            double[] postNorm,
+            double[] wgu,
+            double[] wd,
+            Experts experts) {
         public Layer {
             notNull("inputNorm", inputNorm);
             notNull("wqkv", wqkv);
             notNull("wo", wo);
             notNull("postNorm", postNorm);
-            notNull("wgu", wgu);
-            notNull("wd", wd);
+            if (experts == null) {
+                notNull("wgu", wgu);
+                notNull("wd", wd);
+            } else if (wgu != null || wd != null) {
+                throw new IllegalArgumentException("a layer with experts has no dense wgu and wd");
+            }
+        }
+
+        /** A layer with a dense MLP. */
+        public Layer(double[] inputNorm, double[] wqkv, double[] wo, double[] postNorm, double[] wgu, double[] wd) {
+            this(inputNorm, wqkv, wo, postNorm, wgu, wd, null);
+        }
+
+        /** A layer with a mixture of experts. */
+        public Layer(double[] inputNorm, double[] wqkv, double[] wo, double[] postNorm, Experts experts) {
+            this(inputNorm, wqkv, wo, postNorm, null, null, experts);
         }
 
         /** Throws naming the tensor, {@code layers[index]} and the expected length when a shape does not fit. */
@@ -101,8 +153,33 @@ public final class ReferenceDecoder {
             requireLength(layer + "wqkv", wqkv, (long) c.qkvWidth() * h);
             requireLength(layer + "wo", wo, (long) h * c.heads() * c.headDim());
             requireLength(layer + "postNorm", postNorm, h);
-            requireLength(layer + "wgu", wgu, 2L * c.intermediate() * h);
-            requireLength(layer + "wd", wd, (long) h * c.intermediate());
+            if (c.hasExperts() != (experts != null)) {
+                throw new IllegalArgumentException(layer.substring(0, layer.length() - 1) + " has "
+                        + (experts == null ? "a dense MLP" : "experts") + "; the config "
+                        + (c.hasExperts() ? "has " + c.experts() + " experts" : "is dense"));
+            }
+            if (experts != null) {
+                long e = c.experts();
+                requireLength(layer + "experts.router", experts.router(), e * h);
+                requireLength(layer + "experts.gateUp", experts.gateUp(), e * 2 * c.intermediate() * h);
+                requireLength(layer + "experts.down", experts.down(), e * h * c.intermediate());
+            } else {
+                requireLength(layer + "wgu", wgu, 2L * c.intermediate() * h);
+                requireLength(layer + "wd", wd, (long) h * c.intermediate());
+            }
+        }
+    }
+
+    /**
+     * One layer's mixture of experts, row-major with output features as rows: {@code router[experts][hidden]};
+     * {@code gateUp[experts][2·intermediate][hidden]}, each expert's gate rows then its up rows;
+     * {@code down[experts][hidden][intermediate]}. Shared like {@link Layer}'s arrays.
+     */
+    public record Experts(double[] router, double[] gateUp, double[] down) {
+        public Experts {
+            notNull("router", router);
+            notNull("gateUp", gateUp);
+            notNull("down", down);
         }
     }
 
@@ -136,6 +213,16 @@ public final class ReferenceDecoder {
             int inter = c.intermediate();
             List<Layer> layers = new ArrayList<>(layerCount);
             for (int l = 0; l < layerCount; l++) {
+                if (c.hasExperts()) {
+                    int e = c.experts();
+                    layers.add(new Layer(
+                            norm(h, rnd),
+                            linear(c.qkvWidth(), h, rnd),
+                            linear(h, c.heads() * c.headDim(), rnd),
+                            norm(h, rnd),
+                            new Experts(linear(e, h, rnd), linear(e * 2 * inter, h, rnd), linear(e * h, inter, rnd))));
+                    continue;
+                }
                 layers.add(new Layer(
                         norm(h, rnd),
                         linear(c.qkvWidth(), h, rnd),
@@ -176,6 +263,7 @@ public final class ReferenceDecoder {
     private final int batch;
     private final int capacity;
     private final KvCache[] caches;
+    private final ExpertRouting.Routing[] routing;
 
     /**
      * A decoder with empty (zero) KV caches of {@code capacity} positions for each of {@code batch} rows, which hold
@@ -212,6 +300,7 @@ public final class ReferenceDecoder {
         this.batch = batch;
         this.capacity = capacity;
         this.caches = new KvCache[weights.layers().size()];
+        this.routing = new ExpertRouting.Routing[caches.length];
         for (int l = 0; l < caches.length; l++) {
             caches[l] = new KvCache(batch, config.kvHeads(), capacity, config.headDim(), kv);
         }
@@ -254,10 +343,32 @@ public final class ReferenceDecoder {
             double[] a = DecodeReference.attention(
                     q, caches[l].keys, caches[l].values, lengths, batch, heads, kv, d, capacity);
             addInPlace(residual, linear(a, w.wo(), heads * d));
-            double[] gateUp = linear(DecodeReference.rmsNorm(residual, w.postNorm(), batch, eps), w.wgu(), h);
+            double[] normed = DecodeReference.rmsNorm(residual, w.postNorm(), batch, eps);
+            if (w.experts() != null) {
+                routing[l] = ExpertRouting.route(
+                        linear(normed, w.experts().router(), h), batch, config.experts(), config.topK());
+                addInPlace(residual, ReferenceMixture.delta(normed, w.experts(), routing[l], config, batch));
+                continue;
+            }
+            double[] gateUp = linear(normed, w.wgu(), h);
             addInPlace(residual, linear(DecodeReference.siluMul(gateUp, batch, inter), w.wd(), inter));
         }
         return linear(DecodeReference.rmsNorm(residual, weights.finalNorm(), batch, eps), weights.lmHead(), h);
+    }
+
+    /**
+     * The routing of layer {@code layer} in the last step, for a config with experts: each row's experts, weights and
+     * the margin to the next one ({@link ExpertRouting.Routing}).
+     *
+     * @throws IllegalStateException before the first step or for a dense config
+     */
+    public ExpertRouting.Routing routing(int layer) {
+        ExpertRouting.Routing r = routing[requireLayer(layer)];
+        if (r == null) {
+            throw new IllegalStateException(
+                    config.hasExperts() ? "no step has run yet" : "a dense model has no routing");
+        }
+        return r;
     }
 
     /** A copy of layer {@code layer}'s key cache, {@code [batch][kvHeads][capacity][headDim]}. */

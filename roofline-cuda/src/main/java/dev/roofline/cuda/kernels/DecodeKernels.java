@@ -5,9 +5,7 @@ import dev.roofline.cuda.Cuda;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -441,70 +439,40 @@ public final class DecodeKernels implements AutoCloseable {
         int splits = Math.ceilDiv(maxLength, chunk);
         long partialMlBytes = maxSumBytes((long) rows * heads * splits);
         int rowsHeads = Math.multiplyExact(rows, heads);
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment ml = workspace.pointer();
-            MemorySegment acc = MemorySegment.ofAddress(ml.address() + partialMlBytes);
-            launch(
-                    arena,
-                    attentionSplitKernel(headDim, group, kv),
-                    Math.multiplyExact(Math.multiplyExact(rows, kvHeads), splits),
-                    128,
-                    stream,
-                    q.pointer(),
-                    kCache.pointer(),
-                    vCache.pointer(),
-                    lengths.pointer(),
-                    ml,
-                    acc,
-                    geometry.qRowStride(),
-                    heads,
-                    kvHeads,
-                    capacity,
-                    splits,
-                    chunk,
-                    kv.keyScale(),
-                    kv.valueScale());
-            launch(
-                    arena,
-                    "decode_attention_reduce_d" + headDim,
-                    Math.multiplyExact(rowsHeads, headDim / ATTENTION_REDUCE_COLUMNS),
-                    128,
-                    stream,
-                    ml,
-                    acc,
-                    out.pointer(),
-                    splits);
-        }
+        MemorySegment ml = workspace.pointer();
+        MemorySegment acc = MemorySegment.ofAddress(ml.address() + partialMlBytes);
+        launch(
+                attentionSplitKernel(headDim, group, kv),
+                Math.multiplyExact(Math.multiplyExact(rows, kvHeads), splits),
+                128,
+                stream,
+                q.pointer(),
+                kCache.pointer(),
+                vCache.pointer(),
+                lengths.pointer(),
+                ml,
+                acc,
+                geometry.qRowStride(),
+                heads,
+                kvHeads,
+                capacity,
+                splits,
+                chunk,
+                kv.keyScale(),
+                kv.valueScale());
+        launch(
+                "decode_attention_reduce_d" + headDim,
+                Math.multiplyExact(rowsHeads, headDim / ATTENTION_REDUCE_COLUMNS),
+                128,
+                stream,
+                ml,
+                acc,
+                out,
+                splits);
     }
 
     private void launch(String name, int grid, int block, Stream stream, Object... args) {
-        try (Arena arena = Arena.ofConfined()) {
-            Object[] values = new Object[args.length];
-            for (int i = 0; i < args.length; i++) {
-                values[i] = args[i] instanceof DeviceBuffer b
-                        ? b.pointer()
-                        : args[i] == null ? MemorySegment.NULL : args[i];
-            }
-            launch(arena, name, grid, block, stream, values);
-        }
-    }
-
-    /** One launch; each argument a device pointer (MemorySegment), an Integer or a Float, in the kernel's order. */
-    private void launch(Arena arena, String name, int grid, int block, Stream stream, Object... args) {
-        library.kernel(name); // a closed library fails before any argument is allocated
-        MemorySegment array = arena.allocate(ValueLayout.ADDRESS, args.length);
-        for (int i = 0; i < args.length; i++) {
-            MemorySegment value =
-                    switch (args[i]) {
-                        case MemorySegment p -> arena.allocateFrom(ValueLayout.ADDRESS, p);
-                        case Integer n -> arena.allocateFrom(ValueLayout.JAVA_INT, n);
-                        case Float f -> arena.allocateFrom(ValueLayout.JAVA_FLOAT, f);
-                        default ->
-                            throw new IllegalArgumentException("kernel argument " + i + " of " + name + ": " + args[i]);
-                    };
-            array.setAtIndex(ValueLayout.ADDRESS, i, value);
-        }
-        library.launch(arena, name, grid, block, array, stream.handle());
+        library.launch(name, grid, block, stream, args);
     }
 
     static void heads(int heads, int kvHeads, int headDim) {

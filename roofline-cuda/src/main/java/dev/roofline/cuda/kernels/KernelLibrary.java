@@ -2,10 +2,13 @@ package dev.roofline.cuda.kernels;
 
 import dev.roofline.bindings.loader.OwnedHandle;
 import dev.roofline.cuda.Cuda;
+import dev.roofline.cuda.DeviceBuffer;
+import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.internal.Cudart;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -80,6 +83,33 @@ final class KernelLibrary implements AutoCloseable {
             Cudart.launchKernelEx(arena, k, grid, block, args, stream, true);
         } else {
             Cudart.launchKernel(arena, k, grid, block, args, stream);
+        }
+    }
+
+    /**
+     * Enqueues kernel {@code name} with {@code args} in the kernel's parameter order: each a {@link DeviceBuffer}
+     * (its pointer; null passes a null pointer), a device pointer ({@link MemorySegment}, e.g. an offset into a
+     * buffer), an {@link Integer} or a {@link Float}.
+     */
+    void launch(String name, int grid, int block, Stream stream, Object... args) {
+        kernel(name); // a closed library fails before any argument is allocated
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment array = arena.allocate(ValueLayout.ADDRESS, args.length);
+            for (int i = 0; i < args.length; i++) {
+                MemorySegment value =
+                        switch (args[i]) {
+                            case null -> arena.allocateFrom(ValueLayout.ADDRESS, MemorySegment.NULL);
+                            case DeviceBuffer b -> arena.allocateFrom(ValueLayout.ADDRESS, b.pointer());
+                            case MemorySegment p -> arena.allocateFrom(ValueLayout.ADDRESS, p);
+                            case Integer n -> arena.allocateFrom(ValueLayout.JAVA_INT, n);
+                            case Float f -> arena.allocateFrom(ValueLayout.JAVA_FLOAT, f);
+                            default ->
+                                throw new IllegalArgumentException(
+                                        "kernel argument " + i + " of " + name + ": " + args[i]);
+                        };
+                array.setAtIndex(ValueLayout.ADDRESS, i, value);
+            }
+            launch(arena, name, grid, block, array, stream.handle());
         }
     }
 

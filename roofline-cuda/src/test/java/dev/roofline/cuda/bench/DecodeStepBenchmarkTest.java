@@ -1,9 +1,16 @@
 package dev.roofline.cuda.bench;
 
+import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.model.Models;
+import dev.roofline.core.transformer.ModelPrediction;
+import dev.roofline.core.transformer.Transformer;
 import dev.roofline.cuda.decode.DecoderShape;
+import dev.roofline.cuda.kernels.KernelLaunch;
 import dev.roofline.cuda.kernels.WeightFormat;
 import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,6 +23,49 @@ class DecodeStepBenchmarkTest {
         // = 13,958,643,712 B; lm_head 128256 x 4096 x 2 B = 1,050,673,152 B; total 15,009,316,864 B
         assertThat(DecodeStepBenchmark.weightBytes(DecoderShape.of(Models.LLAMA_3_8B), WeightFormat.FP16))
                 .isEqualTo(15_009_316_864L);
+    }
+
+    @Test
+    void mixtralHoldsEveryExpertAndReadsTheTwoABatchOfOnePicks() {
+        // per layer: q 4096x4096, k and v 1024x4096, o 4096x4096 = 83,886,080 B; router 8x4096 = 65,536 B; one
+        // expert's gate+up 28672x4096 and down 4096x14336 = 352,321,536 B; lm_head 32000 x 4096 = 262,144,000 B (2 B
+        // each). Held: 32 x (83,886,080 + 65,536 + 8 x 352,321,536) + 262,144,000 = 93,142,908,928 B
+        DecoderShape mixtral = DecoderShape.of(Models.MIXTRAL_8X7B);
+        assertThat(DecodeStepBenchmark.weightBytes(mixtral, WeightFormat.FP16)).isEqualTo(93_142_908_928L);
+        // batch 1 reads its 2 experts: 32 x (83,951,616 + 2 x 352,321,536) + 262,144,000 = 25,497,174,016 B
+        assertThat(DecodeStepBenchmark.stepWeightBytes(mixtral, WeightFormat.FP16, 1))
+                .isEqualTo(25_497_174_016L);
+        // batch 4 reads the 8 x (1 - (6/8)^4) = 5.46875 experts expected: + 3.46875 x 32 x 352,321,536 B
+        assertThat(DecodeStepBenchmark.stepWeightBytes(mixtral, WeightFormat.FP16, 4))
+                .isEqualTo(25_497_174_016L + 39_107_690_496L);
+    }
+
+    @Test
+    void aMixturesResultSaysHowManyExpertsItsStepReadBesideThePredictions() {
+        ModelPrediction p = Transformer.of(Models.MIXTRAL_8X7B, Hardware.H200)
+                .predict(DecodeStepBenchmark.workload(WeightFormat.FP16, 4, 1024));
+        DecodeStepResult r = new DecodeStepResult(
+                "Mixtral-8x7B",
+                new DecodeStepBenchmark.Config(WeightFormat.FP16, 4, 1024, KernelLaunch.PROGRAMMATIC),
+                1e-3,
+                p,
+                p,
+                1,
+                1,
+                List.of(),
+                Optional.empty(),
+                null,
+                5.25);
+        // 4 tokens x top 2 of 8: 8 x (1 - (6/8)^4) = 5.46875 expected
+        assertThat(r.toString()).contains("; 5.25 experts read per layer (the prediction assumes 5.47)");
+    }
+
+    @Test
+    void benchmarkRowsDifferFromSequenceToSequence() {
+        short[] rows = DecodeStepBenchmark.distinctRows(3, 8);
+        assertThat(java.util.Arrays.copyOfRange(rows, 0, 8))
+                .isNotEqualTo(java.util.Arrays.copyOfRange(rows, 8, 16))
+                .isNotEqualTo(java.util.Arrays.copyOfRange(rows, 16, 24));
     }
 
     @Test

@@ -41,6 +41,20 @@ class RandomGemvWeightsTest {
     }
 
     @Test
+    void fp8ElementsAreFiniteWithEveryOtherCode() {
+        MiniFloat e4m3 = MiniFloat.of(Precision.FP8_E4M3);
+        boolean[] seen = new boolean[256];
+        for (byte c : RandomGemvWeights.elements(WeightFormat.FP8_E4M3, N, K, new SplittableRandom(4))) {
+            assertThat(e4m3.decode(c & 0xFF)).as("code 0x%02x", c & 0xFF).isFinite();
+            seen[c & 0xFF] = true;
+        }
+        // 262,144 draws of 254 codes: each appears; 0x7E and 0xFE (+-448) take the NaN codes' share too
+        for (int c = 0; c < 256; c++) {
+            assertThat(seen[c]).as("code 0x%02x", c).isEqualTo((c & 0x7F) != 0x7F);
+        }
+    }
+
+    @Test
     void blockScalesSpanTheStatedPowersOfTwo() {
         MiniFloat e4m3 = MiniFloat.of(Precision.FP8_E4M3);
         double lo = Double.MAX_VALUE;

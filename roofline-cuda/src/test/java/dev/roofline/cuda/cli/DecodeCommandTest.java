@@ -39,10 +39,29 @@ class DecodeCommandTest {
     }
 
     @Test
-    void aMixtureOfExpertsIsRefusedByName() {
-        MeasureCommandTest.Run r = MeasureCommandTest.run("decode", "mixtral-8x7b");
+    void latentAttentionIsRefusedByName() {
+        MeasureCommandTest.Run r = MeasureCommandTest.run("decode", "deepseek-v3");
         assertThat(r.status()).isEqualTo(1);
-        assertThat(r.err()).contains("dense models").hasLineCount(1);
+        assertThat(r.err()).contains("multi-head or grouped-query attention").hasLineCount(1);
+    }
+
+    @Test
+    void mixtralIsPredictedWithItsExpertsOperatorsWithoutAGpu() {
+        assumeFalse(Cuda.isAvailable(), "a GPU is present: the command would measure");
+        MeasureCommandTest.Run r =
+                MeasureCommandTest.run("decode", "mixtral-8x7b", "--weights", "FP16", "--format", "csv");
+        assertThat(r.status()).isEqualTo(1);
+        assertThat(r.err()).endsWith(" - nothing measured\n");
+        // 32 layers x 13 launches (2 norms, qkv, rope + append, 2 of attention, o, router, top-k, gate/up, silu*up,
+        // down, combine) + the final norm + lm_head = 418
+        assertThat(r.out())
+                .contains("Mixtral-8x7B, FP16 weights, FP16 KV, batch 1, context 1024")
+                .contains(",router,32,")
+                .contains(",top-k,32,")
+                .contains(",experts gate_up,32,")
+                .contains(",expert combine,32,")
+                .doesNotContain(",gate_up_proj,")
+                .contains(",step,418,");
     }
 
     @Test

@@ -1,5 +1,7 @@
 package dev.roofline.cuda.decode;
 
+import dev.roofline.core.model.MixtureOfExperts;
+import dev.roofline.core.model.Model;
 import dev.roofline.core.model.Models;
 import dev.roofline.cuda.kernels.AttentionGeometry;
 import org.junit.jupiter.api.Test;
@@ -23,11 +25,51 @@ class DecoderShapeTest {
         assertThatThrownBy(() -> DecoderShape.of(Models.QWEN2_5_7B))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Qwen2.5-7B: the decoder has no q/k/v bias (the model has one)");
-        assertThatThrownBy(() -> DecoderShape.of(Models.MIXTRAL_8X7B))
+        assertThatThrownBy(() -> DecoderShape.of(Models.DEEPSEEK_V3))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageStartingWith("Mixtral-8x7B: the decoder runs dense models");
+                .hasMessageStartingWith("DeepSeek-V3: the decoder runs models with multi-head or grouped-query");
         assertThatThrownBy(() -> new DecoderShape(2, 256, 6, 4, 64, 512, 1000))
                 .hasMessage("heads (6) must be a multiple of kvHeads (4)");
+    }
+
+    @Test
+    void mixtralIsEightExpertsOfWhichEachTokenRunsTwo() {
+        DecoderShape s = DecoderShape.of(Models.MIXTRAL_8X7B);
+        assertThat(s).isEqualTo(new DecoderShape(32, 4096, 32, 8, 128, 14336, 32000, 8, 2));
+        assertThat(s.hasExperts()).isTrue();
+        assertThat(DecoderShape.of(Models.LLAMA_3_8B).hasExperts()).isFalse();
+    }
+
+    @Test
+    void expertsWithSharedOnesDenseLayersOrARouterBiasAreRefusedByName() {
+        Model shared = Model.newBuilder("shared")
+                .hiddenSize(256)
+                .layers(2)
+                .vocabSize(1000)
+                .attention(4, 2)
+                .mixtureOfExperts(new MixtureOfExperts(4, 2, 512, 1, 0, 0, false))
+                .build();
+        assertThatThrownBy(() -> DecoderShape.of(shared))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("shared: the decoder runs Mixtral-style experts (every layer routed, no shared experts, no"
+                        + " router bias); the model has 1 shared experts, 0 dense layers");
+        Model biased = Model.newBuilder("biased")
+                .hiddenSize(256)
+                .layers(2)
+                .vocabSize(1000)
+                .attention(4, 2)
+                .mixtureOfExperts(new MixtureOfExperts(4, 2, 512, 0, 1, 512, true))
+                .build();
+        assertThatThrownBy(() -> DecoderShape.of(biased))
+                .hasMessageEndingWith("the model has 0 shared experts, 1 dense layers and a router bias");
+    }
+
+    @Test
+    void aTopKOutsideTheExpertsIsRefused() {
+        assertThatThrownBy(() -> new DecoderShape(2, 256, 4, 2, 64, 512, 1000, 4, 5))
+                .hasMessage("topK must be in [1, experts = 4], got 5");
+        assertThatThrownBy(() -> new DecoderShape(2, 256, 4, 2, 64, 512, 1000, 0, 2))
+                .hasMessage("experts must be positive, got 0");
     }
 
     @Test

@@ -4,6 +4,7 @@ import dev.roofline.cuda.CudaGraph;
 import dev.roofline.cuda.Stream;
 
 import java.util.Arrays;
+import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,6 +31,22 @@ final class StepByStep {
             IntFunction<short[]> inputs,
             double tolerance,
             String label) {
+        compare(decoder, reference, stream, steps, inputs, tolerance, label, t -> {});
+    }
+
+    /**
+     * {@link #compare}, with {@code afterStep} run on step t once both decoders have stepped and before the logits are
+     * compared (e.g. to compare what a step chose, which explains a difference in the logits).
+     */
+    static void compare(
+            DenseDecoder decoder,
+            ReferenceDecoder reference,
+            Stream stream,
+            int steps,
+            IntFunction<short[]> inputs,
+            double tolerance,
+            String label,
+            IntConsumer afterStep) {
         int batch = decoder.batch();
         for (int t = 0; t < steps; t++) {
             short[] x = inputs.apply(t);
@@ -47,6 +64,7 @@ final class StepByStep {
             }
             stream.synchronize();
             double[] expected = reference.step(fp16(x), positions);
+            afterStep.accept(t);
             double[] logits = fp16(decoder.logits().toShortArray());
             String at = label + " batch " + batch + " step " + t;
             assertThat(Arrays.stream(logits).allMatch(Double::isFinite))

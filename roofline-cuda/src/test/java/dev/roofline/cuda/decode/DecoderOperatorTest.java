@@ -1,0 +1,74 @@
+package dev.roofline.cuda.decode;
+
+import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.model.Models;
+import dev.roofline.core.precision.Precision;
+import dev.roofline.core.transformer.ModelPrediction;
+import dev.roofline.core.transformer.OperatorTime;
+import dev.roofline.core.transformer.Transformer;
+import dev.roofline.core.transformer.Workload;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Which operators a step runs, and how many launches, counted by hand. */
+class DecoderOperatorTest {
+
+    @Test
+    void aDenseStepRunsTheMlpsThreeOperators() {
+        DecoderShape llama = DecoderShape.of(Models.LLAMA_3_8B);
+        assertThat(DecoderOperator.of(llama))
+                .contains(DecoderOperator.GATE_UP_PROJ, DecoderOperator.SILU_MUL, DecoderOperator.DOWN_PROJ)
+                .doesNotContain(DecoderOperator.ROUTER);
+        // per layer 2 norms, qkv, rope, 2 attention, o, gate/up, silu, down = 10; + final norm + lm_head
+        assertThat(DecoderOperator.stepLaunches(llama)).isEqualTo(10 * 32 + 2);
+    }
+
+    @Test
+    void aMixtureRunsRouterTopKAndTheExpertsInsteadOfTheMlp() {
+        DecoderShape mixtral = DecoderShape.of(Models.MIXTRAL_8X7B);
+        assertThat(DecoderOperator.of(mixtral))
+                .containsExactly(
+                        DecoderOperator.ADD_RMSNORM,
+                        DecoderOperator.QKV_PROJ,
+                        DecoderOperator.ROPE_APPEND,
+                        DecoderOperator.ATTENTION,
+                        DecoderOperator.O_PROJ,
+                        DecoderOperator.ROUTER,
+                        DecoderOperator.TOP_K,
+                        DecoderOperator.EXPERTS_GATE_UP,
+                        DecoderOperator.EXPERTS_SILU_MUL,
+                        DecoderOperator.EXPERTS_DOWN,
+                        DecoderOperator.EXPERTS_COMBINE,
+                        DecoderOperator.LM_HEAD);
+        // per layer 2 norms, qkv, rope, 2 attention, o, router, top-k, gate/up, silu, down, combine = 13
+        assertThat(DecoderOperator.stepLaunches(mixtral)).isEqualTo(13 * 32 + 2);
+    }
+
+    @Test
+    void aMixturesStepCoversEveryPredictedOperatorButTheEmbeddingOnce() {
+        ModelPrediction p = Transformer.of(Models.MIXTRAL_8X7B, Hardware.H200)
+                .predict(Workload.decode(4, 1024).withWeights(Precision.FP16));
+        List<String> covered = new ArrayList<>();
+        for (DecoderOperator o : DecoderOperator.of(DecoderShape.of(Models.MIXTRAL_8X7B))) {
+            covered.addAll(o.modelOperators());
+        }
+        List<String> predicted = new ArrayList<>();
+        for (OperatorTime o : p.operators()) {
+            if (!o.name().equals("embedding")) {
+                predicted.add(o.name());
+            }
+        }
+        assertThat(covered).containsExactlyInAnyOrderElementsOf(predicted);
+    }
+
+    @Test
+    void theExpertsCoverTheModelsExpertOperators() {
+        assertThat(DecoderOperator.EXPERTS_GATE_UP.modelOperators())
+                .containsExactly("experts gate_proj", "experts up_proj");
+        assertThat(DecoderOperator.EXPERTS_DOWN.modelOperators()).containsExactly("experts down_proj");
+    }
+}

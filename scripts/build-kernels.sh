@@ -23,7 +23,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cuda_dir=$root/roofline-cuda/src/main/cuda
 stamp=$cuda_dir/gemv.fatbin.sha256
 committed=$root/roofline-cuda/src/main/resources/dev/roofline/cuda/kernels/gemv.fatbin
-flags=(-O3 -std=c++17 -fatbin
+# --compress-mode=size: the fatbin's entries compressed with zstd (3.8 MB of sm_90a SASS to 0.35 MB, where the jar's
+# deflate gets 0.77 MB); the driver decompresses them at load (CUDA 12.8 and later drivers)
+flags=(-O3 -std=c++17 -fatbin --compress-mode=size
     -gencode=arch=compute_90a,code=sm_90a
     -gencode=arch=compute_100a,code=sm_100a
     -gencode=arch=compute_120a,code=sm_120a

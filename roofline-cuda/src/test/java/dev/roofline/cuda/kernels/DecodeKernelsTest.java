@@ -9,17 +9,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class DecodeKernelsTest {
 
     @Test
-    void everyDecodeKernelIsInTheFatbinOncePerCacheType() {
+    void theLauncherNamesEveryDecodeKernelOncePerCacheType() {
         // 6 kernels of FP16 activations only, then per cache type (f16, bf16, e4m3) one RoPE + append and 2 head
-        // sizes x 4 group sizes of the attention's first pass: 6 + 3 x 9 = 33
-        String image = new String(GemvKernels.embeddedFatbin(), java.nio.charset.StandardCharsets.ISO_8859_1);
-        // the missing names, not the image, in a failure message: the image runs to megabytes
+        // sizes x 4 group sizes of the attention's first pass: 6 + 3 x 9 = 33. The fatbin's entries are compressed,
+        // so the names are checked where the library is loaded: DecodeKernels.load looks every one up (DecodeKernelsIT)
         assertThat(DecodeKernels.kernelNames()).hasSize(33).doesNotHaveDuplicates();
-        assertThat(DecodeKernels.kernelNames().stream()
-                        .filter(name -> !image.contains(name + "\0"))
-                        .toList())
-                .as("kernels the fatbin lacks")
-                .isEmpty();
         assertThat(DecodeKernels.kernelNames())
                 .contains(
                         "decode_rope_append_e4m3",

@@ -128,16 +128,10 @@ class GemvShapeTest {
     }
 
     @Test
-    void everyKernelTheLauncherNamesIsInTheFatbin() {
-        // the fatbin's ELF string tables hold each entry point's name, NUL-terminated
-        String image = new String(GemvKernels.embeddedFatbin(), java.nio.charset.StandardCharsets.ISO_8859_1);
-        // the missing names, not the image, in a failure message: the image runs to megabytes
-        assertThat(GemvKernels.kernelNames()).hasSize(34);
-        assertThat(GemvKernels.kernelNames().stream()
-                        .filter(name -> !image.contains(name + "\0"))
-                        .toList())
-                .as("kernels the fatbin lacks")
-                .isEmpty();
+    void theLauncherNamesEveryKernelOnce() {
+        // the fatbin's entries are compressed (scripts/build-kernels.sh), so their names cannot be read here: loading
+        // looks every one of these up and fails naming a missing one, which every GPU test of the kernels does
+        assertThat(GemvKernels.kernelNames()).hasSize(34).doesNotHaveDuplicates();
         assertThat(GemvKernels.kernelNames())
                 .contains(GemvKernels.kernelName(WeightFormat.MXFP4, Activation.F16, 16, 100));
     }

@@ -2,14 +2,11 @@ package dev.roofline.cuda.decode;
 
 import dev.roofline.core.precision.Precision;
 import dev.roofline.cuda.Cuda;
-import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.RequiresGpu;
 import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.internal.OwnedResources;
-import dev.roofline.cuda.kernels.DeviceWeights;
 import dev.roofline.cuda.kernels.KernelLaunch;
 import dev.roofline.cuda.kernels.KvCacheFormat;
-import dev.roofline.cuda.kernels.QuantizedWeights;
 import dev.roofline.cuda.kernels.WeightFormat;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -167,17 +164,17 @@ class DenseDecoderIT {
             List<DecoderWeights.Layer> layers = new ArrayList<>();
             for (ReferenceDecoder.Layer l : w.layers()) {
                 layers.add(new DecoderWeights.Layer(
-                        partial.add(vector(l.inputNorm(), values)),
-                        partial.add(matrix(format, l.wqkv(), CONFIG.qkvWidth(), h, values)),
-                        partial.add(matrix(format, l.wo(), h, CONFIG.heads() * CONFIG.headDim(), values)),
-                        partial.add(vector(l.postNorm(), values)),
-                        partial.add(matrix(format, l.wgu(), 2 * CONFIG.intermediate(), h, values)),
-                        partial.add(matrix(format, l.wd(), h, CONFIG.intermediate(), values))));
+                        partial.add(StepByStep.vector(l.inputNorm(), values)),
+                        partial.add(StepByStep.matrix(format, l.wqkv(), CONFIG.qkvWidth(), h, values)),
+                        partial.add(StepByStep.matrix(format, l.wo(), h, CONFIG.heads() * CONFIG.headDim(), values)),
+                        partial.add(StepByStep.vector(l.postNorm(), values)),
+                        partial.add(StepByStep.matrix(format, l.wgu(), 2 * CONFIG.intermediate(), h, values)),
+                        partial.add(StepByStep.matrix(format, l.wd(), h, CONFIG.intermediate(), values))));
             }
             DecoderWeights d = new DecoderWeights(
                     layers,
-                    partial.add(vector(w.finalNorm(), values)),
-                    partial.add(matrix(WeightFormat.FP16, w.lmHead(), CONFIG.vocab(), h, values)));
+                    partial.add(StepByStep.vector(w.finalNorm(), values)),
+                    partial.add(StepByStep.matrix(WeightFormat.FP16, w.lmHead(), CONFIG.vocab(), h, values)));
             partial.release();
             return d;
         }
@@ -191,30 +188,5 @@ class DenseDecoderIT {
                     v.get(i), v.get(i + 1), v.get(i + 2), v.get(i + 3), v.get(i + 4), v.get(i + 5)));
         }
         return new ReferenceDecoder.Weights(layers, v.get(6 * LAYERS), v.get(6 * LAYERS + 1));
-    }
-
-    private static DeviceBuffer vector(double[] v, List<double[]> values) {
-        short[] h = new short[v.length];
-        for (int i = 0; i < v.length; i++) {
-            h[i] = Float.floatToFloat16((float) v[i]);
-        }
-        DeviceBuffer b = DeviceBuffer.allocate(2L * h.length);
-        b.copyFrom(h);
-        values.add(StepByStep.fp16(h));
-        return b;
-    }
-
-    private static DeviceWeights matrix(WeightFormat f, double[] w, int rows, int cols, List<double[]> values) {
-        float[] f32 = new float[w.length];
-        for (int i = 0; i < w.length; i++) {
-            f32[i] = (float) w[i];
-        }
-        QuantizedWeights q = QuantizedWeights.quantize(f, f32, rows, cols);
-        double[] decoded = new double[q.values().length];
-        for (int i = 0; i < decoded.length; i++) {
-            decoded[i] = q.values()[i];
-        }
-        values.add(decoded);
-        return q.upload();
     }
 }

@@ -7,7 +7,6 @@ import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.internal.OwnedResources;
 import dev.roofline.cuda.kernels.DeviceWeights;
 import dev.roofline.cuda.kernels.KernelLaunch;
-import dev.roofline.cuda.kernels.QuantizedWeights;
 import dev.roofline.cuda.kernels.WeightFormat;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -168,20 +167,22 @@ class MoeDecoderIT {
         try (OwnedResources partial = new OwnedResources()) {
             List<DecoderWeights.Layer> layers = new ArrayList<>();
             for (ReferenceDecoder.Layer l : w.layers()) {
-                DeviceBuffer inputNorm = partial.add(vector(l.inputNorm(), values));
-                DeviceWeights qkv = partial.add(matrix(format, l.wqkv(), CONFIG.qkvWidth(), h, values));
-                DeviceWeights o = partial.add(matrix(format, l.wo(), h, CONFIG.heads() * CONFIG.headDim(), values));
-                DeviceBuffer postNorm = partial.add(vector(l.postNorm(), values));
+                DeviceBuffer inputNorm = partial.add(StepByStep.vector(l.inputNorm(), values));
+                DeviceWeights qkv = partial.add(StepByStep.matrix(format, l.wqkv(), CONFIG.qkvWidth(), h, values));
+                DeviceWeights o =
+                        partial.add(StepByStep.matrix(format, l.wo(), h, CONFIG.heads() * CONFIG.headDim(), values));
+                DeviceBuffer postNorm = partial.add(StepByStep.vector(l.postNorm(), values));
                 ExpertWeights experts = partial.add(new ExpertWeights(
-                        partial.add(matrix(WeightFormat.FP16, l.experts().router(), e, h, values)),
-                        partial.add(matrix(format, l.experts().gateUp(), e * 2 * inter, h, values)),
-                        partial.add(matrix(format, l.experts().down(), e * h, inter, values))));
+                        partial.add(
+                                StepByStep.matrix(WeightFormat.FP16, l.experts().router(), e, h, values)),
+                        partial.add(StepByStep.matrix(format, l.experts().gateUp(), e * 2 * inter, h, values)),
+                        partial.add(StepByStep.matrix(format, l.experts().down(), e * h, inter, values))));
                 layers.add(new DecoderWeights.Layer(inputNorm, qkv, o, postNorm, experts));
             }
             DecoderWeights d = new DecoderWeights(
                     layers,
-                    partial.add(vector(w.finalNorm(), values)),
-                    partial.add(matrix(WeightFormat.FP16, w.lmHead(), CONFIG.vocab(), h, values)));
+                    partial.add(StepByStep.vector(w.finalNorm(), values)),
+                    partial.add(StepByStep.matrix(WeightFormat.FP16, w.lmHead(), CONFIG.vocab(), h, values)));
             partial.release();
             return d;
         }
@@ -199,30 +200,5 @@ class MoeDecoderIT {
                     new ReferenceDecoder.Experts(v.get(i + 4), v.get(i + 5), v.get(i + 6))));
         }
         return new ReferenceDecoder.Weights(layers, v.get(7 * LAYERS), v.get(7 * LAYERS + 1));
-    }
-
-    private static DeviceBuffer vector(double[] v, List<double[]> values) {
-        short[] h = new short[v.length];
-        for (int i = 0; i < v.length; i++) {
-            h[i] = Float.floatToFloat16((float) v[i]);
-        }
-        DeviceBuffer b = DeviceBuffer.allocate(2L * h.length);
-        b.copyFrom(h);
-        values.add(StepByStep.fp16(h));
-        return b;
-    }
-
-    private static DeviceWeights matrix(WeightFormat f, double[] w, int rows, int cols, List<double[]> values) {
-        float[] f32 = new float[w.length];
-        for (int i = 0; i < w.length; i++) {
-            f32[i] = (float) w[i];
-        }
-        QuantizedWeights q = QuantizedWeights.quantize(f, f32, rows, cols);
-        double[] decoded = new double[q.values().length];
-        for (int i = 0; i < decoded.length; i++) {
-            decoded[i] = q.values()[i];
-        }
-        values.add(decoded);
-        return q.upload();
     }
 }

@@ -1,9 +1,14 @@
 package dev.roofline.cuda.decode;
 
 import dev.roofline.cuda.CudaGraph;
+import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
+import dev.roofline.cuda.kernels.DeviceWeights;
+import dev.roofline.cuda.kernels.QuantizedWeights;
+import dev.roofline.cuda.kernels.WeightFormat;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.IntConsumer;
 import java.util.function.IntFunction;
 
@@ -93,5 +98,38 @@ final class StepByStep {
             den += ref[i] * ref[i];
         }
         return Math.sqrt(num / den);
+    }
+
+    /**
+     * {@code v} rounded to FP16 on the device; {@code values} receives the doubles the uploaded halves stand for, as
+     * the reference reads them.
+     */
+    static DeviceBuffer vector(double[] v, List<double[]> values) {
+        short[] h = new short[v.length];
+        for (int i = 0; i < v.length; i++) {
+            h[i] = Float.floatToFloat16((float) v[i]);
+        }
+        DeviceBuffer b = DeviceBuffer.allocate(2L * h.length);
+        b.copyFrom(h);
+        values.add(fp16(h));
+        return b;
+    }
+
+    /**
+     * {@code w} ({@code rows × cols}) quantized to {@code f} on the device; {@code values} receives what its bytes
+     * decode to, so the reference multiplies the values the GPU does.
+     */
+    static DeviceWeights matrix(WeightFormat f, double[] w, int rows, int cols, List<double[]> values) {
+        float[] f32 = new float[w.length];
+        for (int i = 0; i < w.length; i++) {
+            f32[i] = (float) w[i];
+        }
+        QuantizedWeights q = QuantizedWeights.quantize(f, f32, rows, cols);
+        double[] decoded = new double[q.values().length];
+        for (int i = 0; i < decoded.length; i++) {
+            decoded[i] = q.values()[i];
+        }
+        values.add(decoded);
+        return q.upload();
     }
 }

@@ -47,12 +47,12 @@ class DecodeKernelsIT {
         int rows = 3;
         int hidden = 4096;
         SplittableRandom rnd = new SplittableRandom(1);
-        short[] residual = halves(rnd, rows * hidden, 1);
-        short[] delta = halves(rnd, rows * hidden, 0.5);
-        short[] weight = halves(rnd, hidden, 1);
-        try (DeviceBuffer r = upload(residual);
-                DeviceBuffer d = upload(delta);
-                DeviceBuffer w = upload(weight);
+        short[] residual = Halves.gaussian(rnd, rows * hidden, 1);
+        short[] delta = Halves.gaussian(rnd, rows * hidden, 0.5);
+        short[] weight = Halves.gaussian(rnd, hidden, 1);
+        try (DeviceBuffer r = Halves.upload(residual);
+                DeviceBuffer d = Halves.upload(delta);
+                DeviceBuffer w = Halves.upload(weight);
                 DeviceBuffer out = DeviceBuffer.allocate(2L * rows * hidden)) {
             kernels.addRmsNorm(r, d, w, out, rows, hidden, 1e-5f, stream);
             stream.synchronize();
@@ -67,8 +67,8 @@ class DecodeKernelsIT {
             assertThat(r.toShortArray()).containsExactly(expectedResidual);
             check(
                     "add + RMSNorm",
-                    decode(out.toShortArray()),
-                    DecodeReference.rmsNorm(sum, decode(weight), rows, 1e-5));
+                    Halves.decode(out.toShortArray()),
+                    DecodeReference.rmsNorm(sum, Halves.decode(weight), rows, 1e-5));
         }
     }
 
@@ -81,22 +81,22 @@ class DecodeKernelsIT {
         int[] positions = {0, 5, 131_071};
         double[] invFreq = RopeFrequencies.llama3(d, 500_000, 8, 1, 4, 8192);
         SplittableRandom rnd = new SplittableRandom(2);
-        short[] q = halves(rnd, rows * heads * d, 1);
-        short[] k = halves(rnd, rows * kvHeads * d, 1);
-        try (DeviceBuffer dq = upload(q);
-                DeviceBuffer dk = upload(k);
+        short[] q = Halves.gaussian(rnd, rows * heads * d, 1);
+        short[] k = Halves.gaussian(rnd, rows * kvHeads * d, 1);
+        try (DeviceBuffer dq = Halves.upload(q);
+                DeviceBuffer dk = Halves.upload(k);
                 DeviceBuffer pos = DeviceBuffer.allocate(4L * rows);
                 DeviceBuffer freq = DeviceBuffer.allocate(8L * invFreq.length)) {
             pos.copyFrom(positions);
             freq.copyFrom(invFreq);
             kernels.rope(dq, dk, pos, freq, rows, heads, kvHeads, d, stream);
             stream.synchronize();
-            double[] rq = decode(q);
-            double[] rk = decode(k);
+            double[] rq = Halves.decode(q);
+            double[] rk = Halves.decode(k);
             DecodeReference.rope(rq, rows, heads, positions, invFreq);
             DecodeReference.rope(rk, rows, kvHeads, positions, invFreq);
-            check("RoPE q", decode(dq.toShortArray()), rq);
-            check("RoPE k", decode(dk.toShortArray()), rk);
+            check("RoPE q", Halves.decode(dq.toShortArray()), rq);
+            check("RoPE k", Halves.decode(dk.toShortArray()), rk);
         }
     }
 
@@ -108,8 +108,8 @@ class DecodeKernelsIT {
         int capacity = 64;
         int position = 40;
         double[] invFreq = RopeFrequencies.of(d, 500_000);
-        short[] qkv = halves(new SplittableRandom(6), (heads + 2 * kvHeads) * d, 1);
-        try (DeviceBuffer dqkv = upload(qkv);
+        short[] qkv = Halves.gaussian(new SplittableRandom(6), (heads + 2 * kvHeads) * d, 1);
+        try (DeviceBuffer dqkv = Halves.upload(qkv);
                 DeviceBuffer kc = DeviceBuffer.allocate(2L * kvHeads * capacity * d);
                 DeviceBuffer vc = DeviceBuffer.allocate(2L * kvHeads * capacity * d);
                 DeviceBuffer pos = DeviceBuffer.allocate(4);
@@ -121,12 +121,12 @@ class DecodeKernelsIT {
             kernels.ropeAppend(dqkv, kc, vc, pos, freq, 1, heads, kvHeads, d, capacity, stream);
             stream.synchronize();
             // the reference: q (heads) and k (kvHeads) rotated, v untouched
-            double[] ref = decode(qkv);
+            double[] ref = Halves.decode(qkv);
             double[] qk = java.util.Arrays.copyOf(ref, (heads + kvHeads) * d);
             DecodeReference.rope(qk, 1, heads + kvHeads, new int[] {position}, invFreq);
             System.arraycopy(qk, 0, ref, 0, qk.length);
             short[] rotated = dqkv.toShortArray();
-            check("merged RoPE", decode(rotated), ref);
+            check("merged RoPE", Halves.decode(rotated), ref);
             short[] kCache = kc.toShortArray();
             short[] vCache = vc.toShortArray();
             for (int g = 0; g < kvHeads; g++) {
@@ -157,9 +157,9 @@ class DecodeKernelsIT {
         int capacity = 16;
         int position = 11;
         double[] invFreq = RopeFrequencies.of(d, 10_000);
-        short[] qkv = halves(new SplittableRandom(8), (heads + 2 * kvHeads) * d, 3);
+        short[] qkv = Halves.gaussian(new SplittableRandom(8), (heads + 2 * kvHeads) * d, 3);
         long cacheBytes = (long) kv.elementBytes() * kvHeads * capacity * d;
-        try (DeviceBuffer dqkv = upload(qkv);
+        try (DeviceBuffer dqkv = Halves.upload(qkv);
                 DeviceBuffer kc = DeviceBuffer.allocate(cacheBytes);
                 DeviceBuffer vc = DeviceBuffer.allocate(cacheBytes);
                 DeviceBuffer pos = DeviceBuffer.allocate(4);
@@ -170,7 +170,7 @@ class DecodeKernelsIT {
             freq.copyFrom(invFreq);
             kernels.ropeAppend(dqkv, kc, vc, kv, pos, freq, 1, heads, kvHeads, d, capacity, stream);
             stream.synchronize();
-            double[] rotated = decode(dqkv.toShortArray());
+            double[] rotated = Halves.decode(dqkv.toShortArray());
             double[] kCache = cacheValues(kc, kv, kv.keyScale());
             double[] vCache = cacheValues(vc, kv, kv.valueScale());
             for (int g = 0; g < kvHeads; g++) {
@@ -213,7 +213,7 @@ class DecodeKernelsIT {
         int maxLength = Arrays.stream(lengths).max().orElseThrow();
         int capacity = maxLength;
         SplittableRandom rnd = new SplittableRandom(9 + maxLength);
-        short[] q = halves(rnd, rows * heads * d, 1);
+        short[] q = Halves.gaussian(rnd, rows * heads * d, 1);
         int elements = rows * kvHeads * capacity * d;
         MiniFloat codec = MiniFloat.of(precision);
         byte[] kBytes = new byte[elements * kv.elementBytes()];
@@ -225,7 +225,7 @@ class DecodeKernelsIT {
             k[i] = store(codec, kBytes, i, rnd.nextGaussian() / keyScale) * keyScale;
             v[i] = store(codec, vBytes, i, rnd.nextGaussian() / valueScale) * valueScale;
         }
-        try (DeviceBuffer dq = upload(q);
+        try (DeviceBuffer dq = Halves.upload(q);
                 DeviceBuffer kc = DeviceBuffer.allocate(kBytes.length);
                 DeviceBuffer vc = DeviceBuffer.allocate(vBytes.length);
                 DeviceBuffer len = DeviceBuffer.allocate(4L * rows);
@@ -247,8 +247,9 @@ class DecodeKernelsIT {
                     maxLength,
                     stream);
             stream.synchronize();
-            double[] ref = DecodeReference.attention(decode(q), k, v, lengths, rows, heads, kvHeads, d, capacity);
-            check(kv + " attention, lengths " + lengthList, decode(out.toShortArray()), ref);
+            double[] ref =
+                    DecodeReference.attention(Halves.decode(q), k, v, lengths, rows, heads, kvHeads, d, capacity);
+            check(kv + " attention, lengths " + lengthList, Halves.decode(out.toShortArray()), ref);
         }
     }
 
@@ -305,11 +306,11 @@ class DecodeKernelsIT {
         int d = 64;
         int capacity = 10;
         SplittableRandom rnd = new SplittableRandom(3);
-        short[] k = halves(rnd, rows * kvHeads * d, 1);
-        short[] v = halves(rnd, rows * kvHeads * d, 1);
+        short[] k = Halves.gaussian(rnd, rows * kvHeads * d, 1);
+        short[] v = Halves.gaussian(rnd, rows * kvHeads * d, 1);
         int[] positions = {9, 0};
-        try (DeviceBuffer dk = upload(k);
-                DeviceBuffer dv = upload(v);
+        try (DeviceBuffer dk = Halves.upload(k);
+                DeviceBuffer dv = Halves.upload(v);
                 DeviceBuffer kc = DeviceBuffer.allocate(2L * rows * kvHeads * capacity * d);
                 DeviceBuffer vc = DeviceBuffer.allocate(2L * rows * kvHeads * capacity * d);
                 DeviceBuffer pos = DeviceBuffer.allocate(4L * rows)) {
@@ -339,12 +340,15 @@ class DecodeKernelsIT {
     void siluMulMatchesTheReference() {
         int rows = 2;
         int inter = 14_336;
-        short[] gateUp = halves(new SplittableRandom(4), 2 * rows * inter, 2);
-        try (DeviceBuffer in = upload(gateUp);
+        short[] gateUp = Halves.gaussian(new SplittableRandom(4), 2 * rows * inter, 2);
+        try (DeviceBuffer in = Halves.upload(gateUp);
                 DeviceBuffer out = DeviceBuffer.allocate(2L * rows * inter)) {
             kernels.siluMul(in, out, rows, inter, stream);
             stream.synchronize();
-            check("SiLU * up", decode(out.toShortArray()), DecodeReference.siluMul(decode(gateUp), rows, inter));
+            check(
+                    "SiLU * up",
+                    Halves.decode(out.toShortArray()),
+                    DecodeReference.siluMul(Halves.decode(gateUp), rows, inter));
         }
     }
 
@@ -391,12 +395,12 @@ class DecodeKernelsIT {
         int rows = lengths.length;
         int maxLength = Arrays.stream(lengths).max().orElseThrow();
         SplittableRandom rnd = new SplittableRandom(5 + maxLength);
-        short[] q = halves(rnd, rows * heads * d, 1);
-        short[] k = halves(rnd, rows * kvHeads * capacity * d, 1);
-        short[] v = halves(rnd, rows * kvHeads * capacity * d, 1);
-        try (DeviceBuffer dq = upload(q);
-                DeviceBuffer kc = upload(k);
-                DeviceBuffer vc = upload(v);
+        short[] q = Halves.gaussian(rnd, rows * heads * d, 1);
+        short[] k = Halves.gaussian(rnd, rows * kvHeads * capacity * d, 1);
+        short[] v = Halves.gaussian(rnd, rows * kvHeads * capacity * d, 1);
+        try (DeviceBuffer dq = Halves.upload(q);
+                DeviceBuffer kc = Halves.upload(k);
+                DeviceBuffer vc = Halves.upload(v);
                 DeviceBuffer len = DeviceBuffer.allocate(4L * rows);
                 DeviceBuffer ws =
                         DeviceBuffer.allocate(kernels.attentionWorkspaceBytes(rows, heads, kvHeads, d, maxLength));
@@ -405,8 +409,8 @@ class DecodeKernelsIT {
             kernels.attention(dq, kc, vc, len, ws, out, rows, heads, kvHeads, d, capacity, maxLength, stream);
             stream.synchronize();
             double[] ref = DecodeReference.attention(
-                    decode(q), decode(k), decode(v), lengths, rows, heads, kvHeads, d, capacity);
-            check("attention, lengths " + Arrays.toString(lengths), decode(out.toShortArray()), ref);
+                    Halves.decode(q), Halves.decode(k), Halves.decode(v), lengths, rows, heads, kvHeads, d, capacity);
+            check("attention, lengths " + Arrays.toString(lengths), Halves.decode(out.toShortArray()), ref);
         }
     }
 
@@ -424,27 +428,5 @@ class DecodeKernelsIT {
         }
         assertThat(Math.sqrt(err / norm)).as("||y - ref|| / ||ref||, " + what).isLessThan(1e-3);
         assertThat(worst / largest).as("max |y - ref| / max |ref|, " + what).isLessThan(2e-3);
-    }
-
-    private static short[] halves(SplittableRandom rnd, int count, double sigma) {
-        short[] h = new short[count];
-        for (int i = 0; i < count; i++) {
-            h[i] = Float.floatToFloat16((float) (sigma * rnd.nextGaussian()));
-        }
-        return h;
-    }
-
-    private static double[] decode(short[] h) {
-        double[] d = new double[h.length];
-        for (int i = 0; i < h.length; i++) {
-            d[i] = Float.float16ToFloat(h[i]);
-        }
-        return d;
-    }
-
-    private static DeviceBuffer upload(short[] values) {
-        DeviceBuffer b = DeviceBuffer.allocate(2L * values.length);
-        b.copyFrom(values);
-        return b;
     }
 }

@@ -61,12 +61,12 @@ class MoeKernelsIT {
         logits[2 * experts + 9] = Float.floatToFloat16(Float.NaN);
         Arrays.fill(logits, 3 * experts, 4 * experts, Float.floatToFloat16(0.5f));
         for (int k : new int[] {1, 2, 8}) {
-            try (DeviceBuffer l = upload(logits);
+            try (DeviceBuffer l = Halves.upload(logits);
                     DeviceBuffer ids = DeviceBuffer.allocate(4L * rows * k);
                     DeviceBuffer w = DeviceBuffer.allocate(4L * rows * k)) {
                 moe.topK(l, ids, w, rows, experts, k, stream);
                 stream.synchronize();
-                ExpertRouting.Routing ref = ExpertRouting.route(decode(logits), rows, experts, k);
+                ExpertRouting.Routing ref = ExpertRouting.route(Halves.decode(logits), rows, experts, k);
                 assertThat(ids.toIntArray()).as("expert ids, top %d", k).containsExactly(ref.ids());
                 float[] got = w.toFloatArray();
                 for (int i = 0; i < got.length; i++) {
@@ -103,12 +103,12 @@ class MoeKernelsIT {
         }
         QuantizedWeights gateUp = stack(format, 2 * INTER, HIDDEN, picked, rnd);
         QuantizedWeights down = stack(format, HIDDEN, INTER, picked, rnd);
-        short[] x = halves(rnd, rows * HIDDEN);
-        short[] act = halves(rnd, rows * TOP_K * INTER);
+        short[] x = Halves.gaussian(rnd, rows * HIDDEN, 1);
+        short[] act = Halves.gaussian(rnd, rows * TOP_K * INTER, 1);
         try (DeviceWeights gu = gateUp.upload();
                 DeviceWeights dn = down.upload();
-                DeviceBuffer dx = upload(x);
-                DeviceBuffer da = upload(act);
+                DeviceBuffer dx = Halves.upload(x);
+                DeviceBuffer da = Halves.upload(act);
                 DeviceBuffer dIds = DeviceBuffer.allocate(4L * ids.length);
                 DeviceBuffer dW = DeviceBuffer.allocate(4L * weights.length);
                 DeviceBuffer y = DeviceBuffer.allocate(2L * rows * TOP_K * 2 * INTER);
@@ -126,20 +126,38 @@ class MoeKernelsIT {
             double[] refDelta = new double[rows * HIDDEN];
             for (int s = 0; s < rows * TOP_K; s++) {
                 int b = s / TOP_K;
-                apply(gateUp.values(), ids[s] * 2 * INTER, 2 * INTER, HIDDEN, decode(x), b * HIDDEN, refUp, s, 1);
-                apply(down.values(), ids[s] * HIDDEN, HIDDEN, INTER, decode(act), s * INTER, refDown, s, weights[s]);
+                apply(
+                        gateUp.values(),
+                        ids[s] * 2 * INTER,
+                        2 * INTER,
+                        HIDDEN,
+                        Halves.decode(x),
+                        b * HIDDEN,
+                        refUp,
+                        s,
+                        1);
+                apply(
+                        down.values(),
+                        ids[s] * HIDDEN,
+                        HIDDEN,
+                        INTER,
+                        Halves.decode(act),
+                        s * INTER,
+                        refDown,
+                        s,
+                        weights[s]);
                 for (int n = 0; n < HIDDEN; n++) {
                     refDelta[b * HIDDEN + n] += refDown[s * HIDDEN + n];
                 }
             }
-            check("gate/up, " + what, decode(y.toShortArray()), refUp);
+            check("gate/up, " + what, Halves.decode(y.toShortArray()), refUp);
             float[] o = out.toFloatArray();
             double[] got = new double[o.length];
             for (int i = 0; i < o.length; i++) {
                 got[i] = o[i];
             }
             check("weighted down, " + what, got, refDown);
-            check("combined delta, " + what, decode(delta.toShortArray()), refDelta);
+            check("combined delta, " + what, Halves.decode(delta.toShortArray()), refDelta);
         }
     }
 
@@ -207,27 +225,5 @@ class MoeKernelsIT {
         String at = what + "; worst at " + worstAt + ": " + y[worstAt] + " against " + ref[worstAt];
         assertThat(Math.sqrt(err / norm)).as("||y - ref|| / ||ref||, " + at).isLessThan(2e-3);
         assertThat(worst / largest).as("max |y - ref| / max |ref|, " + at).isLessThan(4e-3);
-    }
-
-    private static short[] halves(SplittableRandom rnd, int count) {
-        short[] h = new short[count];
-        for (int i = 0; i < count; i++) {
-            h[i] = Float.floatToFloat16((float) rnd.nextGaussian());
-        }
-        return h;
-    }
-
-    private static double[] decode(short[] h) {
-        double[] d = new double[h.length];
-        for (int i = 0; i < h.length; i++) {
-            d[i] = Float.float16ToFloat(h[i]);
-        }
-        return d;
-    }
-
-    private static DeviceBuffer upload(short[] values) {
-        DeviceBuffer b = DeviceBuffer.allocate(2L * values.length);
-        b.copyFrom(values);
-        return b;
     }
 }

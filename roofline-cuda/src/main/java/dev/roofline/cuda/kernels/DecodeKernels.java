@@ -296,7 +296,7 @@ public final class DecodeKernels implements AutoCloseable {
     public static int attentionChunk(int smCount, int rows, int heads, int kvHeads, int maxLength) {
         positive("smCount", smCount);
         positive("rows", rows);
-        heads(heads, kvHeads, 2);
+        groups(heads, kvHeads);
         positive("maxLength", maxLength);
         long kvRows = (long) rows * kvHeads;
         long slots = (long) smCount * attentionBlocksPerSm(heads / kvHeads);
@@ -476,13 +476,18 @@ public final class DecodeKernels implements AutoCloseable {
     }
 
     static void heads(int heads, int kvHeads, int headDim) {
+        groups(heads, kvHeads);
+        if (headDim <= 0 || headDim % 2 != 0 || headDim > 256) {
+            throw new IllegalArgumentException("headDim must be even and in [2, 256], got " + headDim);
+        }
+    }
+
+    /** Positive head counts, the query heads a whole number of groups of KV heads. */
+    static void groups(int heads, int kvHeads) {
         positive("heads", heads);
         positive("kvHeads", kvHeads);
         if (heads % kvHeads != 0) {
             throw new IllegalArgumentException("heads (" + heads + ") must be a multiple of kvHeads (" + kvHeads + ")");
-        }
-        if (headDim <= 0 || headDim % 2 != 0 || headDim > 256) {
-            throw new IllegalArgumentException("headDim must be even and in [2, 256], got " + headDim);
         }
     }
 

@@ -304,7 +304,7 @@ public final class DecodeKernels implements AutoCloseable {
         long waves = Math.ceilDiv(kvRows * fewest, slots);
         long splits = Math.max(fewest, waves * slots / kvRows);
         long chunk = Math.ceilDiv(Math.ceilDiv(maxLength, splits), ATTENTION_CHUNK_STEP) * ATTENTION_CHUNK_STEP;
-        return (int) Math.clamp(chunk, ATTENTION_MIN_CHUNK, ATTENTION_MAX_CHUNK);
+        return Math.clamp(chunk, ATTENTION_MIN_CHUNK, ATTENTION_MAX_CHUNK);
     }
 
     /** Splits of the context the attention's first pass makes: the longest row over {@link #attentionChunk}. */

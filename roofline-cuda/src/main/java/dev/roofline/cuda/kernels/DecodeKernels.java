@@ -120,7 +120,7 @@ public final class DecodeKernels implements AutoCloseable {
         if (!(eps > 0) || Float.isInfinite(eps)) {
             throw new IllegalArgumentException("eps must be positive and finite, got " + eps);
         }
-        launch("decode_add_rmsnorm_f16", rows, 256, stream, residual, delta, weight, out, hidden, eps);
+        library.launch("decode_add_rmsnorm_f16", rows, 256, stream, residual, delta, weight, out, hidden, eps);
     }
 
     /**
@@ -143,7 +143,7 @@ public final class DecodeKernels implements AutoCloseable {
         requireBytes("k", k, 2L * rows * kvHeads * headDim);
         requireBytes("positions", positions, 4L * rows);
         requireBytes("invFreq", invFreq, 8L * (headDim / 2));
-        launch("decode_rope_f16", rows, 128, stream, q, k, positions, invFreq, heads, kvHeads, headDim);
+        library.launch("decode_rope_f16", rows, 128, stream, q, k, positions, invFreq, heads, kvHeads, headDim);
     }
 
     /**
@@ -206,7 +206,7 @@ public final class DecodeKernels implements AutoCloseable {
         requireBytes("vCache", vCache, cacheBytes);
         requireBytes("positions", positions, 4L * rows);
         requireBytes("invFreq", invFreq, 8L * (headDim / 2));
-        launch(
+        library.launch(
                 ropeAppendKernel(kv),
                 Math.multiplyExact(rows, heads + 2 * kvHeads),
                 128,
@@ -246,7 +246,7 @@ public final class DecodeKernels implements AutoCloseable {
         requireBytes("kCache", kCache, step * capacity);
         requireBytes("vCache", vCache, step * capacity);
         requireBytes("positions", positions, 4L * rows);
-        launch(
+        library.launch(
                 "decode_kv_append_f16",
                 Math.multiplyExact(rows, kvHeads),
                 128,
@@ -267,7 +267,7 @@ public final class DecodeKernels implements AutoCloseable {
         positive("inter", inter);
         requireBytes("gateUp", gateUp, 4L * rows * inter);
         requireBytes("out", out, 2L * rows * inter);
-        launch(
+        library.launch(
                 "decode_silu_mul_f16",
                 Math.multiplyExact(rows, Math.ceilDiv(inter, 256)),
                 256,
@@ -441,7 +441,7 @@ public final class DecodeKernels implements AutoCloseable {
         int rowsHeads = Math.multiplyExact(rows, heads);
         MemorySegment ml = workspace.pointer();
         MemorySegment acc = MemorySegment.ofAddress(ml.address() + partialMlBytes);
-        launch(
+        library.launch(
                 attentionSplitKernel(headDim, group, kv),
                 Math.multiplyExact(Math.multiplyExact(rows, kvHeads), splits),
                 128,
@@ -460,7 +460,7 @@ public final class DecodeKernels implements AutoCloseable {
                 chunk,
                 kv.keyScale(),
                 kv.valueScale());
-        launch(
+        library.launch(
                 "decode_attention_reduce_d" + headDim,
                 Math.multiplyExact(rowsHeads, headDim / ATTENTION_REDUCE_COLUMNS),
                 128,
@@ -469,10 +469,6 @@ public final class DecodeKernels implements AutoCloseable {
                 acc,
                 out,
                 splits);
-    }
-
-    private void launch(String name, int grid, int block, Stream stream, Object... args) {
-        library.launch(name, grid, block, stream, args);
     }
 
     static void heads(int heads, int kvHeads, int headDim) {

@@ -4,8 +4,10 @@ import dev.roofline.core.format.MiniFloat;
 import dev.roofline.core.format.Overflow;
 import dev.roofline.core.precision.Precision;
 
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * How the decoder's KV cache stores keys and values: FP16, BF16 or FP8 E4M3 elements and, for FP8, one scale for the
@@ -27,6 +29,15 @@ public record KvCacheFormat(Precision precision, float keyScale, float valueScal
 
     public static final KvCacheFormat FP16 = new KvCacheFormat(Precision.FP16, 1f, 1f);
     public static final KvCacheFormat BF16 = new KvCacheFormat(Precision.BF16, 1f, 1f);
+
+    /** Each precision's codec, made once: the reference rounds every key and value it caches through one. */
+    private static final Map<Precision, MiniFloat> CODECS = new EnumMap<>(Precision.class);
+
+    static {
+        for (Precision p : PRECISIONS) {
+            CODECS.put(p, MiniFloat.of(p));
+        }
+    }
 
     public KvCacheFormat {
         if (precision == null) {
@@ -79,7 +90,7 @@ public record KvCacheFormat(Precision precision, float keyScale, float valueScal
     }
 
     private double round(double value, float scale) {
-        MiniFloat codec = MiniFloat.of(precision);
+        MiniFloat codec = CODECS.get(precision);
         return codec.decode(codec.encode(value / scale, Overflow.SATURATE)) * scale;
     }
 

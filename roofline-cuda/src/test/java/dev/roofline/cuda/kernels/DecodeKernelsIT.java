@@ -415,18 +415,6 @@ class DecodeKernelsIT {
     }
 
     private static void check(String what, double[] y, double[] ref) {
-        assertThat(y).hasSameSizeAs(ref);
-        double err = 0;
-        double norm = 0;
-        double worst = 0;
-        double largest = 0;
-        for (int i = 0; i < y.length; i++) {
-            err += (y[i] - ref[i]) * (y[i] - ref[i]);
-            norm += ref[i] * ref[i];
-            worst = Math.max(worst, Math.abs(y[i] - ref[i]));
-            largest = Math.max(largest, Math.abs(ref[i]));
-        }
-        assertThat(Math.sqrt(err / norm)).as("||y - ref|| / ||ref||, " + what).isLessThan(1e-3);
-        assertThat(worst / largest).as("max |y - ref| / max |ref|, " + what).isLessThan(2e-3);
+        Agreement.check(what, y, ref, 1e-3, 2e-3);
     }
 }

@@ -207,23 +207,6 @@ class MoeKernelsIT {
     }
 
     private static void check(String what, double[] y, double[] ref) {
-        assertThat(y).hasSameSizeAs(ref);
-        double err = 0;
-        double norm = 0;
-        double worst = 0;
-        double largest = 0;
-        int worstAt = 0;
-        for (int i = 0; i < y.length; i++) {
-            err += (y[i] - ref[i]) * (y[i] - ref[i]);
-            norm += ref[i] * ref[i];
-            if (!(Math.abs(y[i] - ref[i]) <= worst)) {
-                worst = Math.abs(y[i] - ref[i]);
-                worstAt = i;
-            }
-            largest = Math.max(largest, Math.abs(ref[i]));
-        }
-        String at = what + "; worst at " + worstAt + ": " + y[worstAt] + " against " + ref[worstAt];
-        assertThat(Math.sqrt(err / norm)).as("||y - ref|| / ||ref||, " + at).isLessThan(2e-3);
-        assertThat(worst / largest).as("max |y - ref| / max |ref|, " + at).isLessThan(4e-3);
+        Agreement.check(what, y, ref, 2e-3, 4e-3);
     }
 }

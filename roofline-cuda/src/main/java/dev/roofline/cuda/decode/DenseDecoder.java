@@ -55,7 +55,6 @@ public final class DenseDecoder implements AutoCloseable {
     /** A layer's launches after its input norm; ADD_RMSNORM here is the residual add with the post-attention norm. */
     private static final List<DecoderOperator> LAYER_ORDER = List.of(
             DecoderOperator.QKV_PROJ,
-            DecoderOperator.ROPE_APPEND,
             DecoderOperator.ATTENTION,
             DecoderOperator.O_PROJ,
             DecoderOperator.ADD_RMSNORM,
@@ -65,7 +64,6 @@ public final class DenseDecoder implements AutoCloseable {
     /** The same with a mixture of experts in place of the MLP. */
     private static final List<DecoderOperator> EXPERT_LAYER_ORDER = List.of(
             DecoderOperator.QKV_PROJ,
-            DecoderOperator.ROPE_APPEND,
             DecoderOperator.ATTENTION,
             DecoderOperator.O_PROJ,
             DecoderOperator.ADD_RMSNORM,
@@ -96,7 +94,6 @@ public final class DenseDecoder implements AutoCloseable {
     private final DeviceBuffer activated;
     private final DeviceBuffer logits;
     private final DeviceBuffer workspace;
-    private final DeviceBuffer positions;
     private final DeviceBuffer lengths;
     private final DeviceBuffer invFreq;
     private final ExpertBuffers experts;
@@ -139,9 +136,8 @@ public final class DenseDecoder implements AutoCloseable {
             gateUp = buffer(4L * batch * shape.intermediate());
             activated = buffer(2L * batch * shape.intermediate());
             logits = buffer(2L * batch * shape.vocab());
-            workspace = buffer(
-                    kernels.attentionWorkspaceBytes(batch, shape.heads(), shape.kvHeads(), shape.headDim(), capacity));
-            positions = buffer(4L * batch);
+            workspace = owned.add(
+                    kernels.attentionWorkspace(batch, shape.heads(), shape.kvHeads(), shape.headDim(), capacity));
             lengths = buffer(4L * batch);
             this.invFreq = buffer(8L * invFreq.length);
             this.invFreq.copyFrom(invFreq);
@@ -294,7 +290,6 @@ public final class DenseDecoder implements AutoCloseable {
     public void setPositions(int[] positions) {
         int[] lengths = Positions.lengths(positions, batch, capacity);
         Cuda.synchronize();
-        this.positions.copyFrom(positions);
         this.lengths.copyFrom(lengths);
         Cuda.synchronize();
         longest = Arrays.stream(lengths).max().orElseThrow();
@@ -376,16 +371,14 @@ public final class DenseDecoder implements AutoCloseable {
             case ADD_RMSNORM ->
                 kernels.addRmsNorm(residual, delta, w.postNorm(), normed, batch, shape.hidden(), eps, stream);
             case QKV_PROJ -> linears.run(w.qkv(), normed, qkv, stream);
-            case ROPE_APPEND ->
-                kernels.ropeAppend(
-                        qkv, kCache[l], vCache[l], kv, positions, invFreq, batch, heads, g, d, capacity, stream);
             case ATTENTION ->
-                kernels.attention(
+                kernels.ropeAppendAttention(
                         qkv,
                         kCache[l],
                         vCache[l],
                         kv,
                         lengths,
+                        invFreq,
                         workspace,
                         attended,
                         AttentionGeometry.mergedQkv(batch, heads, g, d, capacity),

@@ -277,15 +277,15 @@ extern "C" __global__ void __launch_bounds__(256) decode_silu_mul_f16(const half
     out[(size_t)b * inter + i] = __float2half_rn(g / (1.f + __expf(-g)) * u);
 }
 
-// Flash-decoding attention in one launch: block (b, g, s) of grid B*G*splits reads tokens [s*chunk, min((s+1)*chunk,
+// Flash-decoding attention, first pass: block (b, g, s) of grid B*G*splits reads tokens [s*chunk, min((s+1)*chunk,
 // lengths[b])) of KV head g once for all QPK = H/G query heads that share it, and writes each head's partial softmax:
 // max logit m, sum l of exp(logit - m) and the unnormalised output acc = sum exp(logit - m) * v, to
 // partial_ml[bh][s][2] and partial_acc[bh][s][D] (FP32, bh = b*H + h). logit = q.k / sqrt(D). Row b of q starts
 // q_row_stride halves after row b - 1, so q may be the merged q/k/v projection's output read in place (stride
 // (H + 2G) * D) as well as a packed half[B][H][D] (stride H * D).
-// The last block of (b, g) to finish merges the splits (merge_splits) into out half[B][H][D]: each block counts itself
-// in arrivals[b*G + g] after its partials are visible device-wide, and the block that counts last reads them all and
-// sets the count back to zero for the next launch. Merging there saves a second launch and its wait.
+// The merge is a second launch (decode_attention_reduce), spread over B*H*(D/32) blocks: done by the last block of
+// each (b, g) to finish instead, one SM reading every split's partials, it made batch 1 slower by ~0.6 us per 8
+// splits (docs/measurements/2026-11-25-issue15-fusion-h200).
 // With inv_freq not null, q is the merged q/k/v output and the block also does what decode_rope_append does for its
 // heads: it rotates its copy of q (not written back), and the block whose chunk holds this step's token, position
 // lengths[b] - 1, rotates that token's key and writes it and its value into the caches before it reads them.
@@ -330,111 +330,6 @@ __device__ __forceinline__ void reduce_scatter(float* v, int sub) {
     reduce_scatter_round<LANES / 2, N>(v, sub);
 }
 
-// One head's columns 4*c4 .. 4*c4+3 merged over splits first, first + stride, ... of row bh: the running max M, the
-// sum L of exp(m_s - M) * l_s and A of exp(m_s - M) * acc_s (FP32, rescaled when the max grows). The partials were
-// written by other blocks of this launch, so they are read through L2 (ld.global.cg), never from a stale L1 line;
-// BATCH splits' loads are issued before any is used.
-struct MergeState {
-    float m;
-    float l;
-    float4 a;
-};
-
-__device__ __forceinline__ void merge_into(MergeState& st, float m, float l, float4 v) {
-    float mn = fmaxf(st.m, m);
-    if (mn != -CUDART_INF_F) { // an empty split (m = -inf) weighs nothing
-        float old = __expf(st.m - mn);
-        float w = __expf(m - mn);
-        st.a.x = st.a.x * old + w * v.x;
-        st.a.y = st.a.y * old + w * v.y;
-        st.a.z = st.a.z * old + w * v.z;
-        st.a.w = st.a.w * old + w * v.w;
-        st.l = st.l * old + w * l;
-        st.m = mn;
-    }
-}
-
-template <int D>
-__device__ __forceinline__ MergeState merge_splits(const float* partial_ml, const float* partial_acc, size_t bh,
-                                                   int c4, int splits, int first, int stride) {
-    constexpr int BATCH = 8;
-    MergeState st{-CUDART_INF_F, 0.f, make_float4(0.f, 0.f, 0.f, 0.f)};
-    for (int s0 = first; s0 < splits; s0 += BATCH * stride) {
-        float2 ml[BATCH];
-        float4 v[BATCH];
-#pragma unroll
-        for (int u = 0; u < BATCH; u++) {
-            int sp = s0 + u * stride;
-            if (sp < splits) {
-                ml[u] = __ldcg(reinterpret_cast<const float2*>(partial_ml + (bh * splits + sp) * 2));
-                v[u] = __ldcg(reinterpret_cast<const float4*>(partial_acc + (bh * splits + sp) * D) + c4);
-            } else {
-                ml[u] = make_float2(-CUDART_INF_F, 0.f);
-                v[u] = make_float4(0.f, 0.f, 0.f, 0.f);
-            }
-        }
-#pragma unroll
-        for (int u = 0; u < BATCH; u++) {
-            merge_into(st, ml[u].x, ml[u].y, v[u]);
-        }
-    }
-    return st;
-}
-
-__device__ __forceinline__ void store4(half* o, float4 a, float l) {
-    __half2 lo = __floats2half2_rn(a.x / l, a.y / l);
-    __half2 hi = __floats2half2_rn(a.z / l, a.w / l);
-    uint2 bits = make_uint2(*reinterpret_cast<uint32_t*>(&lo), *reinterpret_cast<uint32_t*>(&hi));
-    *reinterpret_cast<uint2*>(o) = bits;
-}
-
-// The merge by the last block of (b, g): QPK heads x D/4 column quads. With fewer quads than threads, T threads share
-// a quad, each merging every T-th split, and their states meet in shared memory.
-template <int D, int QPK>
-__device__ void merge_group(const float* partial_ml, const float* partial_acc, half* out, int b, int g, int heads,
-                            int splits) {
-    constexpr int ITEMS = QPK * D / 4;
-    constexpr int T = ITEMS >= ATTENTION_THREADS ? 1 : ATTENTION_THREADS / ITEMS;
-    if constexpr (T == 1) {
-        for (int item = threadIdx.x; item < ITEMS; item += ATTENTION_THREADS) {
-            int j = item / (D / 4);
-            int c4 = item - j * (D / 4);
-            size_t bh = (size_t)b * heads + g * QPK + j;
-            MergeState st = merge_splits<D>(partial_ml, partial_acc, bh, c4, splits, 0, 1);
-            store4(out + bh * D + 4 * c4, st.a, st.l);
-        }
-    } else {
-        __shared__ MergeState s_state[ATTENTION_THREADS];
-        int item = threadIdx.x % ITEMS;
-        int part = threadIdx.x / ITEMS;
-        int j = item / (D / 4);
-        int c4 = item - j * (D / 4);
-        size_t bh = (size_t)b * heads + g * QPK + j;
-        s_state[threadIdx.x] = merge_splits<D>(partial_ml, partial_acc, bh, c4, splits, part, T);
-        __syncthreads();
-        if (part == 0) {
-            MergeState st = s_state[item];
-#pragma unroll
-            for (int p = 1; p < T; p++) {
-                const MergeState& o = s_state[item + p * ITEMS];
-                // o's sums are relative to o.m: bring them to the merged max as merge_into does one split's
-                float mn = fmaxf(st.m, o.m);
-                if (mn != -CUDART_INF_F) {
-                    float a = __expf(st.m - mn);
-                    float w = __expf(o.m - mn);
-                    st.a.x = st.a.x * a + w * o.a.x;
-                    st.a.y = st.a.y * a + w * o.a.y;
-                    st.a.z = st.a.z * a + w * o.a.z;
-                    st.a.w = st.a.w * a + w * o.a.w;
-                    st.l = st.l * a + w * o.l;
-                    st.m = mn;
-                }
-            }
-            store4(out + bh * D + 4 * c4, st.a, st.l);
-        }
-    }
-}
-
 // The cosine and sine of each of the D/2 rotation angles of position pos, in double (rotate_pair says why).
 template <int D>
 __device__ __forceinline__ void rope_table(double (&cs)[D / 2][2], const double* inv_freq, int pos) {
@@ -444,10 +339,10 @@ __device__ __forceinline__ void rope_table(double (&cs)[D / 2][2], const double*
 }
 
 template <typename C, int D, int QPK>
-__device__ void attention(const half* q, C* k_cache, C* v_cache, const int* lengths, const double* inv_freq,
-                          unsigned* arrivals, float* partial_ml, float* partial_acc, half* out, int q_row_stride,
-                          int heads, int kv_heads, int capacity, int splits, int chunk, float k_scale, float v_scale,
-                          float k_inv_scale, float v_inv_scale) {
+__device__ void attention_split(const half* q, C* k_cache, C* v_cache, const int* lengths, const double* inv_freq,
+                                float* partial_ml, float* partial_acc, int q_row_stride, int heads, int kv_heads,
+                                int capacity, int splits, int chunk, float k_scale, float v_scale, float k_inv_scale,
+                                float v_inv_scale) {
     using Raw = typename KvTraits<C>::Raw;
     constexpr int UNROLL = KvTraits<C>::ROWS_IN_FLIGHT;
     constexpr int VEC = 8;
@@ -458,7 +353,6 @@ __device__ void attention(const half* q, C* k_cache, C* v_cache, const int* leng
     __shared__ float s_max[QPK][ATTENTION_THREADS / 32];
     __shared__ float s_sum[QPK][ATTENTION_THREADS / 32];
     __shared__ double s_cs[D / 2][2]; // RoPE: cos, sin of each angle
-    __shared__ unsigned s_arrived;
 
     int bg = blockIdx.x / splits;
     int s = blockIdx.x - bg * splits;
@@ -508,79 +402,54 @@ __device__ void attention(const half* q, C* k_cache, C* v_cache, const int* leng
                 partial_acc[(bh * splits + s) * D + i] = 0.f;
             }
         }
-    } else {
-        float qv[QPK][VEC];
+        return;
+    }
+
+    float qv[QPK][VEC];
 #pragma unroll
-        for (int j = 0; j < QPK; j++) {
-            const half* qh = qrow + (size_t)(g * QPK + j) * D;
-            load8(qh + sub * VEC, qv[j]);
-            if (inv_freq != nullptr) { // rotated as rotate_pair does: the pair of column c < D/2 is c + D/2
-                float other[VEC];
-                const int pair = (sub * VEC + D / 2) % D;
-                load8(qh + pair, other);
-#pragma unroll
-                for (int e = 0; e < VEC; e++) {
-                    const int c = sub * VEC + e;
-                    const int i = c % (D / 2);
-                    double cs = s_cs[i][0], sn = s_cs[i][1];
-                    float r = c < D / 2 ? (float)(qv[j][e] * cs - other[e] * sn) : (float)(qv[j][e] * cs + other[e] * sn);
-                    qv[j][e] = __half2float(__float2half_rn(r));
-                }
-            }
+    for (int j = 0; j < QPK; j++) {
+        const half* qh = qrow + (size_t)(g * QPK + j) * D;
+        load8(qh + sub * VEC, qv[j]);
+        if (inv_freq != nullptr) { // rotated as rotate_pair does: the pair of column c < D/2 is c + D/2
+            float other[VEC];
+            const int pair = (sub * VEC + D / 2) % D;
+            load8(qh + pair, other);
 #pragma unroll
             for (int e = 0; e < VEC; e++) {
-                qv[j][e] *= scale;
+                const int c = sub * VEC + e;
+                const int i = c % (D / 2);
+                double cs = s_cs[i][0], sn = s_cs[i][1];
+                float r = c < D / 2 ? (float)(qv[j][e] * cs - other[e] * sn) : (float)(qv[j][e] * cs + other[e] * sn);
+                qv[j][e] = __half2float(__float2half_rn(r));
             }
         }
-        size_t base = (((size_t)b * kv_heads + g) * capacity + begin) * D + sub * VEC;
+#pragma unroll
+        for (int e = 0; e < VEC; e++) {
+            qv[j][e] *= scale;
+        }
+    }
+    size_t base = (((size_t)b * kv_heads + g) * capacity + begin) * D + sub * VEC;
 
-        // 1. logits; the loop runs the same count on every thread of a warp, whose lanes shuffle together
-        for (int t0 = 0; t0 < n; t0 += UNROLL * ROWS) {
-            Raw raw[UNROLL];
+    // 1. logits; the loop runs the same count on every thread of a warp, whose lanes shuffle together
+    for (int t0 = 0; t0 < n; t0 += UNROLL * ROWS) {
+        Raw raw[UNROLL];
 #pragma unroll
-            for (int u = 0; u < UNROLL; u++) {
-                int t = t0 + u * ROWS + row;
-                raw[u] = t < n ? *reinterpret_cast<const Raw*>(k_cache + base + (size_t)t * D) : Raw{};
-            }
-            if constexpr (SCATTER_ROWS * QPK >= LANES) {
-                // SCATTER_ROWS rows' QPK dot products reduced across the row's LANES lanes together (reduce_scatter):
-                // log2(LANES) rounds in which each lane sends half of what it still holds, so the lanes end up with the
-                // whole sums between them, SCATTER_ROWS * QPK - 1 shuffles instead of SCATTER_ROWS * QPK * log2(LANES)
+        for (int u = 0; u < UNROLL; u++) {
+            int t = t0 + u * ROWS + row;
+            raw[u] = t < n ? *reinterpret_cast<const Raw*>(k_cache + base + (size_t)t * D) : Raw{};
+        }
+        if constexpr (SCATTER_ROWS * QPK >= LANES) {
+            // SCATTER_ROWS rows' QPK dot products reduced across the row's LANES lanes together (reduce_scatter):
+            // log2(LANES) rounds in which each lane sends half of what it still holds, so the lanes end up with the
+            // whole sums between them, SCATTER_ROWS * QPK - 1 shuffles instead of SCATTER_ROWS * QPK * log2(LANES)
 #pragma unroll
-                for (int u0 = 0; u0 < UNROLL; u0 += SCATTER_ROWS) {
-                    constexpr int NV = SCATTER_ROWS * QPK;
-                    float vals[NV]; // vals[r * QPK + j]: row u0 + r, head j
+            for (int u0 = 0; u0 < UNROLL; u0 += SCATTER_ROWS) {
+                constexpr int NV = SCATTER_ROWS * QPK;
+                float vals[NV]; // vals[r * QPK + j]: row u0 + r, head j
 #pragma unroll
-                    for (int r = 0; r < SCATTER_ROWS; r++) {
-                        float kv[VEC];
-                        KvTraits<C>::widen8(raw[u0 + r], kv);
-#pragma unroll
-                        for (int j = 0; j < QPK; j++) {
-                            float dot = 0.f;
-#pragma unroll
-                            for (int e = 0; e < VEC; e++) {
-                                dot += qv[j][e] * kv[e];
-                            }
-                            vals[r * QPK + j] = dot;
-                        }
-                    }
-                    reduce_scatter<LANES, NV>(vals, sub);
-                    constexpr int PER = NV / LANES;
-#pragma unroll
-                    for (int p = 0; p < PER; p++) {
-                        int idx = p + sub * PER; // the sum this lane now holds (reduce_scatter)
-                        int t = t0 + (u0 + idx / QPK) * ROWS + row;
-                        if (t < n) {
-                            s_p[idx % QPK][t] = vals[p];
-                        }
-                    }
-                }
-            } else {
-#pragma unroll
-                for (int u = 0; u < UNROLL; u++) {
-                    int t = t0 + u * ROWS + row;
+                for (int r = 0; r < SCATTER_ROWS; r++) {
                     float kv[VEC];
-                    KvTraits<C>::widen8(raw[u], kv);
+                    KvTraits<C>::widen8(raw[u0 + r], kv);
 #pragma unroll
                     for (int j = 0; j < QPK; j++) {
                         float dot = 0.f;
@@ -588,179 +457,271 @@ __device__ void attention(const half* q, C* k_cache, C* v_cache, const int* leng
                         for (int e = 0; e < VEC; e++) {
                             dot += qv[j][e] * kv[e];
                         }
+                        vals[r * QPK + j] = dot;
+                    }
+                }
+                reduce_scatter<LANES, NV>(vals, sub);
+                constexpr int PER = NV / LANES;
 #pragma unroll
-                        for (int o = LANES / 2; o > 0; o >>= 1) {
-                            dot += __shfl_xor_sync(0xffffffffu, dot, o);
-                        }
-                        if (sub == 0 && t < n) {
-                            s_p[j][t] = dot;
-                        }
+                for (int p = 0; p < PER; p++) {
+                    int idx = p + sub * PER; // the sum this lane now holds (reduce_scatter)
+                    int t = t0 + (u0 + idx / QPK) * ROWS + row;
+                    if (t < n) {
+                        s_p[idx % QPK][t] = vals[p];
                     }
                 }
             }
-        }
-        // the first rows of V do not depend on the softmax: their loads are issued now and land during phase 2
-        Raw vraw[UNROLL];
-#pragma unroll
-        for (int u = 0; u < UNROLL; u++) {
-            int t = u * ROWS + row;
-            vraw[u] = t < n ? *reinterpret_cast<const Raw*>(v_cache + base + (size_t)t * D) : Raw{};
-        }
-        __syncthreads();
-
-        // 2. every head's max, then exp and sum (s_p becomes the unnormalised weights): the heads side by side in each
-        // pass, so the block meets at two barriers, not four per head
-        constexpr int WARPS = ATTENTION_THREADS / 32;
-        float m[QPK];
-        float l[QPK];
-#pragma unroll
-        for (int j = 0; j < QPK; j++) {
-            m[j] = -CUDART_INF_F;
-            l[j] = 0.f;
-        }
-        for (int t = threadIdx.x; t < n; t += ATTENTION_THREADS) {
-#pragma unroll
-            for (int j = 0; j < QPK; j++) {
-                m[j] = fmaxf(m[j], s_p[j][t]);
-            }
-        }
-#pragma unroll
-        for (int j = 0; j < QPK; j++) {
-            m[j] = warp_max(m[j]);
-            if ((threadIdx.x & 31) == 0) {
-                s_max[j][threadIdx.x / 32] = m[j];
-            }
-        }
-        __syncthreads();
-#pragma unroll
-        for (int j = 0; j < QPK; j++) {
-            m[j] = s_max[j][0];
-#pragma unroll
-            for (int w = 1; w < WARPS; w++) {
-                m[j] = fmaxf(m[j], s_max[j][w]);
-            }
-        }
-        for (int t = threadIdx.x; t < n; t += ATTENTION_THREADS) {
-#pragma unroll
-            for (int j = 0; j < QPK; j++) {
-                float p = __expf(s_p[j][t] - m[j]);
-                s_p[j][t] = p;
-                l[j] += p;
-            }
-        }
-#pragma unroll
-        for (int j = 0; j < QPK; j++) {
-            l[j] = warp_sum(l[j]);
-            if ((threadIdx.x & 31) == 0) {
-                s_sum[j][threadIdx.x / 32] = l[j];
-            }
-        }
-        __syncthreads(); // also orders every thread's weights in s_p before phase 3 reads them
-#pragma unroll
-        for (int j = 0; j < QPK; j++) {
-            l[j] = s_sum[j][0];
-#pragma unroll
-            for (int w = 1; w < WARPS; w++) {
-                l[j] += s_sum[j][w];
-            }
-        }
-
-        // 3. values: each thread its 8 columns over tokens row, row + ROWS, ...
-        float acc[QPK][VEC];
-#pragma unroll
-        for (int j = 0; j < QPK; j++) {
-#pragma unroll
-            for (int e = 0; e < VEC; e++) {
-                acc[j][e] = 0.f;
-            }
-        }
-        for (int t0 = 0; t0 < n; t0 += UNROLL * ROWS) {
-            if (t0 > 0) {
-#pragma unroll
-                for (int u = 0; u < UNROLL; u++) {
-                    int t = t0 + u * ROWS + row;
-                    vraw[u] = t < n ? *reinterpret_cast<const Raw*>(v_cache + base + (size_t)t * D) : Raw{};
-                }
-            }
+        } else {
 #pragma unroll
             for (int u = 0; u < UNROLL; u++) {
                 int t = t0 + u * ROWS + row;
-                if (t < n) {
-                    float vv[VEC];
-                    KvTraits<C>::widen8(vraw[u], vv);
+                float kv[VEC];
+                KvTraits<C>::widen8(raw[u], kv);
 #pragma unroll
-                    for (int j = 0; j < QPK; j++) {
-                        float p = s_p[j][t];
+                for (int j = 0; j < QPK; j++) {
+                    float dot = 0.f;
 #pragma unroll
-                        for (int e = 0; e < VEC; e++) {
-                            acc[j][e] += p * vv[e];
-                        }
+                    for (int e = 0; e < VEC; e++) {
+                        dot += qv[j][e] * kv[e];
+                    }
+#pragma unroll
+                    for (int o = LANES / 2; o > 0; o >>= 1) {
+                        dot += __shfl_xor_sync(0xffffffffu, dot, o);
+                    }
+                    if (sub == 0 && t < n) {
+                        s_p[j][t] = dot;
                     }
                 }
             }
         }
+    }
+    // the first rows of V do not depend on the softmax: their loads are issued now and land during phase 2
+    Raw vraw[UNROLL];
+#pragma unroll
+    for (int u = 0; u < UNROLL; u++) {
+        int t = u * ROWS + row;
+        vraw[u] = t < n ? *reinterpret_cast<const Raw*>(v_cache + base + (size_t)t * D) : Raw{};
+    }
+    __syncthreads();
+
+    // 2. every head's max, then exp and sum (s_p becomes the unnormalised weights): the heads side by side in each
+    // pass, so the block meets at two barriers, not four per head
+    constexpr int WARPS = ATTENTION_THREADS / 32;
+    float m[QPK];
+    float l[QPK];
+#pragma unroll
+    for (int j = 0; j < QPK; j++) {
+        m[j] = -CUDART_INF_F;
+        l[j] = 0.f;
+    }
+    for (int t = threadIdx.x; t < n; t += ATTENTION_THREADS) {
 #pragma unroll
         for (int j = 0; j < QPK; j++) {
+            m[j] = fmaxf(m[j], s_p[j][t]);
+        }
+    }
 #pragma unroll
-            for (int e = 0; e < VEC; e++) {
-                s_acc[row][sub * VEC + e] = acc[j][e];
-            }
-            __syncthreads();
-            size_t bh = (size_t)b * heads + g * QPK + j;
-            for (int i = threadIdx.x; i < D; i += ATTENTION_THREADS) {
-                float a = 0.f;
+    for (int j = 0; j < QPK; j++) {
+        m[j] = warp_max(m[j]);
+        if ((threadIdx.x & 31) == 0) {
+            s_max[j][threadIdx.x / 32] = m[j];
+        }
+    }
+    __syncthreads();
 #pragma unroll
-                for (int r = 0; r < ROWS; r++) {
-                    a += s_acc[r][i];
-                }
-                partial_acc[(bh * splits + s) * D + i] = a * v_scale; // the values' scale, once per output
-            }
-            if (threadIdx.x == 0) {
-                partial_ml[(bh * splits + s) * 2] = m[j];
-                partial_ml[(bh * splits + s) * 2 + 1] = l[j];
-            }
-            __syncthreads();
+    for (int j = 0; j < QPK; j++) {
+        m[j] = s_max[j][0];
+#pragma unroll
+        for (int w = 1; w < WARPS; w++) {
+            m[j] = fmaxf(m[j], s_max[j][w]);
+        }
+    }
+    for (int t = threadIdx.x; t < n; t += ATTENTION_THREADS) {
+#pragma unroll
+        for (int j = 0; j < QPK; j++) {
+            float p = __expf(s_p[j][t] - m[j]);
+            s_p[j][t] = p;
+            l[j] += p;
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < QPK; j++) {
+        l[j] = warp_sum(l[j]);
+        if ((threadIdx.x & 31) == 0) {
+            s_sum[j][threadIdx.x / 32] = l[j];
+        }
+    }
+    __syncthreads(); // also orders every thread's weights in s_p before phase 3 reads them
+#pragma unroll
+    for (int j = 0; j < QPK; j++) {
+        l[j] = s_sum[j][0];
+#pragma unroll
+        for (int w = 1; w < WARPS; w++) {
+            l[j] += s_sum[j][w];
         }
     }
 
-    // every block counts itself in once its partials are visible to every SM; the last of (b, g) merges
-    __threadfence();
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        s_arrived = atomicAdd(arrivals + bg, 1u);
+    // 3. values: each thread its 8 columns over tokens row, row + ROWS, ...
+    float acc[QPK][VEC];
+#pragma unroll
+    for (int j = 0; j < QPK; j++) {
+#pragma unroll
+        for (int e = 0; e < VEC; e++) {
+            acc[j][e] = 0.f;
+        }
     }
-    __syncthreads();
-    if (s_arrived != (unsigned)splits - 1) {
-        return;
+    for (int t0 = 0; t0 < n; t0 += UNROLL * ROWS) {
+        if (t0 > 0) {
+#pragma unroll
+            for (int u = 0; u < UNROLL; u++) {
+                int t = t0 + u * ROWS + row;
+                vraw[u] = t < n ? *reinterpret_cast<const Raw*>(v_cache + base + (size_t)t * D) : Raw{};
+            }
+        }
+#pragma unroll
+        for (int u = 0; u < UNROLL; u++) {
+            int t = t0 + u * ROWS + row;
+            if (t < n) {
+                float vv[VEC];
+                KvTraits<C>::widen8(vraw[u], vv);
+#pragma unroll
+                for (int j = 0; j < QPK; j++) {
+                    float p = s_p[j][t];
+#pragma unroll
+                    for (int e = 0; e < VEC; e++) {
+                        acc[j][e] += p * vv[e];
+                    }
+                }
+            }
+        }
     }
-    __threadfence();
-    merge_group<D, QPK>(partial_ml, partial_acc, out, b, g, heads, splits);
-    if (threadIdx.x == 0) {
-        arrivals[bg] = 0; // ready for the next launch
+#pragma unroll
+    for (int j = 0; j < QPK; j++) {
+#pragma unroll
+        for (int e = 0; e < VEC; e++) {
+            s_acc[row][sub * VEC + e] = acc[j][e];
+        }
+        __syncthreads();
+        size_t bh = (size_t)b * heads + g * QPK + j;
+        for (int i = threadIdx.x; i < D; i += ATTENTION_THREADS) {
+            float a = 0.f;
+#pragma unroll
+            for (int r = 0; r < ROWS; r++) {
+                a += s_acc[r][i];
+            }
+            partial_acc[(bh * splits + s) * D + i] = a * v_scale; // the values' scale, once per output
+        }
+        if (threadIdx.x == 0) {
+            partial_ml[(bh * splits + s) * 2] = m[j];
+            partial_ml[(bh * splits + s) * 2 + 1] = l[j];
+        }
+        __syncthreads();
     }
 }
 
 // BLOCKS: the blocks per SM the register budget is set for. Five hold 20 KiB of loads in flight per SM on Hopper;
 // groups of 8 query heads keep twice the accumulators and would spill at five, so they take what fits. One kernel per
 // cache type (sfx: f16, bf16, e4m3), head size and group size.
-#define ROOFLINE_ATTENTION(C, sfx, D, QPK, BLOCKS)                                                                   \
-    extern "C" __global__ void __launch_bounds__(ATTENTION_THREADS, BLOCKS) decode_attention_d##D##_q##QPK##_##sfx(  \
-        const half* q, C* k_cache, C* v_cache, const int* lengths, const double* inv_freq, unsigned* arrivals,       \
-        float* partial_ml, float* partial_acc, half* out, int q_row_stride, int heads, int kv_heads, int capacity,   \
-        int splits, int chunk, float k_scale, float v_scale, float k_inv_scale, float v_inv_scale) {                 \
-        attention<C, D, QPK>(q, k_cache, v_cache, lengths, inv_freq, arrivals, partial_ml, partial_acc, out,         \
-                             q_row_stride, heads, kv_heads, capacity, splits, chunk, k_scale, v_scale, k_inv_scale,  \
-                             v_inv_scale);                                                                           \
+#define ROOFLINE_ATTENTION_SPLIT(C, sfx, D, QPK, BLOCKS)                                                             \
+    extern "C" __global__ void __launch_bounds__(ATTENTION_THREADS, BLOCKS)                                          \
+        decode_attention_split_d##D##_q##QPK##_##sfx(const half* q, C* k_cache, C* v_cache, const int* lengths,      \
+                                                     const double* inv_freq, float* partial_ml, float* partial_acc,  \
+                                                     int q_row_stride, int heads, int kv_heads, int capacity,        \
+                                                     int splits, int chunk, float k_scale, float v_scale,            \
+                                                     float k_inv_scale, float v_inv_scale) {                         \
+        attention_split<C, D, QPK>(q, k_cache, v_cache, lengths, inv_freq, partial_ml, partial_acc, q_row_stride,    \
+                                   heads, kv_heads, capacity, splits, chunk, k_scale, v_scale, k_inv_scale,          \
+                                   v_inv_scale);                                                                     \
     }
-#define ROOFLINE_ATTENTIONS(C, sfx)                                                                                  \
-    ROOFLINE_ATTENTION(C, sfx, 64, 1, 5)                                                                             \
-    ROOFLINE_ATTENTION(C, sfx, 64, 2, 5)                                                                             \
-    ROOFLINE_ATTENTION(C, sfx, 64, 4, 5)                                                                             \
-    ROOFLINE_ATTENTION(C, sfx, 64, 8, 1)                                                                             \
-    ROOFLINE_ATTENTION(C, sfx, 128, 1, 5)                                                                            \
-    ROOFLINE_ATTENTION(C, sfx, 128, 2, 5)                                                                            \
-    ROOFLINE_ATTENTION(C, sfx, 128, 4, 5)                                                                            \
-    ROOFLINE_ATTENTION(C, sfx, 128, 8, 1)
-ROOFLINE_ATTENTIONS(half, f16)
-ROOFLINE_ATTENTIONS(__nv_bfloat16, bf16)
-ROOFLINE_ATTENTIONS(__nv_fp8_e4m3, e4m3)
+#define ROOFLINE_ATTENTION_SPLITS(C, sfx)                                                                            \
+    ROOFLINE_ATTENTION_SPLIT(C, sfx, 64, 1, 5)                                                                       \
+    ROOFLINE_ATTENTION_SPLIT(C, sfx, 64, 2, 5)                                                                       \
+    ROOFLINE_ATTENTION_SPLIT(C, sfx, 64, 4, 5)                                                                       \
+    ROOFLINE_ATTENTION_SPLIT(C, sfx, 64, 8, 1)                                                                       \
+    ROOFLINE_ATTENTION_SPLIT(C, sfx, 128, 1, 5)                                                                      \
+    ROOFLINE_ATTENTION_SPLIT(C, sfx, 128, 2, 5)                                                                      \
+    ROOFLINE_ATTENTION_SPLIT(C, sfx, 128, 4, 5)                                                                      \
+    ROOFLINE_ATTENTION_SPLIT(C, sfx, 128, 8, 1)
+ROOFLINE_ATTENTION_SPLITS(half, f16)
+ROOFLINE_ATTENTION_SPLITS(__nv_bfloat16, bf16)
+ROOFLINE_ATTENTION_SPLITS(__nv_fp8_e4m3, e4m3)
+
+// Flash-decoding attention, second pass: block (bh, slice) of grid B*H*(D/REDUCE_COLS) merges its splits' partials
+// into columns [slice*REDUCE_COLS, (slice+1)*REDUCE_COLS) of out half[B][H][D]: out = sum_s exp(m_s - M) * acc_s /
+// sum_s exp(m_s - M) * l_s, M = max_s m_s. REDUCE_THREADS threads: first the max over the splits, every thread a share
+// of them; then each thread sums 4 columns (one 16-byte load per split) over every S-th split, S = REDUCE_THREADS /
+// (REDUCE_COLS/4) = 16, and the S partial sums are added through shared memory. Slicing the columns gives a head's
+// merge D/REDUCE_COLS blocks, so a batch of one keeps H * D/REDUCE_COLS SMs busy rather than H.
+constexpr int REDUCE_THREADS = 128;
+constexpr int REDUCE_COLS = 32;
+
+template <int D>
+__device__ void attention_reduce(const float* partial_ml, const float* partial_acc, half* out, int splits) {
+    constexpr int SLICES = D / REDUCE_COLS;
+    constexpr int COLS = REDUCE_COLS / 4;     // threads across the slice's columns, 4 columns each
+    constexpr int S = REDUCE_THREADS / COLS;  // splits summed in parallel
+    __shared__ float s_red[REDUCE_THREADS / 32];
+    __shared__ float4 s_sum[S][COLS];
+    __shared__ float s_l[S];
+    int bh = blockIdx.x / SLICES;
+    int slice = blockIdx.x - bh * SLICES;
+    const float* ml = partial_ml + (size_t)bh * splits * 2;
+    float mm = -CUDART_INF_F;
+    for (int i = threadIdx.x; i < splits; i += REDUCE_THREADS) {
+        mm = fmaxf(mm, ml[2 * i]);
+    }
+    mm = warp_max(mm);
+    if ((threadIdx.x & 31) == 0) {
+        s_red[threadIdx.x / 32] = mm;
+    }
+    __syncthreads();
+    mm = s_red[0];
+    for (int w = 1; w < REDUCE_THREADS / 32; w++) {
+        mm = fmaxf(mm, s_red[w]);
+    }
+    int col = threadIdx.x % COLS;
+    int lane = threadIdx.x / COLS;
+    float4 a = make_float4(0.f, 0.f, 0.f, 0.f);
+    float l = 0.f;
+#pragma unroll 4
+    for (int sp = lane; sp < splits; sp += S) {
+        float m = ml[2 * sp];
+        float w = m == -CUDART_INF_F ? 0.f : __expf(m - mm); // an empty split weighs nothing
+        float4 v = reinterpret_cast<const float4*>(partial_acc + ((size_t)bh * splits + sp) * D)[slice * COLS + col];
+        l += w * ml[2 * sp + 1];
+        a.x += w * v.x;
+        a.y += w * v.y;
+        a.z += w * v.z;
+        a.w += w * v.w;
+    }
+    s_sum[lane][col] = a;
+    if (col == 0) {
+        s_l[lane] = l;
+    }
+    __syncthreads();
+    if (lane == 0) {
+        float4 t = s_sum[0][col];
+        float lt = s_l[0];
+        for (int r = 1; r < S; r++) {
+            t.x += s_sum[r][col].x;
+            t.y += s_sum[r][col].y;
+            t.z += s_sum[r][col].z;
+            t.w += s_sum[r][col].w;
+            lt += s_l[r];
+        }
+        half* o = out + (size_t)bh * D + slice * REDUCE_COLS + 4 * col;
+        o[0] = __float2half_rn(t.x / lt);
+        o[1] = __float2half_rn(t.y / lt);
+        o[2] = __float2half_rn(t.z / lt);
+        o[3] = __float2half_rn(t.w / lt);
+    }
+}
+
+#define ROOFLINE_ATTENTION_REDUCE(D)                                                                                 \
+    extern "C" __global__ void __launch_bounds__(REDUCE_THREADS) decode_attention_reduce_d##D(                      \
+        const float* partial_ml, const float* partial_acc, half* out, int splits) {                                  \
+        roofline_launch::wait_for_previous_kernel();                                                                 \
+        attention_reduce<D>(partial_ml, partial_acc, out, splits);                                                   \
+    }
+ROOFLINE_ATTENTION_REDUCE(64)
+ROOFLINE_ATTENTION_REDUCE(128)

@@ -29,8 +29,7 @@ import java.util.Map;
  *       one ratio of sums); kept within (0, {@link Calibration#MAX_EFFICIENCY}];
  *   <li>attention, given the step's attention timed alone at a second, longer context ({@link AttentionPoint}): two
  *       points of measured time against KV bytes, so a line: its slope is the efficiency, its intercept less the
- *       launches a fixed time per layer (the splits' last blocks and the merge cost microseconds whatever the
- *       context).
+ *       launches a fixed time per layer (split passes and the merge cost microseconds whatever the context).
  * </ul>
  * The kernels per layer and per model are the engine's ({@link DecoderOperator#launches}).
  */

@@ -37,7 +37,7 @@ public final class AttentionBenchCommand implements Command {
     static final Option<String> LAUNCH = Option.of(
             "--launch",
             "L",
-            "how each launch follows the one before: programmatic (as the decoder's step launches) or ordered",
+            "how the merge follows the split pass: programmatic (as the decoder's step launches them) or ordered",
             "programmatic",
             Converters.oneOf("programmatic", "ordered"));
     static final Option<Path> CSV =

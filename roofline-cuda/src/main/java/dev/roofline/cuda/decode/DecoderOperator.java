@@ -14,8 +14,8 @@ public enum DecoderOperator {
     ADD_RMSNORM("add + rmsnorm", List.of("rmsnorm", "residual add", "final norm")),
     QKV_PROJ("qkv_proj", List.of("q_proj", "k_proj", "v_proj")),
     /**
-     * RoPE on q and this step's k, the KV append and flash-decoding attention: one launch per layer, whose last block
-     * per row and KV head merges the splits.
+     * RoPE on q and this step's k, the KV append and flash-decoding attention: two launches per layer, the split pass
+     * (which also rotates and appends) and the merge.
      */
     ATTENTION("rope + attention", List.of("attention", "rope")),
     O_PROJ("o_proj", List.of("o_proj")),
@@ -74,6 +74,7 @@ public enum DecoderOperator {
     public int launches(int layers) {
         return switch (this) {
             case ADD_RMSNORM -> 2 * layers + 1;
+            case ATTENTION -> 2 * layers;
             case LM_HEAD -> 1;
             default -> layers;
         };

@@ -29,6 +29,8 @@ public final class DecodeKernels implements AutoCloseable {
     public static final int ATTENTION_MAX_CHUNK = 256;
     /** The fewest tokens one block of the attention's first pass reads, unless the context is shorter. */
     public static final int ATTENTION_MIN_CHUNK = 32;
+    /** Columns of a head one block of the attention's merge writes (REDUCE_COLS in decode.cu). */
+    static final int ATTENTION_REDUCE_COLUMNS = 32;
     /** Chunks are whole multiples of this many tokens (a block's rows of loads in flight). */
     static final int ATTENTION_CHUNK_STEP = 16;
     /**
@@ -62,14 +64,19 @@ public final class DecodeKernels implements AutoCloseable {
     }
 
     static List<String> kernelNames() {
-        List<String> names = new ArrayList<>(
-                List.of("decode_add_rmsnorm_f16", "decode_rope_f16", "decode_kv_append_f16", "decode_silu_mul_f16"));
+        List<String> names = new ArrayList<>(List.of(
+                "decode_add_rmsnorm_f16",
+                "decode_rope_f16",
+                "decode_kv_append_f16",
+                "decode_silu_mul_f16",
+                "decode_attention_reduce_d64",
+                "decode_attention_reduce_d128"));
         for (Precision p : KvCacheFormat.PRECISIONS) {
             KvCacheFormat kv = KvCacheFormat.of(p);
             names.add(ropeAppendKernel(kv));
             for (int d : HEAD_DIMS) {
                 for (int group : GROUP_SIZES) {
-                    names.add(attentionKernel(d, group, kv));
+                    names.add(attentionSplitKernel(d, group, kv));
                 }
             }
         }
@@ -80,8 +87,8 @@ public final class DecodeKernels implements AutoCloseable {
         return "decode_rope_append_" + kv.kernelSuffix();
     }
 
-    private static String attentionKernel(int headDim, int group, KvCacheFormat kv) {
-        return "decode_attention_d" + headDim + "_q" + group + "_" + kv.kernelSuffix();
+    private static String attentionSplitKernel(int headDim, int group, KvCacheFormat kv) {
+        return "decode_attention_split_d" + headDim + "_q" + group + "_" + kv.kernelSuffix();
     }
 
     /**
@@ -320,14 +327,14 @@ public final class DecodeKernels implements AutoCloseable {
 
     /**
      * Bytes of workspace {@link #attention} needs on a GPU of {@code smCount} SMs for any longest row up to
-     * {@code maxLength} tokens (so a decoder's workspace for its capacity serves every step): a counter per row and
-     * KV head (the blocks of its splits that have finished), then per head and split an FP32 max and sum, then
-     * {@code headDim} FP32 partial outputs for {@link #maxAttentionSplits} splits; each part starts 16-byte aligned.
+     * {@code maxLength} tokens (so a decoder's workspace for its capacity serves every step): per head and split an
+     * FP32 max and a sum (that part rounded up to 16 bytes, so the partial outputs after it are aligned for 16-byte
+     * loads) and {@code headDim} FP32 partial outputs, for {@link #maxAttentionSplits} splits.
      */
     public static long attentionWorkspaceBytes(
             int smCount, int rows, int heads, int kvHeads, int headDim, int maxLength) {
         long partials = (long) rows * heads * maxAttentionSplits(smCount, rows, heads, kvHeads, maxLength);
-        return arrivalBytes(rows, kvHeads) + maxSumBytes(partials) + 4L * partials * headDim;
+        return maxSumBytes(partials) + 4L * partials * headDim;
     }
 
     /** {@link #attentionWorkspaceBytes(int, int, int, int, int, int)} on the GPU these kernels were loaded on. */
@@ -335,23 +342,9 @@ public final class DecodeKernels implements AutoCloseable {
         return attentionWorkspaceBytes(smCount, rows, heads, kvHeads, headDim, maxLength);
     }
 
-    /**
-     * A workspace of {@link #attentionWorkspaceBytes} bytes with its counters zeroed, as {@link #attention} needs it
-     * the first time; every launch leaves them zero again, so one workspace serves any number of launches in order.
-     */
+    /** A workspace of {@link #attentionWorkspaceBytes} bytes on the GPU these kernels were loaded on. */
     public DeviceBuffer attentionWorkspace(int rows, int heads, int kvHeads, int headDim, int maxLength) {
-        DeviceBuffer w = DeviceBuffer.allocate(attentionWorkspaceBytes(rows, heads, kvHeads, headDim, maxLength));
-        try {
-            w.fill(0);
-        } catch (RuntimeException e) {
-            w.close();
-            throw e;
-        }
-        return w;
-    }
-
-    private static long arrivalBytes(int rows, int kvHeads) {
-        return Math.ceilDiv(4L * rows * kvHeads, 16) * 16;
+        return DeviceBuffer.allocate(attentionWorkspaceBytes(rows, heads, kvHeads, headDim, maxLength));
     }
 
     private static long maxSumBytes(long partials) {
@@ -361,13 +354,11 @@ public final class DecodeKernels implements AutoCloseable {
     /**
      * Decode attention over each row's first {@code lengths[row]} cached tokens (this step's included), GQA with
      * {@code heads / kvHeads} query heads per KV head ({@link #GROUP_SIZES}), which read each K and V row once
-     * together, scale {@code 1/sqrt(headDim)}; one launch (flash-decoding: chunks of {@link #attentionChunk} tokens in
-     * parallel, merged by the last block of each row and KV head to finish). q is packed,
-     * {@code half[rows][heads][headDim]}.
+     * together, scale {@code 1/sqrt(headDim)}; two launches (flash-decoding: chunks of {@link #attentionChunk} tokens
+     * in parallel, then their merge). q is packed, {@code half[rows][heads][headDim]}.
      *
      * @param maxLength the longest row's length (at most {@code capacity}): it sets the number of splits
-     * @param workspace at least {@link #attentionWorkspaceBytes} bytes, its counters zeroed before the first use
-     *                  ({@link #attentionWorkspace} makes one)
+     * @param workspace at least {@link #attentionWorkspaceBytes} bytes ({@link #attentionWorkspace} makes one)
      */
     public void attention(
             DeviceBuffer q,
@@ -428,7 +419,7 @@ public final class DecodeKernels implements AutoCloseable {
     }
 
     /**
-     * {@link #ropeAppend} and {@link #attention} in one launch over the merged q/k/v projection's output {@code qkv}
+     * {@link #ropeAppend} and {@link #attention} in the attention's two launches over the merged q/k/v projection's output {@code qkv}
      * ({@code geometry} {@link AttentionGeometry#mergedQkv}): each row's token is at position {@code lengths[row] - 1};
      * its key is rotated and written with its value into the caches, q is rotated as the attention reads it (qkv is
      * left as it was), and the attention reads the caches with this token in them. The caches and the output hold
@@ -496,15 +487,13 @@ public final class DecodeKernels implements AutoCloseable {
         int chunk = attentionChunk(smCount, rows, heads, kvHeads, maxLength);
         int splits = Math.ceilDiv(maxLength, chunk);
         long partials = (long) rows * heads * splits;
-        long arrivals = arrivalBytes(rows, kvHeads);
         long partialMlBytes = maxSumBytes(partials);
-        requireBytes("workspace", workspace, arrivals + partialMlBytes + 4L * partials * headDim);
+        requireBytes("workspace", workspace, partialMlBytes + 4L * partials * headDim);
         requireBytes("out", out, 2L * rows * heads * headDim);
-        MemorySegment counters = workspace.pointer();
-        MemorySegment ml = MemorySegment.ofAddress(counters.address() + arrivals);
+        MemorySegment ml = workspace.pointer();
         MemorySegment acc = MemorySegment.ofAddress(ml.address() + partialMlBytes);
         library.launch(
-                attentionKernel(headDim, group, kv),
+                attentionSplitKernel(headDim, group, kv),
                 Math.multiplyExact(Math.multiplyExact(rows, kvHeads), splits),
                 128,
                 stream,
@@ -513,10 +502,8 @@ public final class DecodeKernels implements AutoCloseable {
                 vCache.pointer(),
                 lengths.pointer(),
                 invFreq == null ? MemorySegment.NULL : invFreq.pointer(),
-                counters,
                 ml,
                 acc,
-                out.pointer(),
                 geometry.qRowStride(),
                 heads,
                 kvHeads,
@@ -527,6 +514,15 @@ public final class DecodeKernels implements AutoCloseable {
                 kv.valueScale(),
                 1f / kv.keyScale(),
                 1f / kv.valueScale());
+        library.launch(
+                "decode_attention_reduce_d" + headDim,
+                Math.multiplyExact(Math.multiplyExact(rows, heads), headDim / ATTENTION_REDUCE_COLUMNS),
+                128,
+                stream,
+                ml,
+                acc,
+                out,
+                splits);
     }
 
     static void heads(int heads, int kvHeads, int headDim) {

@@ -23,9 +23,9 @@ class DecoderOperatorTest {
         assertThat(DecoderOperator.of(llama))
                 .contains(DecoderOperator.GATE_UP_PROJ, DecoderOperator.SILU_MUL, DecoderOperator.DOWN_PROJ)
                 .doesNotContain(DecoderOperator.ROUTER);
-        // per layer 2 norms, qkv, attention (RoPE and the KV append inside), o, gate/up, silu, down = 8; + final norm
-        // + lm_head
-        assertThat(DecoderOperator.stepLaunches(llama)).isEqualTo(8 * 32 + 2);
+        // per layer 2 norms, qkv, 2 attention (split pass with RoPE and the KV append, merge), o, gate/up, silu, down
+        // = 9; + final norm + lm_head
+        assertThat(DecoderOperator.stepLaunches(llama)).isEqualTo(9 * 32 + 2);
     }
 
     @Test
@@ -44,8 +44,8 @@ class DecoderOperatorTest {
                         DecoderOperator.EXPERTS_DOWN,
                         DecoderOperator.EXPERTS_COMBINE,
                         DecoderOperator.LM_HEAD);
-        // per layer 2 norms, qkv, attention, o, router, top-k, gate/up, silu, down, combine = 11
-        assertThat(DecoderOperator.stepLaunches(mixtral)).isEqualTo(11 * 32 + 2);
+        // per layer 2 norms, qkv, 2 attention, o, router, top-k, gate/up, silu, down, combine = 12
+        assertThat(DecoderOperator.stepLaunches(mixtral)).isEqualTo(12 * 32 + 2);
     }
 
     @Test

@@ -195,7 +195,7 @@ class DecodeKernelsIT {
      * The fused launch leaves exactly what {@code ropeAppend} then {@code attention} leave: the same cache bytes and
      * the same output bits (both read q rotated the same way and merge the same splits), with the merged projection
      * itself untouched. Rows of several lengths, so the new token falls in different splits, over every cache type and
-     * group sizes 1, 2, 4 and 8 (each way the last block shares the merge among its threads).
+     * group sizes 1, 2, 4 and 8.
      */
     @ParameterizedTest(name = "{0} cache, {1} query heads on {2} KV heads of {3}")
     @CsvSource({
@@ -482,10 +482,6 @@ class DecodeKernelsIT {
             double[] ref = DecodeReference.attention(
                     Halves.decode(q), Halves.decode(k), Halves.decode(v), lengths, rows, heads, kvHeads, d, capacity);
             check("attention, lengths " + Arrays.toString(lengths), Halves.decode(first), ref);
-            // the last block of each row and KV head set its counter back to zero, so the same workspace serves again
-            assertThat(Arrays.copyOf(ws.toIntArray(), rows * kvHeads))
-                    .as("counters after the launch")
-                    .containsOnly(0);
             out.fill(0);
             kernels.attention(dq, kc, vc, len, ws, out, rows, heads, kvHeads, d, capacity, maxLength, stream);
             stream.synchronize();

@@ -10,13 +10,16 @@ class DecodeKernelsTest {
 
     @Test
     void theLauncherNamesEveryDecodeKernelOncePerCacheType() {
-        // 4 kernels of FP16 activations only, then per cache type (f16, bf16, e4m3) one RoPE + append and 2 head
-        // sizes x 4 group sizes of the attention: 4 + 3 x 9 = 31. The fatbin's entries are compressed, so the names
-        // are checked where the library is loaded: DecodeKernels.load looks every one up (DecodeKernelsIT)
-        assertThat(DecodeKernels.kernelNames()).hasSize(31).doesNotHaveDuplicates();
+        // 6 kernels of FP16 activations only, then per cache type (f16, bf16, e4m3) one RoPE + append and 2 head
+        // sizes x 4 group sizes of the attention's first pass: 6 + 3 x 9 = 33. The fatbin's entries are compressed,
+        // so the names are checked where the library is loaded: DecodeKernels.load looks every one up (DecodeKernelsIT)
+        assertThat(DecodeKernels.kernelNames()).hasSize(33).doesNotHaveDuplicates();
         assertThat(DecodeKernels.kernelNames())
-                .contains("decode_rope_append_e4m3", "decode_attention_d128_q4_bf16", "decode_attention_d64_q8_e4m3")
-                .noneMatch(n -> n.contains("reduce"));
+                .contains(
+                        "decode_rope_append_e4m3",
+                        "decode_attention_split_d128_q4_bf16",
+                        "decode_attention_split_d64_q8_e4m3",
+                        "decode_attention_reduce_d64");
     }
 
     // an H200 or H100: 132 SMs, 5 resident blocks each for groups of 4 query heads = 660 slots a wave
@@ -59,16 +62,11 @@ class DecodeKernelsTest {
     }
 
     @Test
-    void theWorkspaceHoldsACounterPerKvHeadAndAMaxASumAndARowPerSplitAndHead() {
-        // 1 KV head: a 4 B counter rounded up to 16; 1 head x ceil(33 / 32) = 2 splits: max and sum 16 B (already
-        // aligned) + 2 x 64 floats
-        assertThat(DecodeKernels.attentionWorkspaceBytes(SMS, 1, 1, 1, 64, 33)).isEqualTo(16 + 16 + 2 * 64 * 4);
-        // 3 KV heads: 12 B of counters rounded up to 16; 1 x 3 heads x 1 split: max and sum 24 B rounded up to 32,
-        // then 3 x 64 floats
-        assertThat(DecodeKernels.attentionWorkspaceBytes(SMS, 1, 3, 3, 64, 20)).isEqualTo(16 + 32 + 3 * 64 * 4);
-        // 5 rows x 4 KV heads: 80 B of counters (a multiple of 16); 20 heads x 1 split: 160 B of max and sum, then 20
-        // x 64 floats
-        assertThat(DecodeKernels.attentionWorkspaceBytes(SMS, 5, 4, 4, 64, 20)).isEqualTo(80 + 160 + 20 * 64 * 4);
+    void theWorkspaceHoldsAMaxASumAndARowPerSplitAndHead() {
+        // 1 x 1 head x ceil(33 / 32) = 2 splits: max and sum 16 B (already aligned) + 2 x 64 floats
+        assertThat(DecodeKernels.attentionWorkspaceBytes(SMS, 1, 1, 1, 64, 33)).isEqualTo(16 + 2 * 64 * 4);
+        // 1 x 3 heads x 1 split: max and sum 24 B rounded up to 32, then 3 x 64 floats
+        assertThat(DecodeKernels.attentionWorkspaceBytes(SMS, 1, 3, 3, 64, 20)).isEqualTo(32 + 3 * 64 * 4);
     }
 
     @Test
@@ -79,10 +77,9 @@ class DecodeKernelsTest {
         assertThat(DecodeKernels.attentionSplits(SMS, 1, 32, 8, 2624)).isEqualTo(82);
         assertThat(DecodeKernels.attentionSplits(SMS, 1, 32, 8, 2625)).isEqualTo(55);
         assertThat(DecodeKernels.maxAttentionSplits(SMS, 1, 32, 8, 8192)).isEqualTo(82);
-        // 8 counters: 32 B; 32 heads x 82 splits = 2624 partials: 8 x 2624 = 20,992 B of max and sum + 2624 x 128 x
-        // 4 B = 1,343,488 B
+        // 32 heads x 82 splits = 2624 partials: 8 x 2624 = 20,992 B of max and sum + 2624 x 128 x 4 B = 1,343,488 B
         assertThat(DecodeKernels.attentionWorkspaceBytes(SMS, 1, 32, 8, 128, 8192))
-                .isEqualTo(32 + 1_364_480L);
+                .isEqualTo(1_364_480L);
     }
 
     @Test

@@ -50,15 +50,23 @@ __device__ float block_sum(float v) {
     return s;
 }
 
-// Turns the pair (x[i], x[i + half_d]) of one head by angle, in the "rotate half" layout Llama checkpoints use. The
-// angle and its sine and cosine are taken in double: at 10^5 positions an FP32 angle is off by ~10^-2 rad.
-__device__ __forceinline__ void rotate_pair(half* x, int i, int half_d, double angle) {
-    double s, c;
-    sincos(angle, &s, &c);
-    float x1 = __half2float(x[i]);
-    float x2 = __half2float(x[i + half_d]);
-    x[i] = __float2half_rn((float)(x1 * c - x2 * s));
-    x[i + half_d] = __float2half_rn((float)(x2 * c + x1 * s));
+// (x1, x2) turned by the angle pos * inv_freq, rounded to half: (x1 c - x2 s, x2 c + x1 s). The angle is taken and
+// reduced to [-pi, pi] in double (at 10^5 positions an FP32 angle would be off by ~10^-2 rad); its cosine and sine in
+// FP32 (__sincosf: absolute error below 2^-21 on that range, far under a half's rounding), so no kernel waits on a
+// double-precision sincos. Explicit roundings (no contraction left to the compiler), so every kernel that rotates
+// gets the same bits.
+__device__ __forceinline__ void rotate(float x1, float x2, int pos, double inv_freq, half& r1, half& r2) {
+    const double a = (double)pos * inv_freq;
+    const float r = (float)fma(-rint(a * (0.5 / CUDART_PI)), 2.0 * CUDART_PI, a);
+    float s, c;
+    __sincosf(r, &s, &c);
+    r1 = __float2half_rn(__fmaf_rn(x1, c, -__fmul_rn(x2, s)));
+    r2 = __float2half_rn(__fmaf_rn(x2, c, __fmul_rn(x1, s)));
+}
+
+// Turns the pair (x[i], x[i + half_d]) of one head (rotate), in the "rotate half" layout Llama checkpoints use.
+__device__ __forceinline__ void rotate_pair(half* x, int i, int half_d, int pos, double inv_freq) {
+    rotate(__half2float(x[i]), __half2float(x[i + half_d]), pos, inv_freq, x[i], x[i + half_d]);
 }
 
 // The KV cache's element types. Raw: what one load of eight elements reads (16 bytes of a 16-bit type, 8 of FP8), so
@@ -194,13 +202,13 @@ extern "C" __global__ void __launch_bounds__(128)
     roofline_launch::wait_for_previous_kernel();
     int b = blockIdx.x;
     int half_d = d / 2;
-    double pos = positions[b];
+    int pos = positions[b];
     int pairs = (heads + kv_heads) * half_d;
     for (int p = threadIdx.x; p < pairs; p += blockDim.x) {
         int head = p / half_d;
         int i = p - head * half_d;
         half* x = head < heads ? q + ((size_t)b * heads + head) * d : k + ((size_t)b * kv_heads + head - heads) * d;
-        rotate_pair(x, i, half_d, pos * inv_freq[i]);
+        rotate_pair(x, i, half_d, pos, inv_freq[i]);
     }
 }
 
@@ -223,7 +231,7 @@ __device__ void rope_append(half* qkv, C* k_cache, C* v_cache, const int* positi
     if (head < heads + kv_heads) {
         size_t dst = (((size_t)b * kv_heads + head - heads) * capacity + pos) * d; // a k head's row in the cache
         for (int i = threadIdx.x; i < half_d; i += blockDim.x) {
-            rotate_pair(x, i, half_d, (double)pos * inv_freq[i]);
+            rotate_pair(x, i, half_d, pos, inv_freq[i]);
             if (head >= heads) {
                 KvTraits<C>::store(k_cache + dst + i, __half2float(x[i]) * k_inv_scale);
                 KvTraits<C>::store(k_cache + dst + i + half_d, __half2float(x[i + half_d]) * k_inv_scale);
@@ -330,14 +338,6 @@ __device__ __forceinline__ void reduce_scatter(float* v, int sub) {
     reduce_scatter_round<LANES / 2, N>(v, sub);
 }
 
-// The cosine and sine of each of the D/2 rotation angles of position pos, in double (rotate_pair says why).
-template <int D>
-__device__ __forceinline__ void rope_table(double (&cs)[D / 2][2], const double* inv_freq, int pos) {
-    for (int i = threadIdx.x; i < D / 2; i += ATTENTION_THREADS) {
-        sincos((double)pos * inv_freq[i], &cs[i][1], &cs[i][0]);
-    }
-}
-
 template <typename C, int D, int QPK>
 __device__ void attention_split(const half* q, C* k_cache, C* v_cache, const int* lengths, const double* inv_freq,
                                 float* partial_ml, float* partial_acc, int q_row_stride, int heads, int kv_heads,
@@ -352,7 +352,6 @@ __device__ void attention_split(const half* q, C* k_cache, C* v_cache, const int
     __shared__ float s_acc[ROWS][D];
     __shared__ float s_max[QPK][ATTENTION_THREADS / 32];
     __shared__ float s_sum[QPK][ATTENTION_THREADS / 32];
-    __shared__ double s_cs[D / 2][2]; // RoPE: cos, sin of each angle
 
     int bg = blockIdx.x / splits;
     int s = blockIdx.x - bg * splits;
@@ -367,28 +366,21 @@ __device__ void attention_split(const half* q, C* k_cache, C* v_cache, const int
     const float scale = rsqrtf((float)D) * k_scale; // the keys' scale folded into q: logit = q.(code * k_scale)
     const half* qrow = q + (size_t)b * q_row_stride;
 
-    if (inv_freq != nullptr) {
-        const int pos = length - 1;
-        rope_table<D>(s_cs, inv_freq, pos);
-        __syncthreads();
-        if (pos >= begin && pos < begin + chunk) { // this block's chunk holds the new token: append it first
-            const half* kx = qrow + (size_t)(heads + g) * D;
-            const half* vx = qrow + (size_t)(heads + kv_heads + g) * D;
-            size_t dst = (((size_t)b * kv_heads + g) * capacity + pos) * D;
-            for (int i = threadIdx.x; i < D / 2; i += ATTENTION_THREADS) {
-                float x1 = __half2float(kx[i]);
-                float x2 = __half2float(kx[i + D / 2]);
-                double c = s_cs[i][0], sn = s_cs[i][1];
-                half r1 = __float2half_rn((float)(x1 * c - x2 * sn));
-                half r2 = __float2half_rn((float)(x2 * c + x1 * sn));
-                KvTraits<C>::store(k_cache + dst + i, __half2float(r1) * k_inv_scale);
-                KvTraits<C>::store(k_cache + dst + i + D / 2, __half2float(r2) * k_inv_scale);
-            }
-            for (int e = threadIdx.x; e < D; e += ATTENTION_THREADS) {
-                KvTraits<C>::store(v_cache + dst + e, __half2float(vx[e]) * v_inv_scale);
-            }
-            __syncthreads(); // the block's writes are visible to its own reads below
+    const int pos = length - 1; // this step's token, when inv_freq asks for RoPE and the append
+    if (inv_freq != nullptr && pos >= begin && pos < begin + chunk) { // this block's chunk holds it: append it first
+        const half* kx = qrow + (size_t)(heads + g) * D;
+        const half* vx = qrow + (size_t)(heads + kv_heads + g) * D;
+        size_t dst = (((size_t)b * kv_heads + g) * capacity + pos) * D;
+        for (int i = threadIdx.x; i < D / 2; i += ATTENTION_THREADS) {
+            half r1, r2;
+            rotate(__half2float(kx[i]), __half2float(kx[i + D / 2]), pos, inv_freq[i], r1, r2);
+            KvTraits<C>::store(k_cache + dst + i, __half2float(r1) * k_inv_scale);
+            KvTraits<C>::store(k_cache + dst + i + D / 2, __half2float(r2) * k_inv_scale);
         }
+        for (int e = threadIdx.x; e < D; e += ATTENTION_THREADS) {
+            KvTraits<C>::store(v_cache + dst + e, __half2float(vx[e]) * v_inv_scale);
+        }
+        __syncthreads(); // the block's writes are visible to its own reads below
     }
 
     if (n <= 0) { // no token in this split (a short row of a ragged batch)
@@ -417,10 +409,14 @@ __device__ void attention_split(const half* q, C* k_cache, C* v_cache, const int
 #pragma unroll
             for (int e = 0; e < VEC; e++) {
                 const int c = sub * VEC + e;
-                const int i = c % (D / 2);
-                double cs = s_cs[i][0], sn = s_cs[i][1];
-                float r = c < D / 2 ? (float)(qv[j][e] * cs - other[e] * sn) : (float)(qv[j][e] * cs + other[e] * sn);
-                qv[j][e] = __half2float(__float2half_rn(r));
+                half r1, r2; // column c and its pair, whichever half c is in
+                if (c < D / 2) {
+                    rotate(qv[j][e], other[e], pos, inv_freq[c], r1, r2);
+                    qv[j][e] = __half2float(r1);
+                } else {
+                    rotate(other[e], qv[j][e], pos, inv_freq[c - D / 2], r1, r2);
+                    qv[j][e] = __half2float(r2);
+                }
             }
         }
 #pragma unroll

@@ -50,23 +50,15 @@ __device__ float block_sum(float v) {
     return s;
 }
 
-// (x1, x2) turned by the angle pos * inv_freq, rounded to half: (x1 c - x2 s, x2 c + x1 s). The angle is taken and
-// reduced to [-pi, pi] in double (at 10^5 positions an FP32 angle would be off by ~10^-2 rad); its cosine and sine in
-// FP32 (__sincosf: absolute error below 2^-21 on that range, far under a half's rounding), so no kernel waits on a
-// double-precision sincos. Explicit roundings (no contraction left to the compiler), so every kernel that rotates
-// gets the same bits.
-__device__ __forceinline__ void rotate(float x1, float x2, int pos, double inv_freq, half& r1, half& r2) {
-    const double a = (double)pos * inv_freq;
-    const float r = (float)fma(-rint(a * (0.5 / CUDART_PI)), 2.0 * CUDART_PI, a);
-    float s, c;
-    __sincosf(r, &s, &c);
-    r1 = __float2half_rn(__fmaf_rn(x1, c, -__fmul_rn(x2, s)));
-    r2 = __float2half_rn(__fmaf_rn(x2, c, __fmul_rn(x1, s)));
-}
-
-// Turns the pair (x[i], x[i + half_d]) of one head (rotate), in the "rotate half" layout Llama checkpoints use.
-__device__ __forceinline__ void rotate_pair(half* x, int i, int half_d, int pos, double inv_freq) {
-    rotate(__half2float(x[i]), __half2float(x[i + half_d]), pos, inv_freq, x[i], x[i + half_d]);
+// Turns the pair (x[i], x[i + half_d]) of one head by angle, in the "rotate half" layout Llama checkpoints use. The
+// angle and its sine and cosine are taken in double: at 10^5 positions an FP32 angle is off by ~10^-2 rad.
+__device__ __forceinline__ void rotate_pair(half* x, int i, int half_d, double angle) {
+    double s, c;
+    sincos(angle, &s, &c);
+    float x1 = __half2float(x[i]);
+    float x2 = __half2float(x[i + half_d]);
+    x[i] = __float2half_rn((float)(x1 * c - x2 * s));
+    x[i + half_d] = __float2half_rn((float)(x2 * c + x1 * s));
 }
 
 // The KV cache's element types. Raw: what one load of eight elements reads (16 bytes of a 16-bit type, 8 of FP8), so
@@ -202,13 +194,13 @@ extern "C" __global__ void __launch_bounds__(128)
     roofline_launch::wait_for_previous_kernel();
     int b = blockIdx.x;
     int half_d = d / 2;
-    int pos = positions[b];
+    double pos = positions[b];
     int pairs = (heads + kv_heads) * half_d;
     for (int p = threadIdx.x; p < pairs; p += blockDim.x) {
         int head = p / half_d;
         int i = p - head * half_d;
         half* x = head < heads ? q + ((size_t)b * heads + head) * d : k + ((size_t)b * kv_heads + head - heads) * d;
-        rotate_pair(x, i, half_d, pos, inv_freq[i]);
+        rotate_pair(x, i, half_d, pos * inv_freq[i]);
     }
 }
 
@@ -231,7 +223,7 @@ __device__ void rope_append(half* qkv, C* k_cache, C* v_cache, const int* positi
     if (head < heads + kv_heads) {
         size_t dst = (((size_t)b * kv_heads + head - heads) * capacity + pos) * d; // a k head's row in the cache
         for (int i = threadIdx.x; i < half_d; i += blockDim.x) {
-            rotate_pair(x, i, half_d, pos, inv_freq[i]);
+            rotate_pair(x, i, half_d, (double)pos * inv_freq[i]);
             if (head >= heads) {
                 KvTraits<C>::store(k_cache + dst + i, __half2float(x[i]) * k_inv_scale);
                 KvTraits<C>::store(k_cache + dst + i + half_d, __half2float(x[i + half_d]) * k_inv_scale);
@@ -291,12 +283,9 @@ extern "C" __global__ void __launch_bounds__(256) decode_silu_mul_f16(const half
 // partial_ml[bh][s][2] and partial_acc[bh][s][D] (FP32, bh = b*H + h). logit = q.k / sqrt(D). Row b of q starts
 // q_row_stride halves after row b - 1, so q may be the merged q/k/v projection's output read in place (stride
 // (H + 2G) * D) as well as a packed half[B][H][D] (stride H * D).
-// The merge is a second launch (decode_attention_reduce), spread over B*H*(D/32) blocks: done by the last block of
-// each (b, g) to finish instead, one SM reading every split's partials, it made batch 1 slower by ~0.6 us per 8
-// splits (docs/measurements/2026-11-25-issue15-fusion-h200).
-// With inv_freq not null, q is the merged q/k/v output and the block also does what decode_rope_append does for its
-// heads: it rotates its copy of q (not written back), and the block whose chunk holds this step's token, position
-// lengths[b] - 1, rotates that token's key and writes it and its value into the caches before it reads them.
+// Two fusions of this pass measured slower and are not made (docs/design/decode-kernels.md): merging the splits in the
+// last block of each KV head instead of decode_attention_reduce, and RoPE with the KV append done here instead of in
+// decode_rope_append.
 // Three phases over the chunk (at most ATTENTION_MAX_CHUNK tokens): the logits, D/8 threads per token row with one
 // 16-byte load each and many rows in flight, into shared memory; their max and sum; then the values the same way, each
 // thread summing its 8 columns over every ROWS-th token, the ROWS partial sums added through shared memory.
@@ -339,10 +328,9 @@ __device__ __forceinline__ void reduce_scatter(float* v, int sub) {
 }
 
 template <typename C, int D, int QPK>
-__device__ void attention_split(const half* q, C* k_cache, C* v_cache, const int* lengths, const double* inv_freq,
+__device__ void attention_split(const half* q, const C* k_cache, const C* v_cache, const int* lengths,
                                 float* partial_ml, float* partial_acc, int q_row_stride, int heads, int kv_heads,
-                                int capacity, int splits, int chunk, float k_scale, float v_scale, float k_inv_scale,
-                                float v_inv_scale) {
+                                int capacity, int splits, int chunk, float k_scale, float v_scale) {
     using Raw = typename KvTraits<C>::Raw;
     constexpr int UNROLL = KvTraits<C>::ROWS_IN_FLIGHT;
     constexpr int VEC = 8;
@@ -358,30 +346,11 @@ __device__ void attention_split(const half* q, C* k_cache, C* v_cache, const int
     int b = bg / kv_heads;
     int g = bg - b * kv_heads;
     int begin = s * chunk;
+    int n = min(begin + chunk, lengths[b]) - begin; // tokens in this split; uniform over the block
     roofline_launch::wait_for_previous_kernel();
-    const int length = lengths[b];
-    int n = min(begin + chunk, length) - begin; // tokens in this split; uniform over the block
     int sub = threadIdx.x % LANES;
     int row = threadIdx.x / LANES;
     const float scale = rsqrtf((float)D) * k_scale; // the keys' scale folded into q: logit = q.(code * k_scale)
-    const half* qrow = q + (size_t)b * q_row_stride;
-
-    const int pos = length - 1; // this step's token, when inv_freq asks for RoPE and the append
-    if (inv_freq != nullptr && pos >= begin && pos < begin + chunk) { // this block's chunk holds it: append it first
-        const half* kx = qrow + (size_t)(heads + g) * D;
-        const half* vx = qrow + (size_t)(heads + kv_heads + g) * D;
-        size_t dst = (((size_t)b * kv_heads + g) * capacity + pos) * D;
-        for (int i = threadIdx.x; i < D / 2; i += ATTENTION_THREADS) {
-            half r1, r2;
-            rotate(__half2float(kx[i]), __half2float(kx[i + D / 2]), pos, inv_freq[i], r1, r2);
-            KvTraits<C>::store(k_cache + dst + i, __half2float(r1) * k_inv_scale);
-            KvTraits<C>::store(k_cache + dst + i + D / 2, __half2float(r2) * k_inv_scale);
-        }
-        for (int e = threadIdx.x; e < D; e += ATTENTION_THREADS) {
-            KvTraits<C>::store(v_cache + dst + e, __half2float(vx[e]) * v_inv_scale);
-        }
-        __syncthreads(); // the block's writes are visible to its own reads below
-    }
 
     if (n <= 0) { // no token in this split (a short row of a ragged batch)
         for (int j = 0; j < QPK; j++) {
@@ -400,25 +369,7 @@ __device__ void attention_split(const half* q, C* k_cache, C* v_cache, const int
     float qv[QPK][VEC];
 #pragma unroll
     for (int j = 0; j < QPK; j++) {
-        const half* qh = qrow + (size_t)(g * QPK + j) * D;
-        load8(qh + sub * VEC, qv[j]);
-        if (inv_freq != nullptr) { // rotated as rotate_pair does: the pair of column c < D/2 is c + D/2
-            float other[VEC];
-            const int pair = (sub * VEC + D / 2) % D;
-            load8(qh + pair, other);
-#pragma unroll
-            for (int e = 0; e < VEC; e++) {
-                const int c = sub * VEC + e;
-                half r1, r2; // column c and its pair, whichever half c is in
-                if (c < D / 2) {
-                    rotate(qv[j][e], other[e], pos, inv_freq[c], r1, r2);
-                    qv[j][e] = __half2float(r1);
-                } else {
-                    rotate(other[e], qv[j][e], pos, inv_freq[c - D / 2], r1, r2);
-                    qv[j][e] = __half2float(r2);
-                }
-            }
-        }
+        load8(q + (size_t)b * q_row_stride + (size_t)(g * QPK + j) * D + sub * VEC, qv[j]);
 #pragma unroll
         for (int e = 0; e < VEC; e++) {
             qv[j][e] *= scale;
@@ -620,14 +571,12 @@ __device__ void attention_split(const half* q, C* k_cache, C* v_cache, const int
 // cache type (sfx: f16, bf16, e4m3), head size and group size.
 #define ROOFLINE_ATTENTION_SPLIT(C, sfx, D, QPK, BLOCKS)                                                             \
     extern "C" __global__ void __launch_bounds__(ATTENTION_THREADS, BLOCKS)                                          \
-        decode_attention_split_d##D##_q##QPK##_##sfx(const half* q, C* k_cache, C* v_cache, const int* lengths,      \
-                                                     const double* inv_freq, float* partial_ml, float* partial_acc,  \
+        decode_attention_split_d##D##_q##QPK##_##sfx(const half* q, const C* k_cache, const C* v_cache,              \
+                                                     const int* lengths, float* partial_ml, float* partial_acc,      \
                                                      int q_row_stride, int heads, int kv_heads, int capacity,        \
-                                                     int splits, int chunk, float k_scale, float v_scale,            \
-                                                     float k_inv_scale, float v_inv_scale) {                         \
-        attention_split<C, D, QPK>(q, k_cache, v_cache, lengths, inv_freq, partial_ml, partial_acc, q_row_stride,    \
-                                   heads, kv_heads, capacity, splits, chunk, k_scale, v_scale, k_inv_scale,          \
-                                   v_inv_scale);                                                                     \
+                                                     int splits, int chunk, float k_scale, float v_scale) {          \
+        attention_split<C, D, QPK>(q, k_cache, v_cache, lengths, partial_ml, partial_acc, q_row_stride, heads,       \
+                                   kv_heads, capacity, splits, chunk, k_scale, v_scale);                             \
     }
 #define ROOFLINE_ATTENTION_SPLITS(C, sfx)                                                                            \
     ROOFLINE_ATTENTION_SPLIT(C, sfx, 64, 1, 5)                                                                       \

@@ -176,7 +176,8 @@ public final class AttentionBenchmark {
             DeviceBuffer q = owned.add(DeviceBuffer.allocate(2L * batch * heads * headDim));
             DeviceBuffer out = owned.add(DeviceBuffer.allocate(2L * batch * heads * headDim));
             DeviceBuffer len = owned.add(DeviceBuffer.allocate(4L * batch));
-            DeviceBuffer ws = owned.add(kernels.attentionWorkspace(batch, heads, kvHeads, headDim, context));
+            DeviceBuffer ws = owned.add(
+                    DeviceBuffer.allocate(kernels.attentionWorkspaceBytes(batch, heads, kvHeads, headDim, context)));
             q.fill(0x3C); // FP16 0x3C3C = 1.06: any finite value does
             len.copyFrom(lengths);
             DeviceBuffer[] k = new DeviceBuffer[sets];

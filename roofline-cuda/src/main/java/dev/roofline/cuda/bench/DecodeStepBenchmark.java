@@ -302,13 +302,10 @@ public final class DecodeStepBenchmark {
         return (double) sum / d.shape().layers();
     }
 
-    /** RoPE base of the attention timed alone: Llama 3's, so the angles are of the size a step's are. */
-    private static final double ROPE_THETA = 500_000;
-
     /**
-     * The step's attention alone ({@link DecoderOperator#ATTENTION}: every layer's RoPE, KV append and attention, the
-     * kernel the step launches, as {@code launch} says) at {@code batch} sequences of {@code context} tokens, replayed
-     * as one graph; the median. Each layer reads its own caches, so the KV bytes come from DRAM as in the step.
+     * The step's attention alone ({@link DecoderOperator#ATTENTION}: every layer's split pass and merge, launched as
+     * {@code launch} says) at {@code batch} sequences of {@code context} tokens, replayed as one graph; the median.
+     * Each layer reads its own caches, so the KV bytes come from DRAM as in the step.
      */
     public static double attentionSeconds(
             Device device, DecoderShape shape, int batch, int context, KernelLaunch launch) {
@@ -331,9 +328,8 @@ public final class DecodeStepBenchmark {
             DeviceBuffer qkv = owned.add(DeviceBuffer.allocate(2L * batch * shape.qkvWidth()));
             DeviceBuffer out = owned.add(DeviceBuffer.allocate(2L * batch * shape.attentionWidth()));
             DeviceBuffer len = owned.add(DeviceBuffer.allocate(4L * batch));
-            DeviceBuffer ws = owned.add(kernels.attentionWorkspace(batch, h, g, d, context));
-            DeviceBuffer invFreq = owned.add(DeviceBuffer.allocate(8L * (d / 2)));
-            invFreq.copyFrom(RopeFrequencies.of(d, ROPE_THETA));
+            DeviceBuffer ws =
+                    owned.add(DeviceBuffer.allocate(kernels.attentionWorkspaceBytes(batch, h, g, d, context)));
             qkv.fill(0x3C);
             len.copyFrom(lengths);
             DeviceBuffer[] k = new DeviceBuffer[shape.layers()];
@@ -348,8 +344,7 @@ public final class DecodeStepBenchmark {
             AttentionGeometry geometry = AttentionGeometry.mergedQkv(batch, h, g, d, context);
             return Benchmark.time(stream, timing, 1, i -> {
                         for (int l = 0; l < shape.layers(); l++) {
-                            kernels.ropeAppendAttention(
-                                    qkv, k[l], v[l], kv, len, invFreq, ws, out, geometry, context, stream);
+                            kernels.attention(qkv, k[l], v[l], kv, len, ws, out, geometry, context, stream);
                         }
                     })
                     .medianSeconds();

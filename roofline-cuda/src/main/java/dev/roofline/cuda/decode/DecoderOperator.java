@@ -5,19 +5,16 @@ import java.util.List;
 /**
  * The operators of one {@link DenseDecoder} step, each a kind of kernel launch, with the operators of the roofline
  * model's forward pass ({@link dev.roofline.core.transformer.Operators}) whose work it does. The engine fuses: the
- * residual add with the next RMSNorm, q/k/v into one product, gate and up into one, RoPE and the KV append with the
- * attention. A step
+ * residual add with the next RMSNorm, q/k/v into one product, gate and up into one, RoPE with the KV append. A step
  * runs the operators {@link #of} its shape: the dense MLP's or a mixture of experts'.
  */
 public enum DecoderOperator {
     /** {@code residual += delta; normed = rmsNorm(residual)}: twice per layer and once before {@code lm_head}. */
     ADD_RMSNORM("add + rmsnorm", List.of("rmsnorm", "residual add", "final norm")),
     QKV_PROJ("qkv_proj", List.of("q_proj", "k_proj", "v_proj")),
-    /**
-     * RoPE on q and this step's k, the KV append and flash-decoding attention: two launches per layer, the split pass
-     * (which also rotates and appends) and the merge.
-     */
-    ATTENTION("rope + attention", List.of("attention", "rope")),
+    ROPE_APPEND("rope + kv append", List.of("rope")),
+    /** Two launches per layer: the split pass and the merge. */
+    ATTENTION("attention", List.of("attention")),
     O_PROJ("o_proj", List.of("o_proj")),
     GATE_UP_PROJ("gate_up_proj", List.of("gate_proj", "up_proj")),
     SILU_MUL("silu*up", List.of("silu*up")),
@@ -37,11 +34,12 @@ public enum DecoderOperator {
 
     /** A dense step's operators, each layer's in the order it runs them, then {@code lm_head}. */
     private static final List<DecoderOperator> DENSE =
-            List.of(ADD_RMSNORM, QKV_PROJ, ATTENTION, O_PROJ, GATE_UP_PROJ, SILU_MUL, DOWN_PROJ, LM_HEAD);
+            List.of(ADD_RMSNORM, QKV_PROJ, ROPE_APPEND, ATTENTION, O_PROJ, GATE_UP_PROJ, SILU_MUL, DOWN_PROJ, LM_HEAD);
     /** A mixture of experts' step: the dense MLP's three operators replaced by the experts' six. */
     private static final List<DecoderOperator> EXPERTS = List.of(
             ADD_RMSNORM,
             QKV_PROJ,
+            ROPE_APPEND,
             ATTENTION,
             O_PROJ,
             ROUTER,

@@ -55,6 +55,7 @@ public final class DenseDecoder implements AutoCloseable {
     /** A layer's launches after its input norm; ADD_RMSNORM here is the residual add with the post-attention norm. */
     private static final List<DecoderOperator> LAYER_ORDER = List.of(
             DecoderOperator.QKV_PROJ,
+            DecoderOperator.ROPE_APPEND,
             DecoderOperator.ATTENTION,
             DecoderOperator.O_PROJ,
             DecoderOperator.ADD_RMSNORM,
@@ -64,6 +65,7 @@ public final class DenseDecoder implements AutoCloseable {
     /** The same with a mixture of experts in place of the MLP. */
     private static final List<DecoderOperator> EXPERT_LAYER_ORDER = List.of(
             DecoderOperator.QKV_PROJ,
+            DecoderOperator.ROPE_APPEND,
             DecoderOperator.ATTENTION,
             DecoderOperator.O_PROJ,
             DecoderOperator.ADD_RMSNORM,
@@ -94,6 +96,7 @@ public final class DenseDecoder implements AutoCloseable {
     private final DeviceBuffer activated;
     private final DeviceBuffer logits;
     private final DeviceBuffer workspace;
+    private final DeviceBuffer positions;
     private final DeviceBuffer lengths;
     private final DeviceBuffer invFreq;
     private final ExpertBuffers experts;
@@ -136,8 +139,9 @@ public final class DenseDecoder implements AutoCloseable {
             gateUp = buffer(4L * batch * shape.intermediate());
             activated = buffer(2L * batch * shape.intermediate());
             logits = buffer(2L * batch * shape.vocab());
-            workspace = owned.add(
-                    kernels.attentionWorkspace(batch, shape.heads(), shape.kvHeads(), shape.headDim(), capacity));
+            workspace = buffer(
+                    kernels.attentionWorkspaceBytes(batch, shape.heads(), shape.kvHeads(), shape.headDim(), capacity));
+            positions = buffer(4L * batch);
             lengths = buffer(4L * batch);
             this.invFreq = buffer(8L * invFreq.length);
             this.invFreq.copyFrom(invFreq);
@@ -290,6 +294,7 @@ public final class DenseDecoder implements AutoCloseable {
     public void setPositions(int[] positions) {
         int[] lengths = Positions.lengths(positions, batch, capacity);
         Cuda.synchronize();
+        this.positions.copyFrom(positions);
         this.lengths.copyFrom(lengths);
         Cuda.synchronize();
         longest = Arrays.stream(lengths).max().orElseThrow();
@@ -371,14 +376,16 @@ public final class DenseDecoder implements AutoCloseable {
             case ADD_RMSNORM ->
                 kernels.addRmsNorm(residual, delta, w.postNorm(), normed, batch, shape.hidden(), eps, stream);
             case QKV_PROJ -> linears.run(w.qkv(), normed, qkv, stream);
+            case ROPE_APPEND ->
+                kernels.ropeAppend(
+                        qkv, kCache[l], vCache[l], kv, positions, invFreq, batch, heads, g, d, capacity, stream);
             case ATTENTION ->
-                kernels.ropeAppendAttention(
+                kernels.attention(
                         qkv,
                         kCache[l],
                         vCache[l],
                         kv,
                         lengths,
-                        invFreq,
                         workspace,
                         attended,
                         AttentionGeometry.mergedQkv(batch, heads, g, d, capacity),

@@ -326,10 +326,10 @@ public final class DecodeKernels implements AutoCloseable {
     }
 
     /**
-     * Bytes of workspace {@link #attention} needs on a GPU of {@code smCount} SMs for any longest row up to
-     * {@code maxLength} tokens (so a decoder's workspace for its capacity serves every step): per head and split an
-     * FP32 max and a sum (that part rounded up to 16 bytes, so the partial outputs after it are aligned for 16-byte
-     * loads) and {@code headDim} FP32 partial outputs, for {@link #maxAttentionSplits} splits.
+     * Bytes of FP32 workspace {@link #attention} needs on a GPU of {@code smCount} SMs for any longest row up to
+     * {@code maxLength} tokens (so a decoder's workspace for its capacity serves every step): per head and split a
+     * max and a sum (that part rounded up to 16 bytes, so the partial outputs after it are aligned for 16-byte loads)
+     * and {@code headDim} partial outputs, for {@link #maxAttentionSplits} splits.
      */
     public static long attentionWorkspaceBytes(
             int smCount, int rows, int heads, int kvHeads, int headDim, int maxLength) {
@@ -340,11 +340,6 @@ public final class DecodeKernels implements AutoCloseable {
     /** {@link #attentionWorkspaceBytes(int, int, int, int, int, int)} on the GPU these kernels were loaded on. */
     public long attentionWorkspaceBytes(int rows, int heads, int kvHeads, int headDim, int maxLength) {
         return attentionWorkspaceBytes(smCount, rows, heads, kvHeads, headDim, maxLength);
-    }
-
-    /** A workspace of {@link #attentionWorkspaceBytes} bytes on the GPU these kernels were loaded on. */
-    public DeviceBuffer attentionWorkspace(int rows, int heads, int kvHeads, int headDim, int maxLength) {
-        return DeviceBuffer.allocate(attentionWorkspaceBytes(rows, heads, kvHeads, headDim, maxLength));
     }
 
     private static long maxSumBytes(long partials) {
@@ -358,7 +353,7 @@ public final class DecodeKernels implements AutoCloseable {
      * in parallel, then their merge). q is packed, {@code half[rows][heads][headDim]}.
      *
      * @param maxLength the longest row's length (at most {@code capacity}): it sets the number of splits
-     * @param workspace at least {@link #attentionWorkspaceBytes} bytes ({@link #attentionWorkspace} makes one)
+     * @param workspace at least {@link #attentionWorkspaceBytes} bytes
      */
     public void attention(
             DeviceBuffer q,
@@ -415,54 +410,7 @@ public final class DecodeKernels implements AutoCloseable {
             AttentionGeometry geometry,
             int maxLength,
             Stream stream) {
-        launchAttention(q, kCache, vCache, kv, lengths, null, workspace, out, geometry, maxLength, stream);
-    }
-
-    /**
-     * {@link #ropeAppend} and {@link #attention} in the attention's two launches over the merged q/k/v projection's output {@code qkv}
-     * ({@code geometry} {@link AttentionGeometry#mergedQkv}): each row's token is at position {@code lengths[row] - 1};
-     * its key is rotated and written with its value into the caches, q is rotated as the attention reads it (qkv is
-     * left as it was), and the attention reads the caches with this token in them. The caches and the output hold
-     * what {@code ropeAppend} at those positions followed by {@code attention} would leave.
-     */
-    public void ropeAppendAttention(
-            DeviceBuffer qkv,
-            DeviceBuffer kCache,
-            DeviceBuffer vCache,
-            KvCacheFormat kv,
-            DeviceBuffer lengths,
-            DeviceBuffer invFreq,
-            DeviceBuffer workspace,
-            DeviceBuffer out,
-            AttentionGeometry geometry,
-            int maxLength,
-            Stream stream) {
-        Objects.requireNonNull(geometry, "geometry");
-        int merged = (geometry.heads() + 2 * geometry.kvHeads()) * geometry.headDim();
-        if (geometry.qRowStride() != merged) {
-            throw new IllegalArgumentException("ropeAppendAttention reads k and v beside q in the merged q/k/v output:"
-                    + " qRowStride must be (heads + 2 x kvHeads) x headDim = " + merged + ", got "
-                    + geometry.qRowStride());
-        }
-        requireBytes("qkv", qkv, 2L * geometry.rows() * merged);
-        requireBytes("invFreq", invFreq, 8L * (geometry.headDim() / 2));
-        launchAttention(qkv, kCache, vCache, kv, lengths, invFreq, workspace, out, geometry, maxLength, stream);
-    }
-
-    private void launchAttention(
-            DeviceBuffer q,
-            DeviceBuffer kCache,
-            DeviceBuffer vCache,
-            KvCacheFormat kv,
-            DeviceBuffer lengths,
-            DeviceBuffer invFreq,
-            DeviceBuffer workspace,
-            DeviceBuffer out,
-            AttentionGeometry geometry,
-            int maxLength,
-            Stream stream) {
         Objects.requireNonNull(kv, "kv");
-        Objects.requireNonNull(geometry, "geometry");
         int rows = geometry.rows();
         int heads = geometry.heads();
         int kvHeads = geometry.kvHeads();
@@ -484,12 +432,13 @@ public final class DecodeKernels implements AutoCloseable {
         requireBytes("kCache", kCache, kv.elementBytes() * geometry.cacheElements());
         requireBytes("vCache", vCache, kv.elementBytes() * geometry.cacheElements());
         requireBytes("lengths", lengths, 4L * rows);
+        long partialsNow = (long) rows * heads * attentionSplits(smCount, rows, heads, kvHeads, maxLength);
+        requireBytes("workspace", workspace, maxSumBytes(partialsNow) + 4L * partialsNow * headDim);
+        requireBytes("out", out, 2L * rows * heads * headDim);
         int chunk = attentionChunk(smCount, rows, heads, kvHeads, maxLength);
         int splits = Math.ceilDiv(maxLength, chunk);
-        long partials = (long) rows * heads * splits;
-        long partialMlBytes = maxSumBytes(partials);
-        requireBytes("workspace", workspace, partialMlBytes + 4L * partials * headDim);
-        requireBytes("out", out, 2L * rows * heads * headDim);
+        long partialMlBytes = maxSumBytes((long) rows * heads * splits);
+        int rowsHeads = Math.multiplyExact(rows, heads);
         MemorySegment ml = workspace.pointer();
         MemorySegment acc = MemorySegment.ofAddress(ml.address() + partialMlBytes);
         library.launch(
@@ -501,7 +450,6 @@ public final class DecodeKernels implements AutoCloseable {
                 kCache.pointer(),
                 vCache.pointer(),
                 lengths.pointer(),
-                invFreq == null ? MemorySegment.NULL : invFreq.pointer(),
                 ml,
                 acc,
                 geometry.qRowStride(),
@@ -511,12 +459,10 @@ public final class DecodeKernels implements AutoCloseable {
                 splits,
                 chunk,
                 kv.keyScale(),
-                kv.valueScale(),
-                1f / kv.keyScale(),
-                1f / kv.valueScale());
+                kv.valueScale());
         library.launch(
                 "decode_attention_reduce_d" + headDim,
-                Math.multiplyExact(Math.multiplyExact(rows, heads), headDim / ATTENTION_REDUCE_COLUMNS),
+                Math.multiplyExact(rowsHeads, headDim / ATTENTION_REDUCE_COLUMNS),
                 128,
                 stream,
                 ml,

@@ -21,19 +21,19 @@ class DecodeCalibrationTest {
 
     @Test
     void launchCostComesFromTheElementwiseKernelsAndEachClassFromItsOperators() {
-        // elementwise: 65 + 32 = 97 launches in 130 + 64 = 194 us: 2 us a launch
+        // elementwise: 65 + 32 + 32 = 129 launches in 130 + 64 + 64 = 258 us: 2 us a launch
         // attention: 64 launches, roofline 40 us, measured 208 us: (208 - 128) = 80 us of work, efficiency 40/80 = 0.5
         // gemv FP16: qkv, o, gate_up, down (32 launches each) and lm_head (1): roofline 500 + 300 + 2000 + 1000 + 300
         // = 4100 us; measured less launches (564 - 64) + (364 - 64) + (2064 - 64) + (1064 - 64) + (402 - 2) = 4200 us
         DecodeStepResult r = ProfiledSteps.llama3Fp16(new double[][] {
-            {1, 130}, {500, 564}, {40, 208}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}
+            {1, 130}, {500, 564}, {0.2, 64}, {40, 208}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}
         });
         Calibration c = DecodeCalibration.fit(List.of(r), CEILINGS, "H200", DAY, "test");
         assertThat(c.launchSeconds()).isCloseTo(2e-6, within(1e-15));
         assertThat(c.efficiency(OperatorClass.ATTENTION)).isCloseTo(0.5, within(1e-12));
         assertThat(c.efficiency(new OperatorClass.Gemv(Precision.FP16))).isCloseTo(4100.0 / 4200, within(1e-12));
         assertThat(c.efficiency(OperatorClass.ELEMENTWISE)).isEqualTo(1.0);
-        assertThat(c.kernelsPerLayer()).isEqualTo(9);
+        assertThat(c.kernelsPerLayer()).isEqualTo(10);
         assertThat(c.kernelsPerModel()).isEqualTo(2);
         assertThat(c.copyBytesPerSecond()).isEqualTo(4.3e12);
         assertThat(c.provenance().device()).isEqualTo("H200");
@@ -45,7 +45,7 @@ class DecodeCalibrationTest {
         // at 16k: roofline 640 us, measured 1008 us: 880 us of work; the line through both: slope 800 / 600 work per
         // roofline time, efficiency 600 / 800 = 0.75; intercept 80 - 40 / 0.75 = 26.667 us over 32 layers = 0.8333 us
         DecodeStepResult r = ProfiledSteps.llama3Fp16(new double[][] {
-            {1, 130}, {500, 564}, {40, 208}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}
+            {1, 130}, {500, 564}, {0.2, 64}, {40, 208}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}
         });
         Calibration c = DecodeCalibration.fit(
                 List.of(r), new DecodeCalibration.AttentionPoint(16384, 1008e-6, 640e-6), CEILINGS, "H200", DAY, "t");
@@ -57,7 +57,7 @@ class DecodeCalibrationTest {
     @Test
     void aSecondAttentionPointThatReadsLessIsRefused() {
         DecodeStepResult r = ProfiledSteps.llama3Fp16(new double[][] {
-            {1, 130}, {500, 564}, {40, 208}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}
+            {1, 130}, {500, 564}, {0.2, 64}, {40, 208}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}
         });
         assertThatThrownBy(() -> DecodeCalibration.fit(
                         List.of(r),
@@ -74,7 +74,7 @@ class DecodeCalibrationTest {
     void aClassFasterThanItsLaunchesIsCappedAtTheLargestEfficiency() {
         // attention measured at 100 us for 64 launches of 2 us: nothing left for its bytes
         DecodeStepResult r = ProfiledSteps.llama3Fp16(new double[][] {
-            {1, 130}, {500, 564}, {40, 100}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}
+            {1, 130}, {500, 564}, {0.2, 64}, {40, 100}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}
         });
         Calibration c = DecodeCalibration.fit(List.of(r), CEILINGS, "H200", DAY, "test");
         assertThat(c.efficiency(OperatorClass.ATTENTION)).isEqualTo(Calibration.MAX_EFFICIENCY);

@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.within;
 
 class DecodeStepChartTest {
     private static final double[][] PROFILE = {
-        {1, 130}, {500, 600}, {40, 208}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}
+        {1, 130}, {500, 600}, {0.2, 64}, {40, 208}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}
     };
 
     @Test

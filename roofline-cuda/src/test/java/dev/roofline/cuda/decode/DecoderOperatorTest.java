@@ -23,9 +23,8 @@ class DecoderOperatorTest {
         assertThat(DecoderOperator.of(llama))
                 .contains(DecoderOperator.GATE_UP_PROJ, DecoderOperator.SILU_MUL, DecoderOperator.DOWN_PROJ)
                 .doesNotContain(DecoderOperator.ROUTER);
-        // per layer 2 norms, qkv, 2 attention (split pass with RoPE and the KV append, merge), o, gate/up, silu, down
-        // = 9; + final norm + lm_head
-        assertThat(DecoderOperator.stepLaunches(llama)).isEqualTo(9 * 32 + 2);
+        // per layer 2 norms, qkv, rope, 2 attention, o, gate/up, silu, down = 10; + final norm + lm_head
+        assertThat(DecoderOperator.stepLaunches(llama)).isEqualTo(10 * 32 + 2);
     }
 
     @Test
@@ -35,6 +34,7 @@ class DecoderOperatorTest {
                 .containsExactly(
                         DecoderOperator.ADD_RMSNORM,
                         DecoderOperator.QKV_PROJ,
+                        DecoderOperator.ROPE_APPEND,
                         DecoderOperator.ATTENTION,
                         DecoderOperator.O_PROJ,
                         DecoderOperator.ROUTER,
@@ -44,8 +44,8 @@ class DecoderOperatorTest {
                         DecoderOperator.EXPERTS_DOWN,
                         DecoderOperator.EXPERTS_COMBINE,
                         DecoderOperator.LM_HEAD);
-        // per layer 2 norms, qkv, 2 attention, o, router, top-k, gate/up, silu, down, combine = 12
-        assertThat(DecoderOperator.stepLaunches(mixtral)).isEqualTo(12 * 32 + 2);
+        // per layer 2 norms, qkv, rope, 2 attention, o, router, top-k, gate/up, silu, down, combine = 13
+        assertThat(DecoderOperator.stepLaunches(mixtral)).isEqualTo(13 * 32 + 2);
     }
 
     @Test

@@ -15,7 +15,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.Arrays;
-import java.util.List;
 import java.util.SplittableRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -192,77 +191,6 @@ class DecodeKernelsIT {
     }
 
     /**
-     * The fused launch leaves exactly what {@code ropeAppend} then {@code attention} leave: the same cache bytes and
-     * the same output bits (both read q rotated the same way and merge the same splits), with the merged projection
-     * itself untouched. Rows of several lengths, so the new token falls in different splits, over every cache type and
-     * group sizes 1, 2, 4 and 8.
-     */
-    @ParameterizedTest(name = "{0} cache, {1} query heads on {2} KV heads of {3}")
-    @CsvSource({
-        "FP16, 32, 8, 128",
-        "BF16, 32, 8, 128",
-        "FP8_E4M3, 32, 8, 128",
-        "FP16, 8, 8, 64",
-        "FP16, 16, 2, 64",
-        "FP8_E4M3, 16, 2, 128",
-        "FP16, 16, 8, 128",
-        "BF16, 8, 8, 128"
-    })
-    void ropeAppendAttentionIsRopeAppendThenAttention(Precision precision, int heads, int kvHeads, int d) {
-        KvCacheFormat kv = precision == Precision.FP8_E4M3
-                ? new KvCacheFormat(precision, 0.0625f, 0.03125f)
-                : new KvCacheFormat(precision, 1, 1);
-        int[] lengths = {1, 17, 1000, 4096, 33};
-        int rows = lengths.length;
-        int capacity = 4096;
-        int width = (heads + 2 * kvHeads) * d;
-        SplittableRandom rnd = new SplittableRandom(13 + heads + d);
-        short[] qkv = Halves.gaussian(rnd, rows * width, 1);
-        int elements = rows * kvHeads * capacity * d;
-        MiniFloat codec = MiniFloat.of(precision);
-        byte[] kBytes = new byte[elements * kv.elementBytes()];
-        byte[] vBytes = new byte[elements * kv.elementBytes()];
-        for (int i = 0; i < elements; i++) {
-            store(codec, kBytes, i, rnd.nextGaussian() / kv.keyScale());
-            store(codec, vBytes, i, rnd.nextGaussian() / kv.valueScale());
-        }
-        int[] positions = Arrays.stream(lengths).map(l -> l - 1).toArray();
-        double[] invFreq = RopeFrequencies.of(d, 500_000);
-        AttentionGeometry geometry = AttentionGeometry.mergedQkv(rows, heads, kvHeads, d, capacity);
-        try (DeviceBuffer qkvA = Halves.upload(qkv);
-                DeviceBuffer qkvB = Halves.upload(qkv);
-                DeviceBuffer kcA = DeviceBuffer.allocate(kBytes.length);
-                DeviceBuffer vcA = DeviceBuffer.allocate(vBytes.length);
-                DeviceBuffer kcB = DeviceBuffer.allocate(kBytes.length);
-                DeviceBuffer vcB = DeviceBuffer.allocate(vBytes.length);
-                DeviceBuffer pos = DeviceBuffer.allocate(4L * rows);
-                DeviceBuffer len = DeviceBuffer.allocate(4L * rows);
-                DeviceBuffer freq = DeviceBuffer.allocate(8L * invFreq.length);
-                DeviceBuffer ws = kernels.attentionWorkspace(rows, heads, kvHeads, d, capacity);
-                DeviceBuffer outA = DeviceBuffer.allocate(2L * rows * heads * d);
-                DeviceBuffer outB = DeviceBuffer.allocate(2L * rows * heads * d)) {
-            for (DeviceBuffer c : List.of(kcA, kcB)) {
-                c.copyFrom(kBytes);
-            }
-            for (DeviceBuffer c : List.of(vcA, vcB)) {
-                c.copyFrom(vBytes);
-            }
-            pos.copyFrom(positions);
-            len.copyFrom(lengths);
-            freq.copyFrom(invFreq);
-            kernels.ropeAppend(qkvA, kcA, vcA, kv, pos, freq, rows, heads, kvHeads, d, capacity, stream);
-            kernels.attention(qkvA, kcA, vcA, kv, len, ws, outA, geometry, capacity, stream);
-            kernels.ropeAppendAttention(qkvB, kcB, vcB, kv, len, freq, ws, outB, geometry, capacity, stream);
-            stream.synchronize();
-            assertThat(kcB.toByteArray()).as("keys").isEqualTo(kcA.toByteArray());
-            assertThat(vcB.toByteArray()).as("values").isEqualTo(vcA.toByteArray());
-            assertThat(outB.toShortArray()).as("attention output").containsExactly(outA.toShortArray());
-            assertThat(qkvB.toShortArray()).as("the merged projection").containsExactly(qkv);
-            assertThat(kcB.toByteArray()).as("keys written").isNotEqualTo(kBytes);
-        }
-    }
-
-    /**
      * Attention over BF16 and FP8 caches: random stored codes, the reference attending over exactly what they decode
      * to (times the scales), so the bound is the FP16 output's, as for FP16 caches.
      */
@@ -301,7 +229,8 @@ class DecodeKernelsIT {
                 DeviceBuffer kc = DeviceBuffer.allocate(kBytes.length);
                 DeviceBuffer vc = DeviceBuffer.allocate(vBytes.length);
                 DeviceBuffer len = DeviceBuffer.allocate(4L * rows);
-                DeviceBuffer ws = kernels.attentionWorkspace(rows, heads, kvHeads, d, maxLength);
+                DeviceBuffer ws =
+                        DeviceBuffer.allocate(kernels.attentionWorkspaceBytes(rows, heads, kvHeads, d, maxLength));
                 DeviceBuffer out = DeviceBuffer.allocate(2L * rows * heads * d)) {
             kc.copyFrom(kBytes);
             vc.copyFrom(vBytes);
@@ -473,21 +402,15 @@ class DecodeKernelsIT {
                 DeviceBuffer kc = Halves.upload(k);
                 DeviceBuffer vc = Halves.upload(v);
                 DeviceBuffer len = DeviceBuffer.allocate(4L * rows);
-                DeviceBuffer ws = kernels.attentionWorkspace(rows, heads, kvHeads, d, maxLength);
+                DeviceBuffer ws =
+                        DeviceBuffer.allocate(kernels.attentionWorkspaceBytes(rows, heads, kvHeads, d, maxLength));
                 DeviceBuffer out = DeviceBuffer.allocate(2L * rows * heads * d)) {
             len.copyFrom(lengths);
             kernels.attention(dq, kc, vc, len, ws, out, rows, heads, kvHeads, d, capacity, maxLength, stream);
             stream.synchronize();
-            short[] first = out.toShortArray();
             double[] ref = DecodeReference.attention(
                     Halves.decode(q), Halves.decode(k), Halves.decode(v), lengths, rows, heads, kvHeads, d, capacity);
-            check("attention, lengths " + Arrays.toString(lengths), Halves.decode(first), ref);
-            out.fill(0);
-            kernels.attention(dq, kc, vc, len, ws, out, rows, heads, kvHeads, d, capacity, maxLength, stream);
-            stream.synchronize();
-            assertThat(out.toShortArray())
-                    .as("a second launch on the same workspace")
-                    .containsExactly(first);
+            check("attention, lengths " + Arrays.toString(lengths), Halves.decode(out.toShortArray()), ref);
         }
     }
 

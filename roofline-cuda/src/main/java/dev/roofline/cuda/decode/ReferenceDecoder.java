@@ -40,24 +40,11 @@ public final class ReferenceDecoder {
             int experts,
             int topK) {
         public Config {
-            if (experts != 0 || topK != 0) {
-                positive("experts", experts);
-                if (topK < 1 || topK > experts) {
-                    throw new IllegalArgumentException("topK must be in [1, experts = " + experts + "], got " + topK);
-                }
-            }
-            positive("hidden", hidden);
-            positive("heads", heads);
-            positive("kvHeads", kvHeads);
-            if (heads % kvHeads != 0) {
-                throw new IllegalArgumentException(
-                        "heads (" + heads + ") must be a multiple of kvHeads (" + kvHeads + ")");
-            }
-            if (headDim <= 0 || headDim % 2 != 0) {
+            if (headDim <= 0 || headDim % 2 != 0) { // RoPE turns pairs of a head's elements
                 throw new IllegalArgumentException("headDim must be positive and even, got " + headDim);
             }
-            positive("intermediate", intermediate);
-            positive("vocab", vocab);
+            // the sizes, the head grouping and the experts are checked as the GPU decoder's shape checks them
+            new DecoderShape(1, hidden, heads, kvHeads, headDim, intermediate, vocab, experts, topK);
             if (!Double.isFinite(eps) || eps < 0) {
                 throw new IllegalArgumentException("eps must be finite and >= 0, got " + eps);
             }

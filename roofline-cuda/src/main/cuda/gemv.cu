@@ -10,7 +10,8 @@
 //   mxfp4       : W E2M1 (element 2i low nibble), scales = E8M0 byte[N * K/32], then byte[N]: each row's largest
 //                 E8M0 code (read by the tensor-core kernels; DeviceWeights.upload appends it)
 // Activations x and outputs y are fp16 or bf16, row-major. Every kernel has the same parameters:
-//   (const void* W, const void* scales, const T* x, T* y, int M, int N, int K, float global)
+//   (const void* W, const void* scales, const T* x, T* y, int M, int N, int K, float global, GemvEpilogue ep)
+// ep (below) adds a decoder's residual add and RMSNorm to the outputs; all null, the kernel is the plain product.
 // One warp computes one output row (two at M = 1 for the 8- and 16-bit formats); each lane streams 16-byte chunks of
 // the row (except NVFP4, MXFP4 and INT4 x FP16, which run on the tensor cores with 16 rows per block: see
 // gemv_4bit_f16_tc). K must be a multiple of 16 bytes' worth of elements (8, 16 or 32) and, for int4, of 128. Kernel
@@ -158,13 +159,82 @@ __device__ __forceinline__ float e8m0_to_float(uint32_t code) {
 
 // Where a GEMV's activation rows come from and where its outputs go: the plain layout, x[M][K] and y[M][N]. The
 // kernels take this as a parameter so that the grouped expert GEMVs (moe.cu) run the same loops on gathered rows.
+// SUMS: whether store returns a value whose per-row sums the kernel hands to flush (EpilogueRows); false here.
 template <typename T>
 struct PlainRows {
+    static constexpr bool SUMS = false;
     const T* __restrict__ x;
     T* __restrict__ y;
     __device__ __forceinline__ const T* x_row(int m, int K) const { return x + static_cast<size_t>(m) * K; }
     __device__ __forceinline__ void store(int m, int n, int N, float v) const {
         y[static_cast<size_t>(m) * N + n] = from_float<T>(v);
+    }
+    __device__ __forceinline__ void begin(int) const {}
+};
+
+// What a GEMV does with its outputs besides storing them, so that a decoder's RMSNorm needs no launch of its own
+// (DecoderLinears, DenseDecoder). Every kernel takes one by value (GemvKernels.Epilogue writes the same 48 bytes); all
+// pointers null is the plain product y = x . W^T.
+//   residual != null (the product before a norm, o_proj or down_proj): r = residual[m][n] + round(v), rounded to T as
+//     an FP16 residual stream holds it, is written back to residual; y[m][n] = round(r * norm_weight[n]), the norm's
+//     input before its 1 / rms; r^2 summed per row into sumsq[m][SUM_SPREAD] (FP32 atomics, one per warp and row,
+//     each warp into one of SUM_SPREAD partial sums: thousands of atomics on one address at a product's tail would
+//     queue there).
+//   sumsq_clear != null: block 0 zeroes sumsq_clear[M][SUM_SPREAD] after the wait (the other of the decoder's two
+//     sums, which the product before this one's consumer has read).
+//   row_sumsq != null (the product after a norm): y[m][n] = round(v / sqrt(sum_j row_sumsq[m][j] * inv_k + eps)), the
+//     norm's 1 / rms applied to the FP32 sums, inv_k = 1 / hidden.
+// So the normed input is round(r * g), not round(r * g / rms) as the norm kernel rounds it: the same relative rounding,
+// and |r * g| must stay below the type's largest value (65504 for FP16).
+struct GemvEpilogue {
+    void* residual;
+    const void* norm_weight;
+    float* sumsq;
+    float* sumsq_clear;
+    const float* row_sumsq;
+    float inv_k;
+    float eps;
+};
+
+constexpr int SUM_SPREAD = 8; // GemvKernels.Epilogue.SUM_SPREAD
+
+__device__ __forceinline__ float to_float1(__half v) { return __half2float(v); }
+__device__ __forceinline__ float to_float1(__nv_bfloat16 v) { return __bfloat162float(v); }
+
+template <typename T>
+struct EpilogueRows {
+    static constexpr bool SUMS = true;
+    const T* __restrict__ x;
+    T* __restrict__ y;
+    GemvEpilogue ep;
+    __device__ __forceinline__ const T* x_row(int m, int K) const { return x + static_cast<size_t>(m) * K; }
+    // stores output (m, n) and returns what it adds to row m's sum of squares
+    __device__ __forceinline__ float store(int m, int n, int N, float v) const {
+        const size_t i = static_cast<size_t>(m) * N + n;
+        if (ep.row_sumsq != nullptr) {
+            const float4* p = reinterpret_cast<const float4*>(ep.row_sumsq + m * SUM_SPREAD);
+            const float4 a = p[0], b = p[1];
+            v *= rsqrtf(((a.x + a.y) + (a.z + a.w) + ((b.x + b.y) + (b.z + b.w))) * ep.inv_k + ep.eps);
+        }
+        if (ep.residual == nullptr) {
+            y[i] = from_float<T>(v);
+            return 0.f;
+        }
+        T* res = static_cast<T*>(ep.residual);
+        const T r = __hadd(res[i], from_float<T>(v));
+        res[i] = r;
+        const float rf = to_float1(r);
+        y[i] = from_float<T>(rf * to_float1(static_cast<const T*>(ep.norm_weight)[n]));
+        return rf * rf;
+    }
+    // row m's sum of squares from one warp; part picks its partial sum
+    __device__ __forceinline__ void flush(int m, float sq, int part) const {
+        if (ep.sumsq != nullptr) atomicAdd(ep.sumsq + m * SUM_SPREAD + (part & (SUM_SPREAD - 1)), sq);
+    }
+    // after the wait: block 0 zeroes the sums the next producer adds into
+    __device__ __forceinline__ void begin(int M) const {
+        if (ep.sumsq_clear != nullptr && blockIdx.x == 0 && threadIdx.x < M * SUM_SPREAD)
+            ep.sumsq_clear[threadIdx.x] = 0.f;
     }
 };
 
@@ -252,19 +322,30 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
             }
         }
     }
+    float row_scale[RPW];
     #pragma unroll
     for (int r = 0; r < RPW; r++) {
-        if (n0 + r >= N) break;
-        float row_scale = 1.f;
-        if constexpr (F == Fmt::FP8 || F == Fmt::INT8) row_scale = static_cast<const float*>(scales)[n0 + r];
+        row_scale[r] = 1.f;
+        if constexpr (F == Fmt::FP8 || F == Fmt::INT8)
+            if (n0 + r < N) row_scale[r] = static_cast<const float*>(scales)[n0 + r];
+    }
+    #pragma unroll
+    for (int m = 0; m < MAXM; m++) {
+        if (m >= m_count) break;
+        float sq = 0.f;
         #pragma unroll
-        for (int m = 0; m < MAXM; m++) {
-            if (m >= m_count) break;
+        for (int r = 0; r < RPW; r++) {
+            if (n0 + r >= N) break;
             float v = acc[r][m];
             #pragma unroll
             for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xFFFFFFFFu, v, off);
-            if (lane == 0) rows.store(m, n0 + r, N, v * row_scale);
+            if (lane == 0) {
+                if constexpr (Rows::SUMS) sq += rows.store(m, n0 + r, N, v * row_scale[r]);
+                else rows.store(m, n0 + r, N, v * row_scale[r]);
+            }
         }
+        if constexpr (Rows::SUMS)
+            if (lane == 0) rows.flush(m, sq, n0 / RPW);
     }
 }
 
@@ -538,17 +619,25 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
         for (int c = 0; c < 4; c++) red[warp][f][c][lane] = acc[f][c];
     __syncthreads();
     const float out_scale = F == Fmt::NVFP4 ? global * 256.f : 1.f; // NVFP4: 2^-14 (e2m1) x 2^6 (scale) = 2^-8
-    for (int e = threadIdx.x; e < NB * 4 * 32; e += WARPS * 32) {
+    for (int e = threadIdx.x; e < NB * 4 * 32; e += WARPS * 32) { // e & 31 is the lane: f and c are warp-uniform
         const int f = e / 128, c = (e / 32) & 3, l = e & 31;
         const int row = n0 + (l >> 2) + 8 * (c >> 1);
         const int m = 8 * f + 2 * (l & 3) + (c & 1);
+        float sq = 0.f;
         if (m < m_count && row < N) {
             float v = 0.f;
             #pragma unroll
             for (int w = 0; w < WARPS; w++) v += red[w][f][c][l];
             // MXFP4: 2^(Emax - 128) = 2^(Emax - 127) x 2^14 (e2m1) x 2^-15 (e8m0_rel_half2)
             const float s = F == Fmt::MXFP4 ? e8m0_to_float(__ldg(row_emax + row)) * 0.5f : out_scale;
-            rows.store(m, row, N, v * s);
+            if constexpr (Rows::SUMS) sq = rows.store(m, row, N, v * s);
+            else rows.store(m, row, N, v * s);
+        }
+        if constexpr (Rows::SUMS) { // the 8 lanes with the same l & 3 hold rows of the same m
+            sq += __shfl_xor_sync(0xFFFFFFFFu, sq, 4);
+            sq += __shfl_xor_sync(0xFFFFFFFFu, sq, 8);
+            sq += __shfl_xor_sync(0xFFFFFFFFu, sq, 16);
+            if (l < 4 && m < m_count) rows.flush(m, sq, tile * WARPS + (e >> 5));
         }
     }
 }
@@ -558,12 +647,29 @@ using namespace roofline_gemv;
 
 // CUDA-core kernels: 4 warps per block; at M = 1 the 8- and 16-bit formats take 2 rows per warp with 2 chunks per row
 // in flight (8 rows per block), everything else 1 row per warp with 4 chunks in flight (GemvKernels.rowsPerBlock).
+// Only FP16 weights x FP16 activations run the epilogue (EpilogueRows); the other kernels take ep and ignore it
+// (GemvKernels refuses one): the epilogue's loads and sums cost the shorter 8- and 4-bit products more than the norm
+// launch they save (docs/design/decode-kernels.md).
+template <Fmt F, typename T> struct RowsFor { using type = PlainRows<T>; };
+template <> struct RowsFor<Fmt::F16, __half> { using type = EpilogueRows<__half>; };
+template <typename T>
+__device__ __forceinline__ PlainRows<T> make_rows(PlainRows<T>*, const T* x, T* y, const GemvEpilogue&) {
+    return PlainRows<T>{x, y};
+}
+template <typename T>
+__device__ __forceinline__ EpilogueRows<T> make_rows(EpilogueRows<T>*, const T* x, T* y, const GemvEpilogue& ep) {
+    return EpilogueRows<T>{x, y, ep};
+}
+
 #define ROOFLINE_GEMV(FMT, fmt, T, act, MAXM, UNR, RPW)                                                         \
     extern "C" __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32)                                           \
     gemv_##fmt##_##act##_m##MAXM(const void* W, const void* scales, const T* x, T* y, int M, int N, int K,      \
-                                 float global) {                                                                \
+                                 float global, GemvEpilogue ep) {                                               \
         roofline_launch::wait_for_previous_kernel();                                                            \
-        gemv<Fmt::FMT, T, MAXM, UNR, RPW>(W, scales, PlainRows<T>{x, y}, M, N, K, global, blockIdx.x);          \
+        using Rows = typename RowsFor<Fmt::FMT, T>::type;                                                       \
+        const Rows rows = make_rows(static_cast<Rows*>(nullptr), x, y, ep);                                     \
+        rows.begin(M);                                                                                          \
+        gemv<Fmt::FMT, T, MAXM, UNR, RPW>(W, scales, rows, M, N, K, global, blockIdx.x);                        \
     }
 #define ROOFLINE_GEMV_ALL(FMT, fmt)                            \
     ROOFLINE_GEMV(FMT, fmt, __half, f16, 1, 2, 2)              \
@@ -582,7 +688,7 @@ ROOFLINE_GEMV_ALL(INT8, int8)
 #define ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, MAXM, UNR, W, BOUNDS)                                                \
     extern "C" __global__ void BOUNDS                                                                           \
     gemv_##fmt##_f16_m##MAXM##_w##W(const void* Wt, const void* scales, const __half* x, __half* y, int M, int N, \
-                                    int K, float global) {                                                      \
+                                    int K, float global, GemvEpilogue ep) {                                     \
         roofline_launch::wait_for_previous_kernel();                                                            \
         gemv_4bit_f16_tc<Fmt::FMT, MAXM, UNR, W>(Wt, scales, PlainRows<__half>{x, y}, M, N, K, global, blockIdx.x); \
     }

@@ -44,6 +44,7 @@ __device__ __forceinline__ size_t expert_scale_bytes(int N, int K) {
 // the slot's SiLU·up). Gate/up stores half[slot][N]; down stores float[slot][N] times the slot's routing weight.
 template <bool DOWN>
 struct RoutedRows {
+    static constexpr bool SUMS = false;
     const __half* __restrict__ x;
     void* __restrict__ y;
     const float* __restrict__ weights;

@@ -266,11 +266,7 @@ public final class DecodeStepBenchmark {
                 for (DecoderOperator o : shape.operators()) {
                     TimingStats t = Benchmark.time(stream, timing.withRepetitions(20), 1, i -> d.enqueue(o, stream));
                     operators.add(new DecodeStepResult.OperatorTiming(
-                            o,
-                            o.launches(shape.layers()),
-                            seconds(datasheet, o),
-                            seconds(predicted, o),
-                            t.medianSeconds()));
+                            o, d.launches(o), seconds(datasheet, o), seconds(predicted, o), t.medianSeconds()));
                 }
             }
             Optional<OperationEnergy> energy = meter.map(m ->

@@ -97,22 +97,49 @@ final class DecoderLinears implements AutoCloseable {
         return batch == 1 || (format != WeightFormat.FP16 && batch <= GEMV_MAX_ROWS);
     }
 
+    /**
+     * Whether the residual adds and RMSNorms run in the products' {@link GemvKernels.Epilogue}s: when every linear of
+     * {@code weights} is FP16 on roofline's GEMV (batch 1). On an H200 that made the Llama-3-8B batch 1 × 1k step
+     * 74 µs faster for FP16 weights, and 20 µs slower for FP8 and 50 µs slower for NVFP4, whose shorter products
+     * cannot hide the epilogue's loads at their tails (docs/design/decode-kernels.md).
+     */
+    boolean fusesNorms(DecoderWeights weights) {
+        for (WeightFormat f : weights.formats()) {
+            if (f != WeightFormat.FP16 || !usesGemv(f, batch)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** {@code y = x · Wᵀ}, {@code y} = {@code half[batch][w.rows()]}: each part's product into its rows. */
     void run(StackedWeights w, DeviceBuffer x, DeviceBuffer y, Stream stream) {
+        run(w, x, y, GemvKernels.Epilogue.NONE, stream);
+    }
+
+    /**
+     * {@link #run(StackedWeights, DeviceBuffer, DeviceBuffer, Stream)} with {@code epilogue} on every part's outputs:
+     * a norm scale or clearing sums (a residual add belongs to one matrix: {@link #run(DeviceWeights, DeviceBuffer,
+     * DeviceBuffer, GemvKernels.Epilogue, Stream)}).
+     */
+    void run(StackedWeights w, DeviceBuffer x, DeviceBuffer y, GemvKernels.Epilogue epilogue, Stream stream) {
         List<DeviceWeights> parts = w.parts();
         if (parts.size() == 1) {
-            run(parts.getFirst(), x, y, stream);
+            run(parts.getFirst(), x, y, epilogue, stream);
             return;
+        }
+        if (epilogue.addsResidual()) {
+            throw new IllegalArgumentException("a residual add runs on one matrix, not on a stack of " + parts.size());
         }
         long rowBytes = 2L * w.rows();
         long first = 0;
         for (DeviceWeights p : parts) {
             long bytes = 2L * p.rows();
             if (batch == 1) {
-                run(p, x, y.slice(first, bytes), stream);
+                run(p, x, y.slice(first, bytes), epilogue, stream);
             } else {
                 DeviceBuffer out = partOutput.slice(0, batch * bytes);
-                run(p, x, out, stream);
+                run(p, x, out, epilogue, stream);
                 for (int b = 0; b < batch; b++) {
                     y.slice(b * rowBytes + first, bytes).copyFromAsync(out.slice(b * bytes, bytes), bytes, stream);
                 }
@@ -131,9 +158,21 @@ final class DecoderLinears implements AutoCloseable {
 
     /** {@code y = x · Wᵀ}, {@code y} = {@code half[batch][w.rows()]}. */
     void run(DeviceWeights w, DeviceBuffer x, DeviceBuffer y, Stream stream) {
+        run(w, x, y, GemvKernels.Epilogue.NONE, stream);
+    }
+
+    /**
+     * {@code y = x · Wᵀ} with {@code epilogue} on the outputs; an epilogue other than {@link
+     * GemvKernels.Epilogue#NONE} needs the GEMV ({@link #fusesNorms}).
+     */
+    void run(DeviceWeights w, DeviceBuffer x, DeviceBuffer y, GemvKernels.Epilogue epilogue, Stream stream) {
         if (usesGemv(w.format(), batch)) {
-            gemv.gemv(w, x, y, batch, Activation.F16, stream);
+            gemv.gemv(w, x, y, batch, Activation.F16, epilogue, stream);
             return;
+        }
+        if (!epilogue.none()) {
+            throw new IllegalStateException(w.format() + " at batch " + batch + " runs on cuBLASLt, which takes no"
+                    + " residual add or norm scale");
         }
         plans.get(key(w)).run(Operands.of(w.weights(), x, y), stream);
     }

@@ -7,10 +7,12 @@ import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.internal.OwnedResources;
 import dev.roofline.cuda.kernels.AttentionGeometry;
 import dev.roofline.cuda.kernels.DecodeKernels;
+import dev.roofline.cuda.kernels.GemvKernels.Epilogue;
 import dev.roofline.cuda.kernels.KernelLaunch;
 import dev.roofline.cuda.kernels.KvCacheFormat;
 import dev.roofline.cuda.kernels.WeightFormat;
 
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.List;
 
@@ -23,6 +25,8 @@ import java.util.List;
  * residual add fused with the second RMSNorm, the merged gate/up projection, SiLU·up, the down projection; then the
  * last residual add with the final norm and {@code lm_head} ({@link DecoderOperator}). Linears run roofline's GEMV
  * kernels at batch 1, and up to 16 rows for BF16, 8- and 4-bit weights; FP16 linears of more rows run cuBLASLt.
+ * With FP16 weights at batch 1 the residual adds and norms after layer 0's input norm run in the products'
+ * epilogues instead ({@link #fusesNorms}): 8 launches a layer instead of 10.
  * {@link ReferenceDecoder} computes the same model in double on the CPU.
  *
  * <p>A shape with experts ({@link DecoderShape#hasExperts}, Mixtral style) runs a mixture of experts in place of the
@@ -100,6 +104,18 @@ public final class DenseDecoder implements AutoCloseable {
     private final DeviceBuffer lengths;
     private final DeviceBuffer invFreq;
     private final ExpertBuffers experts;
+    /**
+     * Whether the residual adds and RMSNorms after layer 0's input norm run in the products' epilogues
+     * ({@link Epilogue}): o_proj and down_proj add into the residual, write {@code r · g} of the next norm and sum
+     * {@code r²} per row into one of two sums; the products after them scale their outputs by that row's
+     * {@code 1 / rms}. Only where it measured faster: every linear FP16 on roofline's GEMV
+     * ({@link DecoderLinears#fusesNorms}); a mixture of experts' router and grouped GEMVs take the norm's output as it
+     * is, so a shape with experts keeps the norm launches.
+     */
+    private final boolean fusedNorms;
+    /** The two sums of squares, {@code float[2][batch][Epilogue.SUM_SPREAD]}, which the producers fill and clear in turn. */
+    private final DeviceBuffer sums;
+
     private int longest = 1;
     private boolean closed;
 
@@ -147,6 +163,9 @@ public final class DenseDecoder implements AutoCloseable {
             this.invFreq.copyFrom(invFreq);
             setPositions(new int[batch]);
             experts = shape.hasExperts() ? owned.add(ExpertBuffers.allocate(shape, batch, launch)) : null;
+            fusedNorms = experts == null && linears.fusesNorms(weights);
+            sums = buffer(8L * Epilogue.SUM_SPREAD * batch);
+            sums.copyFrom(new float[2 * Epilogue.SUM_SPREAD * batch]);
         } catch (RuntimeException e) {
             closeOwned(e);
             throw e;
@@ -317,13 +336,43 @@ public final class DenseDecoder implements AutoCloseable {
     /** Enqueues one decode step. */
     public void step(Stream stream) {
         for (int l = 0; l < shape.layers(); l++) {
-            inputNorm(l, stream);
+            if (!fusedNorms || l == 0) {
+                inputNorm(l, stream);
+            }
             for (DecoderOperator o : experts == null ? LAYER_ORDER : EXPERT_LAYER_ORDER) {
                 layer(o, l, stream);
             }
         }
-        finalNorm(stream);
+        if (!fusedNorms) {
+            finalNorm(stream);
+        }
         layer(DecoderOperator.LM_HEAD, 0, stream);
+    }
+
+    /**
+     * Whether the residual adds and norms after layer 0's input norm run inside the matrix products: for a dense
+     * shape whose linears are all FP16 on roofline's GEMV (batch 1). Their launches are then gone from the step
+     * ({@link #launches}).
+     */
+    public boolean fusesNorms() {
+        return fusedNorms;
+    }
+
+    /**
+     * Kernel launches of {@code operator} in one step: {@link DecoderOperator#launches}, but one norm (layer 0's
+     * input) when the norms run in the products ({@link #fusesNorms}).
+     */
+    public int launches(DecoderOperator operator) {
+        return fusedNorms && operator == DecoderOperator.ADD_RMSNORM ? 1 : operator.launches(shape.layers());
+    }
+
+    /** Kernel launches of one step: its operators' {@link #launches}. */
+    public int stepLaunches() {
+        int n = 0;
+        for (DecoderOperator o : shape.operators()) {
+            n += launches(o);
+        }
+        return n;
     }
 
     /**
@@ -339,12 +388,12 @@ public final class DenseDecoder implements AutoCloseable {
             return;
         }
         for (int l = 0; l < shape.layers(); l++) {
-            if (operator == DecoderOperator.ADD_RMSNORM) {
+            if (operator == DecoderOperator.ADD_RMSNORM && (!fusedNorms || l == 0)) {
                 inputNorm(l, stream);
             }
             layer(operator, l, stream);
         }
-        if (operator == DecoderOperator.ADD_RMSNORM) {
+        if (operator == DecoderOperator.ADD_RMSNORM && !fusedNorms) {
             finalNorm(stream);
         }
     }
@@ -365,7 +414,33 @@ public final class DenseDecoder implements AutoCloseable {
         kernels.addRmsNorm(residual, delta, weights.finalNorm(), normed, batch, shape.hidden(), eps, stream);
     }
 
-    /** One layer's launch of {@code o}; ADD_RMSNORM is the post-attention norm here. */
+    /** Sums {@code i} (0 or 1): the {@code float[batch][Epilogue.SUM_SPREAD]} a producer adds into, a consumer reads. */
+    private MemorySegment sums(int i) {
+        long bytes = 4L * Epilogue.SUM_SPREAD * batch;
+        return sums.slice(bytes * i, bytes).pointer();
+    }
+
+    /**
+     * The epilogue of a product that reads a norm's output. Layer 0's q/k/v reads the input norm kernel's and clears
+     * sums 0 for o_proj; the others scale by the sums their producer left: gate/up by o_proj's (0), q/k/v and
+     * {@code lm_head} by down_proj's (1).
+     */
+    private Epilogue normed(int sumsIn, boolean firstLayerQkv) {
+        if (!fusedNorms) {
+            return Epilogue.NONE;
+        }
+        return firstLayerQkv ? Epilogue.clearing(sums(0)) : Epilogue.normScale(sums(sumsIn), shape.hidden(), eps);
+    }
+
+    /**
+     * The epilogue of the product before a norm whose weight is {@code norm}: o_proj adds into sums 0 and clears 1,
+     * down_proj adds into 1 and clears 0 (each cleared sum's reader has run by then).
+     */
+    private Epilogue beforeNorm(DeviceBuffer norm, int sumsOut) {
+        return Epilogue.addNorm(residual, norm, sums(sumsOut), sums(1 - sumsOut));
+    }
+
+    /** One layer's launch of {@code o}; ADD_RMSNORM is the post-attention norm here (none when fused). */
     private void layer(DecoderOperator o, int l, Stream stream) {
         DecoderWeights.Layer w =
                 o == DecoderOperator.LM_HEAD ? null : weights.layers().get(l);
@@ -373,9 +448,12 @@ public final class DenseDecoder implements AutoCloseable {
         int g = shape.kvHeads();
         int d = shape.headDim();
         switch (o) {
-            case ADD_RMSNORM ->
-                kernels.addRmsNorm(residual, delta, w.postNorm(), normed, batch, shape.hidden(), eps, stream);
-            case QKV_PROJ -> linears.run(w.qkv(), normed, qkv, stream);
+            case ADD_RMSNORM -> {
+                if (!fusedNorms) {
+                    kernels.addRmsNorm(residual, delta, w.postNorm(), normed, batch, shape.hidden(), eps, stream);
+                }
+            }
+            case QKV_PROJ -> linears.run(w.qkv(), normed, qkv, normed(1, l == 0), stream);
             case ROPE_APPEND ->
                 kernels.ropeAppend(
                         qkv, kCache[l], vCache[l], kv, positions, invFreq, batch, heads, g, d, capacity, stream);
@@ -391,11 +469,25 @@ public final class DenseDecoder implements AutoCloseable {
                         AttentionGeometry.mergedQkv(batch, heads, g, d, capacity),
                         longest,
                         stream);
-            case O_PROJ -> linears.run(w.o(), attended, delta, stream);
-            case GATE_UP_PROJ -> linears.run(w.gateUp(), normed, gateUp, stream);
+            case O_PROJ -> {
+                if (fusedNorms) {
+                    linears.run(w.o(), attended, normed, beforeNorm(w.postNorm(), 0), stream);
+                } else {
+                    linears.run(w.o(), attended, delta, stream);
+                }
+            }
+            case GATE_UP_PROJ -> linears.run(w.gateUp(), normed, gateUp, normed(0, false), stream);
             case SILU_MUL -> kernels.siluMul(gateUp, activated, batch, shape.intermediate(), stream);
-            case DOWN_PROJ -> linears.run(w.down(), activated, delta, stream);
-            case LM_HEAD -> linears.run(weights.lmHead(), normed, logits, stream);
+            case DOWN_PROJ -> {
+                if (fusedNorms) {
+                    DeviceBuffer next =
+                            l + 1 < shape.layers() ? weights.layers().get(l + 1).inputNorm() : weights.finalNorm();
+                    linears.run(w.down(), activated, normed, beforeNorm(next, 1), stream);
+                } else {
+                    linears.run(w.down(), activated, delta, stream);
+                }
+            }
+            case LM_HEAD -> linears.run(weights.lmHead(), normed, logits, normed(1, false), stream);
             case ROUTER, TOP_K, EXPERTS_GATE_UP, EXPERTS_SILU_MUL, EXPERTS_DOWN, EXPERTS_COMBINE ->
                 experts(o, l, w.experts(), stream);
         }

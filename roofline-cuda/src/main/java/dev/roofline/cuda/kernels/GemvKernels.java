@@ -11,6 +11,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * roofline's weight-only GEMV kernels {@code y[M×N] = x[M×K] · W[N×K]ᵀ} (FP32 accumulation, M = 1…16), loaded from
@@ -46,9 +47,144 @@ public final class GemvKernels implements AutoCloseable {
         return new GemvKernels(KernelLibrary.load("GEMV kernel library", kernelNames(), launch));
     }
 
+    /**
+     * What a product does with its outputs besides storing them, so that a decoder's RMSNorm needs no launch of its
+     * own (the kernels' {@code GemvEpilogue} in gemv.cu, whose 48 bytes {@link #write} lays out); FP16 weights with
+     * FP16 activations only, where it measured faster in a decode step. {@link #NONE} is the plain product.
+     *
+     * <ul>
+     *   <li>{@link #addNorm}, for the product before a norm: {@code r = residual + y} rounded to FP16 goes back to
+     *       {@code residual}, the output becomes {@code r · normWeight} rounded to FP16, and each row's {@code Σ r²} is
+     *       added to its {@link #SUM_SPREAD} partial sums {@code sumsOut[m][·]} (FP32); block 0 first zeroes
+     *       {@code sumsClear[m][·]}.
+     *   <li>{@link #normScale}, for the product after it: each output times {@code 1 / sqrt(Σ sumsIn[m][·] / hidden +
+     *       eps)}.
+     *   <li>{@link #clearing}: a plain product that zeroes {@code sumsClear[m][·]}.
+     * </ul>
+     */
+    public record Epilogue(
+            MemorySegment residual,
+            MemorySegment normWeight,
+            MemorySegment sumsOut,
+            MemorySegment sumsClear,
+            MemorySegment sumsIn,
+            float invHidden,
+            float eps) {
+        public static final Epilogue NONE = new Epilogue(
+                MemorySegment.NULL,
+                MemorySegment.NULL,
+                MemorySegment.NULL,
+                MemorySegment.NULL,
+                MemorySegment.NULL,
+                0,
+                0);
+        static final long BYTES = 48;
+
+        /**
+         * Partial sums per row ({@code SUM_SPREAD} in gemv.cu): the sums are {@code float[m][SUM_SPREAD]}, each warp
+         * adding into one, so that the atomics at a product's tail do not queue on one address; the norm scale adds
+         * them up.
+         */
+        public static final int SUM_SPREAD = 8;
+
+        public Epilogue {
+            Objects.requireNonNull(residual, "residual");
+            Objects.requireNonNull(normWeight, "normWeight");
+            Objects.requireNonNull(sumsOut, "sumsOut");
+            Objects.requireNonNull(sumsClear, "sumsClear");
+            Objects.requireNonNull(sumsIn, "sumsIn");
+            if (isNull(residual) != isNull(normWeight) || isNull(residual) != isNull(sumsOut)) {
+                throw new IllegalArgumentException("the residual add needs the residual, the norm weight and the sums");
+            }
+            if (!isNull(sumsIn) && !(invHidden > 0 && eps > 0 && Float.isFinite(eps))) {
+                throw new IllegalArgumentException(
+                        "a norm scale needs 1 / hidden and eps positive, got " + invHidden + " and " + eps);
+            }
+        }
+
+        /** The residual add before a norm whose weight is {@code normWeight}. */
+        public static Epilogue addNorm(
+                DeviceBuffer residual, DeviceBuffer normWeight, MemorySegment sumsOut, MemorySegment sumsClear) {
+            return new Epilogue(residual.pointer(), normWeight.pointer(), sumsOut, sumsClear, MemorySegment.NULL, 0, 0);
+        }
+
+        /** The norm's {@code 1 / rms} from the sums {@link #addNorm} left. */
+        public static Epilogue normScale(MemorySegment sumsIn, int hidden, float eps) {
+            return new Epilogue(
+                    MemorySegment.NULL,
+                    MemorySegment.NULL,
+                    MemorySegment.NULL,
+                    MemorySegment.NULL,
+                    sumsIn,
+                    1f / hidden,
+                    eps);
+        }
+
+        /** A plain product that zeroes the sums the next {@link #addNorm} adds into. */
+        public static Epilogue clearing(MemorySegment sumsClear) {
+            return new Epilogue(
+                    MemorySegment.NULL, MemorySegment.NULL, MemorySegment.NULL, sumsClear, MemorySegment.NULL, 0, 0);
+        }
+
+        /** Whether this is {@link #NONE}: no residual add, no norm scale, no sums cleared. */
+        public boolean none() {
+            return isNull(residual) && isNull(sumsIn) && isNull(sumsClear);
+        }
+
+        /** Whether the outputs go into a residual add ({@link #addNorm}). */
+        public boolean addsResidual() {
+            return !isNull(residual);
+        }
+
+        private static boolean isNull(MemorySegment p) {
+            return p.address() == 0;
+        }
+
+        /** The struct as the kernels read it: five pointers, then {@code invHidden} and {@code eps}. */
+        MemorySegment write(Arena arena) {
+            MemorySegment s = arena.allocate(BYTES, 8);
+            s.set(ValueLayout.ADDRESS, 0, residual);
+            s.set(ValueLayout.ADDRESS, 8, normWeight);
+            s.set(ValueLayout.ADDRESS, 16, sumsOut);
+            s.set(ValueLayout.ADDRESS, 24, sumsClear);
+            s.set(ValueLayout.ADDRESS, 32, sumsIn);
+            s.set(ValueLayout.JAVA_FLOAT, 40, invHidden);
+            s.set(ValueLayout.JAVA_FLOAT, 44, eps);
+            return s;
+        }
+    }
+
     /** {@code y = x · Wᵀ} for {@code m} activation rows, enqueued on {@code stream}. */
     public void gemv(DeviceWeights w, DeviceBuffer x, DeviceBuffer y, int m, Activation activation, Stream stream) {
-        gemv(w.format(), w.weights(), w.scales(), w.globalScale(), x, y, m, w.rows(), w.cols(), activation, stream);
+        gemv(w, x, y, m, activation, Epilogue.NONE, stream);
+    }
+
+    /**
+     * {@code y = x · Wᵀ} for {@code m} activation rows with {@code epilogue} applied to the outputs. A residual add
+     * reads and writes {@code residual[m][w.rows()]} and {@code normWeight[w.rows()]} in the activation type; the sums
+     * are {@code float[m][Epilogue.SUM_SPREAD]}.
+     */
+    public void gemv(
+            DeviceWeights w,
+            DeviceBuffer x,
+            DeviceBuffer y,
+            int m,
+            Activation activation,
+            Epilogue epilogue,
+            Stream stream) {
+        gemv(
+                w.format(),
+                w.weights(),
+                w.scales(),
+                w.globalScale(),
+                x,
+                y,
+                m,
+                w.rows(),
+                w.cols(),
+                activation,
+                epilogue,
+                stream);
     }
 
     /**
@@ -73,6 +209,27 @@ public final class GemvKernels implements AutoCloseable {
             int k,
             Activation activation,
             Stream stream) {
+        gemv(format, weights, scales, globalScale, x, y, m, n, k, activation, Epilogue.NONE, stream);
+    }
+
+    private void gemv(
+            WeightFormat format,
+            DeviceBuffer weights,
+            DeviceBuffer scales,
+            float globalScale,
+            DeviceBuffer x,
+            DeviceBuffer y,
+            int m,
+            int n,
+            int k,
+            Activation activation,
+            Epilogue epilogue,
+            Stream stream) {
+        Objects.requireNonNull(epilogue, "epilogue");
+        if (!epilogue.none() && (format != WeightFormat.FP16 || activation != Activation.F16)) {
+            throw new IllegalArgumentException("a residual add, norm scale or sums to clear runs on FP16 weights with"
+                    + " FP16 activations only, got " + format + " weights with " + activation + " activations");
+        }
         GemvShape.check(
                 format,
                 m,
@@ -97,7 +254,8 @@ public final class GemvKernels implements AutoCloseable {
                 arena.allocateFrom(ValueLayout.JAVA_INT, m),
                 arena.allocateFrom(ValueLayout.JAVA_INT, n),
                 arena.allocateFrom(ValueLayout.JAVA_INT, k),
-                arena.allocateFrom(ValueLayout.JAVA_FLOAT, globalScale)
+                arena.allocateFrom(ValueLayout.JAVA_FLOAT, globalScale),
+                epilogue.write(arena)
             };
             MemorySegment args = arena.allocate(ValueLayout.ADDRESS, values.length);
             for (int i = 0; i < values.length; i++) {

@@ -167,6 +167,151 @@ class GemvKernelsIT {
         }
     }
 
+    static java.util.stream.Stream<Arguments> epilogueCases() {
+        return java.util.stream.Stream.of(1, 3, 16).map(m -> Arguments.of(WeightFormat.FP16, m));
+    }
+
+    @Test
+    void epilogueRunsOnFp16WeightsOnly() {
+        Random rnd = new Random(1);
+        QuantizedWeights q = QuantizedWeights.quantize(WeightFormat.FP8_E4M3, weightsWithOutliers(rnd, N * K), N, K);
+        try (DeviceWeights w = q.upload();
+                DeviceBuffer xd = DeviceBuffer.allocate(2L * K);
+                DeviceBuffer yd = DeviceBuffer.allocate(2L * N);
+                DeviceBuffer sd = DeviceBuffer.allocate(4L * GemvKernels.Epilogue.SUM_SPREAD)) {
+            assertThatThrownBy(() -> gemv.gemv(
+                            w,
+                            xd,
+                            yd,
+                            1,
+                            Activation.F16,
+                            GemvKernels.Epilogue.normScale(sd.pointer(), K, 1e-5f),
+                            stream))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("FP16 weights with FP16 activations only")
+                    .hasMessageContaining("FP8_E4M3");
+        }
+    }
+
+    /**
+     * The residual add before a norm ({@link GemvKernels.Epilogue#addNorm}): against the product in double, the
+     * residual becomes r = residual + y rounded to FP16, the output r · g rounded, and the row sums Σ r² are added to
+     * what the sums held; the other sums are zeroed.
+     */
+    @ParameterizedTest(name = "{0} weights, F16 activations, M={1}: residual add, norm input and sums")
+    @MethodSource("epilogueCases")
+    void epilogueAddsTheResidualAndSumsItsSquares(WeightFormat format, int m) {
+        long seed = System.nanoTime();
+        Random rnd = new Random(seed);
+        String context = format + " M=" + m + " seed=" + seed;
+        QuantizedWeights q = QuantizedWeights.quantize(format, weightsWithOutliers(rnd, N * K), N, K);
+        short[] x = Halves.gaussian(new java.util.SplittableRandom(rnd.nextLong()), m * K, 1);
+        short[] residual = Halves.gaussian(new java.util.SplittableRandom(rnd.nextLong()), m * N, 4);
+        short[] g = Halves.gaussian(new java.util.SplittableRandom(rnd.nextLong()), N, 1);
+        double[] y = reference(q.values(), Halves.decode(x), m, N, K);
+        double[] r = new double[m * N];
+        double[] normIn = new double[m * N];
+        double[] sums = new double[m];
+        for (int i = 0; i < m; i++) {
+            sums[i] = 0.5 + i; // the sums hold something already: the kernel adds to it
+        }
+        int spread = GemvKernels.Epilogue.SUM_SPREAD;
+        float[] sumsBefore = new float[2 * m * spread];
+        for (int i = 0; i < m; i++) {
+            sumsBefore[i * spread + i % spread] = (float) sums[i];
+        }
+        Arrays.fill(sumsBefore, m * spread, 2 * m * spread, 7f);
+        for (int i = 0; i < m * N; i++) {
+            r[i] = Float.float16ToFloat(Float.floatToFloat16(
+                    Float.float16ToFloat(residual[i]) + Float.float16ToFloat(Float.floatToFloat16((float) y[i]))));
+            normIn[i] = r[i] * Float.float16ToFloat(g[i % N]);
+            sums[i / N] += r[i] * r[i];
+        }
+        try (DeviceWeights w = q.upload();
+                DeviceBuffer xd = DeviceBuffer.allocate(2L * m * K);
+                DeviceBuffer yd = DeviceBuffer.allocate(2L * m * N);
+                DeviceBuffer rd = DeviceBuffer.allocate(2L * m * N);
+                DeviceBuffer gd = DeviceBuffer.allocate(2L * N);
+                DeviceBuffer sd = DeviceBuffer.allocate(8L * m * spread)) {
+            xd.copyFrom(x);
+            rd.copyFrom(residual);
+            gd.copyFrom(g);
+            sd.copyFrom(sumsBefore);
+            yd.fill(0xFF);
+            gemv.gemv(
+                    w,
+                    xd,
+                    yd,
+                    m,
+                    Activation.F16,
+                    GemvKernels.Epilogue.addNorm(
+                            rd,
+                            gd,
+                            sd.slice(0, 4L * m * spread).pointer(),
+                            sd.slice(4L * m * spread, 4L * m * spread).pointer()),
+                    stream);
+            stream.synchronize();
+            float[] sumsAfter = sd.toFloatArray();
+            double[] gotSums = new double[m];
+            for (int i = 0; i < m * spread; i++) {
+                gotSums[i / spread] += sumsAfter[i];
+                assertThat(sumsAfter[m * spread + i])
+                        .as("the other sums zeroed, " + context)
+                        .isZero();
+            }
+            assertThat(relativeError(Halves.decode(rd.toShortArray()), r))
+                    .as("residual, " + context)
+                    .isLessThan(2e-3);
+            assertThat(relativeError(Halves.decode(yd.toShortArray()), normIn))
+                    .as("r * g, " + context)
+                    .isLessThan(2e-3);
+            assertThat(relativeError(gotSums, sums))
+                    .as("sums of r^2, " + context)
+                    .isLessThan(2e-3);
+        }
+    }
+
+    /** The norm's scale on a product's outputs ({@link GemvKernels.Epilogue#normScale}): y / sqrt(sums / K + eps). */
+    @ParameterizedTest(name = "{0} weights, F16 activations, M={1}: outputs over the row's rms")
+    @MethodSource("epilogueCases")
+    void epilogueScalesByTheRowsRms(WeightFormat format, int m) {
+        long seed = System.nanoTime();
+        Random rnd = new Random(seed);
+        String context = format + " M=" + m + " seed=" + seed;
+        QuantizedWeights q = QuantizedWeights.quantize(format, weightsWithOutliers(rnd, N * K), N, K);
+        short[] x = Halves.gaussian(new java.util.SplittableRandom(rnd.nextLong()), m * K, 1);
+        float eps = 1e-5f;
+        int spread = GemvKernels.Epilogue.SUM_SPREAD;
+        float[] sums = new float[m * spread];
+        double[] ref = reference(q.values(), Halves.decode(x), m, N, K);
+        for (int i = 0; i < m; i++) {
+            double total = K * Math.pow(4, i - 1); // rms 0.5, 1, 2, ...
+            for (int j = 0; j < spread; j++) {
+                sums[i * spread + j] = (float) (total * (j + 1) / (spread * (spread + 1) / 2.0)); // parts add up
+            }
+            for (int n = 0; n < N; n++) {
+                ref[i * N + n] /= Math.sqrt(total / K + eps);
+            }
+        }
+        try (DeviceWeights w = q.upload();
+                DeviceBuffer xd = DeviceBuffer.allocate(2L * m * K);
+                DeviceBuffer yd = DeviceBuffer.allocate(2L * m * N);
+                DeviceBuffer sd = DeviceBuffer.allocate(4L * m * spread)) {
+            xd.copyFrom(x);
+            sd.copyFrom(sums);
+            yd.fill(0xFF);
+            gemv.gemv(w, xd, yd, m, Activation.F16, GemvKernels.Epilogue.normScale(sd.pointer(), K, eps), stream);
+            stream.synchronize();
+            double[] y = Halves.decode(yd.toShortArray());
+            assertThat(relativeError(y, ref))
+                    .as("||y - ref|| / ||ref||, " + context)
+                    .isLessThan(2e-3);
+            assertThat(worstElementError(y, ref))
+                    .as("max |y - ref| / max |ref|, " + context)
+                    .isLessThan(8e-3);
+        }
+    }
+
     @Test
     void rejectsBatchOver16() {
         try (DeviceBuffer b = DeviceBuffer.allocate(1 << 20)) {

@@ -522,6 +522,7 @@ template <Fmt F, int MAXM, int UNROLL, int WARPS, int HINT = TC_LOAD_HINT, typen
 __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, const void* __restrict__ scales,
                                                  const Rows& rows, int M, int N, int K, float global, int tile) {
     static_assert(F == Fmt::NVFP4 || F == Fmt::MXFP4 || F == Fmt::INT4, "4-bit formats only");
+    static_assert(!Rows::SUMS, "the tensor-core kernels store their outputs as they are: no row sums (EpilogueRows)");
     using Step = TcStep<F, MAXM>;
     constexpr int NB = Step::NB;
     // per-row scale entries along K, bytes per entry, scale bytes per row per step, entries one lane skips
@@ -619,25 +620,17 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
         for (int c = 0; c < 4; c++) red[warp][f][c][lane] = acc[f][c];
     __syncthreads();
     const float out_scale = F == Fmt::NVFP4 ? global * 256.f : 1.f; // NVFP4: 2^-14 (e2m1) x 2^6 (scale) = 2^-8
-    for (int e = threadIdx.x; e < NB * 4 * 32; e += WARPS * 32) { // e & 31 is the lane: f and c are warp-uniform
+    for (int e = threadIdx.x; e < NB * 4 * 32; e += WARPS * 32) {
         const int f = e / 128, c = (e / 32) & 3, l = e & 31;
         const int row = n0 + (l >> 2) + 8 * (c >> 1);
         const int m = 8 * f + 2 * (l & 3) + (c & 1);
-        float sq = 0.f;
         if (m < m_count && row < N) {
             float v = 0.f;
             #pragma unroll
             for (int w = 0; w < WARPS; w++) v += red[w][f][c][l];
             // MXFP4: 2^(Emax - 128) = 2^(Emax - 127) x 2^14 (e2m1) x 2^-15 (e8m0_rel_half2)
             const float s = F == Fmt::MXFP4 ? e8m0_to_float(__ldg(row_emax + row)) * 0.5f : out_scale;
-            if constexpr (Rows::SUMS) sq = rows.store(m, row, N, v * s);
-            else rows.store(m, row, N, v * s);
-        }
-        if constexpr (Rows::SUMS) { // the 8 lanes with the same l & 3 hold rows of the same m
-            sq += __shfl_xor_sync(0xFFFFFFFFu, sq, 4);
-            sq += __shfl_xor_sync(0xFFFFFFFFu, sq, 8);
-            sq += __shfl_xor_sync(0xFFFFFFFFu, sq, 16);
-            if (l < 4 && m < m_count) rows.flush(m, sq, tile * WARPS + (e >> 5));
+            rows.store(m, row, N, v * s);
         }
     }
 }

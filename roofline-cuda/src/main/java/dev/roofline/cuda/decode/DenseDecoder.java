@@ -366,15 +366,6 @@ public final class DenseDecoder implements AutoCloseable {
         return fusedNorms && operator == DecoderOperator.ADD_RMSNORM ? 1 : operator.launches(shape.layers());
     }
 
-    /** Kernel launches of one step: its operators' {@link #launches}. */
-    public int stepLaunches() {
-        int n = 0;
-        for (DecoderOperator o : shape.operators()) {
-            n += launches(o);
-        }
-        return n;
-    }
-
     /**
      * Enqueues every launch of {@code operator} in one step ({@link DecoderOperator#launches}), in layer order and
      * without the others: on whatever the buffers hold, for timing the operator on its own.

@@ -8,7 +8,6 @@ import dev.roofline.core.transformer.ModelPrediction;
 import dev.roofline.core.transformer.Transformer;
 import dev.roofline.core.transformer.Workload;
 import dev.roofline.cuda.decode.DecoderOperator;
-import dev.roofline.cuda.decode.DecoderShape;
 
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -31,7 +30,10 @@ import java.util.Map;
  *       points of measured time against KV bytes, so a line: its slope is the efficiency, its intercept less the
  *       launches a fixed time per layer (split passes and the merge cost microseconds whatever the context).
  * </ul>
- * The kernels per layer and per model are the engine's ({@link DecoderOperator#launches}).
+ * The kernels per layer and per model are those the engine launched in the first profiled step
+ * ({@link DecodeStepResult#launches}: 10 a layer, 8 where it ran the norms in the FP16 products' epilogues), and 2 per
+ * model (lm_head, and the final norm or layer 0's input norm). A configuration the engine runs with other kernels is
+ * checked ({@link #check}) with its own launches.
  */
 public final class DecodeCalibration {
     private static final double MIN_EFFICIENCY = 1e-3;
@@ -122,11 +124,8 @@ public final class DecodeCalibration {
             double perLayer = (work1 - near.predictedSeconds() / e) / layers;
             fixed.put(OperatorClass.ATTENTION, Math.max(0, perLayer));
         }
-        int perModel = DecoderOperator.LM_HEAD.launches(layers) + 1; // lm_head and the final norm
-        int perLayer = (DecoderOperator.stepLaunches(
-                                DecoderShape.of(profiled.getFirst().predicted().model()))
-                        - perModel)
-                / layers;
+        int perModel = DecoderOperator.LM_HEAD.launches(layers) + 1; // lm_head and one norm
+        int perLayer = (profiled.getFirst().launches() - perModel) / layers;
         return new Calibration(
                 new Calibration.Provenance(device, date, source),
                 ceilings.copyBytesPerSecond(),
@@ -174,7 +173,9 @@ public final class DecodeCalibration {
     /**
      * Every measured result of {@code results} beside the datasheet, the roofline on the measured ceilings and
      * {@code calibration}'s prediction on {@code model} (the embedding lookup left out of each, as the step runs
-     * without it); {@code fittedTo} are the results the calibration was fitted to.
+     * without it), its launches counted as the engine made them for that configuration ({@link
+     * DecodeStepResult#launches} in place of the calibration's kernels per layer and model); {@code fittedTo} are the
+     * results the calibration was fitted to.
      */
     public static List<Check> check(
             Model model, Calibration calibration, List<DecodeStepResult> results, List<DecodeStepResult> fittedTo) {
@@ -186,7 +187,8 @@ public final class DecodeCalibration {
             Workload w = r.datasheet().workload();
             CalibratedPrediction c =
                     calibration.predict(Transformer.of(model, r.datasheet().hardware()), w);
-            double calibrated = c.timeSeconds();
+            double calibrated =
+                    c.timeSeconds() + (r.launches() - calibration.launches(model)) * calibration.launchSeconds();
             for (String name : DecodeStepBenchmark.NOT_IN_STEP) {
                 calibrated -= c.calibrated().operator(name).timeSeconds();
             }

@@ -282,8 +282,14 @@ public final class DecodeStepBenchmark {
                     operators,
                     energy,
                     null,
-                    expertsRead);
+                    expertsRead,
+                    stepLaunches(d, shape));
         }
+    }
+
+    /** The kernels one step of {@code d} launches: its operators' ({@link DenseDecoder#launches}). */
+    private static int stepLaunches(DenseDecoder d, DecoderShape shape) {
+        return shape.operators().stream().mapToInt(d::launches).sum();
     }
 
     /** The distinct experts each layer of the decoder's last step picked, averaged over the layers. */

@@ -191,11 +191,7 @@ public final class DecodeStepReport {
         if (!r.operators().isEmpty()) {
             rows.add(new Row(config, "sum of operators", launches, datasheet, predicted, r.profiledSeconds()));
         }
-        // a profiled step's operators are its launches (fewer norms when they run in the products); else the shape's
-        int step = r.operators().isEmpty()
-                ? DecoderOperator.stepLaunches(DecoderShape.of(r.predicted().model()))
-                : launches;
-        rows.add(new Row(config, "step (graph)", step, datasheet, predicted, r.seconds()));
+        rows.add(new Row(config, "step (graph)", r.launches(), datasheet, predicted, r.seconds()));
         return rows;
     }
 

@@ -4,6 +4,7 @@ import dev.roofline.core.energy.OperationEnergy;
 import dev.roofline.core.model.MixtureOfExperts;
 import dev.roofline.core.transformer.ModelPrediction;
 import dev.roofline.cuda.decode.DecoderOperator;
+import dev.roofline.cuda.decode.DecoderShape;
 
 import java.util.List;
 import java.util.Locale;
@@ -23,6 +24,8 @@ import java.util.Optional;
  * @param notRun      why the configuration was not measured, or null
  * @param expertsRead for a model with experts, the distinct experts a layer of the timed step read, averaged over the
  *                    layers (the prediction assumes {@link MixtureOfExperts#expectedDistinctExperts}); else NaN
+ * @param launches    the kernels one step launched (fewer than the shape's {@link DecoderOperator#stepLaunches} when
+ *                    the engine fused norms into the products); 0 when not measured
  */
 public record DecodeStepResult(
         String model,
@@ -35,10 +38,51 @@ public record DecodeStepResult(
         List<OperatorTiming> operators,
         Optional<OperationEnergy> energy,
         String notRun,
-        double expertsRead) {
+        double expertsRead,
+        int launches) {
 
     public DecodeStepResult {
         operators = List.copyOf(operators);
+    }
+
+    /**
+     * A result whose launches are its profiled operators' (when profiled) or the shape's unfused count (when measured);
+     * {@link DecodeStepBenchmark} passes the decoder's own count instead.
+     */
+    public DecodeStepResult(
+            String model,
+            DecodeStepBenchmark.Config config,
+            double seconds,
+            ModelPrediction predicted,
+            ModelPrediction datasheet,
+            long weightBytes,
+            long kvBytes,
+            List<OperatorTiming> operators,
+            Optional<OperationEnergy> energy,
+            String notRun,
+            double expertsRead) {
+        this(
+                model,
+                config,
+                seconds,
+                predicted,
+                datasheet,
+                weightBytes,
+                kvBytes,
+                operators,
+                energy,
+                notRun,
+                expertsRead,
+                defaultLaunches(predicted, operators, notRun));
+    }
+
+    private static int defaultLaunches(ModelPrediction predicted, List<OperatorTiming> operators, String notRun) {
+        if (notRun != null || predicted == null) {
+            return 0;
+        }
+        return operators.isEmpty()
+                ? DecoderOperator.stepLaunches(DecoderShape.of(predicted.model()))
+                : operators.stream().mapToInt(OperatorTiming::launches).sum();
     }
 
     /** A result without experts read (a dense model's, or one not measured). */

@@ -81,6 +81,59 @@ class DecodeCalibrationTest {
     }
 
     @Test
+    void kernelsPerLayerAreThoseTheProfiledStepLaunched() {
+        // norms in the products' epilogues: 1 norm launch, so 1 + 32 x 7 + 32 (attention's second) + 1 = 258 kernels,
+        // 2 per model (lm_head, layer 0's norm) and (258 - 2) / 32 = 8 per layer
+        DecodeStepResult r = ProfiledSteps.llama3Fp16(
+                new double[][] {
+                    {1, 2},
+                    {500, 564},
+                    {0.2, 64},
+                    {40, 208},
+                    {300, 364},
+                    {2000, 2064},
+                    {1, 64},
+                    {1000, 1064},
+                    {300, 402}
+                },
+                true);
+        assertThat(r.launches()).isEqualTo(258);
+        Calibration c = DecodeCalibration.fit(List.of(r), CEILINGS, "H200", DAY, "test");
+        assertThat(c.kernelsPerLayer()).isEqualTo(8);
+        assertThat(c.kernelsPerModel()).isEqualTo(2);
+    }
+
+    @Test
+    void aHeldOutStepIsPricedWithTheLaunchesItMade() {
+        // the same step launching 322 kernels instead of 258: 64 launches of 2 us more in its calibrated prediction
+        double[][] micros = {
+            {1, 130}, {500, 564}, {0.2, 64}, {40, 208}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}
+        };
+        DecodeStepResult unfused = ProfiledSteps.llama3Fp16(micros);
+        Calibration c = DecodeCalibration.fit(List.of(unfused), CEILINGS, "H200", DAY, "test");
+        DecodeStepResult fused = new DecodeStepResult(
+                unfused.model(),
+                unfused.config(),
+                unfused.seconds(),
+                unfused.predicted(),
+                unfused.datasheet(),
+                unfused.weightBytes(),
+                unfused.kvBytes(),
+                List.of(),
+                java.util.Optional.empty(),
+                null,
+                Double.NaN,
+                258);
+        List<DecodeCalibration.Check> checks =
+                DecodeCalibration.check(unfused.predicted().model(), c, List.of(unfused, fused), List.of(unfused));
+        assertThat(unfused.launches()).isEqualTo(322);
+        assertThat(checks.get(0).calibratedSeconds() - checks.get(1).calibratedSeconds())
+                .isCloseTo(64 * 2e-6, within(1e-12));
+        assertThat(checks.get(0).calibrationPoint()).isTrue();
+        assertThat(checks.get(1).calibrationPoint()).isFalse();
+    }
+
+    @Test
     void aStepWithoutAProfileIsRefusedByName() {
         DecodeStepResult r = ProfiledSteps.llama3Fp16(new double[0][]);
         assertThatThrownBy(() -> DecodeCalibration.fit(List.of(r), CEILINGS, "H200", DAY, "test"))

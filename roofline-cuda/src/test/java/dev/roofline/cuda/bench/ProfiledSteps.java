@@ -23,13 +23,22 @@ final class ProfiledSteps {
      * have {roofline us, measured us} in {@link DecoderOperator} order (none: not profiled).
      */
     static DecodeStepResult llama3Fp16(double[][] micros) {
+        return llama3Fp16(micros, false);
+    }
+
+    /**
+     * {@link #llama3Fp16(double[][])}, with the norms fused into the products when {@code fusedNorms} (one norm launch,
+     * layer 0's input, as {@code DenseDecoder.launches} counts them).
+     */
+    static DecodeStepResult llama3Fp16(double[][] micros, boolean fusedNorms) {
         Workload w = Workload.decode(1, 1024).withWeights(Precision.FP16);
         ModelPrediction p = Transformer.of(Models.LLAMA_3_8B, Hardware.H200).predict(w);
         List<DecodeStepResult.OperatorTiming> ops = new ArrayList<>();
         for (int i = 0; i < micros.length; i++) {
             DecoderOperator o = DecoderOperator.values()[i];
+            int launches = fusedNorms && o == DecoderOperator.ADD_RMSNORM ? 1 : o.launches(32);
             ops.add(new DecodeStepResult.OperatorTiming(
-                    o, o.launches(32), micros[i][0] * 1e-6, micros[i][0] * 1e-6, micros[i][1] * 1e-6));
+                    o, launches, micros[i][0] * 1e-6, micros[i][0] * 1e-6, micros[i][1] * 1e-6));
         }
         return new DecodeStepResult(
                 "Llama-3-8B",

@@ -25,7 +25,7 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
- * Times the GEMV kernels ({@link GemvKernels}) at M=1 beside cuBLASLt FP16 in the same run and the roofline with the
+ * Times the GEMV kernels ({@link GemvKernels}) at each M asked (1 by default) beside cuBLASLt FP16 in the same run and the roofline with the
  * bandwidth and kernel latency measured on the device ({@link DeviceCeilings}). Each kernel runs on random weights in
  * its format's layout, L2-cold (rotated over copies totalling at least 4x the L2), timed as {@link
  * GemvBenchmarkOptions#timing()} says (by default CUDA events around graph replays of 20 launches, median of 50). Beside
@@ -60,8 +60,8 @@ public final class GemvBenchmark {
     }
 
     /**
-     * Measures the ceilings, then every shape in every format (after cuBLASLt FP16 at that shape, when asked), then the
-     * decoder layer (when asked). {@code progress} sees each measurement as it is finished, the cuBLASLt baselines
+     * Measures the ceilings, then every shape at every M in every format (after cuBLASLt FP16 at that shape and M, when
+     * asked), then the decoder layer (when asked). {@code progress} sees each measurement as it is finished, the cuBLASLt baselines
      * included.
      */
     public static GemvBenchmarkResults run(
@@ -77,30 +77,32 @@ public final class GemvBenchmark {
             Roofline datasheet = Roofline.on(device.hardware());
             List<Measurement> kernels = new ArrayList<>();
             for (GemvBenchmarkOptions.Shape s : options.shapes()) {
-                Optional<Measurement> cublas = Optional.empty();
-                if (options.cublasBaseline()) {
-                    cublas = Optional.of(GemmBenchmark.measure(
-                            lt,
-                            device,
-                            stream,
-                            Gemm.gemv(s.n(), s.k()),
-                            roofline,
-                            timing,
-                            MatmulOptions.defaults().withAlgorithms(4)));
-                    progress.accept(cublas.get());
-                }
-                for (WeightFormat f : options.formats()) {
-                    Gemm g = gemm(f, s.n(), s.k());
-                    TimingStats t = time(gemv, device, stream, timing, f, s.n(), s.k());
-                    long bytes = f.storedBytes(s.n(), s.k());
-                    CopyReference copy = new CopyReference(
-                            bytes, ceilings.copyBytesPerSecond(), sameBytesCopy(device, stream, timing, bytes));
-                    Measurement m = new Measurement(f.name(), g, t, roofline.predict(g))
-                            .withDatasheet(datasheet.predict(g))
-                            .withCopy(copy);
-                    m = cublas.map(m::withBaseline).orElse(m);
-                    kernels.add(m);
-                    progress.accept(m);
+                for (int rows : options.rows()) {
+                    Optional<Measurement> cublas = Optional.empty();
+                    if (options.cublasBaseline()) {
+                        cublas = Optional.of(GemmBenchmark.measure(
+                                lt,
+                                device,
+                                stream,
+                                Gemm.of(rows, s.n(), s.k()),
+                                roofline,
+                                timing,
+                                MatmulOptions.defaults().withAlgorithms(4)));
+                        progress.accept(cublas.get());
+                    }
+                    for (WeightFormat f : options.formats()) {
+                        Gemm g = gemm(f, rows, s.n(), s.k());
+                        TimingStats t = time(gemv, device, stream, timing, f, rows, s.n(), s.k());
+                        long bytes = f.storedBytes(s.n(), s.k());
+                        CopyReference copy = new CopyReference(
+                                bytes, ceilings.copyBytesPerSecond(), sameBytesCopy(device, stream, timing, bytes));
+                        Measurement m = new Measurement(f.name(), g, t, roofline.predict(g))
+                                .withDatasheet(datasheet.predict(g))
+                                .withCopy(copy);
+                        m = cublas.map(m::withBaseline).orElse(m);
+                        kernels.add(m);
+                        progress.accept(m);
+                    }
                 }
             }
             List<Measurement> layer = new ArrayList<>();
@@ -108,7 +110,7 @@ public final class GemvBenchmark {
                 for (WeightFormat f : DECODE_LAYER_FORMATS) {
                     for (Linear l : decodeLayer()) {
                         Gemm g = gemm(f, l.n(), l.k()).named(l.name());
-                        TimingStats t = time(gemv, device, stream, timing, f, l.n(), l.k());
+                        TimingStats t = time(gemv, device, stream, timing, f, 1, l.n(), l.k());
                         Measurement m = new Measurement(f.name(), g, t, roofline.predict(g))
                                 .withDatasheet(datasheet.predict(g));
                         layer.add(m);
@@ -120,13 +122,21 @@ public final class GemvBenchmark {
         }
     }
 
-    /** The GEMV the roofline prices for {@code f}: its weights, FP16 (BF16 for BF16 weights) activations and output. */
+    /** The M=1 GEMV the roofline prices for {@code f}: {@link #gemm(WeightFormat, long, long, long)} at one row. */
     static Gemm gemm(WeightFormat f, long n, long k) {
-        return Gemm.gemv(n, k)
+        return gemm(f, 1, n, k);
+    }
+
+    /**
+     * The product the roofline prices for {@code f} at {@code m} activation rows: its weights, FP16 (BF16 for BF16
+     * weights) activations and output.
+     */
+    static Gemm gemm(WeightFormat f, long m, long n, long k) {
+        return Gemm.of(m, n, k)
                 .withWeights(f.precision())
                 .withActivations(activation(f).precision())
                 .withOutput(activation(f).precision())
-                .named(f + " gemv " + n + "x" + k);
+                .named(f + " gemv " + (m == 1 ? "" : "M=" + m + " ") + n + "x" + k);
     }
 
     static Activation activation(WeightFormat f) {
@@ -161,9 +171,16 @@ public final class GemvBenchmark {
         return Benchmark.copy(stream, half, timing.inputSets(device.l2Bytes(), 2 * half), timing);
     }
 
-    /** One M=1 GEMV on random weights, rotated over enough copies to defeat the L2. */
+    /** One GEMV of {@code m} activation rows on random weights, rotated over enough copies to defeat the L2. */
     static TimingStats time(
-            GemvKernels gemv, Device device, Stream stream, BenchmarkOptions timing, WeightFormat f, int n, int k) {
+            GemvKernels gemv,
+            Device device,
+            Stream stream,
+            BenchmarkOptions timing,
+            WeightFormat f,
+            int m,
+            int n,
+            int k) {
         Activation a = activation(f);
         try (OwnedResources owned = new OwnedResources()) {
             DeviceWeights w0 = owned.add(RandomGemvWeights.upload(f, n, k, 7));
@@ -175,11 +192,11 @@ public final class GemvBenchmark {
                 ws[i] = owned.add(RandomGemvWeights.copyOf(w0));
             }
             for (int i = 0; i < sets; i++) {
-                ys[i] = owned.add(DeviceBuffer.allocate(2L * n));
+                ys[i] = owned.add(DeviceBuffer.allocate(2L * m * n));
             }
-            DeviceBuffer x = owned.add(DeviceBuffer.allocate(2L * k));
-            x.copyFrom(ElementCodec.encode(a.precision(), ElementCodec.random(a.precision(), k, 11, 1f)));
-            return Benchmark.time(stream, timing, sets, i -> gemv.gemv(ws[i], x, ys[i], 1, a, stream));
+            DeviceBuffer x = owned.add(DeviceBuffer.allocate(2L * m * k));
+            x.copyFrom(ElementCodec.encode(a.precision(), ElementCodec.random(a.precision(), m * k, 11, 1f)));
+            return Benchmark.time(stream, timing, sets, i -> gemv.gemv(ws[i], x, ys[i], m, a, stream));
         }
     }
 }

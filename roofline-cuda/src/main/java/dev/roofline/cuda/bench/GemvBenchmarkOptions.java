@@ -10,8 +10,9 @@ import java.util.stream.Collectors;
 
 /**
  * What {@link GemvBenchmark#run} measures and how. {@link #defaults()} is the headline run: 8192x8192, 28672x8192 and
- * 8192x28672 in every {@link WeightFormat}, beside cuBLASLt FP16, then one Llama-3-8B decoder layer; CUDA events around
- * graph replays of 20 launches, 10 warm-ups, median of 50 samples, L2-cold (weights rotated over at least 4x the L2).
+ * 8192x28672 in every {@link WeightFormat} at M = 1, beside cuBLASLt FP16, then one Llama-3-8B decoder layer; CUDA
+ * events around graph replays of 20 launches, 10 warm-ups, median of 50 samples, L2-cold (weights rotated over at least
+ * 4x the L2). {@link #withRows} adds batched decode's M = 2…16.
  *
  * <pre>{@code
  * GemvBenchmarkOptions o = GemvBenchmarkOptions.defaults()
@@ -21,6 +22,7 @@ import java.util.stream.Collectors;
  *
  * @param shapes         the N x K matrices each format is timed at
  * @param formats        the weight formats timed at each shape
+ * @param rows           the M (activation rows) each shape and format is timed at, 1…16
  * @param timing         how each kernel, copy and cuBLASLt product is timed
  * @param cublasBaseline time cuBLASLt's FP16 GEMV at each shape, for the speedup columns
  * @param decodeLayer    also time the linear layers of one Llama-3-8B decoder layer in FP16, FP8 and NVFP4
@@ -28,9 +30,13 @@ import java.util.stream.Collectors;
 public record GemvBenchmarkOptions(
         List<Shape> shapes,
         List<WeightFormat> formats,
+        List<Integer> rows,
         BenchmarkOptions timing,
         boolean cublasBaseline,
         boolean decodeLayer) {
+
+    /** The most activation rows the GEMV kernels take. */
+    public static final int MAX_ROWS = 16;
 
     /** The headline shapes: a square layer, and an MLP's up and down projection of Llama-3-70B's width. */
     public static final List<Shape> DEFAULT_SHAPES =
@@ -76,11 +82,13 @@ public record GemvBenchmarkOptions(
     public GemvBenchmarkOptions {
         shapes = List.copyOf(shapes);
         formats = List.copyOf(formats);
+        rows = List.copyOf(rows);
         Objects.requireNonNull(timing, "timing");
-        if (shapes.isEmpty() || formats.isEmpty()) {
+        if (shapes.isEmpty() || formats.isEmpty() || rows.isEmpty()) {
             throw new IllegalArgumentException(
-                    "need at least one shape and one format, got " + shapes + " and " + formats);
+                    "need at least one shape, one format and one M, got " + shapes + ", " + formats + " and " + rows);
         }
+        rows.forEach(GemvBenchmarkOptions::checkRows);
         for (Shape s : shapes) {
             for (WeightFormat f : formats) {
                 if (s.k() % f.kMultiple() != 0) {
@@ -114,26 +122,58 @@ public record GemvBenchmarkOptions(
                 .toList();
     }
 
+    /**
+     * Comma-separated M values, e.g. "1,2,4,8,16".
+     *
+     * @throws IllegalArgumentException naming the value that is not a whole number in 1..{@link #MAX_ROWS}
+     */
+    public static List<Integer> parseRows(String commaSeparated) {
+        return Arrays.stream(commaSeparated.split(",", -1))
+                .map(v -> {
+                    int m;
+                    try {
+                        m = Integer.parseInt(v.strip());
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException("M '" + v + "' is not a whole number of activation rows");
+                    }
+                    checkRows(m);
+                    return m;
+                })
+                .toList();
+    }
+
+    private static void checkRows(int m) {
+        if (m < 1 || m > MAX_ROWS) {
+            throw new IllegalArgumentException("M (activation rows) must be 1.." + MAX_ROWS + ", got " + m);
+        }
+    }
+
     /** The headline run (see the class comment). */
     public static GemvBenchmarkOptions defaults() {
         return new GemvBenchmarkOptions(
                 DEFAULT_SHAPES,
                 Arrays.asList(WeightFormat.values()),
+                List.of(1),
                 BenchmarkOptions.defaults().withGraph(20),
                 true,
                 true);
     }
 
     public GemvBenchmarkOptions withShapes(List<Shape> s) {
-        return new GemvBenchmarkOptions(s, formats, timing, cublasBaseline, decodeLayer);
+        return new GemvBenchmarkOptions(s, formats, rows, timing, cublasBaseline, decodeLayer);
     }
 
     public GemvBenchmarkOptions withFormats(List<WeightFormat> f) {
-        return new GemvBenchmarkOptions(shapes, f, timing, cublasBaseline, decodeLayer);
+        return new GemvBenchmarkOptions(shapes, f, rows, timing, cublasBaseline, decodeLayer);
+    }
+
+    /** The M values (activation rows, 1…16) each shape and format is timed at (default 1). */
+    public GemvBenchmarkOptions withRows(List<Integer> m) {
+        return new GemvBenchmarkOptions(shapes, formats, m, timing, cublasBaseline, decodeLayer);
     }
 
     public GemvBenchmarkOptions withTiming(BenchmarkOptions t) {
-        return new GemvBenchmarkOptions(shapes, formats, t, cublasBaseline, decodeLayer);
+        return new GemvBenchmarkOptions(shapes, formats, rows, t, cublasBaseline, decodeLayer);
     }
 
     /** Timed samples per kernel (default 50). */
@@ -152,10 +192,10 @@ public record GemvBenchmarkOptions(
     }
 
     public GemvBenchmarkOptions withCublasBaseline(boolean on) {
-        return new GemvBenchmarkOptions(shapes, formats, timing, on, decodeLayer);
+        return new GemvBenchmarkOptions(shapes, formats, rows, timing, on, decodeLayer);
     }
 
     public GemvBenchmarkOptions withDecodeLayer(boolean on) {
-        return new GemvBenchmarkOptions(shapes, formats, timing, cublasBaseline, on);
+        return new GemvBenchmarkOptions(shapes, formats, rows, timing, cublasBaseline, on);
     }
 }

@@ -28,6 +28,7 @@ public record GemvBenchmarkResults(
     static final Table<Measurement> KERNELS = Table.of(List.of(
             Column.text(null, "operator", m -> m.operator().name()),
             Column.text("shape NxK", null, m -> gemm(m, g -> g.n() + "x" + g.k())),
+            Column.number("M", "m", "%d", "%d", m -> gemm(m, Gemm::m)),
             Column.text("format", "format", Measurement::label),
             Column.number(null, "n", "%d", "%d", m -> gemm(m, Gemm::n)),
             Column.number(null, "k", "%d", "%d", m -> gemm(m, Gemm::k)),
@@ -104,7 +105,7 @@ public record GemvBenchmarkResults(
         }
         StringBuilder sb = new StringBuilder();
         sb.append(Report.deviceNotes(device, ceilings, format));
-        sb.append('\n').append(Report.heading("GEMV kernels, M=1", format));
+        sb.append('\n').append(Report.heading("GEMV kernels", format));
         sb.append(Report.render(KERNELS, kernels, format));
         sb.append(Report.notes(
                 List.of("err % = (measured / roofline - 1) x 100, the roofline on the measured copy bandwidth plus the"

@@ -18,7 +18,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * {@code roofline gemv-bench}: roofline's GEMV kernels at M=1 in every weight format, each beside cuBLASLt FP16, a
+ * {@code roofline gemv-bench}: roofline's GEMV kernels at M=1 (or the {@code --rows} given) in every weight format, each beside cuBLASLt FP16, a
  * same-bytes copy and the roofline on this GPU's measured copy bandwidth, then a Llama-3-8B decoder layer's linears
  * ({@link GemvBenchmark}). {@code --formats} and {@code --shape} narrow it for a profiler; {@code --no-cublas} and
  * {@code --no-layer} drop the baseline and the layer. Prints each kernel as it is measured, then the report as text;
@@ -43,6 +43,13 @@ public final class GemvBenchCommand implements Command {
                     null,
                     (option, value) -> GemvBenchmarkOptions.Shape.parse(value))
             .repeated();
+    static final Option<List<Integer>> ROWS = Option.of(
+            "--rows",
+            "M[,M...]",
+            "activation rows (batched decode's M), 1.." + GemvBenchmarkOptions.MAX_ROWS
+                    + ", e.g. 1,2,4,8,16 (default: 1)",
+            null,
+            (option, value) -> GemvBenchmarkOptions.parseRows(value));
     static final Option<Long> REPETITIONS = Option.of(
             "--repetitions", "N", "timed samples per kernel (median reported)", null, Converters.positiveLong());
     static final Option<Boolean> NO_CUBLAS = Option.flag("--no-cublas", "skip the cuBLASLt FP16 baseline");
@@ -64,7 +71,7 @@ public final class GemvBenchCommand implements Command {
 
     @Override
     public List<Option<?>> options() {
-        return List.of(FORMATS, SHAPE, REPETITIONS, NO_CUBLAS, NO_LAYER, CSV, MARKDOWN);
+        return List.of(FORMATS, SHAPE, ROWS, REPETITIONS, NO_CUBLAS, NO_LAYER, CSV, MARKDOWN);
     }
 
     @Override
@@ -94,6 +101,9 @@ public final class GemvBenchCommand implements Command {
         }
         if (args.has(SHAPE)) {
             o = o.withShapes(args.all(SHAPE));
+        }
+        if (args.has(ROWS)) {
+            o = o.withRows(args.get(ROWS));
         }
         if (args.has(REPETITIONS)) {
             o = o.withRepetitions(Math.toIntExact(args.get(REPETITIONS)));

@@ -17,6 +17,7 @@ class GemvBenchmarkOptionsTest {
                 .extracting(GemvBenchmarkOptions.Shape::toString)
                 .containsExactly("8192x8192", "28672x8192", "8192x28672");
         assertThat(o.formats()).containsExactly(WeightFormat.values());
+        assertThat(o.rows()).containsExactly(1);
         assertThat(o.timing()).isEqualTo(BenchmarkOptions.defaults().withGraph(20));
         assertThat(o.timing().repetitions()).isEqualTo(50);
         assertThat(o.timing().warmup()).isEqualTo(10);
@@ -54,6 +55,24 @@ class GemvBenchmarkOptionsTest {
         assertThatThrownBy(() -> GemvBenchmarkOptions.parseFormat("fp4"))
                 .hasMessageContaining("'fp4'")
                 .hasMessageContaining("NVFP4");
+    }
+
+    @Test
+    void rowsParseAndStayWithinTheKernelsSixteen() {
+        assertThat(GemvBenchmarkOptions.defaults()
+                        .withRows(GemvBenchmarkOptions.parseRows("1, 2,4,8,16"))
+                        .rows())
+                .containsExactly(1, 2, 4, 8, 16);
+        assertThatThrownBy(() -> GemvBenchmarkOptions.parseRows("1,two"))
+                .hasMessageContaining("'two'")
+                .hasMessageContaining("activation rows");
+        assertThatThrownBy(() -> GemvBenchmarkOptions.defaults().withRows(List.of(1, 17)))
+                .hasMessageContaining("1..16")
+                .hasMessageContaining("17");
+        assertThatThrownBy(() -> GemvBenchmarkOptions.defaults().withRows(List.of(0)))
+                .hasMessageContaining("got 0");
+        assertThatThrownBy(() -> GemvBenchmarkOptions.defaults().withRows(List.of()))
+                .hasMessageContaining("one M");
     }
 
     @Test

@@ -69,6 +69,7 @@ class GemvBenchmarkResultsTest {
         assertThat(lines.get(header).split(" {2,}"))
                 .containsExactly(
                         "shape NxK",
+                        "M",
                         "format",
                         "median us",
                         "cuBLAS FP16 us",
@@ -88,6 +89,7 @@ class GemvBenchmarkResultsTest {
         assertThat(lines.get(header + 1).split(" {2,}"))
                 .containsExactly(
                         "8192x8192",
+                        "1",
                         "NVFP4",
                         "13.00",
                         "39.00",
@@ -127,7 +129,7 @@ class GemvBenchmarkResultsTest {
         assertThat(lines).hasSize(1 + 1 + 3);
         List<String> header = List.of(lines.getFirst().split(",", -1));
         assertThat(header)
-                .startsWith("operator", "format", "n", "k", "median_us")
+                .startsWith("operator", "m", "format", "n", "k", "median_us")
                 .contains("cublas_fp16_us", "speedup", "pct_of_copy_at_roofline", "datasheet_us", "bound")
                 .doesNotContain("shape NxK");
         List<String> kernel = List.of(lines.get(1).split(",", -1));
@@ -148,8 +150,8 @@ class GemvBenchmarkResultsTest {
     void theMarkdownReportHasATableAndAHeadingPerSection() {
         String md = results().render(ReportFormat.MARKDOWN);
         assertThat(md)
-                .contains("### GEMV kernels, M=1\n\n| shape NxK | format | median us |")
-                .contains("| 8192x8192 | NVFP4 | 13.00 | 39.00 | 3.00x |")
+                .contains("### GEMV kernels\n\n| shape NxK | M | format | median us |")
+                .contains("| 8192x8192 | 1 | NVFP4 | 13.00 | 39.00 | 3.00x |")
                 .contains("### Llama-3-8B decoder layer, M=1\n\n| linear | format |")
                 .contains("| NVFP4 | 30.00 | 24.00 | 15.00 | +25.0 |");
     }

@@ -30,6 +30,7 @@ class GemvBenchCommandTest {
                 .startsWith("usage: roofline gemv-bench [options]\n")
                 .contains("--formats F[,F...]")
                 .contains("--shape NxK")
+                .contains("--rows M[,M...]")
                 .contains("--no-cublas")
                 .contains("--no-layer")
                 .contains("--csv FILE")
@@ -52,6 +53,13 @@ class GemvBenchCommandTest {
         MeasureCommandTest.Run r = run("gemv-bench", "--shape", "8192by8192");
         assertThat(r.status()).isEqualTo(2);
         assertThat(r.err()).startsWith("roofline gemv-bench: --shape").contains("8192by8192");
+    }
+
+    @Test
+    void rowsOverTheKernelsSixteenAreAUsageErrorNamingThem() {
+        MeasureCommandTest.Run r = run("gemv-bench", "--rows", "1,32");
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).startsWith("roofline gemv-bench: --rows").contains("32");
     }
 
     @Test

@@ -13,8 +13,9 @@
 //   (const void* W, const void* scales, const T* x, T* y, int M, int N, int K, float global, GemvEpilogue ep)
 // ep (below) adds a decoder's residual add and RMSNorm to the outputs; all null, the kernel is the plain product.
 // One warp computes one output row (two at M = 1 for the 8- and 16-bit formats); each lane streams 16-byte chunks of
-// the row (except NVFP4, MXFP4 and INT4 x FP16, which run on the tensor cores with 16 rows per block: see
-// gemv_4bit_f16_tc). K must be a multiple of 16 bytes' worth of elements (8, 16 or 32) and, for int4, of 128. Kernel
+// the row (except NVFP4, MXFP4 and INT4 x FP16, and every format above one row where its activations allow, which run
+// on the tensor cores with 16 rows per block: see gemv_tc and the kernel list at the end). K must be a multiple of 16
+// bytes' worth of elements (8, 16 or 32) and, for int4, of 128. Kernel
 // names are extern "C" so the Java side can find them with cudaLibraryGetKernel: gemv_<format>_<activation>_m<1|16>,
 // and for the tensor-core kernels with their K split appended (_w8 or _w16).
 //
@@ -28,6 +29,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp8.h>
 #include <stdint.h>
+#include <type_traits>
 
 #include "launch_order.cuh"
 
@@ -372,6 +374,7 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
 constexpr int TC_ROWS = 16;   // output rows per block (GemvKernels.rowsPerBlock)
 constexpr int TC_LOAD_HINT = 1; // load_stream<1>: .L2::128B
 
+
 // E2M1 nibbles S and S + 4 of word v as a half2 (value x 2^-14): sign to bit 15 / 31, exponent and mantissa to bits
 // 9..11 / 25..27. Two masks and one shift-add (S = 3: a high multiply, em >> 3).
 template <int S>
@@ -390,6 +393,19 @@ __device__ __forceinline__ void mma_16816(float (&d)[4], uint32_t a0, uint32_t a
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
         : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
 }
+__device__ __forceinline__ void mma_16816_bf16(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                                               uint32_t b0, uint32_t b1) {
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+        : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+// x's 16-byte piece i of B fragment f: from a step's loads made up front (an array) or loaded where it is used (a
+// functor; gemv_tc's LAZY_X)
+template <int NB, int XV>
+__device__ __forceinline__ uint4 x_at(const uint4 (&xv)[NB][XV], int f, int i) { return xv[f][i]; }
+template <typename XL>
+__device__ __forceinline__ uint4 x_at(const XL& xv, int f, int i) { return xv(f, i); }
+
 __device__ __forceinline__ __half2 e4m3x2_times_64(uint32_t two) { // (scale of low byte, of high byte) x 2^6
     __half2_raw h = __nv_cvt_fp8x2_to_halfraw2(static_cast<__nv_fp8x2_storage_t>(two), __NV_E4M3);
     return __hmul2(*reinterpret_cast<__half2*>(&h), __float2half2_rn(64.f));
@@ -435,11 +451,13 @@ __device__ __forceinline__ __half2 e8m0_rel_half2(uint32_t e, uint32_t emax) {
 // step of a K that is not a multiple of 128 zeroes what lies past K.
 template <Fmt F, int MAXM>
 struct TcStep {
-    static constexpr int NB = MAXM == 1 ? 1 : 2; // B fragments: activation rows 0..7 and 8..15
+    static constexpr int NB = MAXM <= 8 ? 1 : 2; // B fragments: activation rows 0..7 and 8..15
     // one 128-k step of this lane: 16 weight bytes of rows g (wa) and g + 8 (wb), their scale entries, x as 4 x 8 halves
+    // per fragment (x_at(xv, f, i): the i-th 16 bytes of fragment f's)
     // MXFP4: ra / rb = the largest E8M0 code of rows g / g + 8 over all of K
+    template <typename XL>
     __device__ __forceinline__ static void run(const uint4& wa, const uint4& wb, uint32_t sa, uint32_t sb,
-                                               const uint4 (&xv)[NB][4], bool two, float (&acc)[NB][4],
+                                               const XL& xv, bool two, float (&acc)[NB][4],
                                                uint32_t ra, uint32_t rb) {
         // half multipliers of A for rows g / g + 8 (words 0-1 and 2-3), FP32 factors of the step's partial sums
         __half2 sp0[2], sp1[2];
@@ -489,7 +507,7 @@ struct TcStep {
                 #pragma unroll
                 for (int f = 0; f < NB; f++) {
                     if (f == 1 && !two) break;
-                    const uint4 X = xv[f][i]; // halves x[8i + 0..7] of this lane's 32, two per register
+                    const uint4 X = x_at(xv, f, i); // halves x[8i + 0..7] of this lane's 32, two per register
                     const uint32_t lo = st == 0 ? X.x : X.y, hi = st == 0 ? X.z : X.w; // (x 2st, 2st+1), (x 2st+4, 2st+5)
                     mma_16816(d[f], a0, a1, a2, a3, __byte_perm(lo, hi, 0x5410), __byte_perm(lo, hi, 0x7632));
                 }
@@ -507,6 +525,102 @@ struct TcStep {
     }
 };
 
+// The 8-bit formats with FP16 activations on the tensor cores. Lane (g, q) loads, per 64-k step at kb, 16 bytes
+// (k = kb + 16q .. +15) of rows g and g + 8: the same 64-byte row segments per step as the 4-bit formats. mma j (0..3)
+// takes word j of the lane's 16 bytes, bytes 0, 1 in k slots 2q, 2q+1 and bytes 2, 3 in 2q+8, 2q+9, i.e. physical
+// k = kb + 16q + 4j + {0, 1, 2, 3}; B takes the same 4 halves of x, two per register as they lie in memory (no
+// permute). Both decodes are exact: FP8 E4M3 -> half (cvt.rn.f16x2.e4m3x2: every E4M3 value is an fp16 value), INT8
+// -> half under 0x64 as in decode above. The per-row float scale multiplies D at the end.
+template <Fmt F, int MAXM>
+struct TcStep8 {
+    static_assert(F == Fmt::FP8 || F == Fmt::INT8, "8-bit formats only");
+    static constexpr int NB = MAXM <= 8 ? 1 : 2; // B fragments: activation rows 0..7 and 8..15
+    // bytes 0, 1 (HI: 2, 3) of word v as a half2, the lower byte in the lower half
+    template <bool HI>
+    __device__ __forceinline__ static uint32_t pair(uint32_t v) {
+        if constexpr (F == Fmt::FP8) {
+            __half2_raw h = __nv_cvt_fp8x2_to_halfraw2(static_cast<__nv_fp8x2_storage_t>(HI ? v >> 16 : v & 0xFFFF),
+                                                       __NV_E4M3);
+            return *reinterpret_cast<uint32_t*>(&h);
+        } else {
+            return hsub2_bits(__byte_perm(v ^ 0x80808080u, 0x64646464u, HI ? 0x4342 : 0x4140), 0x64806480u);
+        }
+    }
+    // one 64-k step of this lane: 16 weight bytes of rows g (wa) and g + 8 (wb), x as 2 x 8 halves per fragment
+    template <typename XL>
+    __device__ __forceinline__ static void run(const uint4& wa, const uint4& wb, const XL& xv, bool two,
+                                               float (&acc)[NB][4]) {
+        const uint32_t va[4] = {wa.x, wa.y, wa.z, wa.w};
+        const uint32_t vb[4] = {wb.x, wb.y, wb.z, wb.w};
+        #pragma unroll
+        for (int j = 0; j < 4; j++) {
+            const uint32_t a0 = pair<false>(va[j]), a1 = pair<false>(vb[j]);
+            const uint32_t a2 = pair<true>(va[j]), a3 = pair<true>(vb[j]);
+            #pragma unroll
+            for (int f = 0; f < NB; f++) {
+                if (f == 1 && !two) break;
+                const uint4 X = x_at(xv, f, j >> 1); // halves x[8 (j / 2) + 0..7] of this lane's 16
+                mma_16816(acc[f], a0, a1, a2, a3, (j & 1) ? X.z : X.x, (j & 1) ? X.w : X.y);
+            }
+        }
+    }
+};
+
+// The 16-bit formats on the tensor cores. Lane (g, q) loads, per 32-k step at kb, 16 bytes (k = kb + 8q .. +7) of rows
+// g and g + 8: again 64-byte row segments. mma j (0, 1) takes words 2j (k slots 2q, 2q+1) and 2j + 1 (2q+8, 2q+9) of
+// the lane's 16 bytes, i.e. physical k = kb + 8q + 4j + {0, 1, 2, 3}; B takes x's words 2j and 2j + 1 as they lie in
+// memory. Weights and activations of one type run the mma of that type with no decode at all. BF16 weights with FP16
+// activations (a decoder's BF16 checkpoint) run the BF16 mma twice, on x split into x_hi = bf16(x) and
+// x_lo = bf16(x - x_hi): 8 + 8 significant bits hold fp16's 11 exactly (x - x_hi is exact in FP32, and its 3 or fewer
+// significant bits fit bf16; fp16 subnormals are normal bf16 values), so W x_hi + W x_lo = W x with every product
+// exact, summed in FP32 as in every other kernel. No weight is rounded, whatever its range.
+template <Fmt F, typename T, int MAXM>
+struct TcStep16 {
+    static_assert(F == Fmt::F16 || F == Fmt::BF16, "16-bit formats only");
+    static_assert(F == Fmt::BF16 || std::is_same_v<T, __half>, "FP16 weights run with FP16 activations");
+    static constexpr int NB = MAXM <= 8 ? 1 : 2; // B fragments: activation rows 0..7 and 8..15
+    static constexpr bool SPLIT = F == Fmt::BF16 && std::is_same_v<T, __half>;
+    __device__ __forceinline__ static void mma(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                                               uint32_t b0, uint32_t b1) {
+        if constexpr (F == Fmt::F16) mma_16816(d, a0, a1, a2, a3, b0, b1);
+        else mma_16816_bf16(d, a0, a1, a2, a3, b0, b1);
+    }
+    // two fp16 values as bf16 x_hi (hi) and the exact rest x - x_hi (lo)
+    __device__ __forceinline__ static void split(uint32_t two, uint32_t& hi, uint32_t& lo) {
+        const float2 v = half2_bits_to_float2(two);
+        const __nv_bfloat162 h = __floats2bfloat162_rn(v.x, v.y);
+        const float2 hf = __bfloat1622float2(h);
+        const __nv_bfloat162 l = __floats2bfloat162_rn(v.x - hf.x, v.y - hf.y);
+        hi = *reinterpret_cast<const uint32_t*>(&h);
+        lo = *reinterpret_cast<const uint32_t*>(&l);
+    }
+    // one 32-k step of this lane: 16 weight bytes of rows g (wa) and g + 8 (wb), x as 8 elements per fragment
+    template <typename XL>
+    __device__ __forceinline__ static void run(const uint4& wa, const uint4& wb, const XL& xv, bool two,
+                                               float (&acc)[NB][4]) {
+        const uint32_t va[4] = {wa.x, wa.y, wa.z, wa.w};
+        const uint32_t vb[4] = {wb.x, wb.y, wb.z, wb.w};
+        #pragma unroll
+        for (int f = 0; f < NB; f++) {
+            if (f == 1 && !two) break;
+            const uint4 X = x_at(xv, f, 0);
+            const uint32_t xw[4] = {X.x, X.y, X.z, X.w};
+            #pragma unroll
+            for (int j = 0; j < 2; j++) {
+                if constexpr (SPLIT) {
+                    uint32_t h0, l0, h1, l1;
+                    split(xw[2 * j], h0, l0);
+                    split(xw[2 * j + 1], h1, l1);
+                    mma(acc[f], va[2 * j], vb[2 * j], va[2 * j + 1], vb[2 * j + 1], h0, h1);
+                    mma(acc[f], va[2 * j], vb[2 * j], va[2 * j + 1], vb[2 * j + 1], l0, l1);
+                } else {
+                    mma(acc[f], va[2 * j], vb[2 * j], va[2 * j + 1], vb[2 * j + 1], xw[2 * j], xw[2 * j + 1]);
+                }
+            }
+        }
+    }
+};
+
 // this lane's scale entry of one step: NVFP4 2 e4m3 bytes (blocks 2q, 2q+1), MXFP4 1 E8M0 byte (block q), INT4 the float
 template <Fmt F>
 __device__ __forceinline__ uint32_t load_step_scale(const uint8_t* p) {
@@ -517,19 +631,32 @@ __device__ __forceinline__ uint32_t load_step_scale(const uint8_t* p) {
 
 // WARPS warps split K (step it goes to warp it % WARPS); UNROLL steps of loads in flight per warp. Full trips of
 // UNROLL steps run without bounds checks at immediate offsets; the steps left over run one at a time, checked.
-// The block computes rows tile * TC_ROWS onwards; activations and outputs go through rows as in gemv above.
-template <Fmt F, int MAXM, int UNROLL, int WARPS, int HINT = TC_LOAD_HINT, typename Rows>
-__device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, const void* __restrict__ scales,
-                                                 const Rows& rows, int M, int N, int K, float global, int tile) {
-    static_assert(F == Fmt::NVFP4 || F == Fmt::MXFP4 || F == Fmt::INT4, "4-bit formats only");
+// A step is one 64-byte segment of each of the block's rows: 128 k of the 4-bit formats (TcStep), 64 k of the 8-bit
+// ones (TcStep8), whose per-row scale multiplies D at the end, 32 k of the 16-bit ones (TcStep16). T is the
+// activations' type: FP16 for every format, BF16 for BF16 weights too. The block computes rows tile * TC_ROWS onwards;
+// activations and outputs go through rows as in gemv above.
+template <Fmt F, typename T, int MAXM, int UNROLL, int WARPS, int HINT = TC_LOAD_HINT, typename Rows>
+__device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void* __restrict__ scales,
+                                        const Rows& rows, int M, int N, int K, float global, int tile) {
+    constexpr bool FOUR = F == Fmt::NVFP4 || F == Fmt::MXFP4 || F == Fmt::INT4;
+    constexpr bool ROW_SCALE = F == Fmt::FP8 || F == Fmt::INT8; // one float per row, applied at the end
+    constexpr bool SIXTEEN = F == Fmt::F16 || F == Fmt::BF16;
+    static_assert(FOUR || ROW_SCALE || SIXTEEN, "a weight format");
+    static_assert(SIXTEEN || std::is_same_v<T, __half>, "the 4- and 8-bit formats decode to FP16: FP16 activations");
     static_assert(!Rows::SUMS, "the tensor-core kernels store their outputs as they are: no row sums (EpilogueRows)");
-    using Step = TcStep<F, MAXM>;
-    constexpr int NB = Step::NB;
-    // per-row scale entries along K, bytes per entry, scale bytes per row per step, entries one lane skips
+    constexpr int NB = MAXM <= 8 ? 1 : 2;
+    constexpr int STEP_K = FOUR ? 128 : ROW_SCALE ? 64 : 32; // k per step, 16 bytes per lane
+    constexpr int LANE_K = STEP_K / 4;
+    constexpr int XV = LANE_K / 8; // 16-byte loads of x per fragment per step
+    // x loaded where each mma takes it rather than all of a step's at once: for the 16-bit formats at 9..16 rows (with
+    // their 80-register bound) 5-7 % faster at two of the three issue shapes on an H100 and within 1 % at the third;
+    // for the 4- and 8-bit formats slower at every shape (docs/design/gemv-kernels.md#batched-decode)
+    constexpr bool LAZY_X = SIXTEEN && MAXM == 16;
+    // per-row scale entries along K, bytes per entry, scale bytes per row per step, entries one lane skips (4-bit)
     constexpr int SCALE_K = F == Fmt::NVFP4 ? 16 : F == Fmt::MXFP4 ? 32 : 128;
     constexpr int SCALE_BYTES = F == Fmt::INT4 ? 4 : 1;
-    constexpr int STEP_SCALE_BYTES = 128 / SCALE_K * SCALE_BYTES;
-    constexpr int LANE_SCALES = F == Fmt::INT4 ? 0 : 32 / SCALE_K;
+    constexpr int STEP_SCALE_BYTES = FOUR ? 128 / SCALE_K * SCALE_BYTES : 0;
+    constexpr int LANE_SCALES = F == Fmt::INT4 || !FOUR ? 0 : 32 / SCALE_K;
     __shared__ float red[WARPS][NB][4][32];
     if (blockDim.x != WARPS * 32) __trap(); // a launch of another shape would skip K steps or overrun red
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -538,18 +665,20 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
     const int m_count = MAXM == 1 ? 1 : M;
     const bool two = NB == 2 && M > 8; // warp-uniform
     const int r0 = n0 + g < N ? n0 + g : 0, r1 = n0 + g + 8 < N ? n0 + g + 8 : 0;
-    const size_t row_bytes = static_cast<size_t>(K) / 2, row_scales = static_cast<size_t>(K) / SCALE_K * SCALE_BYTES;
-    // this warp's first step (k = 128 warp + 32q) in rows g and g + 8, their scales and x
+    const size_t row_bytes = FOUR ? static_cast<size_t>(K) / 2 : SIXTEEN ? 2 * static_cast<size_t>(K) : static_cast<size_t>(K);
+    const size_t row_scales = FOUR ? static_cast<size_t>(K) / SCALE_K * SCALE_BYTES : 0;
+    // this warp's first step (k = STEP_K warp + LANE_K q) in rows g and g + 8, their scales and x
     const uint8_t* pw0 = static_cast<const uint8_t*>(Wv) + r0 * row_bytes + 16 * q + 64 * warp;
     const uint8_t* pw1 = static_cast<const uint8_t*>(Wv) + r1 * row_bytes + 16 * q + 64 * warp;
     const uint8_t* ps0 = static_cast<const uint8_t*>(scales) + r0 * row_scales + LANE_SCALES * q * SCALE_BYTES
             + STEP_SCALE_BYTES * warp;
     const uint8_t* ps1 = static_cast<const uint8_t*>(scales) + r1 * row_scales + LANE_SCALES * q * SCALE_BYTES
             + STEP_SCALE_BYTES * warp;
-    const __half* px[NB];
+    const T* px[NB];
     #pragma unroll
-    for (int f = 0; f < NB; f++) px[f] = rows.x_row(8 * f + g < m_count ? 8 * f + g : 0, K) + 32 * q + 128 * warp;
-    const int full = K / 128, iters = (K + 127) / 128;
+    for (int f = 0; f < NB; f++)
+        px[f] = rows.x_row(8 * f + g < m_count ? 8 * f + g : 0, K) + LANE_K * q + STEP_K * warp;
+    const int full = K / STEP_K, iters = (K + STEP_K - 1) / STEP_K;
 
     // MXFP4: each row's largest E8M0 code, N bytes after the N x K/32 codes (rows past N: row 0, as loaded)
     [[maybe_unused]] const uint8_t* row_emax = static_cast<const uint8_t*>(scales) + static_cast<size_t>(N) * (K / 32);
@@ -565,14 +694,14 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
         #pragma unroll
         for (int c = 0; c < 4; c++) acc[f][c] = 0.f;
 
-    // moves every pointer on by `steps` of this warp's 128-k steps (WARPS x 128 k each)
+    // moves every pointer on by `steps` of this warp's steps (WARPS x STEP_K k each)
     auto advance = [&](int steps) {
         pw0 += 64 * WARPS * steps;
         pw1 += 64 * WARPS * steps;
         ps0 += STEP_SCALE_BYTES * WARPS * steps;
         ps1 += STEP_SCALE_BYTES * WARPS * steps;
         #pragma unroll
-        for (int f = 0; f < NB; f++) px[f] += 128 * WARPS * steps;
+        for (int f = 0; f < NB; f++) px[f] += STEP_K * WARPS * steps;
     };
     int it = warp;
     for (; it + WARPS * (UNROLL - 1) < full; it += WARPS * UNROLL) {
@@ -582,35 +711,58 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
         for (int u = 0; u < UNROLL; u++) {
             wa[u] = load_stream<HINT>(pw0 + 64 * WARPS * u);
             wb[u] = load_stream<HINT>(pw1 + 64 * WARPS * u);
-            sa[u] = load_step_scale<F>(ps0 + STEP_SCALE_BYTES * WARPS * u);
-            sb[u] = load_step_scale<F>(ps1 + STEP_SCALE_BYTES * WARPS * u);
+            if constexpr (FOUR) {
+                sa[u] = load_step_scale<F>(ps0 + STEP_SCALE_BYTES * WARPS * u);
+                sb[u] = load_step_scale<F>(ps1 + STEP_SCALE_BYTES * WARPS * u);
+            }
         }
         #pragma unroll
         for (int u = 0; u < UNROLL; u++) {
-            uint4 xv[NB][4];
-            #pragma unroll
-            for (int f = 0; f < NB; f++)
+            if constexpr (LAZY_X) {
+                const auto xv = [&](int f, int i) {
+                    return __ldg(reinterpret_cast<const uint4*>(px[f] + STEP_K * WARPS * u) + i);
+                };
+                TcStep16<F, T, MAXM>::run(wa[u], wb[u], xv, two, acc);
+            } else {
+                uint4 xv[NB][XV];
                 #pragma unroll
-                for (int i = 0; i < 4; i++)
-                    if (f == 0 || two) xv[f][i] = __ldg(reinterpret_cast<const uint4*>(px[f] + 128 * WARPS * u) + i);
-            Step::run(wa[u], wb[u], sa[u], sb[u], xv, two, acc, ra, rb);
+                for (int f = 0; f < NB; f++)
+                    #pragma unroll
+                    for (int i = 0; i < XV; i++)
+                        if (f == 0 || two) xv[f][i] = __ldg(reinterpret_cast<const uint4*>(px[f] + STEP_K * WARPS * u) + i);
+                if constexpr (FOUR) TcStep<F, MAXM>::run(wa[u], wb[u], sa[u], sb[u], xv, two, acc, ra, rb);
+                else if constexpr (ROW_SCALE) TcStep8<F, MAXM>::run(wa[u], wb[u], xv, two, acc);
+                else TcStep16<F, T, MAXM>::run(wa[u], wb[u], xv, two, acc);
+            }
         }
         advance(UNROLL);
     }
     for (; it < iters; it += WARPS) { // at most UNROLL - 1 (+ 1 partial) steps per warp
-        // the partial last step (NVFP4, MXFP4: K % 32 == 0; INT4 has K % 128 == 0 and never gets here): lanes past K
-        // read nothing and add zeros. For INT4 this would not hold: its FP32 factor (0 here) scales D columns, not k.
-        const bool in = it * 128 + 32 * q < K;
+        // the partial last step (NVFP4, MXFP4: K % 32 == 0; FP8, INT8: K % 16 == 0; FP16, BF16: K % 8 == 0; INT4 has
+        // K % 128 == 0 and never gets here): lanes past K read nothing and add zeros. For INT4 this would not hold: its FP32 factor (0 here)
+        // scales D columns, not k.
+        const bool in = it * STEP_K + LANE_K * q < K;
         const uint4 zero4 = make_uint4(0, 0, 0, 0);
         const uint4 wa = in ? load_stream<HINT>(pw0) : zero4, wb = in ? load_stream<HINT>(pw1) : zero4;
-        const uint32_t sa = in ? load_step_scale<F>(ps0) : 0u, sb = in ? load_step_scale<F>(ps1) : 0u;
-        uint4 xv[NB][4];
-        #pragma unroll
-        for (int f = 0; f < NB; f++)
+        uint32_t sa = 0u, sb = 0u;
+        if constexpr (FOUR) {
+            sa = in ? load_step_scale<F>(ps0) : 0u;
+            sb = in ? load_step_scale<F>(ps1) : 0u;
+        }
+        if constexpr (LAZY_X) {
+            const auto xv = [&](int f, int i) { return in ? __ldg(reinterpret_cast<const uint4*>(px[f]) + i) : zero4; };
+            TcStep16<F, T, MAXM>::run(wa, wb, xv, two, acc);
+        } else {
+            uint4 xv[NB][XV];
             #pragma unroll
-            for (int i = 0; i < 4; i++)
-                xv[f][i] = in && (f == 0 || two) ? __ldg(reinterpret_cast<const uint4*>(px[f]) + i) : zero4;
-        Step::run(wa, wb, sa, sb, xv, two, acc, ra, rb);
+            for (int f = 0; f < NB; f++)
+                #pragma unroll
+                for (int i = 0; i < XV; i++)
+                    xv[f][i] = in && (f == 0 || two) ? __ldg(reinterpret_cast<const uint4*>(px[f]) + i) : zero4;
+            if constexpr (FOUR) TcStep<F, MAXM>::run(wa, wb, sa, sb, xv, two, acc, ra, rb);
+            else if constexpr (ROW_SCALE) TcStep8<F, MAXM>::run(wa, wb, xv, two, acc);
+            else TcStep16<F, T, MAXM>::run(wa, wb, xv, two, acc);
+        }
         advance(1);
     }
     // D: c0, c1 = row g, columns 2q, 2q+1; c2, c3 = row g + 8
@@ -629,7 +781,9 @@ __device__ __forceinline__ void gemv_4bit_f16_tc(const void* __restrict__ Wv, co
             #pragma unroll
             for (int w = 0; w < WARPS; w++) v += red[w][f][c][l];
             // MXFP4: 2^(Emax - 128) = 2^(Emax - 127) x 2^14 (e2m1) x 2^-15 (e8m0_rel_half2)
-            const float s = F == Fmt::MXFP4 ? e8m0_to_float(__ldg(row_emax + row)) * 0.5f : out_scale;
+            const float s = F == Fmt::MXFP4 ? e8m0_to_float(__ldg(row_emax + row)) * 0.5f
+                            : ROW_SCALE     ? __ldg(static_cast<const float*>(scales) + row)
+                                            : out_scale;
             rows.store(m, row, N, v * s);
         }
     }
@@ -664,26 +818,15 @@ __device__ __forceinline__ EpilogueRows<T> make_rows(EpilogueRows<T>*, const T* 
         rows.begin(M);                                                                                          \
         gemv<Fmt::FMT, T, MAXM, UNR, RPW>(W, scales, rows, M, N, K, global, blockIdx.x);                        \
     }
-#define ROOFLINE_GEMV_ALL(FMT, fmt)                            \
-    ROOFLINE_GEMV(FMT, fmt, __half, f16, 1, 2, 2)              \
-    ROOFLINE_GEMV(FMT, fmt, __half, f16, 16, 4, 1)             \
-    ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 1, 2, 2)      \
-    ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 16, 4, 1)
-
-ROOFLINE_GEMV_ALL(F16, fp16)
-ROOFLINE_GEMV_ALL(BF16, bf16)
-ROOFLINE_GEMV_ALL(FP8, fp8)
-ROOFLINE_GEMV_ALL(INT8, int8)
-// 4-bit formats x FP16: tensor cores (gemv_4bit_f16_tc above), TC_ROWS rows per block, K split over 8 or 16 warps
-// (suffix _w8, _w16; GemvKernels.tensorCoreWarps picks by N); x BF16: the CUDA-core kernel
-// UNR: 128-k steps of loads in flight per warp, the fastest on an H200: 6 for INT4, 4 for NVFP4 and MXFP4
-// (docs/design/gemv-kernels.md#unrolling-and-register-caps).
-#define ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, MAXM, UNR, W, BOUNDS)                                                \
+// Tensor-core kernels (gemv_tc above): TC_ROWS rows per block, K split over 8 or 16 warps (suffix _w8, _w16;
+// GemvKernels.tensorCoreWarps picks by N). UNR: steps of loads in flight per warp, the fastest on an H200 at M = 1:
+// 6 for INT4, 4 for NVFP4 and MXFP4 (docs/design/gemv-kernels.md#unrolling-and-register-caps); 4 at M = 16.
+#define ROOFLINE_GEMV_TC(FMT, fmt, T, act, MAXM, UNR, W, BOUNDS)                                                 \
     extern "C" __global__ void BOUNDS                                                                           \
-    gemv_##fmt##_f16_m##MAXM##_w##W(const void* Wt, const void* scales, const __half* x, __half* y, int M, int N, \
-                                    int K, float global, GemvEpilogue ep) {                                     \
+    gemv_##fmt##_##act##_m##MAXM##_w##W(const void* Wt, const void* scales, const T* x, T* y, int M, int N,     \
+                                        int K, float global, GemvEpilogue ep) {                                 \
         roofline_launch::wait_for_previous_kernel();                                                            \
-        gemv_4bit_f16_tc<Fmt::FMT, MAXM, UNR, W>(Wt, scales, PlainRows<__half>{x, y}, M, N, K, global, blockIdx.x); \
+        gemv_tc<Fmt::FMT, T, MAXM, UNR, W>(Wt, scales, PlainRows<T>{x, y}, M, N, K, global, blockIdx.x);       \
     }
 // Each format ships the two K splits GemvKernels.tensorCoreWarps launches: 8 and 16 warps. BOUNDS8: the launch bounds
 // of the 8-warp M = 1 kernel. __launch_bounds__(256, 5) caps NVFP4 at 48 registers (sm_90a: from 56, no spills; sm_100a
@@ -692,16 +835,55 @@ ROOFLINE_GEMV_ALL(INT8, int8)
 // from memory, it takes 48 registers unbounded on sm_90a and sm_100a (54 on sm_120a), so five blocks fit anyway, and
 // it spills under the cap; INT4 spills under the cap too. (An explicit minimum of 1 block is not the same as none:
 // ptxas then spends up to twice the registers.) Numbers: docs/design/gemv-kernels.md#unrolling-and-register-caps
+// Above one row: _m8 for 2..8 rows (one B fragment, as at one row) and _m16 for 9..16 (two), since the second fragment's
+// x loads and accumulators cost registers, and so warps per SM, at every M (GemvKernels.rowsBound). The 16-row kernels
+// keep 2 steps of loads in flight per warp, not 4 (fewer registers, more warps per SM): 1.00-1.12x for the 4-bit and
+// 1.02-1.31x for the 8-bit formats on an H100; the 16-bit ones (ROOFLINE_GEMV_TC_BATCHED16) take at most 80 registers,
+// so 3 blocks of 8 warps fit per SM (docs/design/gemv-kernels.md#batched-decode).
+#define ROOFLINE_GEMV_TC_BATCHED_B(FMT, fmt, T, act, BOUNDS8, BOUNDS16)                                          \
+    ROOFLINE_GEMV_TC(FMT, fmt, T, act, 8, 4, 8, __launch_bounds__(256))                                          \
+    ROOFLINE_GEMV_TC(FMT, fmt, T, act, 8, 4, 16, __launch_bounds__(512))                                         \
+    ROOFLINE_GEMV_TC(FMT, fmt, T, act, 16, 2, 8, BOUNDS8)                                                        \
+    ROOFLINE_GEMV_TC(FMT, fmt, T, act, 16, 2, 16, BOUNDS16)
+#define ROOFLINE_GEMV_TC_BATCHED(FMT, fmt, T, act) \
+    ROOFLINE_GEMV_TC_BATCHED_B(FMT, fmt, T, act, __launch_bounds__(256), __launch_bounds__(512))
+#define ROOFLINE_GEMV_TC_BATCHED16(FMT, fmt, T, act) \
+    ROOFLINE_GEMV_TC_BATCHED_B(FMT, fmt, T, act, __launch_bounds__(256, 3), __launch_bounds__(512, 1))
+
+// Above one row every format runs on the tensor cores where its activations allow it: on the CUDA cores each weight
+// costs one FFMA per activation row, which bounds those kernels (FP8 at M = 8 ran at a fifth of the copy bandwidth:
+// docs/measurements/2026-11-24-issue15-decoder-h200). At one row the CUDA cores keep the 8- and 16-bit formats (2 rows
+// per warp, at 94-103 % of the copy bandwidth for FP16, docs/design/gemv-kernels.md), and the tensor cores the 4-bit
+// ones with FP16 activations. The 4- and 8-bit formats with BF16 activations stay on the CUDA cores: they decode to
+// FP16 for the mma.
+// 16-bit weights: FP16 x FP16 on the tensor cores above one row, except a product with an epilogue (EpilogueRows:
+// the CUDA-core kernel); FP16 x BF16 on the CUDA cores; BF16 x FP16 and BF16 x BF16 on the tensor cores above one row
+// (TcStep16).
+ROOFLINE_GEMV(F16, fp16, __half, f16, 1, 2, 2)
+ROOFLINE_GEMV(F16, fp16, __half, f16, 16, 4, 1) // a product with an epilogue above one row
+ROOFLINE_GEMV_TC_BATCHED16(F16, fp16, __half, f16)
+ROOFLINE_GEMV(F16, fp16, __nv_bfloat16, bf16, 1, 2, 2)
+ROOFLINE_GEMV(F16, fp16, __nv_bfloat16, bf16, 16, 4, 1)
+ROOFLINE_GEMV(BF16, bf16, __half, f16, 1, 2, 2)
+ROOFLINE_GEMV_TC_BATCHED16(BF16, bf16, __half, f16)
+ROOFLINE_GEMV(BF16, bf16, __nv_bfloat16, bf16, 1, 2, 2)
+ROOFLINE_GEMV_TC_BATCHED16(BF16, bf16, __nv_bfloat16, bf16)
 #define ROOFLINE_GEMV_4BIT(FMT, fmt, UNR, BOUNDS8)                                                               \
-    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1, UNR, 8, BOUNDS8)                                                      \
-    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 1, UNR, 16, __launch_bounds__(512))                                      \
-    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 16, 4, 8, __launch_bounds__(256))                                        \
-    ROOFLINE_GEMV_4BIT_F16_TC(FMT, fmt, 16, 4, 16, __launch_bounds__(512))                                       \
+    ROOFLINE_GEMV_TC(FMT, fmt, __half, f16, 1, UNR, 8, BOUNDS8)                                                  \
+    ROOFLINE_GEMV_TC(FMT, fmt, __half, f16, 1, UNR, 16, __launch_bounds__(512))                                  \
+    ROOFLINE_GEMV_TC_BATCHED(FMT, fmt, __half, f16)                                                                  \
     ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 1, 4, 1)                                                        \
     ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 16, 4, 1)
 ROOFLINE_GEMV_4BIT(INT4, int4, 6, __launch_bounds__(256))
 ROOFLINE_GEMV_4BIT(NVFP4, nvfp4, 4, __launch_bounds__(256, 5))
 ROOFLINE_GEMV_4BIT(MXFP4, mxfp4, 4, __launch_bounds__(256))
+#define ROOFLINE_GEMV_8BIT(FMT, fmt)                          \
+    ROOFLINE_GEMV(FMT, fmt, __half, f16, 1, 2, 2)             \
+    ROOFLINE_GEMV_TC_BATCHED(FMT, fmt, __half, f16)               \
+    ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 1, 2, 2)     \
+    ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 16, 4, 1)
+ROOFLINE_GEMV_8BIT(FP8, fp8)
+ROOFLINE_GEMV_8BIT(INT8, int8)
 
 // the decoder kernels (decode.cu) ship in this fatbin too: one build, one library load per context
 #include "decode.cu"

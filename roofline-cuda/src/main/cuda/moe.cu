@@ -143,7 +143,8 @@ __device__ __forceinline__ void grouped_gemv(const void* W, const void* scales, 
                                        io, m, N, K, global, tile);
 }
 
-// The same on the tensor cores (4-bit weights): block (j, tile) computes rows tile * TC_ROWS .. of the j-th expert.
+// The same on the tensor cores (4-bit weights; every format above one row): block (j, tile) computes rows
+// tile * TC_ROWS .. of the j-th expert.
 template <Fmt F, int MAXM, int UNROLL, int WARPS, bool DOWN>
 __device__ __forceinline__ void grouped_gemv_tc(const void* W, const void* scales, const __half* x, void* y,
                                                 const int* ids, const float* weights, int rows, int top_k, int experts,
@@ -157,7 +158,7 @@ __device__ __forceinline__ void grouped_gemv_tc(const void* W, const void* scale
     const int e = g.expert;
     const int m = g.count;
     const RoutedRows<DOWN> io{x, y, weights, slot, top_k};
-    gemv_4bit_f16_tc<F, MAXM, UNROLL, WARPS>(static_cast<const uint8_t*>(W) + e * expert_weight_bytes<F>(N, K),
+    gemv_tc<F, __half, MAXM, UNROLL, WARPS>(static_cast<const uint8_t*>(W) + e * expert_weight_bytes<F>(N, K),
                                              static_cast<const uint8_t*>(scales) + e * expert_scale_bytes<F>(N, K),
                                              io, m, N, K, global, tile);
 }
@@ -250,13 +251,6 @@ extern "C" __global__ void __launch_bounds__(256)
         roofline_launch::wait_for_previous_kernel();                                                              \
         grouped_gemv<Fmt::FMT, MAXM, UNR, RPW, true>(ROOFLINE_MOE_ARGS);                                          \
     }
-#define ROOFLINE_MOE_ALL(FMT, fmt)  \
-    ROOFLINE_MOE(FMT, fmt, 1, 2, 2) \
-    ROOFLINE_MOE(FMT, fmt, 16, 4, 1)
-ROOFLINE_MOE_ALL(F16, fp16)
-ROOFLINE_MOE_ALL(BF16, bf16)
-ROOFLINE_MOE_ALL(FP8, fp8)
-ROOFLINE_MOE_ALL(INT8, int8)
 
 #define ROOFLINE_MOE_TC(FMT, fmt, MAXM, UNR, WARPS)                                                                 \
     extern "C" __global__ void __launch_bounds__(WARPS * 32)                                                      \
@@ -269,10 +263,20 @@ ROOFLINE_MOE_ALL(INT8, int8)
         roofline_launch::wait_for_previous_kernel();                                                              \
         grouped_gemv_tc<Fmt::FMT, MAXM, UNR, WARPS, true>(ROOFLINE_MOE_ARGS);                                     \
     }
+#define ROOFLINE_MOE_TC_M16(FMT, fmt)   \
+    ROOFLINE_MOE_TC(FMT, fmt, 16, 2, 8) \
+    ROOFLINE_MOE_TC(FMT, fmt, 16, 2, 16)
 #define ROOFLINE_MOE_4BIT(FMT, fmt, UNR)  \
     ROOFLINE_MOE_TC(FMT, fmt, 1, UNR, 8)  \
     ROOFLINE_MOE_TC(FMT, fmt, 1, UNR, 16) \
-    ROOFLINE_MOE_TC(FMT, fmt, 16, 4, 8)   \
-    ROOFLINE_MOE_TC(FMT, fmt, 16, 4, 16)
+    ROOFLINE_MOE_TC_M16(FMT, fmt)
+// the 8- and 16-bit formats as the dense kernels: CUDA cores at one row, tensor cores above
+#define ROOFLINE_MOE_8_16BIT(FMT, fmt) \
+    ROOFLINE_MOE(FMT, fmt, 1, 2, 2)    \
+    ROOFLINE_MOE_TC_M16(FMT, fmt)
+ROOFLINE_MOE_8_16BIT(F16, fp16)
+ROOFLINE_MOE_8_16BIT(BF16, bf16)
+ROOFLINE_MOE_8_16BIT(FP8, fp8)
+ROOFLINE_MOE_8_16BIT(INT8, int8)
 ROOFLINE_MOE_4BIT(INT4, int4, 6)
 ROOFLINE_MOE_4BIT(NVFP4, nvfp4, 4)

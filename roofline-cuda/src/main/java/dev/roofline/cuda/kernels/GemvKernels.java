@@ -226,10 +226,11 @@ public final class GemvKernels implements AutoCloseable {
             Epilogue epilogue,
             Stream stream) {
         Objects.requireNonNull(epilogue, "epilogue");
-        if (!epilogue.none() && (format != WeightFormat.FP16 || activation != Activation.F16)) {
+        if (!epilogue.none() && !runsEpilogue(format, activation)) {
             throw new IllegalArgumentException("a residual add, norm scale or sums to clear runs on FP16 weights with"
                     + " FP16 activations only, got " + format + " weights with " + activation + " activations");
         }
+
         GemvShape.check(
                 format,
                 m,
@@ -243,7 +244,10 @@ public final class GemvKernels implements AutoCloseable {
         if (format.usesGlobalScale() && !(Float.isFinite(globalScale) && globalScale != 0)) {
             throw new IllegalArgumentException("NVFP4 needs a finite, nonzero global scale, got " + globalScale);
         }
-        String kernel = kernelName(format, activation, m, n);
+        // an epilogue runs on the CUDA-core kernels only (the tensor-core ones store plain outputs): above one row,
+        // FP16's 16-row CUDA-core kernel
+        boolean tc = tensorCores(format, activation, m) && epilogue.none();
+        String kernel = tc ? kernelName(format, activation, m, n) : baseName(format, activation, m == 1 ? 1 : MAX_M);
         library.kernel(kernel); // a closed library fails before any argument is allocated
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment[] values = {
@@ -264,28 +268,49 @@ public final class GemvKernels implements AutoCloseable {
             library.launch(
                     arena,
                     kernel,
-                    Math.ceilDiv(n, rowsPerBlock(format, activation, m)),
-                    threadsPerBlock(format, activation, n),
+                    Math.ceilDiv(n, tc ? TC_ROWS_PER_BLOCK : cudaCoreRowsPerBlock(format, m)),
+                    tc ? 32 * tensorCoreWarps(n) : THREADS,
                     args,
                     stream.handle());
         }
     }
 
     /**
-     * Output rows one block computes: 16 for the tensor-core kernels (NVFP4, MXFP4 and INT4 with FP16 activations);
-     * for the CUDA-core kernels 4 warps of one row each, or of two rows for FP16, BF16, FP8 and INT8 weights at
-     * {@code m = 1} (ROOFLINE_GEMV_ALL in gemv.cu).
+     * Output rows one block computes: 16 for the tensor-core kernels ({@link #tensorCores}); for the CUDA-core kernels
+     * 4 warps of one row each, or of two rows for FP16, BF16, FP8 and INT8 weights at {@code m = 1} (the
+     * {@code ROOFLINE_GEMV(…, 1, 2, 2)} kernels in gemv.cu).
      */
     static int rowsPerBlock(WeightFormat format, Activation activation, int m) {
-        if (tensorCores(format, activation)) {
-            return TC_ROWS_PER_BLOCK;
-        }
+        return tensorCores(format, activation, m) ? TC_ROWS_PER_BLOCK : cudaCoreRowsPerBlock(format, m);
+    }
+
+    private static int cudaCoreRowsPerBlock(WeightFormat format, int m) {
         return THREADS / 32 * (m == 1 && !format.isFourBit() ? 2 : 1);
     }
 
-    /** Whether the kernel for these weights and activations runs on the tensor cores (gemv_4bit_f16_tc in gemv.cu). */
-    static boolean tensorCores(WeightFormat format, Activation activation) {
-        return activation == Activation.F16 && format.isFourBit();
+    /**
+     * Whether the kernel for these weights and activations at {@code m} rows runs on the tensor cores (gemv_tc in
+     * gemv.cu): the 4-bit formats with FP16 activations at every {@code m}; above one row every format with FP16
+     * activations, and BF16 weights with BF16 activations, where one FFMA per weight and activation row would bound
+     * the CUDA-core kernel. The 4- and 8-bit formats decode to FP16 for the mma, so with BF16 activations they, and
+     * FP16 weights, stay on the CUDA cores.
+     */
+    static boolean tensorCores(WeightFormat format, Activation activation, int m) {
+        if (activation == Activation.F16) {
+            return format.isFourBit() || m > 1;
+        }
+        return format == WeightFormat.BF16 && m > 1;
+    }
+
+    /**
+     * The most activation rows of the kernel that runs {@code m} rows: 1 at one row; else 8 up to 8 rows on the
+     * tensor cores (one B fragment, fewer registers), else 16.
+     */
+    static int rowsBound(WeightFormat format, Activation activation, int m) {
+        if (m == 1) {
+            return 1;
+        }
+        return m <= 8 && tensorCores(format, activation, m) ? 8 : MAX_M;
     }
 
     /**
@@ -298,39 +323,48 @@ public final class GemvKernels implements AutoCloseable {
     }
 
     /** Threads per block: 128 for the CUDA-core kernels, 32 × {@link #tensorCoreWarps} for the tensor-core kernels. */
-    static int threadsPerBlock(WeightFormat format, Activation activation, int n) {
-        return tensorCores(format, activation) ? 32 * tensorCoreWarps(n) : THREADS;
+    static int threadsPerBlock(WeightFormat format, Activation activation, int m, int n) {
+        return tensorCores(format, activation, m) ? 32 * tensorCoreWarps(n) : THREADS;
     }
 
-    /** The kernel's name in the fatbin, e.g. {@code gemv_nvfp4_bf16_m1} or {@code gemv_nvfp4_f16_m16_w8}. */
+    /** The kernel's name in the fatbin, e.g. {@code gemv_nvfp4_bf16_m1}, {@code gemv_fp8_f16_m8_w16}. */
     static String kernelName(WeightFormat format, Activation activation, int m, int n) {
-        String name = baseName(format, activation, m == 1);
-        return tensorCores(format, activation) ? name + "_w" + tensorCoreWarps(n) : name;
+        String name = baseName(format, activation, rowsBound(format, activation, m));
+        return tensorCores(format, activation, m) ? name + "_w" + tensorCoreWarps(n) : name;
     }
 
-    /** {@code gemv_<format>_<activation>_m<1|16>}: the whole name of a CUDA-core kernel, a tensor-core one's stem. */
-    private static String baseName(WeightFormat format, Activation activation, boolean singleRow) {
-        return "gemv_" + format.kernelName() + "_" + activation.kernelName() + (singleRow ? "_m1" : "_m16");
+    /** {@code gemv_<format>_<activation>_m<1|8|16>}: the whole name of a CUDA-core kernel, a tensor-core one's stem. */
+    private static String baseName(WeightFormat format, Activation activation, int rowsBound) {
+        return "gemv_" + format.kernelName() + "_" + activation.kernelName() + "_m" + rowsBound;
     }
 
-    /** Every kernel name this class launches: one per format, activation and M (1 or up to 16), tensor-core K splits. */
+    /** Every kernel name this class launches: one per format, activation and row bound, tensor-core K splits. */
     static List<String> kernelNames() {
         List<String> names = new ArrayList<>();
         for (WeightFormat f : WeightFormat.values()) {
             for (Activation a : Activation.values()) {
-                for (boolean singleRow : new boolean[] {true, false}) {
-                    String name = baseName(f, a, singleRow);
-                    if (tensorCores(f, a)) {
+                for (int m : new int[] {1, 8, MAX_M}) {
+                    if (rowsBound(f, a, m) != m) {
+                        continue; // no 8-row kernel on the CUDA cores: their 16-row kernel runs 2..16 rows
+                    }
+                    String name = baseName(f, a, m);
+                    if (tensorCores(f, a, m)) {
                         for (int w : TC_SPLITS) {
                             names.add(name + "_w" + w);
                         }
-                    } else {
+                    }
+                    if (!tensorCores(f, a, m) || (m == MAX_M && runsEpilogue(f, a))) {
                         names.add(name);
                     }
                 }
             }
         }
         return names;
+    }
+
+    /** Whether these weights and activations take an {@link Epilogue}: FP16 with FP16 (EpilogueRows in gemv.cu). */
+    private static boolean runsEpilogue(WeightFormat format, Activation activation) {
+        return format == WeightFormat.FP16 && activation == Activation.F16;
     }
 
     static byte[] embeddedFatbin() {

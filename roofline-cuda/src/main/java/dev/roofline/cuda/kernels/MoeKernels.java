@@ -223,7 +223,7 @@ public final class MoeKernels implements AutoCloseable {
         }
 
         int threads() {
-            return GemvKernels.threadsPerBlock(weights.format(), Activation.F16, n);
+            return GemvKernels.threadsPerBlock(weights.format(), Activation.F16, rows == 1 ? 1 : MAX_ROWS, n);
         }
 
         int grid() {
@@ -234,7 +234,9 @@ public final class MoeKernels implements AutoCloseable {
     /** {@code moe_<up|down>_<format>_f16_m<1|16>}, with {@code _w<8|16>} for the tensor-core formats. */
     static String kernelName(boolean down, WeightFormat format, int rows, int n) {
         String name = baseName(down, format, rows == 1);
-        return GemvKernels.tensorCores(format, Activation.F16) ? name + "_w" + GemvKernels.tensorCoreWarps(n) : name;
+        return GemvKernels.tensorCores(format, Activation.F16, rows == 1 ? 1 : MAX_ROWS)
+                ? name + "_w" + GemvKernels.tensorCoreWarps(n)
+                : name;
     }
 
     private static String baseName(boolean down, WeightFormat format, boolean singleRow) {
@@ -250,7 +252,7 @@ public final class MoeKernels implements AutoCloseable {
             for (boolean down : new boolean[] {false, true}) {
                 for (boolean singleRow : new boolean[] {true, false}) {
                     String name = baseName(down, f, singleRow);
-                    if (GemvKernels.tensorCores(f, Activation.F16)) {
+                    if (GemvKernels.tensorCores(f, Activation.F16, singleRow ? 1 : MAX_ROWS)) {
                         for (int w : TC_SPLITS) {
                             names.add(name + "_w" + w);
                         }

@@ -48,7 +48,7 @@ class GemvKernelsIT {
         Builder<Arguments> b = java.util.stream.Stream.builder();
         for (WeightFormat f : WeightFormat.values()) {
             for (Activation a : Activation.values()) {
-                for (int m : new int[] {1, 3, 16}) {
+                for (int m : new int[] {1, 3, 8, 9, 16}) {
                     b.add(Arguments.of(f, a, m));
                 }
             }
@@ -65,15 +65,40 @@ class GemvKernelsIT {
     /**
      * The tensor-core kernels' K splits (GemvKernels.tensorCoreWarps: 16 warps below 6144 rows, 8 from there) at K long
      * enough for whole trips of unrolled steps plus a checked tail (NVFP4 / MXFP4: K = 8608 = 67 steps of 128 and a
-     * partial one; INT4: 97 whole steps).
+     * partial one; INT4: 97 whole steps; FP8 / INT8 above one row: 134 steps of 64 and a partial one; FP16 / BF16
+     * above one row: 269 steps of 32 and a partial one).
      */
     @ParameterizedTest(name = "{0} weights, F16 activations, M={1}, N={2}, K={3}")
     @CsvSource({
-        "NVFP4, 1, 2100, 8608", "NVFP4, 16, 2100, 8608", "NVFP4, 1, 6200, 8608", "NVFP4, 16, 6200, 8608",
-        "MXFP4, 1, 2100, 8608", "MXFP4, 16, 2100, 8608", "MXFP4, 1, 8200, 8608", "MXFP4, 9, 8200, 8608",
-        "INT4, 1, 2100, 12416", "INT4, 16, 2100, 12416", "INT4, 1, 6200, 12416", "INT4, 16, 6200, 12416",
+        "NVFP4, 1, 2100, 8608",
+        "NVFP4, 16, 2100, 8608",
+        "NVFP4, 1, 6200, 8608",
+        "NVFP4, 16, 6200, 8608",
+        "MXFP4, 1, 2100, 8608",
+        "MXFP4, 16, 2100, 8608",
+        "MXFP4, 1, 8200, 8608",
+        "MXFP4, 9, 8200, 8608",
+        "INT4, 1, 2100, 12416",
+        "INT4, 16, 2100, 12416",
+        "INT4, 1, 6200, 12416",
+        "INT4, 16, 6200, 12416",
+        "FP8_E4M3, 16, 2100, 8608",
+        "FP8_E4M3, 9, 6200, 8608",
+        "INT8, 16, 2100, 8608",
+        "INT8, 2, 6200, 8608",
         // fewer rows than a block holds, M between 2 and 8: whole trips with most rows and columns absent
-        "NVFP4, 3, 1, 8608", "MXFP4, 2, 9, 8608", "INT4, 5, 7, 12416"
+        "NVFP4, 3, 1, 8608",
+        "MXFP4, 2, 9, 8608",
+        "INT4, 5, 7, 12416",
+        "FP8_E4M3, 3, 1, 8608",
+        "INT8, 8, 7, 8608",
+        // 16-bit weights above one row: 32-k steps, so 269 of them and a partial one at K = 8616
+        "FP16, 16, 2100, 8616",
+        "FP16, 2, 6200, 8616",
+        "BF16, 9, 2100, 8616",
+        "BF16, 8, 6200, 8616",
+        "FP16, 5, 3, 8616",
+        "BF16, 3, 1, 8616"
     })
     void tensorCoreKSplits(WeightFormat format, int m, int n, int k) {
         check(format, Activation.F16, m, n, k);
@@ -92,11 +117,23 @@ class GemvKernelsIT {
         check(format, activation, 1, 69, k);
     }
 
-    /** K not a multiple of the tensor-core kernels' 128-k step: the last step is partly outside the row. */
+    /** K not a multiple of the tensor-core kernels' step (128 k, 64 for 8-bit weights): the last step is partly outside the row. */
     @ParameterizedTest(name = "{0} weights, F16 activations, M={1}, K=1056")
-    @CsvSource({"NVFP4, 1", "NVFP4, 9", "MXFP4, 1", "MXFP4, 9"})
+    @CsvSource({"NVFP4, 1", "NVFP4, 9", "MXFP4, 1", "MXFP4, 9", "FP8_E4M3, 2", "FP8_E4M3, 16", "INT8, 9"})
     void tensorCorePartialStep(WeightFormat format, int m) {
         check(format, Activation.F16, m, N, 1056);
+    }
+
+    /**
+     * BF16 weights on the tensor cores: with BF16 activations one BF16 mma, with FP16 activations two (x split into a
+     * BF16 head and its exact rest), at K = 1064, a partial 32-k step. With FP16 activations the bound is 6e-4: the
+     * outputs' FP16 rounding leaves about 2^-11 / √3 ≈ 2.8e-4 relative, while x rounded to BF16 (8 significant bits)
+     * would add about 2^-9 / √3 ≈ 1.1e-3, so the bound holds only if the split keeps every bit of x.
+     */
+    @ParameterizedTest(name = "BF16 weights, {0} activations, M={1}, K=1064")
+    @CsvSource({"F16, 2, 6e-4", "F16, 16, 6e-4", "BF16, 4, 1e-2", "BF16, 13, 1e-2"})
+    void bf16WeightsOnTheTensorCores(Activation activation, int m, double tolerance) {
+        check(WeightFormat.BF16, activation, m, N, 1064, rnd -> weightsWithOutliers(rnd, N * 1064), tolerance);
     }
 
     private static void check(WeightFormat format, Activation activation, int m, int N) {
@@ -133,6 +170,17 @@ class GemvKernelsIT {
             int N,
             int K,
             java.util.function.Function<Random, float[]> weights) {
+        check(format, activation, m, N, K, weights, activation == Activation.F16 ? 2e-3 : 1e-2);
+    }
+
+    private static void check(
+            WeightFormat format,
+            Activation activation,
+            int m,
+            int N,
+            int K,
+            java.util.function.Function<Random, float[]> weights,
+            double tolerance) {
         long seed = System.nanoTime();
         Random rnd = new Random(seed);
         QuantizedWeights q = QuantizedWeights.quantize(format, weights.apply(rnd), N, K);
@@ -153,7 +201,6 @@ class GemvKernelsIT {
             stream.synchronize();
             double[] y = ElementCodec.decode(activation.precision(), yd.toByteArray());
 
-            double tolerance = activation == Activation.F16 ? 2e-3 : 1e-2;
             String context = format + "/" + activation + " M=" + m + " N=" + N + " K=" + K + " seed=" + seed;
             assertThat(Arrays.stream(y).allMatch(Double::isFinite))
                     .as("every output written and finite, " + context)

@@ -93,13 +93,35 @@ class GemvShapeTest {
     void kernelNamesMatchGemvCu() {
         assertThat(GemvKernels.kernelName(WeightFormat.NVFP4, Activation.BF16, 1, 8192))
                 .isEqualTo("gemv_nvfp4_bf16_m1");
+        assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.F16, 1, 8192))
+                .isEqualTo("gemv_fp8_f16_m1");
+        assertThat(GemvKernels.kernelName(WeightFormat.INT8, Activation.BF16, 3, 8192))
+                .isEqualTo("gemv_int8_bf16_m16");
+        // tensor-core kernels carry their K split: 8 warps from 384 blocks of 16 rows, else 16; every format with FP16
+        // activations runs them above one row, _m8 up to 8 rows, _m16 above
         assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.F16, 3, 8192))
-                .isEqualTo("gemv_fp8_f16_m16");
-        // tensor-core kernels carry their K split: 8 warps from 384 blocks of 16 rows, else 16
+                .isEqualTo("gemv_fp8_f16_m8_w8");
+        assertThat(GemvKernels.kernelName(WeightFormat.FP16, Activation.F16, 8, 1024))
+                .isEqualTo("gemv_fp16_f16_m8_w16");
+        assertThat(GemvKernels.kernelName(WeightFormat.FP16, Activation.F16, 9, 8192))
+                .isEqualTo("gemv_fp16_f16_m16_w8");
+        assertThat(GemvKernels.kernelName(WeightFormat.BF16, Activation.F16, 2, 8192))
+                .isEqualTo("gemv_bf16_f16_m8_w8");
+        // BF16 weights with BF16 activations too; FP16 weights with BF16 activations stay on the CUDA cores
+        assertThat(GemvKernels.kernelName(WeightFormat.BF16, Activation.BF16, 16, 8192))
+                .isEqualTo("gemv_bf16_bf16_m16_w8");
+        assertThat(GemvKernels.kernelName(WeightFormat.FP16, Activation.BF16, 5, 8192))
+                .isEqualTo("gemv_fp16_bf16_m16");
+        assertThat(GemvKernels.kernelName(WeightFormat.BF16, Activation.BF16, 1, 8192))
+                .isEqualTo("gemv_bf16_bf16_m1");
+        assertThat(GemvKernels.kernelName(WeightFormat.INT8, Activation.F16, 16, 1024))
+                .isEqualTo("gemv_int8_f16_m16_w16");
         assertThat(GemvKernels.kernelName(WeightFormat.NVFP4, Activation.F16, 1, 8192))
                 .isEqualTo("gemv_nvfp4_f16_m1_w8");
         assertThat(GemvKernels.kernelName(WeightFormat.INT4, Activation.F16, 16, 4096))
                 .isEqualTo("gemv_int4_f16_m16_w16");
+        assertThat(GemvKernels.kernelName(WeightFormat.NVFP4, Activation.F16, 8, 4096))
+                .isEqualTo("gemv_nvfp4_f16_m8_w16");
         assertThat(GemvKernels.kernelName(WeightFormat.MXFP4, Activation.F16, 1, 6144))
                 .isEqualTo("gemv_mxfp4_f16_m1_w8");
         assertThat(GemvKernels.kernelName(WeightFormat.MXFP4, Activation.F16, 1, 1024))
@@ -117,13 +139,21 @@ class GemvShapeTest {
                 .isEqualTo(4);
         assertThat(GemvKernels.rowsPerBlock(WeightFormat.NVFP4, Activation.F16, 1))
                 .isEqualTo(16);
-        assertThat(GemvKernels.threadsPerBlock(WeightFormat.FP8_E4M3, Activation.F16, 100))
+        assertThat(GemvKernels.rowsPerBlock(WeightFormat.FP8_E4M3, Activation.F16, 2))
+                .isEqualTo(16);
+        assertThat(GemvKernels.threadsPerBlock(WeightFormat.FP8_E4M3, Activation.F16, 1, 100))
                 .isEqualTo(128);
-        assertThat(GemvKernels.threadsPerBlock(WeightFormat.INT4, Activation.F16, 6144))
-                .isEqualTo(256);
-        assertThat(GemvKernels.threadsPerBlock(WeightFormat.INT4, Activation.F16, 6128))
+        assertThat(GemvKernels.threadsPerBlock(WeightFormat.FP8_E4M3, Activation.F16, 8, 100))
                 .isEqualTo(512);
-        assertThat(GemvKernels.threadsPerBlock(WeightFormat.MXFP4, Activation.F16, 28672))
+        assertThat(GemvKernels.rowsPerBlock(WeightFormat.BF16, Activation.BF16, 4))
+                .isEqualTo(16);
+        assertThat(GemvKernels.rowsPerBlock(WeightFormat.FP16, Activation.BF16, 4))
+                .isEqualTo(4);
+        assertThat(GemvKernels.threadsPerBlock(WeightFormat.INT4, Activation.F16, 1, 6144))
+                .isEqualTo(256);
+        assertThat(GemvKernels.threadsPerBlock(WeightFormat.INT4, Activation.F16, 1, 6128))
+                .isEqualTo(512);
+        assertThat(GemvKernels.threadsPerBlock(WeightFormat.MXFP4, Activation.F16, 16, 28672))
                 .isEqualTo(256);
     }
 
@@ -131,7 +161,13 @@ class GemvShapeTest {
     void theLauncherNamesEveryKernelOnce() {
         // the fatbin's entries are compressed (scripts/build-kernels.sh), so their names cannot be read here: loading
         // looks every one of these up and fails naming a missing one, which every GPU test of the kernels does
-        assertThat(GemvKernels.kernelNames()).hasSize(34).doesNotHaveDuplicates();
+        // per format, F16 then BF16 activations: FP16 1 + 4 + 1 (its 16-row CUDA-core kernel, for an epilogue), 2;
+        // BF16 5, 5; FP8 and INT8 5, 2; each 4-bit format 6, 2 (a tensor-core kernel: 2 K splits; m1, m8, m16)
+        assertThat(GemvKernels.kernelNames())
+                .hasSize(6 + 2 + 5 + 5 + 2 * (5 + 2) + 3 * (6 + 2))
+                .doesNotHaveDuplicates();
+        assertThat(GemvKernels.kernelNames())
+                .contains("gemv_fp16_f16_m16", "gemv_fp16_f16_m16_w8", "gemv_int8_bf16_m16");
         assertThat(GemvKernels.kernelNames())
                 .contains(GemvKernels.kernelName(WeightFormat.MXFP4, Activation.F16, 16, 100));
     }

@@ -34,8 +34,16 @@ class MoeKernelsTest {
 
     @Test
     void everyKernelNameIsOneTheFatbinHolds() {
-        // 4 CUDA-core formats x up/down x m1/m16 + 2 tensor-core formats x up/down x m1/m16 x 2 splits + top-k, combine
-        assertThat(MoeKernels.kernelNames()).hasSize(16 + 16 + 2).contains("moe_up_int4_f16_m16_w8", "moe_top_k_f16");
+        // FP16, BF16, FP8, INT8 x up/down: m1 on the CUDA cores, m16 on the tensor cores x 2 splits; INT4, NVFP4 x
+        // up/down x m1/m16 x 2 splits; top-k, combine
+        assertThat(MoeKernels.kernelNames())
+                .hasSize(4 * 2 * (1 + 2) + 16 + 2)
+                .contains(
+                        "moe_up_int4_f16_m16_w8",
+                        "moe_down_fp8_f16_m16_w16",
+                        "moe_up_int8_f16_m1",
+                        "moe_up_bf16_f16_m16_w8",
+                        "moe_top_k_f16");
     }
 
     @Test

@@ -8,35 +8,11 @@ replayed, 10 warm-ups, median of 50 samples, K/V rotated over enough copies to e
 Prints one line per configuration: batch, context, median us, KV GB/s (K and V bytes read over the median time).
 """
 import argparse
-import statistics
 
 import torch
 import torch.nn.functional as F
 
-
-def ints(text):
-    return [int(x) for x in text.split(",")]
-
-
-def time_us(fn, sets, launches=20, warmup=10, samples=50):
-    for i in range(warmup):
-        fn(i % sets)
-    torch.cuda.synchronize()
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        for i in range(launches):
-            fn(i % sets)
-    g.replay()
-    torch.cuda.synchronize()
-    out = []
-    for _ in range(samples):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        g.replay()
-        end.record()
-        end.synchronize()
-        out.append(start.elapsed_time(end) * 1000 / launches)
-    return statistics.median(out)
+from graph_timing import ints, time_us
 
 
 def main():

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""PyTorch's weight-only products at decode's few rows, the peers of `roofline gemv-bench --rows`: F.linear with FP16
-weights (cuBLAS) and tinygemm's INT4 g128 kernel (torch._weight_int4pack_mm, BF16 activations), timed like roofline's
+"""PyTorch's weight-only products at decode's few rows, the peers of `roofline gemv-bench --rows`: x @ W^T with FP16
+weights (torch.matmul into a preallocated output, cuBLAS as under F.linear) and tinygemm's INT4 g128 kernel (torch._weight_int4pack_mm, BF16 activations), timed like roofline's
 harness (CUDA graph of 20 launches replayed, 10 warm-ups, median of 50 samples, weights rotated over enough copies to
 exceed 4x the L2).
 
@@ -10,40 +10,15 @@ Prints one line per configuration: peer, N x K, M, median us, weight GB/s (the w
 tinygemm's INT4 counts K/2 bytes a row plus its BF16 scale and zero of each group of 128).
 """
 import argparse
-import statistics
 
 import torch
-import torch.nn.functional as F
 
-
-def ints(text):
-    return [int(x) for x in text.split(",")]
+from graph_timing import ints, time_us
 
 
 def shape(text):
     n, k = text.lower().split("x")
     return int(n), int(k)
-
-
-def time_us(fn, sets, launches=20, warmup=10, samples=50):
-    for i in range(warmup):
-        fn(i % sets)
-    torch.cuda.synchronize()
-    g = torch.cuda.CUDAGraph()
-    with torch.cuda.graph(g):
-        for i in range(launches):
-            fn(i % sets)
-    g.replay()
-    torch.cuda.synchronize()
-    out = []
-    for _ in range(samples):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        start.record()
-        g.replay()
-        end.record()
-        end.synchronize()
-        out.append(start.elapsed_time(end) * 1000 / launches)
-    return statistics.median(out)
 
 
 def copies(nbytes, l2):

@@ -11,15 +11,21 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
+import static dev.roofline.core.model.ConfigFields.bool;
+import static dev.roofline.core.model.ConfigFields.integer;
+import static dev.roofline.core.model.ConfigFields.nonNegative;
+import static dev.roofline.core.model.ConfigFields.refuseTrue;
+
 /**
- * Reads a Hugging Face {@code config.json} of a Llama-family (llama, mistral, qwen2), Mixtral or DeepSeek-V3 model:
- * the one reader of these files (roofline-quant's checkpoint reader goes through it). {@code model_type} must be one
+ * Reads a Hugging Face {@code config.json} of a Llama-family (llama, mistral, qwen2, qwen3, phi3), Mixtral, Qwen3-MoE
+ * or DeepSeek-V3 model: the one reader of these files (roofline-quant's checkpoint reader goes through it). {@code model_type} must be one
  * of {@link #SUPPORTED_MODEL_TYPES}: another architecture would be priced with the wrong arithmetic. A config is
  * refused, naming the field, when a size is missing, mistyped or not positive; when it carries a field of another
  * architecture (experts under a dense type, Mixtral's expert fields under DeepSeek's or the other way round, latent
  * attention outside deepseek_v3); when its fields disagree (KV heads above or not dividing the heads, a hidden size
  * the heads do not divide without {@code head_dim}, more experts per token than experts, no routed layer left); or
- * when it asks for biases this reader does not count (Llama's {@code attention_bias} or {@code mlp_bias} true). An
+ * when it asks for biases this reader does not count (Llama's {@code attention_bias} or {@code mlp_bias} true) or
+ * for sliding-window attention on a type whose windows are not priced yet (Qwen3, Phi-3). An
  * explicit {@code head_dim} is honoured as transformers honours it, even where it differs from hidden / heads
  * (Mistral-Nemo: 32 heads of 128 in 5120). Other keys are ignored.
  *
@@ -30,7 +36,7 @@ import java.util.Map;
 public final class ConfigJson {
     /** The {@code model_type} values this reader maps to a {@link Model}. */
     public static final List<String> SUPPORTED_MODEL_TYPES =
-            List.of("llama", "mistral", "qwen2", "mixtral", "deepseek_v3");
+            List.of("llama", "mistral", "qwen2", "qwen3", "phi3", "mixtral", "qwen3_moe", "deepseek_v3");
 
     private ConfigJson() {}
 
@@ -157,6 +163,42 @@ public final class ConfigJson {
                 multiHeadAttention(b, c, hidden, heads, type.equals("qwen2"));
                 b.swiGlu(integer(c, "intermediate_size"));
             }
+            case "qwen3", "phi3" -> {
+                refuse(type, c, MOE_FIELDS, "a dense architecture: a mixture of experts needs its own model_type");
+                refuse(type, c, MLA_FIELDS, "multi-head attention: latent attention is deepseek_v3's");
+                refuseTrue(c, "attention_bias");
+                refuseSlidingWindow(type, c);
+                // Qwen3 normalises every query and key head (q_norm, k_norm); Phi-3's fused qkv_proj and gate_up_proj
+                // hold exactly the elements of separate q, k, v, gate and up matrices
+                multiHeadAttention(b, c, hidden, heads, false);
+                b.qkNorm(type.equals("qwen3"));
+                b.swiGlu(integer(c, "intermediate_size"));
+            }
+            case "qwen3_moe" -> {
+                refuse(
+                        type,
+                        c,
+                        List.of("num_local_experts", "n_routed_experts", "n_shared_experts", "first_k_dense_replace"),
+                        "Qwen3-MoE's experts are num_experts of moe_intermediate_size, no shared experts");
+                refuse(type, c, MLA_FIELDS, "multi-head attention: latent attention is deepseek_v3's");
+                refuseTrue(c, "attention_bias");
+                refuseSlidingWindow(type, c);
+                // transformers routes a layer when it is not in mlp_only_layers and (layer + 1) % decoder_sparse_step
+                // == 0: every layer only with step 1 and no MLP-only layers, the published models' setting
+                if (c.get("decoder_sparse_step") != null && !Long.valueOf(1).equals(c.get("decoder_sparse_step"))) {
+                    throw new IllegalArgumentException("config.json \"decoder_sparse_step\" "
+                            + c.get("decoder_sparse_step") + " is not supported: every layer must be routed (1)");
+                }
+                if (c.get("mlp_only_layers") instanceof List<?> l && !l.isEmpty()) {
+                    throw new IllegalArgumentException("config.json \"mlp_only_layers\" " + l
+                            + " is not supported: every layer must be routed ([])");
+                }
+                multiHeadAttention(b, c, hidden, heads, false);
+                b.qkNorm(true);
+                int experts = integer(c, "num_experts");
+                b.mixtureOfExperts(
+                        MixtureOfExperts.routed(experts, topK(c, experts), integer(c, "moe_intermediate_size")));
+            }
             case "mixtral" -> {
                 refuse(
                         type,
@@ -262,42 +304,22 @@ public final class ConfigJson {
         }
     }
 
-    /** Refuses {@code key: true}: a bias this reader would not count. */
-    private static void refuseTrue(Map<String, Object> c, String key) {
-        if (bool(c, key, false)) {
-            throw new IllegalArgumentException(
-                    "config.json \"" + key + "\": true is not supported (its biases would not be counted)");
+    /**
+     * Refuses sliding-window attention, which changes the KV cache and the keys each query reads per layer and is not
+     * priced yet: Qwen3's {@code use_sliding_window: true}, or Phi-3's {@code sliding_window} set below its
+     * {@code max_position_embeddings}.
+     */
+    private static void refuseSlidingWindow(String type, Map<String, Object> c) {
+        boolean on = type.equals("phi3")
+                ? c.get("sliding_window") != null
+                        && (!(c.get("max_position_embeddings") instanceof Long max)
+                                || !(c.get("sliding_window") instanceof Long w)
+                                || w < max)
+                : bool(c, "use_sliding_window", false);
+        if (on) {
+            throw new IllegalArgumentException("config.json \"sliding_window\" " + c.get("sliding_window")
+                    + ": sliding-window attention is not supported yet (it changes the KV cache and the keys each query"
+                    + " reads)");
         }
-    }
-
-    private static int integer(Map<String, Object> c, String key) {
-        Object v = c.get(key);
-        if (v == null) {
-            throw new IllegalArgumentException(
-                    "config.json needs \"" + key + "\"" + (c.containsKey(key) ? " (it is null)" : ""));
-        }
-        if (!(v instanceof Long l) || l <= 0 || l > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("config.json \"" + key + "\" must be a positive integer, got " + v);
-        }
-        return l.intValue();
-    }
-
-    private static int nonNegative(Map<String, Object> c, String key) {
-        Object v = c.get(key);
-        if (!(v instanceof Long l) || l < 0 || l > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("config.json \"" + key + "\" must be an integer >= 0, got " + v);
-        }
-        return l.intValue();
-    }
-
-    private static boolean bool(Map<String, Object> c, String key, boolean absent) {
-        Object v = c.get(key);
-        if (v == null) {
-            return absent;
-        }
-        if (!(v instanceof Boolean b)) {
-            throw new IllegalArgumentException("config.json \"" + key + "\" must be true or false, got " + v);
-        }
-        return b;
     }
 }

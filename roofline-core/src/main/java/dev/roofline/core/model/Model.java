@@ -137,6 +137,7 @@ public record Model(
         private int kvHeads;
         private int headDim;
         private boolean qkvBias;
+        private boolean qkNorm;
         private LatentAttention latent;
         private FeedForward feedForward;
 
@@ -183,6 +184,12 @@ public record Model(
             return this;
         }
 
+        /** Per-head RMSNorms on the queries and keys ({@link MultiHeadAttention#qkNorm}). */
+        public Builder qkNorm(boolean norm) {
+            this.qkNorm = norm;
+            return this;
+        }
+
         public Builder latentAttention(LatentAttention mla) {
             this.latent = Checks.notNull("latentAttention", mla);
             this.heads = 0;
@@ -215,7 +222,7 @@ public record Model(
                     throw new IllegalStateException("model '" + name + "': hiddenSize " + hiddenSize
                             + " is not a multiple of heads " + heads + "; set headDim");
                 }
-                a = new MultiHeadAttention(heads, kvHeads, headDim > 0 ? headDim : hiddenSize / heads, qkvBias);
+                a = new MultiHeadAttention(heads, kvHeads, headDim > 0 ? headDim : hiddenSize / heads, qkvBias, qkNorm);
             } else {
                 throw new IllegalStateException(
                         "model '" + name + "' needs attention(heads, kvHeads) or latentAttention(...)");

@@ -51,8 +51,99 @@ public final class Models {
             .mixtureOfExperts(new MixtureOfExperts(256, 8, 2048, 1, 3, 18432, true))
             .build();
 
+    /** meta-llama/Llama-3.1-8B: Llama-3-8B's shapes (its RoPE scaling and 128k positions change no weight). */
+    public static final Model LLAMA_3_1_8B = renamed(LLAMA_3_8B, "Llama-3.1-8B");
+    /** meta-llama/Llama-3.1-70B: Llama-3-70B's shapes. */
+    public static final Model LLAMA_3_1_70B = renamed(LLAMA_3_70B, "Llama-3.1-70B");
+    /** meta-llama/Llama-3.1-405B. */
+    public static final Model LLAMA_3_1_405B = dense("Llama-3.1-405B", 16384, 126, 128, 8, 53248, 128256);
+    /** meta-llama/Llama-3.2-1B: head width 64, tied embeddings. */
+    public static final Model LLAMA_3_2_1B = dense("Llama-3.2-1B", 2048, 16, 32, 8, 64, 8192, 128256, true);
+    /** meta-llama/Llama-3.2-3B: tied embeddings. */
+    public static final Model LLAMA_3_2_3B = dense("Llama-3.2-3B", 3072, 28, 24, 8, 128, 8192, 128256, true);
+    /** meta-llama/Llama-3.3-70B-Instruct: Llama-3-70B's shapes. */
+    public static final Model LLAMA_3_3_70B = renamed(LLAMA_3_70B, "Llama-3.3-70B");
+    /**
+     * mistralai/Mistral-Small-24B-Base-2501 (Mistral Small 3): 32 heads of 128 in a hidden size of 5120. Mistral Small
+     * 3.1 and 3.2 share its language model; their vision encoder is not counted.
+     */
+    public static final Model MISTRAL_SMALL_24B =
+            dense("Mistral-Small-24B", 5120, 40, 32, 8, 128, 32768, 131072, false);
+    /** microsoft/phi-4 (model_type phi3: fused qkv_proj and gate_up_proj, the same elements as separate matrices). */
+    public static final Model PHI_4 = dense("Phi-4", 5120, 40, 40, 10, 128, 17920, 100352, false);
+    /** Qwen/Qwen3-0.6B: q/k norms, tied embeddings. */
+    public static final Model QWEN3_0_6B = qwen3("Qwen3-0.6B", 1024, 28, 16, 8, 3072, true);
+    /** Qwen/Qwen3-1.7B: q/k norms, tied embeddings. */
+    public static final Model QWEN3_1_7B = qwen3("Qwen3-1.7B", 2048, 28, 16, 8, 6144, true);
+    /** Qwen/Qwen3-4B: q/k norms, tied embeddings. */
+    public static final Model QWEN3_4B = qwen3("Qwen3-4B", 2560, 36, 32, 8, 9728, true);
+    /** Qwen/Qwen3-8B: q/k norms. */
+    public static final Model QWEN3_8B = qwen3("Qwen3-8B", 4096, 36, 32, 8, 12288, false);
+    /** Qwen/Qwen3-14B: q/k norms. */
+    public static final Model QWEN3_14B = qwen3("Qwen3-14B", 5120, 40, 40, 8, 17408, false);
+    /** Qwen/Qwen3-32B: q/k norms; 64 heads of 128 in a hidden size of 5120. */
+    public static final Model QWEN3_32B = qwen3("Qwen3-32B", 5120, 64, 64, 8, 25600, false);
+    /** Qwen/Qwen3-30B-A3B: 128 experts top 8 in every layer, no shared expert, q/k norms. */
+    public static final Model QWEN3_30B_A3B = Model.newBuilder("Qwen3-30B-A3B")
+            .hiddenSize(2048)
+            .layers(48)
+            .vocabSize(151936)
+            .attention(32, 4)
+            .headDim(128)
+            .qkNorm(true)
+            .mixtureOfExperts(MixtureOfExperts.routed(128, 8, 768))
+            .build();
+    /** Qwen/Qwen3-235B-A22B: 128 experts top 8 in every layer, no shared expert, q/k norms. */
+    public static final Model QWEN3_235B_A22B = Model.newBuilder("Qwen3-235B-A22B")
+            .hiddenSize(4096)
+            .layers(94)
+            .vocabSize(151936)
+            .attention(64, 4)
+            .headDim(128)
+            .qkNorm(true)
+            .mixtureOfExperts(MixtureOfExperts.routed(128, 8, 1536))
+            .build();
+    /** deepseek-ai/DeepSeek-R1-Distill-Llama-8B: Llama-3.1-8B's shapes. */
+    public static final Model DEEPSEEK_R1_DISTILL_LLAMA_8B = renamed(LLAMA_3_1_8B, "DeepSeek-R1-Distill-Llama-8B");
+    /** deepseek-ai/DeepSeek-R1-Distill-Llama-70B: Llama-3.3-70B's shapes. */
+    public static final Model DEEPSEEK_R1_DISTILL_LLAMA_70B = renamed(LLAMA_3_3_70B, "DeepSeek-R1-Distill-Llama-70B");
+    /** deepseek-ai/DeepSeek-R1-Distill-Qwen-7B: Qwen2.5-7B's shapes (Q/K/V biases). */
+    public static final Model DEEPSEEK_R1_DISTILL_QWEN_7B = renamed(QWEN2_5_7B, "DeepSeek-R1-Distill-Qwen-7B");
+    /** deepseek-ai/DeepSeek-R1-Distill-Qwen-14B: Qwen2.5-14B's shapes (Q/K/V biases). */
+    public static final Model DEEPSEEK_R1_DISTILL_QWEN_14B = qwen2("DeepSeek-R1-Distill-Qwen-14B", 48, 13824);
+    /** deepseek-ai/DeepSeek-R1-Distill-Qwen-32B: Qwen2.5-32B's shapes (Q/K/V biases). */
+    public static final Model DEEPSEEK_R1_DISTILL_QWEN_32B = qwen2("DeepSeek-R1-Distill-Qwen-32B", 64, 27648);
+
     private static final List<Model> PRESETS = List.of(
-            LLAMA_2_7B, LLAMA_2_70B, LLAMA_3_8B, LLAMA_3_70B, MISTRAL_7B, QWEN2_5_7B, MIXTRAL_8X7B, DEEPSEEK_V3);
+            LLAMA_2_7B,
+            LLAMA_2_70B,
+            LLAMA_3_8B,
+            LLAMA_3_70B,
+            LLAMA_3_1_8B,
+            LLAMA_3_1_70B,
+            LLAMA_3_1_405B,
+            LLAMA_3_2_1B,
+            LLAMA_3_2_3B,
+            LLAMA_3_3_70B,
+            MISTRAL_7B,
+            MISTRAL_SMALL_24B,
+            PHI_4,
+            QWEN2_5_7B,
+            QWEN3_0_6B,
+            QWEN3_1_7B,
+            QWEN3_4B,
+            QWEN3_8B,
+            QWEN3_14B,
+            QWEN3_32B,
+            QWEN3_30B_A3B,
+            QWEN3_235B_A22B,
+            MIXTRAL_8X7B,
+            DEEPSEEK_V3,
+            DEEPSEEK_R1_DISTILL_LLAMA_8B,
+            DEEPSEEK_R1_DISTILL_LLAMA_70B,
+            DEEPSEEK_R1_DISTILL_QWEN_7B,
+            DEEPSEEK_R1_DISTILL_QWEN_14B,
+            DEEPSEEK_R1_DISTILL_QWEN_32B);
 
     private static Model dense(
             String name, int hidden, int layers, int heads, int kvHeads, int intermediate, int vocab) {
@@ -63,6 +154,60 @@ public final class Models {
                 .attention(heads, kvHeads)
                 .swiGlu(intermediate)
                 .build();
+    }
+
+    private static Model dense(
+            String name,
+            int hidden,
+            int layers,
+            int heads,
+            int kvHeads,
+            int headDim,
+            int intermediate,
+            int vocab,
+            boolean tied) {
+        return Model.newBuilder(name)
+                .hiddenSize(hidden)
+                .layers(layers)
+                .vocabSize(vocab)
+                .tiedEmbeddings(tied)
+                .attention(heads, kvHeads)
+                .headDim(headDim)
+                .swiGlu(intermediate)
+                .build();
+    }
+
+    /** A Qwen3 dense model: heads of 128, q/k norms, a vocabulary of 151,936. */
+    private static Model qwen3(
+            String name, int hidden, int layers, int heads, int kvHeads, int intermediate, boolean tied) {
+        return Model.newBuilder(name)
+                .hiddenSize(hidden)
+                .layers(layers)
+                .vocabSize(151936)
+                .tiedEmbeddings(tied)
+                .attention(heads, kvHeads)
+                .headDim(128)
+                .qkNorm(true)
+                .swiGlu(intermediate)
+                .build();
+    }
+
+    /** A Qwen2.5 model of hidden size 5120 (14B, 32B): 40 heads on 8 KV heads, Q/K/V biases, untied. */
+    private static Model qwen2(String name, int layers, int intermediate) {
+        return Model.newBuilder(name)
+                .hiddenSize(5120)
+                .layers(layers)
+                .vocabSize(152064)
+                .attention(40, 8)
+                .qkvBias(true)
+                .swiGlu(intermediate)
+                .build();
+    }
+
+    /** {@code m}'s shapes under another name (a fine-tune or a later release of the same architecture). */
+    private static Model renamed(Model m, String name) {
+        return new Model(
+                name, m.hiddenSize(), m.layers(), m.vocabSize(), m.tiedEmbeddings(), m.attention(), m.feedForward());
     }
 
     public static List<Model> presets() {

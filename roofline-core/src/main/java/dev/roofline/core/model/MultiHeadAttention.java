@@ -10,8 +10,11 @@ import java.util.List;
  * {@code kvHeads·headDim × H}, O is {@code H × heads·headDim}.
  *
  * @param qkvBias Q, K and V projections carry a bias (Qwen2)
+ * @param qkNorm  each query and key head is RMS-normalised before RoPE, with one weight vector of {@code headDim} for
+ *                the queries and one for the keys in every layer (Qwen3's {@code q_norm}, {@code k_norm})
  */
-public record MultiHeadAttention(int heads, int kvHeads, int headDim, boolean qkvBias) implements AttentionShape {
+public record MultiHeadAttention(int heads, int kvHeads, int headDim, boolean qkvBias, boolean qkNorm)
+        implements AttentionShape {
 
     public MultiHeadAttention {
         Checks.positive("heads", heads);
@@ -23,6 +26,11 @@ public record MultiHeadAttention(int heads, int kvHeads, int headDim, boolean qk
         if (heads % kvHeads != 0) {
             throw new IllegalArgumentException("heads must be a multiple of kvHeads, got " + heads + " and " + kvHeads);
         }
+    }
+
+    /** Attention without per-head norms. */
+    public MultiHeadAttention(int heads, int kvHeads, int headDim, boolean qkvBias) {
+        this(heads, kvHeads, headDim, qkvBias, false);
     }
 
     /** Query heads per KV head. */
@@ -42,13 +50,17 @@ public record MultiHeadAttention(int heads, int kvHeads, int headDim, boolean qk
                 new WeightMatrix("o_proj", hiddenSize, q, layers));
     }
 
-    /** The Q, K and V biases when {@link #qkvBias}: {@code (heads + 2 · kvHeads) · headDim}. */
+    /**
+     * The Q, K and V biases when {@link #qkvBias}: {@code (heads + 2 · kvHeads) · headDim}; the query and key norms'
+     * weights when {@link #qkNorm}: {@code 2 · headDim}.
+     */
     @Override
     public long vectorParameters() {
-        return qkvBias
+        long bias = qkvBias
                 ? Checks.multiply(
                         heads + 2L * kvHeads, headDim, () -> "q/k/v bias parameters (heads, kvHeads, headDim)")
                 : 0;
+        return bias + (qkNorm ? 2L * headDim : 0);
     }
 
     /** K and V: {@code 2 · kvHeads · headDim}. */

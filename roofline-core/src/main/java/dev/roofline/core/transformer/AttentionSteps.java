@@ -28,6 +28,11 @@ final class AttentionSteps {
             // fused into the GEMM epilogue: one add per output, the bias vector read once
             s.add(new Elementwise("qkv bias", mul(s.n, q + 2 * kv), vectorBytes(q + 2 * kv)), layers, false);
         }
+        if (a.qkNorm()) {
+            // each head's queries and keys RMS-normalised over headDim before RoPE, each with its own weight vector
+            s.rmsNorm("q norm", mul(s.n, a.heads()), d, w.activations(), layers);
+            s.rmsNorm("k norm", mul(s.n, a.kvHeads()), d, w.kvCache(), layers);
+        }
         long ropeBytes = 2 * w.activations().storageBytes(mul(s.n, a.heads()), d)
                 + 2 * w.kvCache().storageBytes(mul(s.n, a.kvHeads()), d);
         s.add(

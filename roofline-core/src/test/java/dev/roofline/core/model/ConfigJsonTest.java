@@ -119,10 +119,11 @@ class ConfigJsonTest {
         String qwenMoe = LLAMA_3_8B.replace("\"model_type\": \"llama\"", "\"model_type\": \"qwen2_moe\"");
         assertThatThrownBy(() -> ConfigJson.parse("x", qwenMoe))
                 .hasMessage("config.json field model_type \"qwen2_moe\" is not supported; supported: llama, mistral,"
-                        + " qwen2, mixtral, deepseek_v3");
+                        + " qwen2, qwen3, phi3, mixtral, qwen3_moe, deepseek_v3");
         assertThatThrownBy(() -> ConfigJson.parse("x", LLAMA_3_8B.replace("\"model_type\": \"llama\",", "")))
                 .hasMessage(
-                        "config.json has no \"model_type\"; supported: llama, mistral, qwen2, mixtral, deepseek_v3");
+                        "config.json has no \"model_type\"; supported: llama, mistral, qwen2, qwen3, phi3, mixtral, qwen3_moe,"
+                                + " deepseek_v3");
         assertThatThrownBy(() ->
                         ConfigJson.parse("x", LLAMA_3_8B.replace("\"model_type\": \"llama\"", "\"model_type\": 7")))
                 .hasMessageContaining("model_type must be a string, got 7")
@@ -135,7 +136,7 @@ class ConfigJsonTest {
         assertThatThrownBy(() -> ConfigJson.read(file))
                 .hasMessage(
                         file + ": config.json field model_type \"bert\" is not supported; supported: llama, mistral,"
-                                + " qwen2, mixtral, deepseek_v3");
+                                + " qwen2, qwen3, phi3, mixtral, qwen3_moe, deepseek_v3");
     }
 
     @Test
@@ -183,14 +184,91 @@ class ConfigJsonTest {
         // Qwen/Qwen1.5-MoE-A2.7B: 14.3 B parameters; read as a dense Llama it was 1.86 B
         assertThatThrownBy(() -> ConfigJson.parse("x", QWEN1_5_MOE_A2_7B))
                 .hasMessage("config.json field model_type \"qwen2_moe\" is not supported; supported: llama, mistral,"
-                        + " qwen2, mixtral, deepseek_v3");
+                        + " qwen2, qwen3, phi3, mixtral, qwen3_moe, deepseek_v3");
         for (String dense : List.of("qwen2", "llama", "mistral")) {
             assertThatThrownBy(() ->
                             ConfigJson.parse("x", QWEN1_5_MOE_A2_7B.replace("\"qwen2_moe\"", "\"" + dense + "\"")))
                     .hasMessage("config.json field \"num_experts\" does not fit model_type \"" + dense
                             + "\" (a dense architecture: a mixture of experts needs its own model_type); supported:"
-                            + " llama, mistral, qwen2, mixtral, deepseek_v3");
+                            + " llama, mistral, qwen2, qwen3, phi3, mixtral, qwen3_moe, deepseek_v3");
         }
+    }
+
+    static final String QWEN3_8B = """
+            {"architectures": ["Qwen3ForCausalLM"], "attention_bias": false, "head_dim": 128, "hidden_size": 4096,
+             "intermediate_size": 12288, "max_position_embeddings": 40960, "max_window_layers": 36,
+             "model_type": "qwen3", "num_attention_heads": 32, "num_hidden_layers": 36, "num_key_value_heads": 8,
+             "rope_scaling": null, "rope_theta": 1000000, "sliding_window": null, "tie_word_embeddings": false,
+             "use_sliding_window": false, "vocab_size": 151936}
+            """;
+
+    static final String QWEN3_30B_A3B = """
+            {"architectures": ["Qwen3MoeForCausalLM"], "attention_bias": false, "decoder_sparse_step": 1,
+             "head_dim": 128, "hidden_size": 2048, "intermediate_size": 6144, "max_position_embeddings": 40960,
+             "mlp_only_layers": [], "model_type": "qwen3_moe", "moe_intermediate_size": 768, "norm_topk_prob": true,
+             "num_attention_heads": 32, "num_experts": 128, "num_experts_per_tok": 8, "num_hidden_layers": 48,
+             "num_key_value_heads": 4, "sliding_window": null, "tie_word_embeddings": false,
+             "use_sliding_window": false, "vocab_size": 151936}
+            """;
+
+    static final String PHI_4 = """
+            {"architectures": ["Phi3ForCausalLM"], "hidden_size": 5120, "intermediate_size": 17920,
+             "max_position_embeddings": 16384, "model_type": "phi3", "num_attention_heads": 40,
+             "num_hidden_layers": 40, "num_key_value_heads": 10, "original_max_position_embeddings": 16384,
+             "rope_scaling": null, "sliding_window": null, "tie_word_embeddings": false, "vocab_size": 100352}
+            """;
+
+    @Test
+    void qwen3Phi3AndQwen3MoeConfigsGiveThePresets() {
+        for (var c : List.of(
+                List.of(QWEN3_8B, Models.QWEN3_8B),
+                List.of(QWEN3_30B_A3B, Models.QWEN3_30B_A3B),
+                List.of(PHI_4, Models.PHI_4))) {
+            Model m = ConfigJson.parse("x", (String) c.get(0));
+            Model preset = (Model) c.get(1);
+            assertThat(m.attention()).isEqualTo(preset.attention());
+            assertThat(m.feedForward()).isEqualTo(preset.feedForward());
+            assertThat(m.parameterCount()).isEqualTo(preset.parameterCount());
+        }
+        // Qwen3's small models tie their embeddings
+        Model tied = ConfigJson.parse(
+                "x", QWEN3_8B.replace("\"tie_word_embeddings\": false", "\"tie_word_embeddings\": true"));
+        assertThat(Models.QWEN3_8B.parameterCount() - tied.parameterCount()).isEqualTo(151936L * 4096);
+    }
+
+    @Test
+    void slidingWindowsAndPartlyRoutedQwen3MixturesAreRefusedByName() {
+        assertThatThrownBy(() -> ConfigJson.parse(
+                        "x",
+                        QWEN3_8B.replace("\"sliding_window\": null", "\"sliding_window\": 4096")
+                                .replace("\"use_sliding_window\": false", "\"use_sliding_window\": true")))
+                .hasMessageStartingWith(
+                        "config.json \"sliding_window\" 4096: sliding-window attention is not supported");
+        // Phi-3-mini-4k: a window of 2047 under 4096 positions; a window as long as the positions is no window
+        String phiWindow = PHI_4.replace("\"sliding_window\": null", "\"sliding_window\": 2047");
+        assertThatThrownBy(() -> ConfigJson.parse("x", phiWindow))
+                .hasMessageStartingWith("config.json \"sliding_window\" 2047: sliding-window attention");
+        assertThat(ConfigJson.parse("x", PHI_4.replace("\"sliding_window\": null", "\"sliding_window\": 16384"))
+                        .parameterCount())
+                .isEqualTo(Models.PHI_4.parameterCount());
+        assertThatThrownBy(() -> ConfigJson.parse(
+                        "x", QWEN3_30B_A3B.replace("\"decoder_sparse_step\": 1", "\"decoder_sparse_step\": 2")))
+                .hasMessage("config.json \"decoder_sparse_step\" 2 is not supported: every layer must be routed (1)");
+        assertThatThrownBy(() -> ConfigJson.parse(
+                        "x", QWEN3_30B_A3B.replace("\"mlp_only_layers\": []", "\"mlp_only_layers\": [0, 47]")))
+                .hasMessage(
+                        "config.json \"mlp_only_layers\" [0, 47] is not supported: every layer must be routed ([])");
+        assertThatThrownBy(() -> ConfigJson.parse(
+                        "x", QWEN3_8B.replace("\"attention_bias\": false", "\"attention_bias\": true")))
+                .hasMessage("config.json \"attention_bias\": true is not supported (its biases would not be counted)");
+        // Qwen3's experts are num_experts; Mixtral's name under qwen3_moe is another architecture's
+        assertThatThrownBy(() -> ConfigJson.parse(
+                        "x", QWEN3_30B_A3B.replace("\"num_experts\": 128", "\"num_local_experts\": 128")))
+                .hasMessageStartingWith(
+                        "config.json field \"num_local_experts\" does not fit model_type \"qwen3_moe\"");
+        assertThatThrownBy(() -> ConfigJson.parse(
+                        "x", QWEN3_8B.replace("\"vocab_size\": 151936", "\"vocab_size\": 151936, \"num_experts\": 8")))
+                .hasMessageStartingWith("config.json field \"num_experts\" does not fit model_type \"qwen3\"");
     }
 
     @Test

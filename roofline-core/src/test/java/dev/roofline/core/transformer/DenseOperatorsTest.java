@@ -50,6 +50,20 @@ class DenseOperatorsTest {
     }
 
     @Test
+    void qwen3NormalisesEachQueryAndKeyHeadBeforeRope() {
+        // Qwen3-8B at batch 2: 2 x 32 query heads and 2 x 8 key heads of 128, each RMS-normalised (4 FLOPs an element),
+        // read and written in FP16 with its 128-wide weight; Llama-3-8B has no such step
+        Map<String, Step> st = Operators.of(Models.QWEN3_8B, Workload.decode(2, 1024)).stream()
+                .collect(Collectors.toMap(Step::name, Function.identity()));
+        assertThat(st.get("q norm").count()).isEqualTo(36);
+        assertThat(st.get("q norm").operator().flops()).isEqualTo(4 * 2 * 32 * D);
+        assertThat(st.get("q norm").operator().bytes()).isEqualTo((2 * 2 * 32 * D + D) * 2);
+        assertThat(st.get("k norm").operator().flops()).isEqualTo(4 * 2 * 8 * D);
+        assertThat(st.get("k norm").operator().bytes()).isEqualTo((2 * 2 * 8 * D + D) * 2);
+        assertThat(steps(Workload.decode(2, 1024))).doesNotContainKeys("q norm", "k norm");
+    }
+
+    @Test
     void decodeMatmulFlopsPerLayerAreTwiceTheWeightsPlusFourSHd() {
         for (long s : new long[] {1, 4096, 131072}) {
             long matmul = layerMatmulFlops(Operators.of(Models.LLAMA_3_8B, Workload.decode(1, s)));

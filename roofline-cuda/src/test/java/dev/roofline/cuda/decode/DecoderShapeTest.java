@@ -25,6 +25,9 @@ class DecoderShapeTest {
         assertThatThrownBy(() -> DecoderShape.of(Models.QWEN2_5_7B))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Qwen2.5-7B: the decoder has no q/k/v bias (the model has one)");
+        assertThatThrownBy(() -> DecoderShape.of(Models.QWEN3_8B))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("Qwen3-8B: the decoder has no per-head query and key norms (the model has them)");
         assertThatThrownBy(() -> DecoderShape.of(Models.DEEPSEEK_V3))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("DeepSeek-V3: the decoder runs models with multi-head or grouped-query");

@@ -10,7 +10,7 @@ import java.util.function.Supplier;
 /**
  * A decoder-only transformer as its Hugging Face {@code config.json} describes it: token embedding, {@code layers}
  * identical pre-norm decoder layers (RMSNorm, attention, residual, RMSNorm, MLP, residual), a final RMSNorm and the
- * LM head (absent when tied to the embedding).
+ * LM head (absent when tied to the embedding). Some layers may attend within a {@link SlidingWindow}.
  *
  * <pre>{@code
  * Model m = Model.newBuilder("tiny").hiddenSize(1024).layers(4).vocabSize(32000)
@@ -25,7 +25,8 @@ public record Model(
         int vocabSize,
         boolean tiedEmbeddings,
         AttentionShape attention,
-        FeedForward feedForward) {
+        FeedForward feedForward,
+        SlidingWindow slidingWindow) {
 
     /** Norm weights and biases are kept in 16 bits whatever the matrices are quantized to. */
     public static final Precision VECTOR_PRECISION = Precision.BF16;
@@ -40,6 +41,26 @@ public record Model(
         if (feedForward instanceof MixtureOfExperts moe) {
             moe.moeLayers(layers);
         }
+        Checks.notNull("slidingWindow", slidingWindow);
+        if (slidingWindow.layers() > layers) {
+            throw new IllegalArgumentException(
+                    "slidingWindow.layers must be <= layers, got " + slidingWindow.layers() + " > " + layers);
+        }
+        if (slidingWindow.any() && !(attention instanceof MultiHeadAttention)) {
+            throw new IllegalArgumentException("a sliding window needs multi-head attention, got latent attention");
+        }
+    }
+
+    /** A model whose every layer attends to the whole context. */
+    public Model(
+            String name,
+            int hiddenSize,
+            int layers,
+            int vocabSize,
+            boolean tiedEmbeddings,
+            AttentionShape attention,
+            FeedForward feedForward) {
+        this(name, hiddenSize, layers, vocabSize, tiedEmbeddings, attention, feedForward, SlidingWindow.NONE);
     }
 
     public static Builder newBuilder(String name) {
@@ -113,12 +134,38 @@ public record Model(
         return total;
     }
 
-    /** KV-cache bytes one token adds across all layers, stored in {@code kv}. */
+    /**
+     * KV-cache bytes one token adds across all layers, stored in {@code kv}, while the context is within every sliding
+     * window; past a window only the other layers' share ({@link #kvCacheBytesPerTokenBeyondWindow}) grows.
+     */
     public long kvCacheBytesPerToken(Precision kv) {
+        return Checks.multiply(layerKvBytesPerToken(kv), layers, () -> "KV bytes of " + name);
+    }
+
+    /** KV-cache bytes one token adds once the context is past the sliding window: the full-attention layers'. */
+    public long kvCacheBytesPerTokenBeyondWindow(Precision kv) {
+        return Checks.multiply(layerKvBytesPerToken(kv), layers - slidingWindow.layers(), () -> "KV bytes of " + name);
+    }
+
+    /**
+     * KV-cache bytes of one sequence of {@code contextTokens} tokens: every full-attention layer holds all of them, a
+     * windowed layer at most its window.
+     */
+    public long kvCacheBytes(Precision kv, long contextTokens) {
+        Checks.positive("contextTokens", contextTokens);
+        Supplier<String> what = () -> "KV bytes of " + name + " at " + contextTokens + " tokens";
+        long full = Checks.multiply(kvCacheBytesPerTokenBeyondWindow(kv), contextTokens, what);
+        long windowed = Checks.multiply(
+                Checks.multiply(layerKvBytesPerToken(kv), slidingWindow.layers(), what),
+                slidingWindow.keys(contextTokens),
+                what);
+        return Checks.add(full, windowed, what);
+    }
+
+    private long layerKvBytesPerToken(Precision kv) {
         Checks.notNull("kv", kv);
         long rows = attention.kvCacheElementsPerToken() / attention.kvCacheRowElements();
-        return Checks.multiply(
-                kv.storageBytes(rows, attention.kvCacheRowElements()), layers, () -> "KV bytes of " + name);
+        return kv.storageBytes(rows, attention.kvCacheRowElements());
     }
 
     @Override
@@ -140,6 +187,7 @@ public record Model(
         private boolean qkNorm;
         private LatentAttention latent;
         private FeedForward feedForward;
+        private SlidingWindow slidingWindow = SlidingWindow.NONE;
 
         private Builder(String name) {
             this.name = Checks.notBlank("name", name);
@@ -206,6 +254,12 @@ public record Model(
             return this;
         }
 
+        /** {@code layers} of the layers attend to the last {@code tokens} tokens only ({@link SlidingWindow}). */
+        public Builder slidingWindow(int tokens, int layers) {
+            this.slidingWindow = new SlidingWindow(tokens, layers);
+            return this;
+        }
+
         public Model build() {
             require(hiddenSize, "hiddenSize");
             require(layers, "layers");
@@ -227,7 +281,7 @@ public record Model(
                 throw new IllegalStateException(
                         "model '" + name + "' needs attention(heads, kvHeads) or latentAttention(...)");
             }
-            return new Model(name, hiddenSize, layers, vocabSize, tied, a, feedForward);
+            return new Model(name, hiddenSize, layers, vocabSize, tied, a, feedForward, slidingWindow);
         }
 
         private void require(int v, String what) {

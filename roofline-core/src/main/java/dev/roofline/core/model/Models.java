@@ -207,7 +207,14 @@ public final class Models {
     /** {@code m}'s shapes under another name (a fine-tune or a later release of the same architecture). */
     private static Model renamed(Model m, String name) {
         return new Model(
-                name, m.hiddenSize(), m.layers(), m.vocabSize(), m.tiedEmbeddings(), m.attention(), m.feedForward());
+                name,
+                m.hiddenSize(),
+                m.layers(),
+                m.vocabSize(),
+                m.tiedEmbeddings(),
+                m.attention(),
+                m.feedForward(),
+                m.slidingWindow());
     }
 
     public static List<Model> presets() {

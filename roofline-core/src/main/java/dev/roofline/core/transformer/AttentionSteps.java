@@ -3,6 +3,7 @@ package dev.roofline.core.transformer;
 import dev.roofline.core.model.LatentAttention;
 import dev.roofline.core.model.Model;
 import dev.roofline.core.model.MultiHeadAttention;
+import dev.roofline.core.model.SlidingWindow;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.roofline.Attention;
 import dev.roofline.core.roofline.Elementwise;
@@ -15,7 +16,13 @@ import static dev.roofline.core.transformer.StepList.mul;
 final class AttentionSteps {
     private AttentionSteps() {}
 
-    static void multiHead(StepList s, MultiHeadAttention a, long layers) {
+    /**
+     * Multi-head attention in {@code layers} layers, {@code window.layers()} of which attend to the last
+     * {@code window.tokens()} tokens only: those run as their own attention step over at most that many keys. In
+     * prefill every query is priced against its window's keys, K and V against the window's rows too (the whole
+     * context's are read once in all, a lower bound where the prompt is longer than the window).
+     */
+    static void multiHead(StepList s, MultiHeadAttention a, SlidingWindow window, long layers) {
         Workload w = s.w;
         long d = a.headDim();
         long q = (long) a.heads() * d;
@@ -40,16 +47,33 @@ final class AttentionSteps {
                         "rope", mul(mul(mul(s.n, a.heads() + a.kvHeads()), d), ROPE_FLOPS_PER_ELEMENT), ropeBytes),
                 layers,
                 false);
-        scores(
-                s,
-                "attention",
-                mul(w.batch(), a.kvHeads()),
-                w.queryTokens() * a.groupSize(),
-                d,
-                d,
-                false,
-                w.kvCache(),
-                layers);
+        long full = layers - window.layers();
+        if (full > 0) {
+            scores(
+                    s,
+                    "attention",
+                    mul(w.batch(), a.kvHeads()),
+                    w.queryTokens() * a.groupSize(),
+                    w.contextTokens(),
+                    d,
+                    d,
+                    false,
+                    w.kvCache(),
+                    full);
+        }
+        if (window.any()) {
+            scores(
+                    s,
+                    "attention (window " + window.tokens() + ")",
+                    mul(w.batch(), a.kvHeads()),
+                    w.queryTokens() * a.groupSize(),
+                    window.keys(w.contextTokens()),
+                    d,
+                    d,
+                    false,
+                    w.kvCache(),
+                    window.layers());
+        }
         s.linear("o_proj", s.hidden, q, layers);
     }
 
@@ -94,6 +118,7 @@ final class AttentionSteps {
                     "attention",
                     mul(w.batch(), h),
                     w.queryTokens(),
+                    w.contextTokens(),
                     qk,
                     a.vHeadDim(),
                     false,
@@ -118,6 +143,7 @@ final class AttentionSteps {
                     "latent attention",
                     w.batch(),
                     w.queryTokens() * h,
+                    w.contextTokens(),
                     latent + a.qkRopeHeadDim(),
                     latent,
                     true,
@@ -140,21 +166,21 @@ final class AttentionSteps {
     }
 
     /**
-     * softmax(Q·Kᵀ)·V for {@code batch} KV heads of {@code rows} query rows each. Flash: one fused operator. Otherwise
-     * Q·Kᵀ writes the scores, softmax reads and rewrites them, score·V reads them again.
+     * softmax(Q·Kᵀ)·V for {@code batch} KV heads of {@code rows} query rows each over {@code keys} keys. Flash: one
+     * fused operator. Otherwise Q·Kᵀ writes the scores, softmax reads and rewrites them, score·V reads them again.
      */
     private static void scores(
             StepList s,
             String name,
             long batch,
             long rows,
+            long keys,
             long keyDim,
             long valueDim,
             boolean shared,
             Precision kv,
             long layers) {
         Workload w = s.w;
-        long keys = w.contextTokens();
         if (w.flashAttention()) {
             s.add(new Attention(name, batch, rows, keys, keyDim, valueDim, shared, w.activations(), kv), layers, true);
             return;

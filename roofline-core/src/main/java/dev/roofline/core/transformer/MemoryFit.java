@@ -5,12 +5,38 @@ import dev.roofline.core.internal.Checks;
 /**
  * Weights plus KV cache against device memory (activations and runtime overheads are not counted).
  *
- * @param weightBytes        all weights as the workload stores them ({@link Transformer#weightBytes})
- * @param kvCacheBytes       the cache of {@code batch} sequences of {@code contextTokens} tokens
- * @param kvBytesPerToken    cache bytes one token adds across all layers
- * @param deviceBytes        device memory, 0 when the hardware does not say
+ * @param weightBytes                 all weights as the workload stores them ({@link Transformer#weightBytes})
+ * @param kvCacheBytes                the cache of {@code batch} sequences of {@code contextTokens} tokens
+ * @param kvBytesPerToken             cache bytes one token adds across all layers within every sliding window
+ * @param kvBytesPerTokenBeyondWindow cache bytes one token adds past the window (the full-attention layers'); equal to
+ *                                    {@code kvBytesPerToken} when no layer has a window
+ * @param windowTokens                the sliding window, 0 when no layer has one
+ * @param deviceBytes                 device memory, 0 when the hardware does not say
  */
-public record MemoryFit(long weightBytes, long kvCacheBytes, long kvBytesPerToken, long deviceBytes) {
+public record MemoryFit(
+        long weightBytes,
+        long kvCacheBytes,
+        long kvBytesPerToken,
+        long kvBytesPerTokenBeyondWindow,
+        long windowTokens,
+        long deviceBytes) {
+
+    public MemoryFit {
+        if (kvBytesPerToken <= 0 || kvBytesPerTokenBeyondWindow < 0 || kvBytesPerTokenBeyondWindow > kvBytesPerToken) {
+            throw new IllegalArgumentException(
+                    "KV bytes per token must be > 0 and at least those beyond the window, got " + kvBytesPerToken
+                            + " and " + kvBytesPerTokenBeyondWindow);
+        }
+        if (windowTokens < 0 || (windowTokens == 0 && kvBytesPerTokenBeyondWindow != kvBytesPerToken)) {
+            throw new IllegalArgumentException(
+                    "a smaller KV share beyond the window needs a window > 0, got " + windowTokens);
+        }
+    }
+
+    /** A model with no sliding window: every token adds {@code kvBytesPerToken}. */
+    public MemoryFit(long weightBytes, long kvCacheBytes, long kvBytesPerToken, long deviceBytes) {
+        this(weightBytes, kvCacheBytes, kvBytesPerToken, kvBytesPerToken, 0, deviceBytes);
+    }
 
     public long totalBytes() {
         return Checks.add(weightBytes, kvCacheBytes, () -> "weights plus KV cache bytes");
@@ -21,18 +47,30 @@ public record MemoryFit(long weightBytes, long kvCacheBytes, long kvBytesPerToke
         return totalBytes() <= deviceBytes;
     }
 
-    /** Tokens of KV cache (batch × context) that fit beside the weights; 0 when the weights alone do not fit. */
+    /**
+     * Tokens of context one sequence can cache beside the weights (with no sliding window, also the batch × context
+     * product that fits); 0 when the weights alone do not fit, {@link Long#MAX_VALUE} when every layer has a window
+     * and the cache stops growing.
+     */
     public long maxCachedTokens() {
-        requireDevice();
-        return Math.max(0, deviceBytes - weightBytes) / kvBytesPerToken;
+        return maxContext(1);
     }
 
-    /** Longest context that fits at {@code batch} sequences. */
+    /** Longest context that fits at {@code batch} sequences ({@link Long#MAX_VALUE}: the cache stops growing). */
     public long maxContext(long batch) {
         if (batch <= 0) {
             throw new IllegalArgumentException("batch must be > 0, got " + batch);
         }
-        return maxCachedTokens() / batch;
+        requireDevice();
+        long perSequence = Math.max(0, deviceBytes - weightBytes) / batch;
+        long window = windowTokens == 0 ? Long.MAX_VALUE : windowTokens;
+        if (perSequence / kvBytesPerToken < window) {
+            return perSequence / kvBytesPerToken; // the context stays within the window
+        }
+        if (kvBytesPerTokenBeyondWindow == 0) {
+            return Long.MAX_VALUE;
+        }
+        return window + (perSequence - window * kvBytesPerToken) / kvBytesPerTokenBeyondWindow;
     }
 
     /** Largest batch that fits at {@code contextTokens} per sequence. */
@@ -40,7 +78,13 @@ public record MemoryFit(long weightBytes, long kvCacheBytes, long kvBytesPerToke
         if (contextTokens <= 0) {
             throw new IllegalArgumentException("contextTokens must be > 0, got " + contextTokens);
         }
-        return maxCachedTokens() / contextTokens;
+        requireDevice();
+        long within = windowTokens == 0 ? contextTokens : Math.min(contextTokens, windowTokens);
+        long perSequence = Checks.add(
+                Checks.multiply(within, kvBytesPerToken, () -> "KV bytes of one sequence"),
+                Checks.multiply(contextTokens - within, kvBytesPerTokenBeyondWindow, () -> "KV bytes of one sequence"),
+                () -> "KV bytes of one sequence");
+        return Math.max(0, deviceBytes - weightBytes) / perSequence;
     }
 
     private void requireDevice() {

@@ -39,7 +39,7 @@ public final class Operators {
                 false);
         s.rmsNorm("rmsnorm", s.n, h, w.activations(), 2 * layers);
         switch (model.attention()) {
-            case MultiHeadAttention a -> AttentionSteps.multiHead(s, a, layers);
+            case MultiHeadAttention a -> AttentionSteps.multiHead(s, a, model.slidingWindow(), layers);
             case LatentAttention a -> AttentionSteps.latent(s, a, layers);
         }
         s.residual("residual add", StepList.mul(s.n, h), 2 * layers);

@@ -4,6 +4,7 @@ import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.internal.Checks;
 import dev.roofline.core.model.MixtureOfExperts;
 import dev.roofline.core.model.Model;
+import dev.roofline.core.model.SlidingWindow;
 import dev.roofline.core.model.WeightMatrix;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.roofline.Roofline;
@@ -60,12 +61,15 @@ public record Transformer(Model model, Roofline roofline) {
     /** Weights as the workload stores them ({@link #weightBytes}) plus its KV cache, against device memory. */
     public MemoryFit memory(Workload w) {
         Checks.notNull("workload", w);
-        long perToken = model.kvCacheBytesPerToken(w.kvCache());
-        long cache = Checks.multiply(
-                Checks.multiply(perToken, w.batch(), () -> "KV-cache bytes"),
-                w.contextTokens(),
-                () -> "KV-cache bytes");
-        return new MemoryFit(weightBytes(w), cache, perToken, hardware().memoryBytes());
+        long cache =
+                Checks.multiply(model.kvCacheBytes(w.kvCache(), w.contextTokens()), w.batch(), () -> "KV-cache bytes");
+        return new MemoryFit(
+                weightBytes(w),
+                cache,
+                model.kvCacheBytesPerToken(w.kvCache()),
+                model.kvCacheBytesPerTokenBeyondWindow(w.kvCache()),
+                model.slidingWindow().tokens(),
+                hardware().memoryBytes());
     }
 
     /**
@@ -109,10 +113,22 @@ public record Transformer(Model model, Roofline roofline) {
 
     /**
      * The context length at which one decode step reads as many KV-cache bytes (batch × context × bytes per token) as
-     * weight bytes ({@link #decodeWeightBytes}); beyond it, decode time is dominated by the cache.
+     * weight bytes ({@link #decodeWeightBytes}); beyond it, decode time is dominated by the cache. Layers with a
+     * sliding window read at most the window; when every layer has one and the cache at the window still weighs less
+     * than the weights, the cache never overtakes them: {@link Double#POSITIVE_INFINITY}.
      */
     public double kvCrossoverContext(Workload w) {
-        return decodeWeightBytes(w) / ((double) w.batch() * model.kvCacheBytesPerToken(w.kvCache()));
+        double perSequence = decodeWeightBytes(w) / w.batch();
+        double within = model.kvCacheBytesPerToken(w.kvCache());
+        SlidingWindow window = model.slidingWindow();
+        if (!window.any() || perSequence <= within * window.tokens()) {
+            return perSequence / within;
+        }
+        // past the window only the full-attention layers' cache grows; with none, the KV reads never catch up
+        double beyond = model.kvCacheBytesPerTokenBeyondWindow(w.kvCache());
+        return beyond == 0
+                ? Double.POSITIVE_INFINITY
+                : window.tokens() + (perSequence - within * window.tokens()) / beyond;
     }
 
     /** One prediction per (batch, context) pair, batches outermost. */

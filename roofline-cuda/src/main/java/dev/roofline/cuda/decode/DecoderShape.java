@@ -50,8 +50,8 @@ public record DecoderShape(
     }
 
     /**
-     * The shape of {@code model}; a model with latent attention, a q/k/v bias or q/k norms is refused by name, and so
-     * is a mixture of experts other than Mixtral's (shared experts, dense layers or a router bias).
+     * The shape of {@code model}; a model with latent attention, a q/k/v bias, q/k norms or sliding windows is refused
+     * by name, and so is a mixture of experts other than Mixtral's (shared experts, dense layers or a router bias).
      */
     public static DecoderShape of(Model model) {
         if (!(model.attention() instanceof MultiHeadAttention a)) {
@@ -61,6 +61,12 @@ public record DecoderShape(
         }
         if (a.qkvBias()) {
             throw new IllegalArgumentException(model.name() + ": the decoder has no q/k/v bias (the model has one)");
+        }
+        if (model.slidingWindow().any()) {
+            throw new IllegalArgumentException(
+                    model.name() + ": the decoder attends to the whole context in every layer"
+                            + " (the model has a " + model.slidingWindow().tokens() + "-token window in "
+                            + model.slidingWindow().layers() + " layers)");
         }
         if (a.qkNorm()) {
             throw new IllegalArgumentException(

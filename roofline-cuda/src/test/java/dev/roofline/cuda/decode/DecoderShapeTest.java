@@ -28,6 +28,16 @@ class DecoderShapeTest {
         assertThatThrownBy(() -> DecoderShape.of(Models.QWEN3_8B))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("Qwen3-8B: the decoder has no per-head query and key norms (the model has them)");
+        assertThatThrownBy(() -> DecoderShape.of(dev.roofline.core.model.Model.newBuilder("windowed")
+                        .hiddenSize(256)
+                        .layers(2)
+                        .vocabSize(1000)
+                        .attention(4, 2)
+                        .swiGlu(512)
+                        .slidingWindow(128, 1)
+                        .build()))
+                .hasMessage("windowed: the decoder attends to the whole context in every layer (the model has a"
+                        + " 128-token window in 1 layers)");
         assertThatThrownBy(() -> DecoderShape.of(Models.DEEPSEEK_V3))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("DeepSeek-V3: the decoder runs models with multi-head or grouped-query");

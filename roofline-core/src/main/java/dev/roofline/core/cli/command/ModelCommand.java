@@ -109,20 +109,32 @@ public final class ModelCommand extends ModelFamilyCommand {
         MemoryFit m = t.memory(w);
         if (m.deviceBytes() > 0) {
             sb.append(f(
-                    "memory: weights %.2f GiB + KV cache %.2f GiB = %.2f GiB of %.0f GiB: %s; KV fits %,d tokens (context %,d at batch %d)%n",
+                    "memory: weights %.2f GiB + KV cache %.2f GiB = %.2f GiB of %.0f GiB: %s; KV fits %s tokens (context %s at batch %d)%n",
                     m.weightBytes() / HardwareCommand.GIB,
                     m.kvCacheBytes() / HardwareCommand.GIB,
                     m.totalBytes() / HardwareCommand.GIB,
                     m.deviceBytes() / HardwareCommand.GIB,
                     m.fits() ? "fits" : "does NOT fit",
-                    m.maxCachedTokens(),
-                    m.maxContext(w.batch()),
+                    tokens(m.maxCachedTokens()),
+                    tokens(m.maxContext(w.batch())),
                     w.batch()));
         }
-        sb.append(f(
-                "KV-cache crossover: at batch %d, KV reads overtake weight reads beyond %,.0f tokens of context%n",
-                w.batch(), t.kvCrossoverContext(w)));
+        double crossover = t.kvCrossoverContext(w);
+        sb.append(
+                Double.isInfinite(crossover)
+                        ? f(
+                                "KV-cache crossover: none; every layer's cache stops at its %,d-token window%n",
+                                t.model().slidingWindow().tokens())
+                        : f(
+                                "KV-cache crossover: at batch %d, KV reads overtake weight reads beyond %,.0f tokens"
+                                        + " of context%n",
+                                w.batch(), crossover));
         return sb.toString();
+    }
+
+    /** A token count, or "unbounded" where every layer's cache stops at its window. */
+    private static String tokens(long n) {
+        return n == Long.MAX_VALUE ? "unbounded" : f("%,d", n);
     }
 
     private static String table(List<List<String>> rows) {

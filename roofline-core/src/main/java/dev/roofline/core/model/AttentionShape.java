@@ -11,8 +11,11 @@ public sealed interface AttentionShape permits MultiHeadAttention, LatentAttenti
     /** The projection matrices of one layer, each with count {@code layers}. */
     List<WeightMatrix> matrices(long hiddenSize, long layers);
 
-    /** Parameters outside matrices in one layer's attention block: biases and inner norms (not the input norm). */
-    long vectorParameters();
+    /**
+     * Parameters outside matrices in one layer's attention block of a model of {@code hiddenSize}: biases, inner norms
+     * and sinks (not the input norm).
+     */
+    long vectorParameters(long hiddenSize);
 
     /** KV-cache elements one token adds to one layer. */
     long kvCacheElementsPerToken();

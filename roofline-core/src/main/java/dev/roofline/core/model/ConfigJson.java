@@ -36,7 +36,7 @@ import static dev.roofline.core.model.ConfigFields.refuseTrue;
 public final class ConfigJson {
     /** The {@code model_type} values this reader maps to a {@link Model}. */
     public static final List<String> SUPPORTED_MODEL_TYPES =
-            List.of("llama", "mistral", "qwen2", "qwen3", "phi3", "mixtral", "qwen3_moe", "deepseek_v3");
+            List.of("llama", "mistral", "qwen2", "qwen3", "phi3", "mixtral", "qwen3_moe", "gpt_oss", "deepseek_v3");
 
     private ConfigJson() {}
 
@@ -199,6 +199,23 @@ public final class ConfigJson {
                 b.mixtureOfExperts(
                         MixtureOfExperts.routed(experts, topK(c, experts), integer(c, "moe_intermediate_size")));
             }
+            case "gpt_oss" -> {
+                refuse(
+                        type,
+                        c,
+                        List.of("n_routed_experts", "num_experts", "n_shared_experts", "first_k_dense_replace"),
+                        "gpt-oss's experts are num_local_experts of intermediate_size, every layer routed");
+                refuse(type, c, MLA_FIELDS, "multi-head attention: latent attention is deepseek_v3's");
+                // attention_bias puts biases on q, k, v and o; every layer has one sink logit per head; the router and
+                // every expert's projections carry biases
+                boolean bias = bool(c, "attention_bias", true);
+                multiHeadAttention(b, c, hidden, heads, bias);
+                b.outputBias(bias).attentionSinks(true);
+                int experts = integer(c, "num_local_experts");
+                b.mixtureOfExperts(
+                        MixtureOfExperts.routedWithBiases(experts, topK(c, experts), integer(c, "intermediate_size")));
+                slidingWindow(b, c, layers, 2);
+            }
             case "mixtral" -> {
                 refuse(
                         type,
@@ -301,6 +318,39 @@ public final class ConfigJson {
                 throw new IllegalArgumentException("config.json field \"" + f + "\" does not fit model_type \"" + type
                         + "\" (" + why + "); supported: " + supported());
             }
+        }
+    }
+
+    /**
+     * The layers that attend within {@code sliding_window}: those {@code layer_types} names
+     * {@code "sliding_attention"} (every entry one of it or {@code "full_attention"}, one per layer), or without it
+     * transformers' default for the type: layer i slides unless {@code (i + 1) % pattern == 0}, {@code pattern} being
+     * {@code sliding_window_pattern} when given, else {@code defaultPattern}.
+     */
+    private static void slidingWindow(Model.Builder b, Map<String, Object> c, int layers, int defaultPattern) {
+        int window = integer(c, "sliding_window");
+        int sliding;
+        if (c.get("layer_types") != null) {
+            if (!(c.get("layer_types") instanceof List<?> types) || types.size() != layers) {
+                throw new IllegalArgumentException("config.json \"layer_types\" must list one type per layer (" + layers
+                        + "), got " + c.get("layer_types"));
+            }
+            sliding = 0;
+            for (Object t : types) {
+                if ("sliding_attention".equals(t)) {
+                    sliding++;
+                } else if (!"full_attention".equals(t)) {
+                    throw new IllegalArgumentException("config.json \"layer_types\" entry " + t
+                            + " is not \"sliding_attention\" or \"full_attention\"");
+                }
+            }
+        } else {
+            int pattern =
+                    c.get("sliding_window_pattern") == null ? defaultPattern : integer(c, "sliding_window_pattern");
+            sliding = layers - layers / pattern;
+        }
+        if (sliding > 0) {
+            b.slidingWindow(window, sliding);
         }
     }
 

@@ -43,7 +43,7 @@ public record LatentAttention(
 
     /** The q_a and kv_a RMSNorm weights. */
     @Override
-    public long vectorParameters() {
+    public long vectorParameters(long hiddenSize) {
         return (long) qLoraRank + kvLoraRank;
     }
 

@@ -4,6 +4,7 @@ import dev.roofline.core.internal.Checks;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * A mixture of SwiGLU experts: a router ({@code experts × H}) picks {@code topK} of {@code experts} routed experts per
@@ -11,7 +12,10 @@ import java.util.List;
  * expertIntermediateSize}). The first {@code denseLayers} layers use a dense SwiGLU of {@code denseIntermediateSize}
  * instead (DeepSeek-V3's {@code first_k_dense_replace}).
  *
- * @param routerBias the router carries one bias per expert (DeepSeek-V3's {@code e_score_correction_bias})
+ * @param routerBias   the router carries one bias per expert (DeepSeek-V3's {@code e_score_correction_bias}, gpt-oss's
+ *                     router bias)
+ * @param expertBiases every expert's gate, up and down projections carry biases (gpt-oss):
+ *                     {@code 2 · expertIntermediateSize + H} per expert
  */
 public record MixtureOfExperts(
         int experts,
@@ -20,7 +24,8 @@ public record MixtureOfExperts(
         int sharedExperts,
         int denseLayers,
         int denseIntermediateSize,
-        boolean routerBias)
+        boolean routerBias,
+        boolean expertBiases)
         implements FeedForward {
 
     public MixtureOfExperts {
@@ -39,9 +44,34 @@ public record MixtureOfExperts(
         }
     }
 
+    /** Experts without biases. */
+    public MixtureOfExperts(
+            int experts,
+            int topK,
+            int expertIntermediateSize,
+            int sharedExperts,
+            int denseLayers,
+            int denseIntermediateSize,
+            boolean routerBias) {
+        this(
+                experts,
+                topK,
+                expertIntermediateSize,
+                sharedExperts,
+                denseLayers,
+                denseIntermediateSize,
+                routerBias,
+                false);
+    }
+
     /** Mixtral style: every layer routed, no shared experts, no router bias. */
     public static MixtureOfExperts routed(int experts, int topK, int expertIntermediateSize) {
         return new MixtureOfExperts(experts, topK, expertIntermediateSize, 0, 0, 0, false);
+    }
+
+    /** gpt-oss style: every layer routed, no shared experts, a router bias and biases on every expert. */
+    public static MixtureOfExperts routedWithBiases(int experts, int topK, int expertIntermediateSize) {
+        return new MixtureOfExperts(experts, topK, expertIntermediateSize, 0, 0, 0, true, true);
     }
 
     /**
@@ -94,7 +124,21 @@ public record MixtureOfExperts(
     }
 
     @Override
-    public long vectorParameters(long layers) {
-        return routerBias ? Checks.multiply(moeLayers(layers), experts, () -> "router bias parameters") : 0;
+    public long vectorParameters(long hiddenSize, long layers) {
+        return vectorParameters(hiddenSize, layers, experts);
+    }
+
+    @Override
+    public long activeVectorParameters(long hiddenSize, long layers) {
+        return vectorParameters(hiddenSize, layers, topK);
+    }
+
+    /** The router's biases of every expert, and the biases of {@code expertsPerLayer} experts in each routed layer. */
+    private long vectorParameters(long hidden, long layers, long expertsPerLayer) {
+        Supplier<String> what = () -> "router and expert bias parameters";
+        long moe = moeLayers(layers);
+        long router = routerBias ? Checks.multiply(moe, experts, what) : 0;
+        long perExpert = expertBiases ? Checks.add(2L * expertIntermediateSize, hidden, what) : 0;
+        return Checks.add(router, Checks.multiply(Checks.multiply(moe, expertsPerLayer, what), perExpert, what), what);
     }
 }

@@ -85,12 +85,13 @@ public record Model(
 
     /** Parameters outside matrices: two RMSNorms per layer, attention biases and inner norms, router biases, final norm. */
     public long vectorParameters() {
+        return vectorParameters(feedForward.vectorParameters(hiddenSize, layers));
+    }
+
+    private long vectorParameters(long mlp) {
         Supplier<String> what = () -> "vector parameters of " + name;
-        long perLayer = Checks.add(2L * hiddenSize, attention.vectorParameters(), what);
-        return Checks.add(
-                Checks.add(Checks.multiply(layers, perLayer, what), feedForward.vectorParameters(layers), what),
-                hiddenSize,
-                what);
+        long perLayer = Checks.add(2L * hiddenSize, attention.vectorParameters(hiddenSize), what);
+        return Checks.add(Checks.add(Checks.multiply(layers, perLayer, what), mlp, what), hiddenSize, what);
     }
 
     /**
@@ -108,11 +109,14 @@ public record Model(
         return Checks.add(sum(matrices()), vectorParameters(), () -> "parameter count of " + name);
     }
 
-    /** Parameters one token uses: as {@link #parameterCount()}, with only top-k routed experts per MoE layer. */
+    /**
+     * Parameters one token uses: as {@link #parameterCount()}, with only top-k routed experts (and their biases) per
+     * MoE layer; the embedding table and the LM head both count.
+     */
     public long activeParameterCount() {
         return Checks.add(
                 sum(matrices(feedForward.activeMatrices(hiddenSize, layers))),
-                vectorParameters(),
+                vectorParameters(feedForward.activeVectorParameters(hiddenSize, layers)),
                 () -> "active parameter count of " + name);
     }
 
@@ -185,6 +189,8 @@ public record Model(
         private int headDim;
         private boolean qkvBias;
         private boolean qkNorm;
+        private boolean outputBias;
+        private boolean sinks;
         private LatentAttention latent;
         private FeedForward feedForward;
         private SlidingWindow slidingWindow = SlidingWindow.NONE;
@@ -232,6 +238,18 @@ public record Model(
             return this;
         }
 
+        /** A bias on o_proj ({@link MultiHeadAttention#outputBias}). */
+        public Builder outputBias(boolean bias) {
+            this.outputBias = bias;
+            return this;
+        }
+
+        /** One sink logit per query head in every softmax ({@link MultiHeadAttention#sinks}). */
+        public Builder attentionSinks(boolean sinks) {
+            this.sinks = sinks;
+            return this;
+        }
+
         /** Per-head RMSNorms on the queries and keys ({@link MultiHeadAttention#qkNorm}). */
         public Builder qkNorm(boolean norm) {
             this.qkNorm = norm;
@@ -276,7 +294,8 @@ public record Model(
                     throw new IllegalStateException("model '" + name + "': hiddenSize " + hiddenSize
                             + " is not a multiple of heads " + heads + "; set headDim");
                 }
-                a = new MultiHeadAttention(heads, kvHeads, headDim > 0 ? headDim : hiddenSize / heads, qkvBias, qkNorm);
+                a = new MultiHeadAttention(
+                        heads, kvHeads, headDim > 0 ? headDim : hiddenSize / heads, qkvBias, qkNorm, outputBias, sinks);
             } else {
                 throw new IllegalStateException(
                         "model '" + name + "' needs attention(heads, kvHeads) or latentAttention(...)");

@@ -103,6 +103,13 @@ public final class Models {
             .qkNorm(true)
             .mixtureOfExperts(MixtureOfExperts.routed(128, 8, 1536))
             .build();
+    /**
+     * openai/gpt-oss-20b: 32 experts top 4 in every layer, the router and every expert with biases; 64 query heads of
+     * 64 on 8 KV heads with q/k/v/o biases and a sink per head; 12 of the 24 layers attend to the last 128 tokens.
+     */
+    public static final Model GPT_OSS_20B = gptOss("gpt-oss-20b", 24, 32);
+    /** openai/gpt-oss-120b: gpt-oss-20b's layers, 36 of them with 128 experts each. */
+    public static final Model GPT_OSS_120B = gptOss("gpt-oss-120b", 36, 128);
     /** deepseek-ai/DeepSeek-R1-Distill-Llama-8B: Llama-3.1-8B's shapes. */
     public static final Model DEEPSEEK_R1_DISTILL_LLAMA_8B = renamed(LLAMA_3_1_8B, "DeepSeek-R1-Distill-Llama-8B");
     /** deepseek-ai/DeepSeek-R1-Distill-Llama-70B: Llama-3.3-70B's shapes. */
@@ -138,6 +145,8 @@ public final class Models {
             QWEN3_30B_A3B,
             QWEN3_235B_A22B,
             MIXTRAL_8X7B,
+            GPT_OSS_20B,
+            GPT_OSS_120B,
             DEEPSEEK_V3,
             DEEPSEEK_R1_DISTILL_LLAMA_8B,
             DEEPSEEK_R1_DISTILL_LLAMA_70B,
@@ -201,6 +210,21 @@ public final class Models {
                 .attention(40, 8)
                 .qkvBias(true)
                 .swiGlu(intermediate)
+                .build();
+    }
+
+    private static Model gptOss(String name, int layers, int experts) {
+        return Model.newBuilder(name)
+                .hiddenSize(2880)
+                .layers(layers)
+                .vocabSize(201088)
+                .attention(64, 8)
+                .headDim(64)
+                .qkvBias(true)
+                .outputBias(true)
+                .attentionSinks(true)
+                .mixtureOfExperts(MixtureOfExperts.routedWithBiases(experts, 4, 2880))
+                .slidingWindow(128, layers / 2)
                 .build();
     }
 

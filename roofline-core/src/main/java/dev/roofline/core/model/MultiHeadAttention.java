@@ -10,10 +10,13 @@ import java.util.List;
  * {@code kvHeads·headDim × H}, O is {@code H × heads·headDim}.
  *
  * @param qkvBias Q, K and V projections carry a bias (Qwen2)
- * @param qkNorm  each query and key head is RMS-normalised before RoPE, with one weight vector of {@code headDim} for
- *                the queries and one for the keys in every layer (Qwen3's {@code q_norm}, {@code k_norm})
+ * @param qkNorm     each query and key head is RMS-normalised before RoPE, with one weight vector of {@code headDim}
+ *                   for the queries and one for the keys in every layer (Qwen3's {@code q_norm}, {@code k_norm})
+ * @param outputBias o_proj carries a bias of the hidden size (gpt-oss)
+ * @param sinks      one learned sink logit per query head joins every softmax (gpt-oss's attention sinks)
  */
-public record MultiHeadAttention(int heads, int kvHeads, int headDim, boolean qkvBias, boolean qkNorm)
+public record MultiHeadAttention(
+        int heads, int kvHeads, int headDim, boolean qkvBias, boolean qkNorm, boolean outputBias, boolean sinks)
         implements AttentionShape {
 
     public MultiHeadAttention {
@@ -28,9 +31,9 @@ public record MultiHeadAttention(int heads, int kvHeads, int headDim, boolean qk
         }
     }
 
-    /** Attention without per-head norms. */
+    /** Attention without per-head norms, output bias or sinks. */
     public MultiHeadAttention(int heads, int kvHeads, int headDim, boolean qkvBias) {
-        this(heads, kvHeads, headDim, qkvBias, false);
+        this(heads, kvHeads, headDim, qkvBias, false, false, false);
     }
 
     /** Query heads per KV head. */
@@ -52,15 +55,16 @@ public record MultiHeadAttention(int heads, int kvHeads, int headDim, boolean qk
 
     /**
      * The Q, K and V biases when {@link #qkvBias}: {@code (heads + 2 · kvHeads) · headDim}; the query and key norms'
-     * weights when {@link #qkNorm}: {@code 2 · headDim}.
+     * weights when {@link #qkNorm}: {@code 2 · headDim}; o_proj's bias when {@link #outputBias}: {@code hiddenSize};
+     * the sinks when {@link #sinks}: {@code heads}.
      */
     @Override
-    public long vectorParameters() {
+    public long vectorParameters(long hiddenSize) {
         long bias = qkvBias
                 ? Checks.multiply(
                         heads + 2L * kvHeads, headDim, () -> "q/k/v bias parameters (heads, kvHeads, headDim)")
                 : 0;
-        return bias + (qkNorm ? 2L * headDim : 0);
+        return bias + (qkNorm ? 2L * headDim : 0) + (outputBias ? hiddenSize : 0) + (sinks ? heads : 0);
     }
 
     /** K and V: {@code 2 · kvHeads · headDim}. */

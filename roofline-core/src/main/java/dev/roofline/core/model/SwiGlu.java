@@ -30,7 +30,7 @@ public record SwiGlu(int intermediateSize) implements FeedForward {
     }
 
     @Override
-    public long vectorParameters(long layers) {
+    public long vectorParameters(long hiddenSize, long layers) {
         return 0;
     }
 }

@@ -75,6 +75,9 @@ final class AttentionSteps {
                     window.layers());
         }
         s.linear("o_proj", s.hidden, q, layers);
+        if (a.outputBias()) {
+            s.add(new Elementwise("o bias", mul(s.n, s.hidden), vectorBytes(s.hidden)), layers, false);
+        }
     }
 
     /**

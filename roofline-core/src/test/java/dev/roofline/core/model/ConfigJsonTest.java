@@ -119,11 +119,11 @@ class ConfigJsonTest {
         String qwenMoe = LLAMA_3_8B.replace("\"model_type\": \"llama\"", "\"model_type\": \"qwen2_moe\"");
         assertThatThrownBy(() -> ConfigJson.parse("x", qwenMoe))
                 .hasMessage("config.json field model_type \"qwen2_moe\" is not supported; supported: llama, mistral,"
-                        + " qwen2, qwen3, phi3, mixtral, qwen3_moe, deepseek_v3");
+                        + " qwen2, qwen3, phi3, mixtral, qwen3_moe, gpt_oss, deepseek_v3");
         assertThatThrownBy(() -> ConfigJson.parse("x", LLAMA_3_8B.replace("\"model_type\": \"llama\",", "")))
                 .hasMessage(
                         "config.json has no \"model_type\"; supported: llama, mistral, qwen2, qwen3, phi3, mixtral, qwen3_moe,"
-                                + " deepseek_v3");
+                                + " gpt_oss, deepseek_v3");
         assertThatThrownBy(() ->
                         ConfigJson.parse("x", LLAMA_3_8B.replace("\"model_type\": \"llama\"", "\"model_type\": 7")))
                 .hasMessageContaining("model_type must be a string, got 7")
@@ -136,7 +136,7 @@ class ConfigJsonTest {
         assertThatThrownBy(() -> ConfigJson.read(file))
                 .hasMessage(
                         file + ": config.json field model_type \"bert\" is not supported; supported: llama, mistral,"
-                                + " qwen2, qwen3, phi3, mixtral, qwen3_moe, deepseek_v3");
+                                + " qwen2, qwen3, phi3, mixtral, qwen3_moe, gpt_oss, deepseek_v3");
     }
 
     @Test
@@ -184,13 +184,13 @@ class ConfigJsonTest {
         // Qwen/Qwen1.5-MoE-A2.7B: 14.3 B parameters; read as a dense Llama it was 1.86 B
         assertThatThrownBy(() -> ConfigJson.parse("x", QWEN1_5_MOE_A2_7B))
                 .hasMessage("config.json field model_type \"qwen2_moe\" is not supported; supported: llama, mistral,"
-                        + " qwen2, qwen3, phi3, mixtral, qwen3_moe, deepseek_v3");
+                        + " qwen2, qwen3, phi3, mixtral, qwen3_moe, gpt_oss, deepseek_v3");
         for (String dense : List.of("qwen2", "llama", "mistral")) {
             assertThatThrownBy(() ->
                             ConfigJson.parse("x", QWEN1_5_MOE_A2_7B.replace("\"qwen2_moe\"", "\"" + dense + "\"")))
                     .hasMessage("config.json field \"num_experts\" does not fit model_type \"" + dense
                             + "\" (a dense architecture: a mixture of experts needs its own model_type); supported:"
-                            + " llama, mistral, qwen2, qwen3, phi3, mixtral, qwen3_moe, deepseek_v3");
+                            + " llama, mistral, qwen2, qwen3, phi3, mixtral, qwen3_moe, gpt_oss, deepseek_v3");
         }
     }
 
@@ -217,6 +217,40 @@ class ConfigJsonTest {
              "num_hidden_layers": 40, "num_key_value_heads": 10, "original_max_position_embeddings": 16384,
              "rope_scaling": null, "sliding_window": null, "tie_word_embeddings": false, "vocab_size": 100352}
             """;
+
+    static final String GPT_OSS_20B = """
+            {"architectures": ["GptOssForCausalLM"], "attention_bias": true, "experts_per_token": 4, "head_dim": 64,
+             "hidden_act": "silu", "hidden_size": 2880, "initial_context_length": 4096, "intermediate_size": 2880,
+             "layer_types": ["sliding_attention", "full_attention", "sliding_attention", "full_attention",
+               "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention",
+               "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention",
+               "sliding_attention", "full_attention", "sliding_attention", "full_attention", "sliding_attention",
+               "full_attention", "sliding_attention", "full_attention", "sliding_attention", "full_attention"],
+             "max_position_embeddings": 131072, "model_type": "gpt_oss", "num_attention_heads": 64,
+             "num_experts_per_tok": 4, "num_hidden_layers": 24, "num_key_value_heads": 8, "num_local_experts": 32,
+             "quantization_config": {"quant_method": "mxfp4"}, "rope_theta": 150000, "sliding_window": 128,
+             "swiglu_limit": 7.0, "tie_word_embeddings": false, "vocab_size": 201088}
+            """;
+
+    @Test
+    void gptOssConfigGivesThePresetWithItsWindowedLayers() {
+        Model m = ConfigJson.parse("gpt-oss-20b", GPT_OSS_20B);
+        assertThat(m.attention()).isEqualTo(Models.GPT_OSS_20B.attention());
+        assertThat(m.feedForward()).isEqualTo(Models.GPT_OSS_20B.feedForward());
+        assertThat(m.slidingWindow()).isEqualTo(new SlidingWindow(128, 12));
+        assertThat(m.parameterCount()).isEqualTo(20_914_757_184L);
+        // without layer_types transformers alternates, starting with a windowed layer
+        String noTypes = GPT_OSS_20B.replaceAll("\"layer_types\": \\[[^]]*],", "");
+        assertThat(ConfigJson.parse("x", noTypes).slidingWindow()).isEqualTo(new SlidingWindow(128, 12));
+        assertThatThrownBy(() -> ConfigJson.parse("x", GPT_OSS_20B.replaceFirst("\"full_attention\"", "\"chunked\"")))
+                .hasMessage(
+                        "config.json \"layer_types\" entry chunked is not \"sliding_attention\" or \"full_attention\"");
+        assertThatThrownBy(() -> ConfigJson.parse(
+                        "x", GPT_OSS_20B.replace("\"num_hidden_layers\": 24", "\"num_hidden_layers\": 23")))
+                .hasMessageStartingWith("config.json \"layer_types\" must list one type per layer (23)");
+        assertThatThrownBy(() -> ConfigJson.parse("x", noTypes.replace("\"sliding_window\": 128,", "")))
+                .hasMessage("config.json needs \"sliding_window\"");
+    }
 
     @Test
     void qwen3Phi3AndQwen3MoeConfigsGiveThePresets() {

@@ -174,7 +174,7 @@ class ModelsTest {
         int max = Integer.MAX_VALUE;
         // (2^31 - 1) + 2 · (2^31 - 1) heads' biases of width 2^31 - 1: 3 · (2^31 - 1)^2 > 2^63
         MultiHeadAttention wide = new MultiHeadAttention(max, max, max, true);
-        assertThatThrownBy(wide::vectorParameters)
+        assertThatThrownBy(() -> wide.vectorParameters(1))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("q/k/v bias parameters (heads, kvHeads, headDim) overflows a long");
         // q_b_proj: (2^31 - 1) heads of width 2^32 - 2 (just below 2^63 rows) times a q_lora_rank of 2^31 - 1
@@ -230,6 +230,6 @@ class ModelsTest {
         // 58 MoE layers x 256 experts of e_score_correction_bias: transformers' num_parameters() says 671,026,404,352
         long buffers = 58L * 256;
         assertThat(Models.DEEPSEEK_V3.parameterCount() - buffers).isEqualTo(671_026_404_352L);
-        assertThat(Models.DEEPSEEK_V3.feedForward().vectorParameters(61)).isEqualTo(buffers);
+        assertThat(Models.DEEPSEEK_V3.feedForward().vectorParameters(7168, 61)).isEqualTo(buffers);
     }
 }

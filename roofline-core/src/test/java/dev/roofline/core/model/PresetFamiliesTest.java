@@ -125,6 +125,26 @@ class PresetFamiliesTest {
     }
 
     @Test
+    void gptOssCountsItsBiasesAndSinksAndWindowsHalfItsLayers() {
+        long h = 2880, q = 64 * 64, kv = 8 * 64, ff = 2880;
+        long attention = h * q + 2 * h * kv + q * h + (q + 2 * kv) + h + 64; // q/k/v/o, their biases, 64 sinks
+        long expert = 3 * h * ff + 2 * ff + h; // gate, up, down and their biases
+        long twenty = 24 * (attention + 32 * h + 32 + 32 * expert + 2 * h) + 2 * 201088L * h + h;
+        // OpenAI's model card: 20.91B parameters, 116.83B for the 120b
+        assertThat(Models.GPT_OSS_20B.parameterCount()).isEqualTo(twenty).isEqualTo(20_914_757_184L);
+        long oneTwenty = 36 * (attention + 128 * h + 128 + 128 * expert + 2 * h) + 2 * 201088L * h + h;
+        assertThat(Models.GPT_OSS_120B.parameterCount()).isEqualTo(oneTwenty).isEqualTo(116_829_156_672L);
+        // active: 4 experts (and their biases) a layer; OpenAI's 3.61B and 5.13B leave out the embedding table
+        long active = 24 * (attention + 32 * h + 32 + 4 * expert + 2 * h) + 2 * 201088L * h + h;
+        assertThat(Models.GPT_OSS_20B.activeParameterCount()).isEqualTo(active);
+        assertThat((active - 201088L * h) / 1e9).isCloseTo(3.61, within(0.005));
+        assertThat((Models.GPT_OSS_120B.activeParameterCount() - 201088L * h) / 1e9)
+                .isCloseTo(5.13, within(0.005));
+        assertThat(Models.GPT_OSS_20B.slidingWindow()).isEqualTo(new SlidingWindow(128, 12));
+        assertThat(Models.GPT_OSS_120B.slidingWindow()).isEqualTo(new SlidingWindow(128, 18));
+    }
+
+    @Test
     void everyPresetIsFoundByItsName() {
         for (Model m : Models.presets()) {
             assertThat(Models.byName(m.name())).isSameAs(m);

@@ -35,8 +35,18 @@ import static dev.roofline.core.model.ConfigFields.refuseTrue;
  */
 public final class ConfigJson {
     /** The {@code model_type} values this reader maps to a {@link Model}. */
-    public static final List<String> SUPPORTED_MODEL_TYPES =
-            List.of("llama", "mistral", "qwen2", "qwen3", "phi3", "mixtral", "qwen3_moe", "gpt_oss", "deepseek_v3");
+    public static final List<String> SUPPORTED_MODEL_TYPES = List.of(
+            "llama",
+            "mistral",
+            "qwen2",
+            "qwen3",
+            "phi3",
+            "gemma3",
+            "gemma3_text",
+            "mixtral",
+            "qwen3_moe",
+            "gpt_oss",
+            "deepseek_v3");
 
     private ConfigJson() {}
 
@@ -141,7 +151,8 @@ public final class ConfigJson {
     private static final List<String> MLA_FIELDS =
             List.of("kv_lora_rank", "q_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim");
 
-    private static Model model(String name, String type, Map<String, Object> c) {
+    private static Model model(String name, String type, Map<String, Object> file) {
+        Map<String, Object> c = type.startsWith("gemma3") ? Gemma3Config.textFields(type, file) : file;
         int hidden = integer(c, "hidden_size");
         int heads = integer(c, "num_attention_heads");
         int layers = integer(c, "num_hidden_layers");
@@ -198,6 +209,15 @@ public final class ConfigJson {
                 int experts = integer(c, "num_experts");
                 b.mixtureOfExperts(
                         MixtureOfExperts.routed(experts, topK(c, experts), integer(c, "moe_intermediate_size")));
+            }
+            case "gemma3", "gemma3_text" -> {
+                refuse(type, c, MOE_FIELDS, "a dense architecture: a mixture of experts needs its own model_type");
+                refuseTrue(c, "attention_bias");
+                // per layer: q/k norms, norms before and after attention and the MLP, a GELU-gated MLP; 5 of every 6
+                // layers attend within sliding_window
+                multiHeadAttention(b, c, hidden, heads, false);
+                b.qkNorm(true).sandwichNorms(true).geGlu(integer(c, "intermediate_size"));
+                slidingWindow(b, c, layers, 6);
             }
             case "gpt_oss" -> {
                 refuse(

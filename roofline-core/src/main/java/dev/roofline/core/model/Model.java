@@ -10,7 +10,8 @@ import java.util.function.Supplier;
 /**
  * A decoder-only transformer as its Hugging Face {@code config.json} describes it: token embedding, {@code layers}
  * identical pre-norm decoder layers (RMSNorm, attention, residual, RMSNorm, MLP, residual), a final RMSNorm and the
- * LM head (absent when tied to the embedding). Some layers may attend within a {@link SlidingWindow}.
+ * LM head (absent when tied to the embedding). Some layers may attend within a {@link SlidingWindow}; with
+ * {@code sandwichNorms} (Gemma) the attention and MLP outputs are RMS-normalised too before their residual adds.
  *
  * <pre>{@code
  * Model m = Model.newBuilder("tiny").hiddenSize(1024).layers(4).vocabSize(32000)
@@ -26,7 +27,8 @@ public record Model(
         boolean tiedEmbeddings,
         AttentionShape attention,
         FeedForward feedForward,
-        SlidingWindow slidingWindow) {
+        SlidingWindow slidingWindow,
+        boolean sandwichNorms) {
 
     /** Norm weights and biases are kept in 16 bits whatever the matrices are quantized to. */
     public static final Precision VECTOR_PRECISION = Precision.BF16;
@@ -60,7 +62,12 @@ public record Model(
             boolean tiedEmbeddings,
             AttentionShape attention,
             FeedForward feedForward) {
-        this(name, hiddenSize, layers, vocabSize, tiedEmbeddings, attention, feedForward, SlidingWindow.NONE);
+        this(name, hiddenSize, layers, vocabSize, tiedEmbeddings, attention, feedForward, SlidingWindow.NONE, false);
+    }
+
+    /** Norms per decoder layer: 2 (before attention and MLP), 4 with {@link #sandwichNorms} (after each too). */
+    public int normsPerLayer() {
+        return sandwichNorms ? 4 : 2;
     }
 
     public static Builder newBuilder(String name) {
@@ -90,7 +97,7 @@ public record Model(
 
     private long vectorParameters(long mlp) {
         Supplier<String> what = () -> "vector parameters of " + name;
-        long perLayer = Checks.add(2L * hiddenSize, attention.vectorParameters(hiddenSize), what);
+        long perLayer = Checks.add((long) normsPerLayer() * hiddenSize, attention.vectorParameters(hiddenSize), what);
         return Checks.add(Checks.add(Checks.multiply(layers, perLayer, what), mlp, what), hiddenSize, what);
     }
 
@@ -194,6 +201,7 @@ public record Model(
         private LatentAttention latent;
         private FeedForward feedForward;
         private SlidingWindow slidingWindow = SlidingWindow.NONE;
+        private boolean sandwichNorms;
 
         private Builder(String name) {
             this.name = Checks.notBlank("name", name);
@@ -272,6 +280,18 @@ public record Model(
             return this;
         }
 
+        /** A gated MLP with GELU (tanh) on the gate: GeGLU ({@link SwiGlu#gelu}). */
+        public Builder geGlu(int intermediateSize) {
+            this.feedForward = new SwiGlu(intermediateSize, true);
+            return this;
+        }
+
+        /** RMSNorms after attention and after the MLP too, four per layer ({@link Model#sandwichNorms}). */
+        public Builder sandwichNorms(boolean on) {
+            this.sandwichNorms = on;
+            return this;
+        }
+
         /** {@code layers} of the layers attend to the last {@code tokens} tokens only ({@link SlidingWindow}). */
         public Builder slidingWindow(int tokens, int layers) {
             this.slidingWindow = new SlidingWindow(tokens, layers);
@@ -300,7 +320,7 @@ public record Model(
                 throw new IllegalStateException(
                         "model '" + name + "' needs attention(heads, kvHeads) or latentAttention(...)");
             }
-            return new Model(name, hiddenSize, layers, vocabSize, tied, a, feedForward, slidingWindow);
+            return new Model(name, hiddenSize, layers, vocabSize, tied, a, feedForward, slidingWindow, sandwichNorms);
         }
 
         private void require(int v, String what) {

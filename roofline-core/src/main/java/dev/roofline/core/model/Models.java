@@ -110,6 +110,17 @@ public final class Models {
     public static final Model GPT_OSS_20B = gptOss("gpt-oss-20b", 24, 32);
     /** openai/gpt-oss-120b: gpt-oss-20b's layers, 36 of them with 128 experts each. */
     public static final Model GPT_OSS_120B = gptOss("gpt-oss-120b", 36, 128);
+    /**
+     * google/gemma-3-1b-pt: 4 query heads of 256 on 1 KV head, q/k norms, four norms a layer, GeGLU, tied embeddings;
+     * 22 of 26 layers (5 of every 6) attend to the last 512 tokens.
+     */
+    public static final Model GEMMA_3_1B = gemma3("Gemma-3-1B", 1152, 26, 4, 1, 256, 6912, 262144, 512);
+    /** google/gemma-3-4b-pt's language model (its vision encoder is not counted): 29 of 34 layers windowed (1024). */
+    public static final Model GEMMA_3_4B = gemma3("Gemma-3-4B", 2560, 34, 8, 4, 256, 10240, 262208, 1024);
+    /** google/gemma-3-12b-pt's language model: 40 of 48 layers windowed (1024). */
+    public static final Model GEMMA_3_12B = gemma3("Gemma-3-12B", 3840, 48, 16, 8, 256, 15360, 262208, 1024);
+    /** google/gemma-3-27b-pt's language model: 32 heads of 128, 52 of 62 layers windowed (1024). */
+    public static final Model GEMMA_3_27B = gemma3("Gemma-3-27B", 5376, 62, 32, 16, 128, 21504, 262208, 1024);
     /** deepseek-ai/DeepSeek-R1-Distill-Llama-8B: Llama-3.1-8B's shapes. */
     public static final Model DEEPSEEK_R1_DISTILL_LLAMA_8B = renamed(LLAMA_3_1_8B, "DeepSeek-R1-Distill-Llama-8B");
     /** deepseek-ai/DeepSeek-R1-Distill-Llama-70B: Llama-3.3-70B's shapes. */
@@ -135,6 +146,10 @@ public final class Models {
             MISTRAL_7B,
             MISTRAL_SMALL_24B,
             PHI_4,
+            GEMMA_3_1B,
+            GEMMA_3_4B,
+            GEMMA_3_12B,
+            GEMMA_3_27B,
             QWEN2_5_7B,
             QWEN3_0_6B,
             QWEN3_1_7B,
@@ -213,6 +228,31 @@ public final class Models {
                 .build();
     }
 
+    /** A Gemma 3 language model: 5 of every 6 layers windowed, the 6th (and 12th, ...) global. */
+    private static Model gemma3(
+            String name,
+            int hidden,
+            int layers,
+            int heads,
+            int kvHeads,
+            int headDim,
+            int intermediate,
+            int vocab,
+            int window) {
+        return Model.newBuilder(name)
+                .hiddenSize(hidden)
+                .layers(layers)
+                .vocabSize(vocab)
+                .tiedEmbeddings(true)
+                .attention(heads, kvHeads)
+                .headDim(headDim)
+                .qkNorm(true)
+                .sandwichNorms(true)
+                .geGlu(intermediate)
+                .slidingWindow(window, layers - layers / 6)
+                .build();
+    }
+
     private static Model gptOss(String name, int layers, int experts) {
         return Model.newBuilder(name)
                 .hiddenSize(2880)
@@ -238,7 +278,8 @@ public final class Models {
                 m.tiedEmbeddings(),
                 m.attention(),
                 m.feedForward(),
-                m.slidingWindow());
+                m.slidingWindow(),
+                m.sandwichNorms());
     }
 
     public static List<Model> presets() {

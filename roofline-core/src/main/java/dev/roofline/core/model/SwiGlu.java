@@ -4,11 +4,20 @@ import dev.roofline.core.internal.Checks;
 
 import java.util.List;
 
-/** {@code down(silu(gate(x)) · up(x))}: gate and up are {@code intermediateSize × H}, down is {@code H × intermediateSize}. */
-public record SwiGlu(int intermediateSize) implements FeedForward {
+/**
+ * {@code down(silu(gate(x)) · up(x))}: gate and up are {@code intermediateSize × H}, down is
+ * {@code H × intermediateSize}. With {@code gelu} the gate goes through GELU (tanh approximation) instead: GeGLU, as
+ * Gemma's {@code gelu_pytorch_tanh}; the matrices are the same.
+ */
+public record SwiGlu(int intermediateSize, boolean gelu) implements FeedForward {
 
     public SwiGlu {
         Checks.positive("intermediateSize", intermediateSize);
+    }
+
+    /** The SiLU-gated MLP. */
+    public SwiGlu(int intermediateSize) {
+        this(intermediateSize, false);
     }
 
     static List<WeightMatrix> matrices(

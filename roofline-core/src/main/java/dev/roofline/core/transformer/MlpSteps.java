@@ -1,6 +1,7 @@
 package dev.roofline.core.transformer;
 
 import dev.roofline.core.model.MixtureOfExperts;
+import dev.roofline.core.model.SwiGlu;
 import dev.roofline.core.roofline.Elementwise;
 import dev.roofline.core.roofline.GroupedGemm;
 
@@ -13,9 +14,19 @@ final class MlpSteps {
 
     /** gate and up projections, silu(gate)·up, down projection. */
     static void swiGlu(StepList s, String prefix, long intermediate, long layers) {
+        gated(s, prefix, new SwiGlu(Math.toIntExact(intermediate)), layers);
+    }
+
+    /** gate and up projections, silu(gate)·up or gelu(gate)·up, down projection. */
+    static void gated(StepList s, String prefix, SwiGlu mlp, long layers) {
+        long intermediate = mlp.intermediateSize();
         s.linear(prefix + "gate_proj", intermediate, s.hidden, layers);
         s.linear(prefix + "up_proj", intermediate, s.hidden, layers);
-        s.siluMul(prefix + "silu*up", mul(s.n, intermediate), layers);
+        if (mlp.gelu()) {
+            s.geluMul(prefix + "gelu*up", mul(s.n, intermediate), layers);
+        } else {
+            s.siluMul(prefix + "silu*up", mul(s.n, intermediate), layers);
+        }
         s.linear(prefix + "down_proj", s.hidden, intermediate, layers);
     }
 

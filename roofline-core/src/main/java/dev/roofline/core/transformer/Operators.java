@@ -37,14 +37,14 @@ public final class Operators {
                         w.embeddings().storageBytes(s.n, h) + w.activations().storageBytes(s.n, h)),
                 1,
                 false);
-        s.rmsNorm("rmsnorm", s.n, h, w.activations(), 2 * layers);
+        s.rmsNorm("rmsnorm", s.n, h, w.activations(), (long) model.normsPerLayer() * layers);
         switch (model.attention()) {
             case MultiHeadAttention a -> AttentionSteps.multiHead(s, a, model.slidingWindow(), layers);
             case LatentAttention a -> AttentionSteps.latent(s, a, layers);
         }
         s.residual("residual add", StepList.mul(s.n, h), 2 * layers);
         switch (model.feedForward()) {
-            case SwiGlu f -> MlpSteps.swiGlu(s, "", f.intermediateSize(), layers);
+            case SwiGlu f -> MlpSteps.gated(s, "", f, layers);
             case MixtureOfExperts moe -> {
                 if (moe.denseLayers() > 0) {
                     MlpSteps.swiGlu(s, "dense ", moe.denseIntermediateSize(), moe.denseLayers());

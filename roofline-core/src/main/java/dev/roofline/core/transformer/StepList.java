@@ -19,6 +19,8 @@ final class StepList {
     static final int ROPE_FLOPS_PER_ELEMENT = 3;
     /** silu(g)·u = g / (1 + exp(−g)) · u: exp, add, divide, multiply. */
     static final int SILU_MUL_FLOPS_PER_ELEMENT = 4;
+    /** gelu_tanh(g)·u: g³ (2), 0.044715·g³ + g (2), × √(2/π) (1), tanh (1), + 1 (1), × 0.5·g (2), × u (1). */
+    static final int GELU_MUL_FLOPS_PER_ELEMENT = 10;
     /** Scoring one router logit (softmax or sigmoid), before the top-k comparisons. */
     static final int ROUTER_SCORE_FLOPS_PER_LOGIT = 5;
 
@@ -67,6 +69,11 @@ final class StepList {
     /** silu(gate) · up over {@code elements}: reads both, writes one. */
     void siluMul(String name, long elements, long count) {
         add(Elementwise.streaming(name, elements, SILU_MUL_FLOPS_PER_ELEMENT, w.activations(), 2, 1), count, false);
+    }
+
+    /** gelu(gate) · up over {@code elements}: reads both, writes one. */
+    void geluMul(String name, long elements, long count) {
+        add(Elementwise.streaming(name, elements, GELU_MUL_FLOPS_PER_ELEMENT, w.activations(), 2, 1), count, false);
     }
 
     static long mul(long a, long b) {

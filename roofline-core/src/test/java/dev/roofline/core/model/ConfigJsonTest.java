@@ -119,11 +119,10 @@ class ConfigJsonTest {
         String qwenMoe = LLAMA_3_8B.replace("\"model_type\": \"llama\"", "\"model_type\": \"qwen2_moe\"");
         assertThatThrownBy(() -> ConfigJson.parse("x", qwenMoe))
                 .hasMessage("config.json field model_type \"qwen2_moe\" is not supported; supported: llama, mistral,"
-                        + " qwen2, qwen3, phi3, mixtral, qwen3_moe, gpt_oss, deepseek_v3");
+                        + " qwen2, qwen3, phi3, gemma3, gemma3_text, mixtral, qwen3_moe, gpt_oss, deepseek_v3");
         assertThatThrownBy(() -> ConfigJson.parse("x", LLAMA_3_8B.replace("\"model_type\": \"llama\",", "")))
-                .hasMessage(
-                        "config.json has no \"model_type\"; supported: llama, mistral, qwen2, qwen3, phi3, mixtral, qwen3_moe,"
-                                + " gpt_oss, deepseek_v3");
+                .hasMessage("config.json has no \"model_type\"; supported: llama, mistral, qwen2, qwen3, phi3, gemma3,"
+                        + " gemma3_text, mixtral, qwen3_moe, gpt_oss, deepseek_v3");
         assertThatThrownBy(() ->
                         ConfigJson.parse("x", LLAMA_3_8B.replace("\"model_type\": \"llama\"", "\"model_type\": 7")))
                 .hasMessageContaining("model_type must be a string, got 7")
@@ -136,7 +135,7 @@ class ConfigJsonTest {
         assertThatThrownBy(() -> ConfigJson.read(file))
                 .hasMessage(
                         file + ": config.json field model_type \"bert\" is not supported; supported: llama, mistral,"
-                                + " qwen2, qwen3, phi3, mixtral, qwen3_moe, gpt_oss, deepseek_v3");
+                                + " qwen2, qwen3, phi3, gemma3, gemma3_text, mixtral, qwen3_moe, gpt_oss, deepseek_v3");
     }
 
     @Test
@@ -184,13 +183,14 @@ class ConfigJsonTest {
         // Qwen/Qwen1.5-MoE-A2.7B: 14.3 B parameters; read as a dense Llama it was 1.86 B
         assertThatThrownBy(() -> ConfigJson.parse("x", QWEN1_5_MOE_A2_7B))
                 .hasMessage("config.json field model_type \"qwen2_moe\" is not supported; supported: llama, mistral,"
-                        + " qwen2, qwen3, phi3, mixtral, qwen3_moe, gpt_oss, deepseek_v3");
+                        + " qwen2, qwen3, phi3, gemma3, gemma3_text, mixtral, qwen3_moe, gpt_oss, deepseek_v3");
         for (String dense : List.of("qwen2", "llama", "mistral")) {
             assertThatThrownBy(() ->
                             ConfigJson.parse("x", QWEN1_5_MOE_A2_7B.replace("\"qwen2_moe\"", "\"" + dense + "\"")))
-                    .hasMessage("config.json field \"num_experts\" does not fit model_type \"" + dense
-                            + "\" (a dense architecture: a mixture of experts needs its own model_type); supported:"
-                            + " llama, mistral, qwen2, qwen3, phi3, mixtral, qwen3_moe, gpt_oss, deepseek_v3");
+                    .hasMessage(
+                            "config.json field \"num_experts\" does not fit model_type \"" + dense
+                                    + "\" (a dense architecture: a mixture of experts needs its own model_type); supported:"
+                                    + " llama, mistral, qwen2, qwen3, phi3, gemma3, gemma3_text, mixtral, qwen3_moe, gpt_oss, deepseek_v3");
         }
     }
 
@@ -231,6 +231,47 @@ class ConfigJsonTest {
              "quantization_config": {"quant_method": "mxfp4"}, "rope_theta": 150000, "sliding_window": 128,
              "swiglu_limit": 7.0, "tie_word_embeddings": false, "vocab_size": 201088}
             """;
+
+    static final String GEMMA_3_1B = """
+            {"architectures": ["Gemma3ForCausalLM"], "attention_bias": false, "attn_logit_softcapping": null,
+             "final_logit_softcapping": null, "head_dim": 256, "hidden_activation": "gelu_pytorch_tanh",
+             "hidden_size": 1152, "intermediate_size": 6912, "max_position_embeddings": 32768,
+             "model_type": "gemma3_text", "num_attention_heads": 4, "num_hidden_layers": 26, "num_key_value_heads": 1,
+             "query_pre_attn_scalar": 256, "rope_local_base_freq": 10000, "rope_theta": 1000000,
+             "sliding_window": 512, "sliding_window_pattern": 6, "vocab_size": 262144}
+            """;
+
+    /** google/gemma-3-4b-pt: the text model's fields under text_config, most left to transformers' defaults. */
+    static final String GEMMA_3_4B = """
+            {"architectures": ["Gemma3ForConditionalGeneration"], "boi_token_index": 255999, "eoi_token_index": 256000,
+             "image_token_index": 262144, "mm_tokens_per_image": 256, "model_type": "gemma3",
+             "text_config": {"hidden_size": 2560, "intermediate_size": 10240, "model_type": "gemma3_text",
+               "num_hidden_layers": 34, "rope_scaling": {"factor": 8.0, "rope_type": "linear"}, "sliding_window": 1024},
+             "vision_config": {"hidden_size": 1152, "image_size": 896, "intermediate_size": 4304,
+               "model_type": "siglip_vision_model", "num_attention_heads": 16, "num_hidden_layers": 27,
+               "patch_size": 14, "vision_use_head": false}}
+            """;
+
+    @Test
+    void gemma3ConfigsGiveThePresetsWithTransformersDefaults() {
+        Model one = ConfigJson.parse("x", GEMMA_3_1B);
+        assertThat(one.attention()).isEqualTo(Models.GEMMA_3_1B.attention());
+        assertThat(one.feedForward()).isEqualTo(Models.GEMMA_3_1B.feedForward());
+        assertThat(one.slidingWindow()).isEqualTo(Models.GEMMA_3_1B.slidingWindow());
+        assertThat(one.parameterCount()).isEqualTo(999_885_952L);
+        Model four = ConfigJson.parse("x", GEMMA_3_4B);
+        assertThat(four.attention()).isEqualTo(Models.GEMMA_3_4B.attention());
+        assertThat(four.slidingWindow()).isEqualTo(Models.GEMMA_3_4B.slidingWindow());
+        assertThat(four.parameterCount()).isEqualTo(Models.GEMMA_3_4B.parameterCount());
+        assertThatThrownBy(() -> ConfigJson.parse(
+                        "x",
+                        GEMMA_3_1B.replace("\"final_logit_softcapping\": null", "\"final_logit_softcapping\": 30.0")))
+                .hasMessageStartingWith("config.json \"final_logit_softcapping\" 30.0 is not supported");
+        assertThatThrownBy(() -> ConfigJson.parse("x", "{\"model_type\": \"gemma3\", \"vision_config\": {}}"))
+                .hasMessageContaining("needs \"text_config\"");
+        assertThatThrownBy(() -> ConfigJson.parse("x", GEMMA_3_1B.replace("\"gelu_pytorch_tanh\"", "\"silu\"")))
+                .hasMessageStartingWith("config.json \"hidden_activation\" silu is not supported");
+    }
 
     @Test
     void gptOssConfigGivesThePresetWithItsWindowedLayers() {

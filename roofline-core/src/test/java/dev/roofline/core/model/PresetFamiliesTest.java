@@ -145,6 +145,26 @@ class PresetFamiliesTest {
     }
 
     @Test
+    void gemma3CountsFourNormsAndItsQueryAndKeyNormsInEveryLayer() {
+        // per layer: the layer of a 2-norm model plus 2 more norms of the hidden size (after attention and the MLP)
+        long oneB = 26 * (layer(1152, 4, 1, 256, 6912, true, false) + 2 * 1152) + 262144L * 1152 + 1152;
+        // Hugging Face's count for google/gemma-3-1b-pt
+        assertThat(Models.GEMMA_3_1B.parameterCount()).isEqualTo(oneB).isEqualTo(999_885_952L);
+        assertThat(Models.GEMMA_3_4B.parameterCount())
+                .isEqualTo(34 * (layer(2560, 8, 4, 256, 10240, true, false) + 2 * 2560) + 262208L * 2560 + 2560);
+        assertThat(Models.GEMMA_3_12B.parameterCount())
+                .isEqualTo(48 * (layer(3840, 16, 8, 256, 15360, true, false) + 2 * 3840) + 262208L * 3840 + 3840);
+        assertThat(Models.GEMMA_3_27B.parameterCount())
+                .isEqualTo(62 * (layer(5376, 32, 16, 128, 21504, true, false) + 2 * 5376) + 262208L * 5376 + 5376);
+        // every sixth layer global: 26 - 4, 34 - 5, 48 - 8, 62 - 10 windowed
+        assertThat(Models.GEMMA_3_1B.slidingWindow()).isEqualTo(new SlidingWindow(512, 22));
+        assertThat(Models.GEMMA_3_4B.slidingWindow()).isEqualTo(new SlidingWindow(1024, 29));
+        assertThat(Models.GEMMA_3_12B.slidingWindow()).isEqualTo(new SlidingWindow(1024, 40));
+        assertThat(Models.GEMMA_3_27B.slidingWindow()).isEqualTo(new SlidingWindow(1024, 52));
+        assertThat(Models.GEMMA_3_27B.feedForward()).isEqualTo(new SwiGlu(21504, true));
+    }
+
+    @Test
     void everyPresetIsFoundByItsName() {
         for (Model m : Models.presets()) {
             assertThat(Models.byName(m.name())).isSameAs(m);

@@ -62,6 +62,10 @@ public record DecoderShape(
         if (a.qkvBias()) {
             throw new IllegalArgumentException(model.name() + ": the decoder has no q/k/v bias (the model has one)");
         }
+        if (model.sandwichNorms()) {
+            throw new IllegalArgumentException(model.name() + ": the decoder normalises before attention and the MLP"
+                    + " only (the model normalises their outputs too)");
+        }
         if (model.slidingWindow().any()) {
             throw new IllegalArgumentException(
                     model.name() + ": the decoder attends to the whole context in every layer"
@@ -73,6 +77,10 @@ public record DecoderShape(
                     model.name() + ": the decoder has no per-head query and key norms (the model has them)");
         }
         return switch (model.feedForward()) {
+            case SwiGlu mlp
+            when mlp.gelu() ->
+                throw new IllegalArgumentException(
+                        model.name() + ": the decoder's MLP is SiLU-gated (the model's is GELU-gated)");
             case SwiGlu mlp ->
                 new DecoderShape(
                         model.layers(),

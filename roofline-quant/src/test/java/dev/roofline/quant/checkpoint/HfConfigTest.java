@@ -50,7 +50,7 @@ class HfConfigTest {
         String core = catchThrowable(() -> ConfigJson.read(file)).getMessage();
         assertThat(core)
                 .contains("field model_type \"qwen2_moe\" is not supported; supported: llama, mistral, qwen2,"
-                        + " qwen3, phi3, mixtral, qwen3_moe, gpt_oss, deepseek_v3");
+                        + " qwen3, phi3, gemma3, gemma3_text, mixtral, qwen3_moe, gpt_oss, deepseek_v3");
         assertThatThrownBy(() -> HfConfig.read(file))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage(core);

@@ -161,6 +161,9 @@ public final class ConfigJson {
                 .layers(layers)
                 .vocabSize(integer(c, "vocab_size"))
                 .tiedEmbeddings(bool(c, "tie_word_embeddings", false));
+        if (c.get("max_position_embeddings") != null) {
+            b.maxPositions(integer(c, "max_position_embeddings"));
+        }
         switch (type) {
             case "llama", "mistral", "qwen2" -> {
                 refuse(type, c, MOE_FIELDS, "a dense architecture: a mixture of experts needs its own model_type");

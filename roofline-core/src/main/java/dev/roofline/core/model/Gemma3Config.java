@@ -24,6 +24,7 @@ final class Gemma3Config {
             Map.entry("head_dim", 256L),
             Map.entry("hidden_activation", "gelu_pytorch_tanh"),
             Map.entry("sliding_window", 4096L),
+            Map.entry("max_position_embeddings", 131_072L),
             Map.entry("sliding_window_pattern", 6L),
             Map.entry("tie_word_embeddings", true));
 

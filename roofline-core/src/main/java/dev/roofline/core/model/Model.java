@@ -12,6 +12,8 @@ import java.util.function.Supplier;
  * identical pre-norm decoder layers (RMSNorm, attention, residual, RMSNorm, MLP, residual), a final RMSNorm and the
  * LM head (absent when tied to the embedding). Some layers may attend within a {@link SlidingWindow}; with
  * {@code sandwichNorms} (Gemma) the attention and MLP outputs are RMS-normalised too before their residual adds.
+ * {@code maxPositions} is the longest context the checkpoint is made for ({@code max_position_embeddings}; 0 when not
+ * stated): RoPE scaling changes no FLOPs, but the positions bound the context a KV cache is sized for.
  *
  * <pre>{@code
  * Model m = Model.newBuilder("tiny").hiddenSize(1024).layers(4).vocabSize(32000)
@@ -28,7 +30,8 @@ public record Model(
         AttentionShape attention,
         FeedForward feedForward,
         SlidingWindow slidingWindow,
-        boolean sandwichNorms) {
+        boolean sandwichNorms,
+        int maxPositions) {
 
     /** Norm weights and biases are kept in 16 bits whatever the matrices are quantized to. */
     public static final Precision VECTOR_PRECISION = Precision.BF16;
@@ -48,6 +51,9 @@ public record Model(
             throw new IllegalArgumentException(
                     "slidingWindow.layers must be <= layers, got " + slidingWindow.layers() + " > " + layers);
         }
+        if (maxPositions < 0) {
+            throw new IllegalArgumentException("maxPositions must be >= 0 (0: not stated), got " + maxPositions);
+        }
         if (slidingWindow.any() && !(attention instanceof MultiHeadAttention)) {
             throw new IllegalArgumentException("a sliding window needs multi-head attention, got latent attention");
         }
@@ -62,7 +68,22 @@ public record Model(
             boolean tiedEmbeddings,
             AttentionShape attention,
             FeedForward feedForward) {
-        this(name, hiddenSize, layers, vocabSize, tiedEmbeddings, attention, feedForward, SlidingWindow.NONE, false);
+        this(name, hiddenSize, layers, vocabSize, tiedEmbeddings, attention, feedForward, SlidingWindow.NONE, false, 0);
+    }
+
+    /** This model with {@code positions} as its longest context (its {@code max_position_embeddings}). */
+    public Model withMaxPositions(int positions) {
+        return new Model(
+                name,
+                hiddenSize,
+                layers,
+                vocabSize,
+                tiedEmbeddings,
+                attention,
+                feedForward,
+                slidingWindow,
+                sandwichNorms,
+                positions);
     }
 
     /** Norms per decoder layer: 2 (before attention and MLP), 4 with {@link #sandwichNorms} (after each too). */
@@ -202,6 +223,7 @@ public record Model(
         private FeedForward feedForward;
         private SlidingWindow slidingWindow = SlidingWindow.NONE;
         private boolean sandwichNorms;
+        private int maxPositions;
 
         private Builder(String name) {
             this.name = Checks.notBlank("name", name);
@@ -292,6 +314,12 @@ public record Model(
             return this;
         }
 
+        /** The longest context the model is made for ({@link Model#maxPositions}). */
+        public Builder maxPositions(int positions) {
+            this.maxPositions = Checks.positive("maxPositions", positions);
+            return this;
+        }
+
         /** {@code layers} of the layers attend to the last {@code tokens} tokens only ({@link SlidingWindow}). */
         public Builder slidingWindow(int tokens, int layers) {
             this.slidingWindow = new SlidingWindow(tokens, layers);
@@ -320,7 +348,17 @@ public record Model(
                 throw new IllegalStateException(
                         "model '" + name + "' needs attention(heads, kvHeads) or latentAttention(...)");
             }
-            return new Model(name, hiddenSize, layers, vocabSize, tied, a, feedForward, slidingWindow, sandwichNorms);
+            return new Model(
+                    name,
+                    hiddenSize,
+                    layers,
+                    vocabSize,
+                    tied,
+                    a,
+                    feedForward,
+                    slidingWindow,
+                    sandwichNorms,
+                    maxPositions);
         }
 
         private void require(int v, String what) {

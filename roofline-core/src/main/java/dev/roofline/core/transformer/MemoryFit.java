@@ -12,6 +12,8 @@ import dev.roofline.core.internal.Checks;
  *                                    {@code kvBytesPerToken} when no layer has a window
  * @param windowTokens                the sliding window, 0 when no layer has one
  * @param deviceBytes                 device memory, 0 when the hardware does not say
+ * @param maxPositions                the model's longest context ({@code max_position_embeddings}), 0 when not stated:
+ *                                    {@link #maxContext} reports no more
  */
 public record MemoryFit(
         long weightBytes,
@@ -19,7 +21,8 @@ public record MemoryFit(
         long kvBytesPerToken,
         long kvBytesPerTokenBeyondWindow,
         long windowTokens,
-        long deviceBytes) {
+        long deviceBytes,
+        long maxPositions) {
 
     public MemoryFit {
         if (kvBytesPerToken <= 0 || kvBytesPerTokenBeyondWindow < 0 || kvBytesPerTokenBeyondWindow > kvBytesPerToken) {
@@ -27,15 +30,18 @@ public record MemoryFit(
                     "KV bytes per token must be > 0 and at least those beyond the window, got " + kvBytesPerToken
                             + " and " + kvBytesPerTokenBeyondWindow);
         }
+        if (maxPositions < 0) {
+            throw new IllegalArgumentException("maxPositions must be >= 0 (0: not stated), got " + maxPositions);
+        }
         if (windowTokens < 0 || (windowTokens == 0 && kvBytesPerTokenBeyondWindow != kvBytesPerToken)) {
             throw new IllegalArgumentException(
                     "a smaller KV share beyond the window needs a window > 0, got " + windowTokens);
         }
     }
 
-    /** A model with no sliding window: every token adds {@code kvBytesPerToken}. */
+    /** A model with no sliding window and no stated position limit: every token adds {@code kvBytesPerToken}. */
     public MemoryFit(long weightBytes, long kvCacheBytes, long kvBytesPerToken, long deviceBytes) {
-        this(weightBytes, kvCacheBytes, kvBytesPerToken, kvBytesPerToken, 0, deviceBytes);
+        this(weightBytes, kvCacheBytes, kvBytesPerToken, kvBytesPerToken, 0, deviceBytes, 0);
     }
 
     public long totalBytes() {
@@ -50,14 +56,22 @@ public record MemoryFit(
     /**
      * Tokens of context one sequence can cache beside the weights (with no sliding window, also the batch × context
      * product that fits); 0 when the weights alone do not fit, {@link Long#MAX_VALUE} when every layer has a window
-     * and the cache stops growing.
+     * and the cache stops growing. Not bounded by {@link #maxPositions}.
      */
     public long maxCachedTokens() {
-        return maxContext(1);
+        return maxContextInMemory(1);
     }
 
-    /** Longest context that fits at {@code batch} sequences ({@link Long#MAX_VALUE}: the cache stops growing). */
+    /**
+     * Longest context that fits at {@code batch} sequences, at most {@link #maxPositions} when stated
+     * ({@link Long#MAX_VALUE}: the cache stops growing and no limit is stated).
+     */
     public long maxContext(long batch) {
+        long fits = maxContextInMemory(batch);
+        return maxPositions > 0 ? Math.min(fits, maxPositions) : fits;
+    }
+
+    private long maxContextInMemory(long batch) {
         if (batch <= 0) {
             throw new IllegalArgumentException("batch must be > 0, got " + batch);
         }

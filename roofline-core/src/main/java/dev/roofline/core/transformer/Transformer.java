@@ -69,7 +69,8 @@ public record Transformer(Model model, Roofline roofline) {
                 model.kvCacheBytesPerToken(w.kvCache()),
                 model.kvCacheBytesPerTokenBeyondWindow(w.kvCache()),
                 model.slidingWindow().tokens(),
-                hardware().memoryBytes());
+                hardware().memoryBytes(),
+                model.maxPositions());
     }
 
     /**

@@ -22,6 +22,21 @@ class ModelCommandTest {
     }
 
     @Test
+    void modelFollowsSlidingWindowsAndThePositionLimit() {
+        // gpt-oss-20b at 200k tokens: past its 131,072 positions; 12 of 24 layers keep 128 tokens, so the 12 others'
+        // cache alone grows, 12 x 2 x 8 x 64 x 2 bytes = 24,576 a token beyond the window
+        MainTest.Run r = MainTest.run("model", "gpt-oss-20b", "--hw", "gb10", "--context", "200000");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out())
+                .contains("note: context 200,000 is beyond the 131,072 positions the model is made for")
+                .contains("(context 131,072 at batch 1)")
+                .contains("attention (window 128)");
+        long kv = 200_000L * 24_576 + 128L * 24_576;
+        assertThat(r.out())
+                .contains(String.format(java.util.Locale.ROOT, "KV cache %.2f GiB", kv / (double) (1L << 30)));
+    }
+
+    @Test
     void modelReadsAConfigJsonAndWritesCsv(@TempDir Path dir) throws Exception {
         Path config = dir.resolve("config.json");
         Files.writeString(config, ConfigJsonText.LLAMA_3_8B);

@@ -165,6 +165,22 @@ class PresetFamiliesTest {
     }
 
     @Test
+    void presetsKnowThePositionsTheirConfigsState() {
+        // max_position_embeddings: Llama 3's 8k grew to 128k in 3.1 with the same weights
+        assertThat(Models.LLAMA_3_8B.maxPositions()).isEqualTo(8192);
+        assertThat(Models.LLAMA_3_1_8B.maxPositions()).isEqualTo(131072);
+        assertThat(Models.QWEN3_8B.maxPositions()).isEqualTo(40960);
+        assertThat(Models.GEMMA_3_1B.maxPositions()).isEqualTo(32768);
+        assertThat(Models.GPT_OSS_20B.maxPositions()).isEqualTo(131072);
+        assertThat(Models.presets())
+                .allSatisfy(m -> assertThat(m.maxPositions()).isPositive());
+        assertThat(ConfigJson.parse("x", ConfigJsonTest.QWEN3_8B).maxPositions())
+                .isEqualTo(40960);
+        assertThat(ConfigJson.parse("x", ConfigJsonTest.GEMMA_3_4B).maxPositions())
+                .isEqualTo(131072);
+    }
+
+    @Test
     void everyPresetIsFoundByItsName() {
         for (Model m : Models.presets()) {
             assertThat(Models.byName(m.name())).isSameAs(m);

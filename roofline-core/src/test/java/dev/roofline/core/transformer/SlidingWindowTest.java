@@ -64,7 +64,7 @@ class SlidingWindowTest {
     @Test
     void memoryFitFollowsTheWindowPerLayer() {
         long weights = 1_000_000, device = 1_000_000 + 10_000_000;
-        MemoryFit m = new MemoryFit(weights, 0, 6 * LAYER_KV, 2 * LAYER_KV, 100, device);
+        MemoryFit m = new MemoryFit(weights, 0, 6 * LAYER_KV, 2 * LAYER_KV, 100, device, 0);
         // one sequence: 100 tokens at 6 layers' bytes, then 2 layers' bytes per token
         long beyond = (10_000_000 - 100 * 6 * LAYER_KV) / (2 * LAYER_KV);
         assertThat(m.maxContext(1)).isEqualTo(100 + beyond);
@@ -74,9 +74,14 @@ class SlidingWindowTest {
         assertThat(m.maxBatch(1000)).isEqualTo(10_000_000 / ((100 * 6 + 900 * 2) * LAYER_KV));
         assertThat(m.maxBatch(50)).isEqualTo(10_000_000 / (50 * 6 * LAYER_KV));
         // every layer windowed: past the window nothing grows
-        MemoryFit all = new MemoryFit(weights, 0, 6 * LAYER_KV, 0, 100, device);
+        MemoryFit all = new MemoryFit(weights, 0, 6 * LAYER_KV, 0, 100, device, 0);
         assertThat(all.maxContext(1)).isEqualTo(Long.MAX_VALUE);
-        assertThatThrownBy(() -> new MemoryFit(weights, 0, 6 * LAYER_KV, 2 * LAYER_KV, 0, device))
+        // a model made for 2,000 positions: no longer context, however much memory is free
+        MemoryFit limited = new MemoryFit(weights, 0, 6 * LAYER_KV, 2 * LAYER_KV, 100, device, 2000);
+        assertThat(limited.maxContext(1)).isEqualTo(2000);
+        assertThat(limited.maxContext(400)).isEqualTo(25_000 / (6 * LAYER_KV));
+        assertThat(limited.maxCachedTokens()).isEqualTo(100 + beyond);
+        assertThatThrownBy(() -> new MemoryFit(weights, 0, 6 * LAYER_KV, 2 * LAYER_KV, 0, device, 0))
                 .hasMessageContaining("needs a window > 0");
     }
 

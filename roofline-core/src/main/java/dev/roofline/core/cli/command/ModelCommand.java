@@ -119,6 +119,11 @@ public final class ModelCommand extends ModelFamilyCommand {
                     tokens(m.maxContext(w.batch())),
                     w.batch()));
         }
+        if (t.model().maxPositions() > 0 && w.contextTokens() > t.model().maxPositions()) {
+            sb.append(f(
+                    "note: context %,d is beyond the %,d positions the model is made for (max_position_embeddings)%n",
+                    w.contextTokens(), t.model().maxPositions()));
+        }
         double crossover = t.kvCrossoverContext(w);
         sb.append(
                 Double.isInfinite(crossover)

@@ -1,7 +1,10 @@
 package dev.roofline.core.model;
 
+import dev.roofline.core.precision.Precision;
+
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -309,6 +312,23 @@ public final class Models {
                 m.slidingWindow(),
                 m.sandwichNorms(),
                 maxPositions);
+    }
+
+    /**
+     * The precisions a preset's checkpoint is released in, where it is released quantized: gpt-oss ships its routed
+     * experts in MXFP4 and everything else (attention, router, embeddings) in BF16. Other presets ship 16-bit weights
+     * throughout and have none here.
+     *
+     * @param weights every weight but the routed experts
+     * @param experts the routed experts
+     */
+    public record Released(Precision weights, Precision experts) {}
+
+    /** {@code m}'s released precisions, when it is a preset released quantized ({@link Released}). */
+    public static Optional<Released> released(Model m) {
+        return m == GPT_OSS_20B || m == GPT_OSS_120B
+                ? Optional.of(new Released(Precision.BF16, Precision.MXFP4))
+                : Optional.empty();
     }
 
     public static List<Model> presets() {

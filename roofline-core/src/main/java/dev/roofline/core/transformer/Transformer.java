@@ -86,9 +86,12 @@ public record Transformer(Model model, Roofline roofline) {
         return total;
     }
 
-    /** The embedding table and the LM head are stored in the workload's embedding precision. */
+    /** The embedding table and the LM head in the workload's embedding precision, routed experts in the experts'. */
     private static Precision precisionOf(WeightMatrix m, Workload w) {
-        return m.role() == WeightMatrix.Role.EMBEDDING || m.name().equals(LM_HEAD) ? w.embeddings() : w.weights();
+        if (m.role() == WeightMatrix.Role.EMBEDDING || m.name().equals(LM_HEAD)) {
+            return w.embeddings();
+        }
+        return m.role() == WeightMatrix.Role.ROUTED_EXPERT ? w.expertWeights() : w.weights();
     }
 
     /**

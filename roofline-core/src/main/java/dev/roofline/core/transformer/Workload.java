@@ -24,6 +24,8 @@ import dev.roofline.core.precision.Precision;
  *                            scores, softmax reading and writing them
  * @param quantizedEmbeddings true to store the embedding table and the LM head in the weight precision too; false
  *                            (default) keeps them at 16 bits, see {@link #embeddings()}
+ * @param expertWeights       the routed experts' precision: {@code weights} unless set apart
+ *                            ({@link #withExpertWeights}; gpt-oss ships its experts in MXFP4, the rest in BF16)
  */
 public record Workload(
         Phase phase,
@@ -33,7 +35,8 @@ public record Workload(
         Precision activations,
         Precision kvCache,
         boolean flashAttention,
-        boolean quantizedEmbeddings) {
+        boolean quantizedEmbeddings,
+        Precision expertWeights) {
 
     /** Weights of this many bits or more are the checkpoint as trained, not a quantization of it. */
     private static final int UNQUANTIZED_BITS = 16;
@@ -45,6 +48,20 @@ public record Workload(
         Checks.notNull("weights", weights);
         Checks.notNull("activations", activations);
         Checks.notNull("kvCache", kvCache);
+        Checks.notNull("expertWeights", expertWeights);
+    }
+
+    /** A workload whose routed experts are stored like every other weight. */
+    public Workload(
+            Phase phase,
+            long batch,
+            long contextTokens,
+            Precision weights,
+            Precision activations,
+            Precision kvCache,
+            boolean flashAttention,
+            boolean quantizedEmbeddings) {
+        this(phase, batch, contextTokens, weights, activations, kvCache, flashAttention, quantizedEmbeddings, weights);
     }
 
     /** A workload whose embedding table and LM head stay at 16 bits (see {@link #embeddings()}). */
@@ -69,34 +86,71 @@ public record Workload(
         return new Workload(Phase.PREFILL, batch, promptTokens, Precision.FP16, Precision.FP16, Precision.FP16, true);
     }
 
+    /** The weights' precision, the routed experts' included (set them apart afterwards with {@link #withExpertWeights}). */
     public Workload withWeights(Precision p) {
-        return new Workload(phase, batch, contextTokens, p, activations, kvCache, flashAttention, quantizedEmbeddings);
+        return new Workload(
+                phase, batch, contextTokens, p, activations, kvCache, flashAttention, quantizedEmbeddings, p);
+    }
+
+    /** The routed experts' precision alone. */
+    public Workload withExpertWeights(Precision p) {
+        return new Workload(
+                phase, batch, contextTokens, weights, activations, kvCache, flashAttention, quantizedEmbeddings, p);
     }
 
     public Workload withActivations(Precision p) {
-        return new Workload(phase, batch, contextTokens, weights, p, kvCache, flashAttention, quantizedEmbeddings);
+        return new Workload(
+                phase, batch, contextTokens, weights, p, kvCache, flashAttention, quantizedEmbeddings, expertWeights);
     }
 
     public Workload withKvCache(Precision p) {
-        return new Workload(phase, batch, contextTokens, weights, activations, p, flashAttention, quantizedEmbeddings);
+        return new Workload(
+                phase,
+                batch,
+                contextTokens,
+                weights,
+                activations,
+                p,
+                flashAttention,
+                quantizedEmbeddings,
+                expertWeights);
     }
 
     public Workload withFlashAttention(boolean flash) {
-        return new Workload(phase, batch, contextTokens, weights, activations, kvCache, flash, quantizedEmbeddings);
+        return new Workload(
+                phase, batch, contextTokens, weights, activations, kvCache, flash, quantizedEmbeddings, expertWeights);
     }
 
     public Workload withBatch(long b) {
         return new Workload(
-                phase, b, contextTokens, weights, activations, kvCache, flashAttention, quantizedEmbeddings);
+                phase,
+                b,
+                contextTokens,
+                weights,
+                activations,
+                kvCache,
+                flashAttention,
+                quantizedEmbeddings,
+                expertWeights);
     }
 
     public Workload withContext(long tokens) {
-        return new Workload(phase, batch, tokens, weights, activations, kvCache, flashAttention, quantizedEmbeddings);
+        return new Workload(
+                phase,
+                batch,
+                tokens,
+                weights,
+                activations,
+                kvCache,
+                flashAttention,
+                quantizedEmbeddings,
+                expertWeights);
     }
 
     /** A copy whose embedding table and LM head are stored in the weight precision ({@code true}) or not. */
     public Workload withQuantizedEmbeddings(boolean quantized) {
-        return new Workload(phase, batch, contextTokens, weights, activations, kvCache, flashAttention, quantized);
+        return new Workload(
+                phase, batch, contextTokens, weights, activations, kvCache, flashAttention, quantized, expertWeights);
     }
 
     /**

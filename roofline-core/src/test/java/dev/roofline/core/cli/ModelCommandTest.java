@@ -37,6 +37,19 @@ class ModelCommandTest {
     }
 
     @Test
+    void gptOssIsPricedAsReleasedUnlessAskedOtherwise() {
+        MainTest.Run released = MainTest.run("model", "gpt-oss-20b", "--hw", "gb10");
+        assertThat(released.status()).as(released.err()).isZero();
+        assertThat(released.out()).contains("; W BF16 (experts MXFP4), A FP16");
+        MainTest.Run fp8 = MainTest.run("model", "gpt-oss-20b", "--hw", "gb10", "--weights", "fp8");
+        assertThat(fp8.out()).contains("; W FP8 E4M3, A FP16");
+        MainTest.Run experts = MainTest.run("model", "gpt-oss-20b", "--hw", "gb10", "--expert-weights", "nvfp4");
+        assertThat(experts.out()).contains("; W FP16 (experts NVFP4), A FP16");
+        // Llama is released in 16 bits: the default stays FP16
+        assertThat(MainTest.run("model", "llama-3-8b", "--hw", "gb10").out()).contains("; W FP16, A FP16");
+    }
+
+    @Test
     void modelReadsAConfigJsonAndWritesCsv(@TempDir Path dir) throws Exception {
         Path config = dir.resolve("config.json");
         Files.writeString(config, ConfigJsonText.LLAMA_3_8B);

@@ -5,6 +5,7 @@ import dev.roofline.core.model.ConfigJson;
 import dev.roofline.core.model.LatentAttention;
 import dev.roofline.core.model.Model;
 import dev.roofline.core.model.Models;
+import dev.roofline.core.precision.Precision;
 import dev.roofline.core.roofline.Attention;
 import dev.roofline.core.roofline.GroupedGemm;
 import org.junit.jupiter.api.Test;
@@ -137,5 +138,30 @@ class MoeOperatorsTest {
             assertThat(p.flops()).isEqualTo(q.flops());
             assertThat(p.timeSeconds()).isCloseTo(q.timeSeconds(), within(1e-15));
         }
+    }
+
+    @Test
+    void gptOssAsReleasedStoresItsExpertsInMxfp4AndTheRestInBf16() {
+        Workload w = Workload.decode(1, 1024).withWeights(Precision.BF16).withExpertWeights(Precision.MXFP4);
+        long experts = 24L * 32 * 3 * 2880 * 2880;
+        long others = Models.GPT_OSS_20B.parameterCount() - experts - Models.GPT_OSS_20B.vectorParameters();
+        // MXFP4: half a byte per element and one E8M0 byte per 32; every other matrix and every vector in BF16
+        long expected = experts / 2 + experts / 32 + 2 * others + 2 * Models.GPT_OSS_20B.vectorParameters();
+        assertThat(Transformer.of(Models.GPT_OSS_20B, Hardware.GB10).weightBytes(w))
+                .isEqualTo(expected);
+        // the grouped expert GEMMs read MXFP4, the router BF16
+        Step gate = Operators.of(Models.GPT_OSS_20B, w).stream()
+                .filter(s -> s.name().equals("experts gate_proj"))
+                .findFirst()
+                .orElseThrow();
+        Step router = Operators.of(Models.GPT_OSS_20B, w).stream()
+                .filter(s -> s.name().equals("router"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(((GroupedGemm) gate.operator()).weights()).isEqualTo(Precision.MXFP4);
+        assertThat(((dev.roofline.core.roofline.Gemm) router.operator()).weights())
+                .isEqualTo(Precision.BF16);
+        assertThat(w.withWeights(Precision.FP8_E4M3).expertWeights()).isEqualTo(Precision.FP8_E4M3);
+        assertThat(w.withBatch(8).expertWeights()).isEqualTo(Precision.MXFP4);
     }
 }

@@ -98,7 +98,10 @@ public final class ModelCommand extends ModelFamilyCommand {
                 w.phase().name().toLowerCase(Locale.ROOT),
                 w.batch(),
                 w.contextTokens(),
-                w.weights().displayName(),
+                w.weights().displayName()
+                        + (w.expertWeights() == w.weights()
+                                ? ""
+                                : " (experts " + w.expertWeights().displayName() + ")"),
                 w.activations().displayName(),
                 w.kvCache().displayName(),
                 w.flashAttention() ? ", flash attention" : ""));

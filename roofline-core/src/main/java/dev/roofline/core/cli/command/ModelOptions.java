@@ -54,6 +54,13 @@ record ModelOptions(
             Converters.positiveLong());
     static final Option<Precision> WEIGHTS =
             Option.of("--weights", "P", "weight precision", "fp16", Converters.precision());
+    static final Option<Precision> EXPERT_WEIGHTS = Option.of(
+            "--expert-weights",
+            "P",
+            "routed experts' precision (default: --weights; for gpt-oss without --weights, its released MXFP4 experts"
+                    + " beside BF16)",
+            null,
+            Converters.precision());
     static final Option<Precision> ACTIVATIONS =
             Option.of("--activations", "P", "activation precision", "fp16", Converters.precision());
     static final Option<Precision> KV = Option.of("--kv", "P", "KV-cache precision", "fp16", Converters.precision());
@@ -95,6 +102,7 @@ record ModelOptions(
             BATCH,
             CONTEXT,
             WEIGHTS,
+            EXPERT_WEIGHTS,
             ACTIVATIONS,
             KV,
             NO_FLASH,
@@ -108,16 +116,26 @@ record ModelOptions(
     static ModelOptions from(String command, Arguments args) {
         List<String> operands = args.operands(
                 1, command + " needs a model: a preset (" + Models.knownNames() + ") or a config.json path");
+        Model model = model(operands.getFirst());
+        Precision weights = args.get(WEIGHTS);
+        Precision experts = args.find(EXPERT_WEIGHTS).orElse(weights);
+        // a preset released quantized is priced as released unless the caller names a weight precision
+        if (!args.has(WEIGHTS) && !args.has(EXPERT_WEIGHTS)) {
+            Models.Released r = Models.released(model).orElse(new Models.Released(weights, experts));
+            weights = r.weights();
+            experts = r.experts();
+        }
         Workload wl = new Workload(
-                args.get(PHASE),
-                args.get(BATCH),
-                args.get(CONTEXT),
-                args.get(WEIGHTS),
-                args.get(ACTIVATIONS),
-                args.get(KV),
-                !args.has(NO_FLASH));
+                        args.get(PHASE),
+                        args.get(BATCH),
+                        args.get(CONTEXT),
+                        weights,
+                        args.get(ACTIVATIONS),
+                        args.get(KV),
+                        !args.has(NO_FLASH))
+                .withExpertWeights(experts);
         return new ModelOptions(
-                model(operands.getFirst()),
+                model,
                 args.get(HW),
                 wl,
                 args.get(FORMAT),

@@ -5,8 +5,12 @@ instantiated on the meta device, so no weight is allocated or downloaded; the to
 model.parameters(), which counts a tied embedding once.
 
     python3 preset_parameters.py > preset-parameters.csv
+    python3 preset_parameters.py --layer-flops 512 > preset-layer-flops.csv
 
-Prints "preset,transformers_parameters" per preset. Gemma 3's 4B/12B/27B are built as gemma3_text, their language
+Prints "preset,transformers_parameters" per preset. With --layer-flops S, the dense presets' matrix FLOPs of one
+decoder layer in a prefill of S tokens (batch 1) as torch.utils.flop_counter.FlopCounterMode counts them on the meta
+device (linear layers and scaled_dot_product_attention, full S x S scores as roofline counts them): the forward of a
+2-layer model less that of a 1-layer one. Gemma 3's 4B/12B/27B are built as gemma3_text, their language
 model alone, as the presets count them. gpt-oss is built without its MXFP4 quantization_config, so its experts are
 ordinary parameters of the same element count.
 """
@@ -80,13 +84,40 @@ PRESETS = {
 }
 
 
+def build(fields, layers=None):
+    fields = dict(fields)
+    if layers is not None:
+        fields["num_hidden_layers"] = layers
+        fields.pop("layer_types", None)
+    config = AutoConfig.for_model(fields.pop("model_type"), **fields)
+    config._attn_implementation = "sdpa"
+    with torch.device("meta"):
+        return AutoModelForCausalLM.from_config(config)
+
+
+def forward_flops(model, tokens):
+    from torch.utils.flop_counter import FlopCounterMode
+    ids = torch.zeros(1, tokens, dtype=torch.long, device="meta")
+    counter = FlopCounterMode(display=False)
+    with counter, torch.no_grad():
+        model(input_ids=ids, use_cache=False)
+    return counter.get_total_flops()
+
+
 def main():
+    import sys
+    if len(sys.argv) == 3 and sys.argv[1] == "--layer-flops":
+        tokens = int(sys.argv[2])
+        print("preset,layer_matmul_flops")
+        for name, fields in PRESETS.items():
+            if fields["model_type"] in ("qwen3_moe", "gpt_oss"):
+                continue  # routing is data-dependent: not on the meta device
+            flops = forward_flops(build(fields, 2), tokens) - forward_flops(build(fields, 1), tokens)
+            print(f"{name},{flops}", flush=True)
+        return
     print("preset,transformers_parameters")
     for name, fields in PRESETS.items():
-        fields = dict(fields)
-        config = AutoConfig.for_model(fields.pop("model_type"), **fields)
-        with torch.device("meta"):
-            model = AutoModelForCausalLM.from_config(config)
+        model = build(fields)
         print(f"{name},{sum(p.numel() for p in model.parameters())}", flush=True)
 
 

@@ -221,39 +221,35 @@ public final class Models {
             int intermediate,
             int vocab,
             boolean tied) {
+        return layers(name, hidden, layers, heads, kvHeads, headDim, vocab, tied)
+                .swiGlu(intermediate)
+                .build();
+    }
+
+    /** The sizes every multi-head preset states: hidden size, layers, heads, head width, vocabulary, tying. */
+    private static Model.Builder layers(
+            String name, int hidden, int layers, int heads, int kvHeads, int headDim, int vocab, boolean tied) {
         return Model.newBuilder(name)
                 .hiddenSize(hidden)
                 .layers(layers)
                 .vocabSize(vocab)
                 .tiedEmbeddings(tied)
                 .attention(heads, kvHeads)
-                .headDim(headDim)
-                .swiGlu(intermediate)
-                .build();
+                .headDim(headDim);
     }
 
     /** A Qwen3 dense model: heads of 128, q/k norms, a vocabulary of 151,936. */
     private static Model qwen3(
             String name, int hidden, int layers, int heads, int kvHeads, int intermediate, boolean tied) {
-        return Model.newBuilder(name)
-                .hiddenSize(hidden)
-                .layers(layers)
-                .vocabSize(151936)
-                .tiedEmbeddings(tied)
-                .attention(heads, kvHeads)
-                .headDim(128)
+        return layers(name, hidden, layers, heads, kvHeads, 128, 151936, tied)
                 .qkNorm(true)
                 .swiGlu(intermediate)
                 .build();
     }
 
-    /** A Qwen2.5 model of hidden size 5120 (14B, 32B): 40 heads on 8 KV heads, Q/K/V biases, untied. */
+    /** A Qwen2.5 model of hidden size 5120 (14B, 32B): 40 heads of 128 on 8 KV heads, Q/K/V biases, untied. */
     private static Model qwen2(String name, int layers, int intermediate) {
-        return Model.newBuilder(name)
-                .hiddenSize(5120)
-                .layers(layers)
-                .vocabSize(152064)
-                .attention(40, 8)
+        return layers(name, 5120, layers, 40, 8, 128, 152064, false)
                 .qkvBias(true)
                 .swiGlu(intermediate)
                 .build();
@@ -270,13 +266,7 @@ public final class Models {
             int intermediate,
             int vocab,
             int window) {
-        return Model.newBuilder(name)
-                .hiddenSize(hidden)
-                .layers(layers)
-                .vocabSize(vocab)
-                .tiedEmbeddings(true)
-                .attention(heads, kvHeads)
-                .headDim(headDim)
+        return layers(name, hidden, layers, heads, kvHeads, headDim, vocab, true)
                 .qkNorm(true)
                 .sandwichNorms(true)
                 .geGlu(intermediate)
@@ -285,12 +275,7 @@ public final class Models {
     }
 
     private static Model gptOss(String name, int layers, int experts) {
-        return Model.newBuilder(name)
-                .hiddenSize(2880)
-                .layers(layers)
-                .vocabSize(201088)
-                .attention(64, 8)
-                .headDim(64)
+        return layers(name, 2880, layers, 64, 8, 64, 201088, false)
                 .qkvBias(true)
                 .outputBias(true)
                 .attentionSinks(true)

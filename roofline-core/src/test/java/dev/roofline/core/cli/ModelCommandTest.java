@@ -37,6 +37,23 @@ class ModelCommandTest {
     }
 
     @Test
+    void modelRecommendAndPlotRunForEveryPreset(@TempDir Path dir) {
+        for (dev.roofline.core.model.Model m : dev.roofline.core.model.Models.presets()) {
+            for (String command : new String[] {"model", "recommend"}) {
+                MainTest.Run r = MainTest.run(command, m.name(), "--hw", "gb10", "--context", "8192");
+                assertThat(r.status())
+                        .as(command + " " + m.name() + ": " + r.err())
+                        .isZero();
+                assertThat(r.out()).as(command + " " + m.name()).contains(m.name());
+            }
+            Path svg = dir.resolve(m.name() + ".svg");
+            MainTest.Run plot = MainTest.run("plot", m.name(), "--hw", "gb10", "--out", svg.toString());
+            assertThat(plot.status()).as("plot " + m.name() + ": " + plot.err()).isZero();
+            assertThat(svg).isNotEmptyFile();
+        }
+    }
+
+    @Test
     void gptOssIsPricedAsReleasedUnlessAskedOtherwise() {
         MainTest.Run released = MainTest.run("model", "gpt-oss-20b", "--hw", "gb10");
         assertThat(released.status()).as(released.err()).isZero();

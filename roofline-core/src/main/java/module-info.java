@@ -2,7 +2,8 @@
  * The roofline model: number formats ({@link dev.roofline.core.precision}) and their bit-exact codecs
  * ({@link dev.roofline.core.format}), GPU specifications ({@link dev.roofline.core.hardware}), predictions for
  * operators ({@link dev.roofline.core.roofline}), transformer models ({@link dev.roofline.core.model}) and their
- * whole-model predictions ({@link dev.roofline.core.transformer}), those predictions calibrated by a GPU run
+ * whole-model predictions ({@link dev.roofline.core.transformer}), collectives between GPUs
+ * ({@link dev.roofline.core.parallel}), those predictions calibrated by a GPU run
  * ({@link dev.roofline.core.calibration}), and the energy-metering service GPU modules
  * implement ({@link dev.roofline.core.energy}). No runtime dependencies. {@code roofline <command>}
  * ({@link dev.roofline.core.cli.Main}) runs the commands found with {@link java.util.ServiceLoader}.
@@ -14,6 +15,7 @@ module dev.roofline.core {
     exports dev.roofline.core.roofline;
     exports dev.roofline.core.model;
     exports dev.roofline.core.transformer;
+    exports dev.roofline.core.parallel;
     exports dev.roofline.core.calibration;
     exports dev.roofline.core.recommend;
     exports dev.roofline.core.tiling;

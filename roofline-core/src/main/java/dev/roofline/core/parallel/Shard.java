@@ -1,0 +1,88 @@
+package dev.roofline.core.parallel;
+
+import dev.roofline.core.model.MixtureOfExperts;
+import dev.roofline.core.model.Model;
+import dev.roofline.core.model.MultiHeadAttention;
+import dev.roofline.core.model.SwiGlu;
+
+/**
+ * What one GPU of one pipeline stage holds of a model under a {@link Deployment}, as a {@link Model} of its own so
+ * that the single-GPU pricing applies unchanged: the stage's layers, the heads, KV heads (each GPU keeps one KV head
+ * when there are fewer than tensor-parallel GPUs: replicated, as vLLM and Megatron do), MLP columns and vocabulary
+ * split by tensor parallelism, the routed experts split by expert parallelism.
+ */
+final class Shard {
+    private Shard() {}
+
+    /** The model one GPU of a stage of {@code stageLayers} layers runs. */
+    static Model of(Model m, Deployment d, int stageLayers) {
+        if (!(m.attention() instanceof MultiHeadAttention a)) {
+            throw new IllegalArgumentException(
+                    m.name() + ": tensor parallelism is modelled for multi-head attention only (the model has latent"
+                            + " attention)");
+        }
+        int tp = d.tensorParallel();
+        int heads = divide(m.name(), "attention heads", a.heads(), tp);
+        int kvHeads = a.kvHeads() >= tp ? divide(m.name(), "KV heads", a.kvHeads(), tp) : 1;
+        Model.Builder b = Model.newBuilder(m.name() + " (1/" + d.gpus() + ")")
+                .hiddenSize(m.hiddenSize())
+                .layers(stageLayers)
+                .vocabSize(Math.ceilDiv(m.vocabSize(), tp))
+                .tiedEmbeddings(m.tiedEmbeddings())
+                .attention(heads, kvHeads)
+                .headDim(a.headDim())
+                .qkvBias(a.qkvBias())
+                .qkNorm(a.qkNorm())
+                .outputBias(a.outputBias())
+                .attentionSinks(a.sinks())
+                .sandwichNorms(m.sandwichNorms());
+        if (m.slidingWindow().any()) {
+            // the windowed layers spread over the stages in proportion
+            int windowed = Math.toIntExact(Math.round((double) m.slidingWindow().layers() * stageLayers / m.layers()));
+            if (windowed > 0) {
+                b.slidingWindow(m.slidingWindow().tokens(), Math.min(windowed, stageLayers));
+            }
+        }
+        switch (m.feedForward()) {
+            case SwiGlu mlp -> {
+                int columns = divide(m.name(), "MLP columns", mlp.intermediateSize(), tp);
+                if (mlp.gelu()) {
+                    b.geGlu(columns);
+                } else {
+                    b.swiGlu(columns);
+                }
+            }
+            case MixtureOfExperts moe -> {
+                if (moe.sharedExperts() > 0 || moe.denseLayers() > 0) {
+                    throw new IllegalArgumentException(m.name() + ": shared experts and dense layers are not split"
+                            + " yet; the model has " + moe.sharedExperts() + " and " + moe.denseLayers());
+                }
+                int ep = d.expertParallel();
+                int experts = divide(m.name(), "experts", moe.experts(), ep);
+                int columns = ep == 1
+                        ? divide(m.name(), "expert columns", moe.expertIntermediateSize(), tp)
+                        : moe.expertIntermediateSize();
+                // every GPU routes among all experts; it holds experts / ep of them, each top-k of the batch's tokens
+                // landing on it in expectation k / ep
+                b.mixtureOfExperts(new MixtureOfExperts(
+                        experts,
+                        Math.max(1, Math.min(experts, Math.ceilDiv(moe.topK(), ep))),
+                        columns,
+                        0,
+                        0,
+                        0,
+                        moe.routerBias(),
+                        moe.expertBiases()));
+            }
+        }
+        return b.build();
+    }
+
+    private static int divide(String model, String what, int n, int parts) {
+        if (n % parts != 0) {
+            throw new IllegalArgumentException(
+                    model + ": " + n + " " + what + " do not split evenly over " + parts + " tensor-parallel GPUs");
+        }
+        return n / parts;
+    }
+}

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CommandLineTest {
 
     static final List<String> CORE_COMMANDS =
-            List.of("hardware", "model", "plot", "precisions", "predict", "recommend");
+            List.of("hardware", "model", "plot", "precisions", "predict", "recommend", "serve");
 
     @Test
     void discoversExactlyCoresCommandsWhenAlone() {
@@ -79,7 +79,7 @@ class CommandLineTest {
     @Test
     void anUnknownOptionIsAUsageErrorNamingIt() {
         for (String c : CORE_COMMANDS) {
-            String[] args = c.equals("model") || c.equals("recommend") || c.equals("plot")
+            String[] args = c.equals("model") || c.equals("recommend") || c.equals("plot") || c.equals("serve")
                     ? new String[] {c, "mistral-7b", "--bogus"}
                     : new String[] {c, "--bogus"};
             MainTest.Run r = MainTest.run(args);

@@ -147,7 +147,7 @@ record ModelOptions(
     }
 
     /** A config.json path (reading it is a data error when it fails) or a preset name (a usage error when unknown). */
-    private static Model model(String v) {
+    static Model model(String v) {
         Path p = Path.of(v);
         if (v.endsWith(".json") || Files.isRegularFile(p)) {
             if (!Files.isRegularFile(p)) {

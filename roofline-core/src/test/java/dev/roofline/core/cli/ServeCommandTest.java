@@ -1,0 +1,69 @@
+package dev.roofline.core.cli;
+
+import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.hardware.Interconnect;
+import dev.roofline.core.model.Models;
+import dev.roofline.core.parallel.Deployment;
+import dev.roofline.core.parallel.Serving;
+import dev.roofline.core.parallel.ServingPrediction;
+import dev.roofline.core.transformer.Workload;
+import org.junit.jupiter.api.Test;
+
+import java.util.Locale;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class ServeCommandTest {
+
+    @Test
+    void servePrintsTheLatenciesThroughputAndMemoryOfTheApi() {
+        MainTest.Run r = MainTest.run(
+                "serve",
+                "llama-3-70b",
+                "--hw",
+                "h100",
+                "--gpus",
+                "8",
+                "--input",
+                "2048",
+                "--output",
+                "256",
+                "--concurrency",
+                "16");
+        assertThat(r.status()).as(r.err()).isZero();
+        ServingPrediction s = Serving.predict(
+                Models.LLAMA_3_70B,
+                Hardware.H100_SXM,
+                Deployment.tensorParallel(8, Interconnect.NVLINK_4),
+                Workload.decode(1, 1),
+                2048,
+                256,
+                16);
+        assertThat(r.out())
+                .startsWith(
+                        "Llama-3-70B on 8 x H100 SXM (TP 8, PP 1, EP 1, DP 1, 1 micro-batches, nvlink4, overlap off)")
+                .contains(String.format(Locale.ROOT, "TTFT %.2f ms", s.ttftSeconds() * 1e3))
+                .contains(String.format(Locale.ROOT, "time per output token %.3f ms", s.tpotSeconds() * 1e3))
+                .contains(String.format(Locale.ROOT, "throughput %.1f tokens/s", s.tokensPerSecond()))
+                .contains(": fits;");
+    }
+
+    @Test
+    void linksAreTheHardwaresOrNamed() {
+        assertThat(MainTest.run("serve", "llama-3-8b", "--hw", "gb10", "--gpus", "2")
+                        .out())
+                .contains("cx7-200g");
+        MainTest.Run a100 = MainTest.run("serve", "llama-3-8b", "--hw", "a100", "--gpus", "2");
+        assertThat(a100.status()).isEqualTo(2);
+        assertThat(a100.err()).contains("serve on A100 SXM 80GB needs --link NAME (one of: nvlink4, nvlink5");
+        assertThat(MainTest.run("serve", "llama-3-8b", "--hw", "a100", "--gpus", "2", "--link", "pcie4")
+                        .status())
+                .isZero();
+        MainTest.Run unknown = MainTest.run("serve", "llama-3-8b", "--link", "token-ring");
+        assertThat(unknown.status()).isEqualTo(2);
+        assertThat(unknown.err()).contains("--link: unknown interconnect 'token-ring'");
+        MainTest.Run badSplit = MainTest.run("serve", "llama-3-8b", "--gpus", "3");
+        assertThat(badSplit.status()).isEqualTo(1);
+        assertThat(badSplit.err()).contains("32 attention heads do not split evenly over 3 tensor-parallel GPUs");
+    }
+}

@@ -8,6 +8,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -152,7 +153,9 @@ public final class ConfigJson {
             List.of("kv_lora_rank", "q_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim");
 
     private static Model model(String name, String type, Map<String, Object> file) {
-        Map<String, Object> c = type.startsWith("gemma3") ? Gemma3Config.textFields(type, file) : file;
+        Map<String, Object> c = type.startsWith("gemma3")
+                ? Gemma3Config.textFields(type, file)
+                : type.equals("qwen3") ? headDim128(file) : file;
         int hidden = integer(c, "hidden_size");
         int heads = integer(c, "num_attention_heads");
         int layers = integer(c, "num_hidden_layers");
@@ -329,7 +332,10 @@ public final class ConfigJson {
         if (topK > experts) {
             throw new IllegalArgumentException("config.json \"num_experts_per_tok\" " + topK + " is more than the "
                     + experts + " experts ("
-                    + (c.containsKey("n_routed_experts") ? "\"n_routed_experts\"" : "\"num_local_experts\"") + ")");
+                    + (c.containsKey("n_routed_experts")
+                            ? "\"n_routed_experts\""
+                            : c.containsKey("num_experts") ? "\"num_experts\"" : "\"num_local_experts\"")
+                    + ")");
         }
         return topK;
     }
@@ -342,6 +348,16 @@ public final class ConfigJson {
                         + "\" (" + why + "); supported: " + supported());
             }
         }
+    }
+
+    /** transformers' Qwen3Config defaults {@code head_dim} to 128, whatever hidden / heads is. */
+    private static Map<String, Object> headDim128(Map<String, Object> c) {
+        if (c.get("head_dim") != null) {
+            return c;
+        }
+        Map<String, Object> f = new HashMap<>(c);
+        f.put("head_dim", 128L);
+        return f;
     }
 
     /**

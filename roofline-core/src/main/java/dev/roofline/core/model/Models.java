@@ -4,6 +4,7 @@ import dev.roofline.core.precision.Precision;
 
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -300,20 +301,31 @@ public final class Models {
     }
 
     /**
-     * The precisions a preset's checkpoint is released in, where it is released quantized: gpt-oss ships its routed
-     * experts in MXFP4 and everything else (attention, router, embeddings) in BF16. Other presets ship 16-bit weights
-     * throughout and have none here.
+     * The precisions a checkpoint is released in, where they differ by matrix: gpt-oss ships its routed experts in
+     * MXFP4 and everything else (attention, router, embeddings) in BF16. The other presets ship one precision for
+     * every matrix (16 bits; DeepSeek-V3 and R1 FP8 with 128 × 128 block scales, which no precision here names yet)
+     * and have none here: they are priced at the precision asked for.
      *
      * @param weights every weight but the routed experts
      * @param experts the routed experts
      */
     public record Released(Precision weights, Precision experts) {}
 
-    /** {@code m}'s released precisions, when it is a preset released quantized ({@link Released}). */
+    private static final Released GPT_OSS = new Released(Precision.BF16, Precision.MXFP4);
+
+    /** {@code m}'s released precisions, when it is a preset released with its experts apart ({@link Released}). */
     public static Optional<Released> released(Model m) {
-        return m == GPT_OSS_20B || m == GPT_OSS_120B
-                ? Optional.of(new Released(Precision.BF16, Precision.MXFP4))
-                : Optional.empty();
+        return m == GPT_OSS_20B || m == GPT_OSS_120B ? Optional.of(GPT_OSS) : Optional.empty();
+    }
+
+    /**
+     * A config.json's released precisions: gpt-oss's, for a {@code gpt_oss} model or one whose
+     * {@code quantization_config} names {@code "quant_method": "mxfp4"} (the MXFP4 experts of the release).
+     */
+    public static Optional<Released> released(ModelConfig c) {
+        boolean mxfp4 =
+                c.fields().get("quantization_config") instanceof Map<?, ?> q && "mxfp4".equals(q.get("quant_method"));
+        return c.modelType().equals("gpt_oss") || mxfp4 ? Optional.of(GPT_OSS) : Optional.empty();
     }
 
     public static List<Model> presets() {

@@ -96,7 +96,8 @@ public record Transformer(Model model, Roofline roofline) {
 
     /**
      * Weight bytes one decode step of {@code batch} sequences reads: every matrix whole, except the embedding (one row
-     * per token) and routed experts (the expected distinct experts touched, {@link MixtureOfExperts#expectedDistinctExperts}).
+     * per token) and routed experts (the expected distinct experts touched, {@link MixtureOfExperts#expectedDistinctExperts});
+     * a head tied to the embedding is the table read whole once more, as {@code lm_head}.
      */
     public double decodeWeightBytes(Workload w) {
         Checks.notNull("workload", w);
@@ -107,7 +108,7 @@ public record Transformer(Model model, Roofline roofline) {
         for (WeightMatrix m : model.matrices()) {
             Precision p = precisionOf(m, w);
             total += switch (m.role()) {
-                case EMBEDDING -> p.storageBytes(w.batch(), m.inFeatures());
+                case EMBEDDING -> p.storageBytes(w.batch(), m.inFeatures()) + (model.tiedEmbeddings() ? m.bytes(p) : 0);
                 case DENSE -> m.bytes(p);
                 case ROUTED_EXPERT -> m.bytes(p) * touchedFraction;
             };

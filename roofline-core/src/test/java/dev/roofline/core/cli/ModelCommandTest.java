@@ -61,9 +61,25 @@ class ModelCommandTest {
         MainTest.Run fp8 = MainTest.run("model", "gpt-oss-20b", "--hw", "gb10", "--weights", "fp8");
         assertThat(fp8.out()).contains("; W FP8 E4M3, A FP16");
         MainTest.Run experts = MainTest.run("model", "gpt-oss-20b", "--hw", "gb10", "--expert-weights", "nvfp4");
-        assertThat(experts.out()).contains("; W FP16 (experts NVFP4), A FP16");
+        assertThat(experts.out()).contains("; W BF16 (experts NVFP4), A FP16");
         // Llama is released in 16 bits: the default stays FP16
         assertThat(MainTest.run("model", "llama-3-8b", "--hw", "gb10").out()).contains("; W FP16, A FP16");
+        // experts alone named: the rest stays as released
+        assertThat(MainTest.run("model", "gpt-oss-20b", "--hw", "gb10", "--expert-weights", "fp8")
+                        .out())
+                .contains("; W BF16 (experts FP8 E4M3), A FP16");
+        MainTest.Run dense = MainTest.run("model", "llama-3-8b", "--expert-weights", "nvfp4");
+        assertThat(dense.status()).isEqualTo(2);
+        assertThat(dense.err()).contains("--expert-weights: Llama-3-8B has no routed experts");
+    }
+
+    @Test
+    void aGptOssConfigIsPricedAsItsMxfp4Release(@TempDir Path dir) throws Exception {
+        Path config = dir.resolve("config.json");
+        Files.writeString(config, dev.roofline.core.model.ConfigJsonTest.GPT_OSS_20B);
+        MainTest.Run r = MainTest.run("model", config.toString(), "--hw", "gb10");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("; W BF16 (experts MXFP4), A FP16");
     }
 
     @Test

@@ -13,7 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** config.json texts as published on Hugging Face (fields abridged where they do not shape the arithmetic). */
-class ConfigJsonTest {
+public class ConfigJsonTest {
 
     static final String LLAMA_3_8B = """
             {
@@ -218,7 +218,7 @@ class ConfigJsonTest {
              "rope_scaling": null, "sliding_window": null, "tie_word_embeddings": false, "vocab_size": 100352}
             """;
 
-    static final String GPT_OSS_20B = """
+    public static final String GPT_OSS_20B = """
             {"architectures": ["GptOssForCausalLM"], "attention_bias": true, "experts_per_token": 4, "head_dim": 64,
              "hidden_act": "silu", "hidden_size": 2880, "initial_context_length": 4096, "intermediate_size": 2880,
              "layer_types": ["sliding_attention", "full_attention", "sliding_attention", "full_attention",
@@ -309,6 +309,16 @@ class ConfigJsonTest {
         Model tied = ConfigJson.parse(
                 "x", QWEN3_8B.replace("\"tie_word_embeddings\": false", "\"tie_word_embeddings\": true"));
         assertThat(Models.QWEN3_8B.parameterCount() - tied.parameterCount()).isEqualTo(151936L * 4096);
+    }
+
+    @Test
+    void qwen3HeadsAre128WideWithoutHeadDimAsTransformersDefaults() {
+        // Qwen3-32B: 64 heads in a hidden size of 5120; without head_dim transformers still builds heads of 128
+        String noHeadDim = QWEN3_8B.replace("\"head_dim\": 128, ", "")
+                .replace("\"hidden_size\": 4096", "\"hidden_size\": 5120")
+                .replace("\"num_attention_heads\": 32", "\"num_attention_heads\": 64");
+        assertThat(((MultiHeadAttention) ConfigJson.parse("x", noHeadDim).attention()).headDim())
+                .isEqualTo(128);
     }
 
     @Test

@@ -181,6 +181,15 @@ class PresetFamiliesTest {
     }
 
     @Test
+    void aTiedHeadIsTheTableReadWholeInEveryDecodeStep() {
+        // Llama-3.2-1B at batch 1 in FP16: every parameter once (the tied table as lm_head), plus the token's row
+        double read = dev.roofline.core.transformer.Transformer.of(
+                        Models.LLAMA_3_2_1B, dev.roofline.core.hardware.Hardware.GB10)
+                .decodeWeightBytes(dev.roofline.core.transformer.Workload.decode(1, 1024));
+        assertThat(read).isEqualTo(2.0 * 1_235_814_400L + 2 * 2048);
+    }
+
+    @Test
     void everyPresetIsFoundByItsName() {
         for (Model m : Models.presets()) {
             assertThat(Models.byName(m.name())).isSameAs(m);

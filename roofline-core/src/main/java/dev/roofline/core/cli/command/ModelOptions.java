@@ -7,6 +7,7 @@ import dev.roofline.core.cli.Option;
 import dev.roofline.core.cli.UsageException;
 import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.model.ConfigJson;
+import dev.roofline.core.model.MixtureOfExperts;
 import dev.roofline.core.model.Model;
 import dev.roofline.core.model.Models;
 import dev.roofline.core.precision.Precision;
@@ -19,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * The options {@code model}, {@code recommend} and {@code plot} share (each command reads the ones it needs), and
@@ -117,14 +119,19 @@ record ModelOptions(
         List<String> operands = args.operands(
                 1, command + " needs a model: a preset (" + Models.knownNames() + ") or a config.json path");
         Model model = model(operands.getFirst());
-        Precision weights = args.get(WEIGHTS);
-        Precision experts = args.find(EXPERT_WEIGHTS).orElse(weights);
-        // a preset released quantized is priced as released unless the caller names a weight precision
-        if (!args.has(WEIGHTS) && !args.has(EXPERT_WEIGHTS)) {
-            Models.Released r = Models.released(model).orElse(new Models.Released(weights, experts));
-            weights = r.weights();
-            experts = r.experts();
+        if (args.has(EXPERT_WEIGHTS) && !(model.feedForward() instanceof MixtureOfExperts)) {
+            throw new UsageException("--expert-weights: " + model.name() + " has no routed experts");
         }
+        // a checkpoint released with its experts apart is priced as released where the caller names no precision
+        Optional<Models.Released> released = released(operands.getFirst(), model);
+        Precision weights = args.has(WEIGHTS)
+                ? args.get(WEIGHTS)
+                : released.map(Models.Released::weights).orElse(args.get(WEIGHTS));
+        Precision experts = args.has(EXPERT_WEIGHTS)
+                ? args.get(EXPERT_WEIGHTS)
+                : args.has(WEIGHTS)
+                        ? weights
+                        : released.map(Models.Released::experts).orElse(weights);
         Workload wl = new Workload(
                         args.get(PHASE),
                         args.get(BATCH),
@@ -160,6 +167,14 @@ record ModelOptions(
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
+    }
+
+    /** The released precisions of a preset, or of a config.json's checkpoint ({@link Models#released}). */
+    private static Optional<Models.Released> released(String v, Model model) {
+        Path p = Path.of(v);
+        return v.endsWith(".json") || Files.isRegularFile(p)
+                ? Models.released(ConfigJson.readConfig(p))
+                : Models.released(model);
     }
 
     /** A calibration file; one that is missing, unreadable or invalid is a usage error naming it. */

@@ -4,8 +4,10 @@ import dev.roofline.core.hardware.Interconnect;
 import dev.roofline.core.internal.Checks;
 
 /**
- * One collective over {@code ranks} GPUs on an {@link Interconnect}, priced with an α–β model: NCCL's base latency,
- * its latency per algorithm step, and the bytes each GPU sends over its one-direction bandwidth.
+ * One collective over {@code ranks} GPUs on an {@link Interconnect}, priced as NCCL's tuner prices it
+ * ({@link NcclModel}): for each of its protocols, the base latency, the steps times the latency of one step over the
+ * link, and the bytes each GPU sends over the bandwidth the protocol carries data at; the cheapest protocol is the
+ * time.
  *
  * <pre>{@code
  * // tensor parallelism's all-reduce of one decode token's hidden state (8192 FP16 values) on 8 H100s
@@ -15,16 +17,16 @@ import dev.roofline.core.internal.Checks;
  * Bytes a GPU sends ({@link #busBytes}, nccl-tests' "bus bandwidth" factors, PERFORMANCE.md in
  * github.com/NVIDIA/nccl-tests), with {@code n} the buffer ({@code bytes}) and {@code p} the ranks:
  * <ul>
- *   <li>all-reduce, ring or double binary tree: {@code 2 (p − 1) / p · n}; in-switch (NVLS): {@code n} (each GPU
- *       sends its buffer to the switch once and receives the sum once);</li>
+ *   <li>all-reduce, ring or tree: {@code 2 (p − 1) / p · n}; in the switch (NVLS): {@code n} (each GPU sends its buffer
+ *       to the switch once and receives the sum once);</li>
  *   <li>all-gather and reduce-scatter ({@code n} the gathered buffer): {@code (p − 1) / p · n};</li>
  *   <li>all-to-all ({@code n} the buffer each GPU holds): {@code (p − 1) / p · n};</li>
  *   <li>send/receive between two GPUs: {@code n}.</li>
  * </ul>
- * Steps ({@link #steps}): ring all-reduce {@code 2 (p − 1)}, all-gather, reduce-scatter and all-to-all
- * {@code p − 1}, tree all-reduce {@code 2 ⌈log₂ p⌉} (up and down a double binary tree, NCCL 2.4's), send/receive 1;
- * an in-switch all-reduce adds NCCL's NVLS latency instead. Time = base latency + steps × step latency + bus bytes /
- * bandwidth; one rank costs nothing.
+ * Steps ({@link #steps}), as NCCL counts them: ring all-reduce {@code 2 (p − 1)}; tree all-reduce
+ * {@code 2 (p − 1)} within a node (NCCL's tree is a chain there) and {@code 2 ⌈log₂ p⌉} across a network (one GPU
+ * per node); all-gather, reduce-scatter and all-to-all {@code p − 1}; send/receive 1. An in-switch all-reduce costs
+ * NCCL's NVLS latency and the Simple protocol's bandwidth. One rank costs nothing.
  *
  * @param op        what the collective does
  * @param algorithm how: ring, tree (all-reduce only) or in-switch (all-reduce only, on a link that reduces)
@@ -89,13 +91,14 @@ public record Collective(Op op, Algorithm algorithm, int ranks, long bytes) {
         };
     }
 
-    /** Latency steps (see the class comment). */
-    public int steps() {
+    /** Latency steps over {@code link} (see the class comment). */
+    public int steps(Interconnect link) {
+        Checks.notNull("link", link);
         return switch (op) {
             case ALL_REDUCE ->
                 switch (algorithm) {
                     case RING -> 2 * (ranks - 1);
-                    case TREE -> 2 * ceilLog2(ranks);
+                    case TREE -> link.kind() == Interconnect.Kind.NETWORK ? 2 * ceilLog2(ranks) : 2 * (ranks - 1);
                     case IN_SWITCH -> 0;
                 };
             case ALL_GATHER, REDUCE_SCATTER, ALL_TO_ALL -> ranks - 1;
@@ -104,7 +107,7 @@ public record Collective(Op op, Algorithm algorithm, int ranks, long bytes) {
     }
 
     /**
-     * Seconds on {@code link}.
+     * Seconds on {@code link}: the cheapest of NCCL's protocols.
      *
      * @throws IllegalArgumentException for an in-switch all-reduce on a link without in-switch reduction
      */
@@ -116,11 +119,22 @@ public record Collective(Op op, Algorithm algorithm, int ranks, long bytes) {
         if (ranks == 1) {
             return 0;
         }
-        double latency = Interconnect.NCCL_BASE_LATENCY_SECONDS
-                + (algorithm == Algorithm.IN_SWITCH
-                        ? Interconnect.NCCL_NVLS_LATENCY_SECONDS
-                        : steps() * link.stepLatencySeconds());
-        return latency + busBytes() / link.bytesPerSecond();
+        if (algorithm == Algorithm.IN_SWITCH) {
+            return NcclModel.NVLS_SECONDS + busBytes() / link.bytesPerSecond();
+        }
+        double best = Double.POSITIVE_INFINITY;
+        for (NcclModel.Protocol p : NcclModel.Protocol.values()) {
+            best = Math.min(best, seconds(link, p));
+        }
+        return best;
+    }
+
+    /** Seconds on {@code link} with protocol {@code p}. */
+    double seconds(Interconnect link, NcclModel.Protocol p) {
+        boolean tree = algorithm == Algorithm.TREE;
+        return NcclModel.base(tree, p)
+                + steps(link) * NcclModel.step(link, tree, p)
+                + busBytes() / (link.bytesPerSecond() * p.bandwidthShare);
     }
 
     private static int ceilLog2(int n) {

@@ -44,9 +44,9 @@ class ServingTest {
                 .sum();
     }
 
-    /** NVLink 4: 8.4 µs base, 3.4 µs a step, 450 GB/s. */
+    /** A ring collective of {@code steps} steps sending {@code bytes} on NVLink 4 (CollectiveTest's table). */
     static double nvlink(int steps, double bytes) {
-        return 8.4e-6 + steps * 3.4e-6 + bytes / 450e9;
+        return CollectiveTest.nccl(CollectiveTest.RING_BASE, CollectiveTest.NVLINK_RING, steps, bytes, 450e9);
     }
 
     @Test
@@ -78,9 +78,10 @@ class ServingTest {
                 .build();
         Deployment tp2 = Deployment.tensorParallel(2, Interconnect.NVLINK_4);
         ServingPrediction s = Serving.predict(TOY, H100, tp2, Workload.decode(1, 1), 512, 1, 4);
-        // 4 tokens x 1024 FP16 = 8 KiB per all-reduce: 2 (p - 1) / p x 8192 = 8192 bytes sent; ring 2 steps, tree 2,
-        // in-switch 25 us of latency: the ring and the tree tie at 8.4 + 6.8 us
-        double allReduce = Math.min(nvlink(2, 8192), 8.4e-6 + 25e-6 + 8192 / 450e9);
+        // 4 tokens x 1024 FP16 = 8 KiB per all-reduce: 2 (p - 1) / p x 8192 = 8192 bytes sent in 2 steps; the ring's
+        // LL (6.6 + 2 x 0.6 us + 8192 / 225 GB/s) beats the chained tree and the switch's 25 us
+        double allReduce = nvlink(2, 8192);
+        assertThat(allReduce).isCloseTo(7.8e-6 + 8192 / 225e9, within(1e-15));
         // the head's vocabulary halves all-gathered: 4 x 32,000 FP16 logits, half of them sent
         double gather = nvlink(1, 0.5 * 4 * 32000 * 2);
         Workload step = Workload.decode(4, 513);

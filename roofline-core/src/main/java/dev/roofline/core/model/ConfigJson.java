@@ -18,17 +18,20 @@ import static dev.roofline.core.model.ConfigFields.nonNegative;
 import static dev.roofline.core.model.ConfigFields.refuseTrue;
 
 /**
- * Reads a Hugging Face {@code config.json} of a Llama-family (llama, mistral, qwen2, qwen3, phi3), Mixtral, Qwen3-MoE
- * or DeepSeek-V3 model: the one reader of these files (roofline-quant's checkpoint reader goes through it). {@code model_type} must be one
- * of {@link #SUPPORTED_MODEL_TYPES}: another architecture would be priced with the wrong arithmetic. A config is
- * refused, naming the field, when a size is missing, mistyped or not positive; when it carries a field of another
- * architecture (experts under a dense type, Mixtral's expert fields under DeepSeek's or the other way round, latent
- * attention outside deepseek_v3); when its fields disagree (KV heads above or not dividing the heads, a hidden size
- * the heads do not divide without {@code head_dim}, more experts per token than experts, no routed layer left); or
- * when it asks for biases this reader does not count (Llama's {@code attention_bias} or {@code mlp_bias} true) or
- * for sliding-window attention on a type whose windows are not priced yet (Qwen3, Phi-3). An
- * explicit {@code head_dim} is honoured as transformers honours it, even where it differs from hidden / heads
- * (Mistral-Nemo: 32 heads of 128 in 5120). Other keys are ignored.
+ * Reads a Hugging Face {@code config.json} of a Llama-family (llama, mistral, qwen2, qwen3, phi3), Gemma 3
+ * (gemma3_text, or gemma3's text_config), Mixtral, Qwen3-MoE, gpt-oss or DeepSeek-V3 model: the one reader of these
+ * files (roofline-quant's checkpoint reader goes through it). {@code model_type} must be one of
+ * {@link #SUPPORTED_MODEL_TYPES}: another architecture would be priced with the wrong arithmetic. A config is refused,
+ * naming the field, when a size is missing, mistyped or not positive; when it carries a field of another architecture
+ * (experts under a dense type, Mixtral's expert fields under DeepSeek's or the other way round, latent attention
+ * outside deepseek_v3); when its fields disagree (KV heads above or not dividing the heads, a hidden size the heads do
+ * not divide without {@code head_dim}, more experts per token than experts, no routed layer left, layer_types of
+ * another length); when it asks for biases this reader does not count (Llama's {@code attention_bias} or
+ * {@code mlp_bias} true), soft-capped logits, or sliding windows over layers not modelled yet (Qwen2's and Qwen3's
+ * {@code use_sliding_window}, Phi-3-mini's window). Windows are read per type: every layer for Mistral, the layers
+ * {@code layer_types} (or the type's pattern) names for Gemma 3 and gpt-oss. An explicit {@code head_dim} is honoured
+ * as transformers honours it, even where it differs from hidden / heads (Mistral-Nemo: 32 heads of 128 in 5120), and
+ * Qwen3's defaults to 128 as transformers' does. Other keys are ignored.
  *
  * <pre>{@code
  * Model m = ConfigJson.read(Path.of("Meta-Llama-3-8B/config.json"));   // named "Meta-Llama-3-8B"
@@ -179,6 +182,17 @@ public final class ConfigJson {
                 // Qwen2 always has Q/K/V biases; Mistral has none whatever the file says (transformers reads no key)
                 multiHeadAttention(b, c, hidden, heads, type.equals("qwen2"));
                 b.swiGlu(integer(c, "intermediate_size"));
+                if (type.equals("qwen2")) {
+                    refuseSlidingWindow(type, c);
+                }
+                // Mistral's sliding_window (4096 in Mistral-7B-v0.1) holds in every layer; a window as long as the
+                // positions is none
+                if (type.equals("mistral") && c.get("sliding_window") != null) {
+                    int window = integer(c, "sliding_window");
+                    if (!(c.get("max_position_embeddings") instanceof Long max) || window < max) {
+                        b.slidingWindow(window, layers);
+                    }
+                }
             }
             case "qwen3", "phi3" -> {
                 refuse(type, c, MOE_FIELDS, "a dense architecture: a mixture of experts needs its own model_type");
@@ -394,9 +408,9 @@ public final class ConfigJson {
     }
 
     /**
-     * Refuses sliding-window attention, which changes the KV cache and the keys each query reads per layer and is not
-     * priced yet: Qwen3's {@code use_sliding_window: true}, or Phi-3's {@code sliding_window} set below its
-     * {@code max_position_embeddings}.
+     * Refuses sliding-window attention where the layers it covers are not modelled yet: Qwen2's and Qwen3's
+     * {@code use_sliding_window: true} (windows from {@code max_window_layers} on), or Phi-3's {@code sliding_window}
+     * set below its {@code max_position_embeddings}.
      */
     private static void refuseSlidingWindow(String type, Map<String, Object> c) {
         boolean on = type.equals("phi3")

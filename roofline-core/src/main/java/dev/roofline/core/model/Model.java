@@ -111,7 +111,10 @@ public record Model(
         return List.copyOf(m);
     }
 
-    /** Parameters outside matrices: two RMSNorms per layer, attention biases and inner norms, router biases, final norm. */
+    /**
+     * Parameters outside matrices: the norms of each layer ({@link #normsPerLayer}), the attention's biases, inner
+     * norms and sinks, the router's and experts' biases, the final norm.
+     */
     public long vectorParameters() {
         return vectorParameters(feedForward.vectorParameters(hiddenSize, layers));
     }
@@ -125,7 +128,7 @@ public record Model(
     /**
      * Every weight the checkpoint stores for the main model: the elements of {@link #matrices()} (the embedding, every
      * attention and MLP matrix, routers, the LM head unless tied: a tied head is counted once) plus
-     * {@link #vectorParameters()} (the two RMSNorms of each layer, the final norm, Q/K/V biases, MLA's inner norms and
+     * {@link #vectorParameters()} (each layer's norms, the final norm, Q/K/V/O biases, q/k norms, sinks, expert biases, MLA's inner norms and
      * DeepSeek-V3's per-expert router bias {@code e_score_correction_bias}). That bias is a tensor of the checkpoint
      * but a buffer, not a parameter, to Hugging Face transformers, so {@code model.num_parameters()} there is lower by
      * {@code moeLayers · experts}: DeepSeek-V3 counts 671,026,419,200 here and 671,026,404,352 there (58 × 256 fewer).

@@ -11,7 +11,8 @@ import java.util.stream.Collectors;
 /**
  * Models built from their public Hugging Face {@code config.json} (the repository named on each constant). Only the
  * fields that shape the arithmetic are taken: hidden_size, num_hidden_layers, num_attention_heads,
- * num_key_value_heads, head_dim, intermediate_size, vocab_size, tie_word_embeddings and the MoE/MLA fields.
+ * num_key_value_heads, head_dim, intermediate_size, vocab_size, tie_word_embeddings, sliding_window and the layers it
+ * covers, max_position_embeddings, and the MoE/MLA fields.
  */
 public final class Models {
     private Models() {}
@@ -28,9 +29,12 @@ public final class Models {
     /** meta-llama/Meta-Llama-3-70B. */
     public static final Model LLAMA_3_70B =
             dense("Llama-3-70B", 8192, 80, 64, 8, 28672, 128256).withMaxPositions(8192);
-    /** mistralai/Mistral-7B-v0.1. */
-    public static final Model MISTRAL_7B =
-            dense("Mistral-7B", 4096, 32, 32, 8, 14336, 32000).withMaxPositions(32768);
+    /** mistralai/Mistral-7B-v0.1: every layer attends to the last 4096 tokens. */
+    public static final Model MISTRAL_7B = layers("Mistral-7B", 4096, 32, 32, 8, 128, 32000, false)
+            .swiGlu(14336)
+            .slidingWindow(4096, 32)
+            .maxPositions(32768)
+            .build();
     /** Qwen/Qwen2.5-7B: biases on Q, K and V; untied embeddings. */
     public static final Model QWEN2_5_7B = Model.newBuilder("Qwen2.5-7B")
             .hiddenSize(3584)

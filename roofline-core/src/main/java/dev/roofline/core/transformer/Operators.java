@@ -13,7 +13,8 @@ import java.util.List;
 
 /**
  * The operators of one forward pass of a model, each with how many times it runs. Per layer:
- * input RMSNorm, attention block, residual add, RMSNorm, MLP block, residual add (the two norms and the two adds are
+ * input RMSNorm, attention block, residual add, RMSNorm, MLP block, residual add (two more norms, after attention and
+ * after the MLP, with sandwich norms; windowed layers attend in their own step) (the norms and the two adds are
  * one step each, counted twice per layer). Around the layers: embedding lookup, final RMSNorm, LM head.
  *
  * <pre>{@code

@@ -312,6 +312,30 @@ public class ConfigJsonTest {
     }
 
     @Test
+    void mistralsWindowHoldsInEveryLayerAndQwen2sIsRefused() {
+        String mistral = """
+                {"model_type": "mistral", "hidden_size": 4096, "intermediate_size": 14336, "num_attention_heads": 32,
+                 "num_hidden_layers": 32, "num_key_value_heads": 8, "vocab_size": 32000, "sliding_window": 4096,
+                 "max_position_embeddings": 32768}
+                """;
+        Model m = ConfigJson.parse("Mistral-7B-v0.1", mistral);
+        assertThat(m.slidingWindow())
+                .isEqualTo(new SlidingWindow(4096, 32))
+                .isEqualTo(Models.MISTRAL_7B.slidingWindow());
+        // at 32k tokens every layer holds 4096: an eighth of the cache without the window
+        assertThat(m.kvCacheBytes(dev.roofline.core.precision.Precision.FP16, 32768))
+                .isEqualTo(32L * 4096 * 2 * 8 * 128 * 2);
+        assertThat(ConfigJson.parse("x", mistral.replace("\"sliding_window\": 4096", "\"sliding_window\": null"))
+                        .slidingWindow())
+                .isEqualTo(SlidingWindow.NONE);
+        assertThatThrownBy(() -> ConfigJson.parse(
+                        "x",
+                        mistral.replace("\"mistral\"", "\"qwen2\"")
+                                .replace("\"sliding_window\": 4096", "\"use_sliding_window\": true")))
+                .hasMessageContaining("sliding-window attention is not supported yet");
+    }
+
+    @Test
     void qwen3HeadsAre128WideWithoutHeadDimAsTransformersDefaults() {
         // Qwen3-32B: 64 heads in a hidden size of 5120; without head_dim transformers still builds heads of 128
         String noHeadDim = QWEN3_8B.replace("\"head_dim\": 128, ", "")

@@ -86,6 +86,7 @@ public final class Serving {
                 model,
                 hw,
                 d,
+                base.weights(),
                 inputTokens,
                 outputTokens,
                 concurrency,

@@ -2,11 +2,13 @@ package dev.roofline.core.parallel;
 
 import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.model.Model;
+import dev.roofline.core.precision.Precision;
 
 /**
  * A model served by a {@link Deployment}: {@code concurrency} requests of {@code inputTokens} prompt tokens each
  * generating {@code outputTokens}, per data-parallel replica.
  *
+ * @param weights             the weights' precision
  * @param ttftSeconds         time to first token: the prefill of every prompt of the batch
  * @param tpotSeconds         time per output token, averaged over the decode as the KV cache grows from the prompt to
  *                            prompt + output
@@ -23,6 +25,7 @@ public record ServingPrediction(
         Model model,
         Hardware hardware,
         Deployment deployment,
+        Precision weights,
         int inputTokens,
         int outputTokens,
         int concurrency,

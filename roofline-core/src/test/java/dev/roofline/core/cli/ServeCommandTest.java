@@ -49,6 +49,55 @@ class ServeCommandTest {
     }
 
     @Test
+    void targetsSearchTheSplitsAndNameTheWinner() {
+        MainTest.Run r = MainTest.run(
+                "serve",
+                "llama-3-70b",
+                "--hw",
+                "h100",
+                "--gpus",
+                "8",
+                "--input",
+                "2048",
+                "--output",
+                "256",
+                "--ttft",
+                "2000",
+                "--tpot",
+                "50",
+                "--search-weights",
+                "fp16,fp8");
+        assertThat(r.status()).as(r.err()).isZero();
+        dev.roofline.core.parallel.ServingSearch.Result s = dev.roofline.core.parallel.ServingSearch.run(
+                Models.LLAMA_3_70B,
+                Hardware.H100_SXM,
+                Interconnect.NVLINK_4,
+                8,
+                2048,
+                256,
+                2.0,
+                0.050,
+                java.util.List.of(
+                        dev.roofline.core.precision.Precision.FP16, dev.roofline.core.precision.Precision.FP8_E4M3));
+        assertThat(r.out())
+                .startsWith(s.tried() + " setups tried")
+                .contains("Pareto set")
+                .contains(String.format(
+                        Locale.ROOT,
+                        "winner (most tokens/s per GPU within the targets): TP %d PP %d, W %s, concurrency %d",
+                        s.winner().deployment().tensorParallel(),
+                        s.winner().deployment().pipelineParallel(),
+                        s.winner().weights().displayName(),
+                        s.winner().concurrency()));
+        MainTest.Run half = MainTest.run("serve", "llama-3-8b", "--ttft", "100");
+        assertThat(half.status()).isEqualTo(2);
+        assertThat(half.err()).contains("a search needs both --ttft and --tpot");
+        assertThat(MainTest.run("serve", "llama-3-8b", "--ttft", "100", "--tpot", "0.001")
+                        .out())
+                .contains("no setup meets both targets");
+    }
+
+    @Test
     void linksAreTheHardwaresOrNamed() {
         assertThat(MainTest.run("serve", "llama-3-8b", "--hw", "gb10", "--gpus", "2")
                         .out())

@@ -12,6 +12,7 @@ import dev.roofline.core.model.Models;
 import dev.roofline.core.parallel.Deployment;
 import dev.roofline.core.parallel.Serving;
 import dev.roofline.core.parallel.ServingPrediction;
+import dev.roofline.core.parallel.ServingSearch;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.transformer.Workload;
 
@@ -49,6 +50,16 @@ public final class ServeCommand implements Command {
     static final Option<Precision> EXPERT_WEIGHTS = Option.of(
             "--expert-weights", "P", "routed experts' precision (default: --weights)", null, Converters.precision());
     static final Option<Precision> KV = Option.of("--kv", "P", "KV-cache precision", "fp16", Converters.precision());
+    static final Option<Double> TTFT =
+            Option.of("--ttft", "MS", "search: time-to-first-token target (with --tpot)", null, Converters.number());
+    static final Option<Double> TPOT =
+            Option.of("--tpot", "MS", "search: time-per-output-token target (with --ttft)", null, Converters.number());
+    static final Option<List<Precision>> SEARCH_WEIGHTS = Option.of(
+            "--search-weights",
+            "P,...",
+            "search: weight precisions to try (default: --weights)",
+            null,
+            Converters.precisions());
     static final Option<Boolean> OVERLAP =
             Option.flag("--overlap", "hide communication behind computation (off: they add)");
 
@@ -70,7 +81,23 @@ public final class ServeCommand implements Command {
     @Override
     public List<Option<?>> options() {
         return List.of(
-                HW, GPUS, PP, EP, DP, MICRO, LINK, INPUT, OUTPUT, CONCURRENCY, WEIGHTS, EXPERT_WEIGHTS, KV, OVERLAP);
+                HW,
+                GPUS,
+                PP,
+                EP,
+                DP,
+                MICRO,
+                LINK,
+                INPUT,
+                OUTPUT,
+                CONCURRENCY,
+                WEIGHTS,
+                EXPERT_WEIGHTS,
+                KV,
+                OVERLAP,
+                TTFT,
+                TPOT,
+                SEARCH_WEIGHTS);
     }
 
     @Override
@@ -80,6 +107,23 @@ public final class ServeCommand implements Command {
         Model model = ModelOptions.model(operands.getFirst());
         Hardware hw = args.get(HW);
         Interconnect link = args.has(LINK) ? link(args.get(LINK)) : defaultLink(hw);
+        if (args.has(TTFT) != args.has(TPOT)) {
+            throw new UsageException("a search needs both --ttft and --tpot");
+        }
+        if (args.has(TTFT)) {
+            ServingSearch.Result r = ServingSearch.run(
+                    model,
+                    hw,
+                    link,
+                    Math.toIntExact(args.get(GPUS)),
+                    Math.toIntExact(args.get(INPUT)),
+                    Math.toIntExact(args.get(OUTPUT)),
+                    args.get(TTFT) / 1e3,
+                    args.get(TPOT) / 1e3,
+                    args.find(SEARCH_WEIGHTS).orElse(List.of(args.get(WEIGHTS))));
+            out.print(search(r, args.get(TTFT), args.get(TPOT)));
+            return;
+        }
         Deployment d;
         try {
             d = new Deployment(
@@ -147,6 +191,41 @@ public final class ServeCommand implements Command {
                 s.fits() ? "fits" : "does NOT fit",
                 s.maxConcurrency(),
                 s.kvCapacityTokens());
+    }
+
+    static String search(ServingSearch.Result r, double ttftMillis, double tpotMillis) {
+        StringBuilder sb = new StringBuilder(String.format(
+                Locale.ROOT,
+                "%d setups tried (tensor x pipeline splits, weight precisions, concurrency 1, 2, 4, ...); targets TTFT <="
+                        + " %.1f ms, time per output token <= %.1f ms%n",
+                r.tried(),
+                ttftMillis,
+                tpotMillis));
+        if (r.winner() == null) {
+            return sb.append("no setup meets both targets\n").toString();
+        }
+        sb.append("Pareto set (time per output token against tokens/s per GPU):\n");
+        for (ServingPrediction s : r.pareto()) {
+            sb.append("  ").append(setup(s)).append('\n');
+        }
+        return sb.append("winner (most tokens/s per GPU within the targets): ")
+                .append(setup(r.winner()))
+                .append('\n')
+                .toString();
+    }
+
+    private static String setup(ServingPrediction s) {
+        Deployment d = s.deployment();
+        return String.format(
+                Locale.ROOT,
+                "TP %d PP %d, W %s, concurrency %d: TTFT %.1f ms, TPOT %.2f ms, %.1f tokens/s per GPU",
+                d.tensorParallel(),
+                d.pipelineParallel(),
+                s.weights().displayName(),
+                s.concurrency(),
+                s.ttftSeconds() * 1e3,
+                s.tpotSeconds() * 1e3,
+                s.tokensPerSecondPerGpu());
     }
 
     private static Interconnect link(String name) {

@@ -59,21 +59,8 @@ public final class Serving {
         Transformer t = Transformer.of(shard, hw);
         int perMicroBatch = Math.ceilDiv(concurrency, d.microBatches());
 
-        Workload prefill = Workload.prefill(perMicroBatch, inputTokens)
-                .withWeights(base.weights())
-                .withExpertWeights(base.expertWeights())
-                .withActivations(base.activations())
-                .withKvCache(base.kvCache())
-                .withFlashAttention(base.flashAttention())
-                .withQuantizedEmbeddings(base.quantizedEmbeddings());
-        double ttft = step(model, t, d, prefill, stageLayers);
-        Workload decode = Workload.decode(perMicroBatch, inputTokens + 1)
-                .withWeights(base.weights())
-                .withExpertWeights(base.expertWeights())
-                .withActivations(base.activations())
-                .withKvCache(base.kvCache())
-                .withFlashAttention(base.flashAttention())
-                .withQuantizedEmbeddings(base.quantizedEmbeddings());
+        double ttft = step(model, t, d, like(base, Workload.prefill(perMicroBatch, inputTokens)), stageLayers);
+        Workload decode = like(base, Workload.decode(perMicroBatch, inputTokens + 1));
         double tpot = averageDecodeStep(model, t, d, decode, stageLayers, inputTokens + 1, inputTokens + outputTokens);
         double e2e = ttft + (outputTokens - 1) * tpot;
         double tokensPerSecond = (double) d.dataParallel() * concurrency / tpot;
@@ -98,6 +85,16 @@ public final class Serving {
                 Checks.multiply(kvPerSequence, concurrency, () -> "KV bytes per GPU"),
                 free / kvPerSequence,
                 free / shard.kvCacheBytesPerToken(base.kvCache()));
+    }
+
+    /** {@code w} with {@code base}'s precisions and attention choice. */
+    private static Workload like(Workload base, Workload w) {
+        return w.withWeights(base.weights())
+                .withExpertWeights(base.expertWeights())
+                .withActivations(base.activations())
+                .withKvCache(base.kvCache())
+                .withFlashAttention(base.flashAttention())
+                .withQuantizedEmbeddings(base.quantizedEmbeddings());
     }
 
     /** The mean of the decode step from context {@code from} to {@code to}, exact for its piecewise-linear growth. */

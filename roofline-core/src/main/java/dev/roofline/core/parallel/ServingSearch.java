@@ -3,6 +3,7 @@ package dev.roofline.core.parallel;
 import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.hardware.Interconnect;
 import dev.roofline.core.internal.Checks;
+import dev.roofline.core.model.MixtureOfExperts;
 import dev.roofline.core.model.Model;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.transformer.Workload;
@@ -13,8 +14,9 @@ import java.util.List;
 
 /**
  * The serving setups of a model on {@code gpus} GPUs that meet a TTFT and a time-per-output-token target: every split
- * of the GPUs into tensor × pipeline stages that the model divides into (no data parallelism: each setup is one
- * replica), every weight precision asked for, and concurrencies 1, 2, 4, … up to what fits; then the Pareto set of
+ * of the GPUs into tensor × pipeline stages that the model divides into, for a mixture of experts with its experts
+ * split like the layers or whole on each GPU (expert parallel; no data parallelism: each setup is one replica), every
+ * weight precision asked for, and concurrencies 1, 2, 4, … up to what fits; then the Pareto set of
  * the ones that meet both targets, throughput per GPU against time per output token, and the winner: the most tokens
  * per second per GPU.
  *
@@ -78,22 +80,26 @@ public final class ServingSearch {
             if (gpus % tp != 0 || gpus / tp > model.layers()) {
                 continue;
             }
-            Deployment d = new Deployment(tp, gpus / tp, 1, 1, 1, link, false);
-            for (Precision p : weights) {
-                Workload base = Workload.decode(1, 1).withWeights(p);
-                for (int b = 1; b <= MAX_CONCURRENCY; b *= 2) {
-                    ServingPrediction s;
-                    try {
-                        s = Serving.predict(model, hw, d, base, inputTokens, outputTokens, b);
-                    } catch (IllegalArgumentException e) {
-                        break; // this split does not divide the model's heads or columns: no batch will
-                    }
-                    tried++;
-                    if (!s.fits()) {
-                        break;
-                    }
-                    if (s.ttftSeconds() <= ttftSeconds && s.tpotSeconds() <= tpotSeconds) {
-                        meeting.add(s);
+            // experts whole on each GPU (expert parallel) or split like the layers, for a mixture
+            int[] eps = model.feedForward() instanceof MixtureOfExperts && tp > 1 ? new int[] {1, tp} : new int[] {1};
+            for (int ep : eps) {
+                Deployment d = new Deployment(tp, gpus / tp, ep, 1, 1, link, false);
+                for (Precision p : weights) {
+                    Workload base = Workload.decode(1, 1).withWeights(p);
+                    for (int b = 1; b <= MAX_CONCURRENCY; b *= 2) {
+                        ServingPrediction s;
+                        try {
+                            s = Serving.predict(model, hw, d, base, inputTokens, outputTokens, b);
+                        } catch (IllegalArgumentException e) {
+                            break; // this split does not divide the model's heads or columns: no batch will
+                        }
+                        tried++;
+                        if (!s.fits()) {
+                            break;
+                        }
+                        if (s.ttftSeconds() <= ttftSeconds && s.tpotSeconds() <= tpotSeconds) {
+                            meeting.add(s);
+                        }
                     }
                 }
             }

@@ -8,6 +8,7 @@ import dev.roofline.core.transformer.OperatorTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -82,10 +83,16 @@ public final class OperatorTable {
     }
 
     private static String markdown(List<List<String>> rows, ModelPrediction p, double totalSeconds) {
+        return markdownTable(HEADER, Set.of(0, 5, 8), rows)
+                + fmt("| **total** | | %d | %d | | | %.3f | 100.00 | |%n", p.flops(), p.bytes(), totalSeconds * 1e6);
+    }
+
+    /** A Markdown table of {@code rows} under {@code header}: the {@code text} columns left-aligned, the rest right. */
+    static String markdownTable(List<String> header, Set<Integer> text, List<List<String>> rows) {
         StringBuilder sb = new StringBuilder();
-        sb.append("| ").append(String.join(" | ", HEADER)).append(" |\n|");
-        for (int i = 0; i < HEADER.size(); i++) {
-            sb.append(i == 0 || i == 5 || i == 8 ? " --- |" : " ---: |");
+        sb.append("| ").append(String.join(" | ", header)).append(" |\n|");
+        for (int i = 0; i < header.size(); i++) {
+            sb.append(text.contains(i) ? " --- |" : " ---: |");
         }
         sb.append('\n');
         for (List<String> r : rows) {
@@ -94,7 +101,6 @@ public final class OperatorTable {
                             " | ", r.stream().map(c -> c.replace("|", "\\|")).toList()))
                     .append(" |\n");
         }
-        sb.append(fmt("| **total** | | %d | %d | | | %.3f | 100.00 | |%n", p.flops(), p.bytes(), totalSeconds * 1e6));
         return sb.toString();
     }
 
@@ -109,8 +115,13 @@ public final class OperatorTable {
     }
 
     private static String csv(List<List<String>> rows) {
+        return csv(HEADER, rows);
+    }
+
+    /** RFC 4180 CSV of {@code rows} under {@code header}. */
+    static String csv(List<String> header, List<List<String>> rows) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.join(",", HEADER)).append("\r\n");
+        sb.append(String.join(",", header)).append("\r\n");
         for (List<String> r : rows) {
             sb.append(String.join(",", r.stream().map(OperatorTable::csvCell).toList()))
                     .append("\r\n");

@@ -98,6 +98,43 @@ class ServeCommandTest {
     }
 
     @Test
+    void csvAndMarkdownHoldOneRowPerSetup() {
+        MainTest.Run csv = MainTest.run(
+                "serve",
+                "llama-3-70b",
+                "--hw",
+                "h200",
+                "--gpus",
+                "4",
+                "--weights",
+                "fp8",
+                "--concurrency",
+                "8",
+                "--format",
+                "csv");
+        assertThat(csv.status()).as(csv.err()).isZero();
+        String[] lines = csv.out().split("\r\n");
+        assertThat(lines).hasSize(2);
+        assertThat(lines[0]).startsWith("model,hardware,gpus,tp,pp,ep,dp,micro-batches,link,weights,concurrency");
+        assertThat(lines[1])
+                .startsWith("Llama-3-70B,H200,4,4,1,1,1,1,nvlink4,FP8 E4M3,8,2048,256,")
+                .endsWith(",true");
+        ServingPrediction s = Serving.predict(
+                Models.LLAMA_3_70B,
+                Hardware.H200,
+                Deployment.tensorParallel(4, Interconnect.NVLINK_4),
+                Workload.decode(1, 1).withWeights(dev.roofline.core.precision.Precision.FP8_E4M3),
+                2048,
+                256,
+                8);
+        assertThat(lines[1]).contains(String.format(Locale.ROOT, ",%.4f,", s.tpotSeconds() * 1e3));
+        MainTest.Run md = MainTest.run(
+                "serve", "llama-3-8b", "--gpus", "2", "--ttft", "1000", "--tpot", "30", "--format", "markdown");
+        assertThat(md.status()).as(md.err()).isZero();
+        assertThat(md.out()).startsWith("| model | hardware | gpus |").contains("| Llama-3-8B | H100 SXM | 2 |");
+    }
+
+    @Test
     void linksAreTheHardwaresOrNamed() {
         assertThat(MainTest.run("serve", "llama-3-8b", "--hw", "gb10", "--gpus", "2")
                         .out())

@@ -14,6 +14,7 @@ import dev.roofline.core.parallel.Serving;
 import dev.roofline.core.parallel.ServingPrediction;
 import dev.roofline.core.parallel.ServingSearch;
 import dev.roofline.core.precision.Precision;
+import dev.roofline.core.report.ServingTable;
 import dev.roofline.core.transformer.Workload;
 
 import java.io.PrintStream;
@@ -60,6 +61,12 @@ public final class ServeCommand implements Command {
             "search: weight precisions to try (default: --weights)",
             null,
             Converters.precisions());
+    static final Option<String> FORMAT = Option.of(
+            "--format",
+            "F",
+            "text, markdown or csv (a search: its Pareto set, the winner last)",
+            "text",
+            Converters.oneOf("text", "markdown", "csv"));
     static final Option<Boolean> OVERLAP =
             Option.flag("--overlap", "hide communication behind computation (off: they add)");
 
@@ -97,7 +104,8 @@ public final class ServeCommand implements Command {
                 OVERLAP,
                 TTFT,
                 TPOT,
-                SEARCH_WEIGHTS);
+                SEARCH_WEIGHTS,
+                FORMAT);
     }
 
     @Override
@@ -121,7 +129,12 @@ public final class ServeCommand implements Command {
                     args.get(TTFT) / 1e3,
                     args.get(TPOT) / 1e3,
                     args.find(SEARCH_WEIGHTS).orElse(List.of(args.get(WEIGHTS))));
-            out.print(search(r, args.get(TTFT), args.get(TPOT)));
+            out.print(
+                    switch (args.get(FORMAT)) {
+                        case "markdown" -> ServingTable.markdown(r.pareto());
+                        case "csv" -> ServingTable.csv(r.pareto());
+                        default -> search(r, args.get(TTFT), args.get(TPOT));
+                    });
             return;
         }
         Deployment d;
@@ -150,7 +163,12 @@ public final class ServeCommand implements Command {
                 Math.toIntExact(args.get(INPUT)),
                 Math.toIntExact(args.get(OUTPUT)),
                 Math.toIntExact(args.get(CONCURRENCY)));
-        out.print(text(s, base));
+        out.print(
+                switch (args.get(FORMAT)) {
+                    case "markdown" -> ServingTable.markdown(List.of(s));
+                    case "csv" -> ServingTable.csv(List.of(s));
+                    default -> text(s, base);
+                });
     }
 
     static String text(ServingPrediction s, Workload base) {

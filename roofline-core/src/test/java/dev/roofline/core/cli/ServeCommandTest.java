@@ -135,6 +135,37 @@ class ServeCommandTest {
     }
 
     @Test
+    void theParetoChartIsAnSvgWithAPointPerSetup(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path svg = dir.resolve("pareto.svg");
+        MainTest.Run r = MainTest.run(
+                "serve",
+                "llama-3-70b",
+                "--gpus",
+                "8",
+                "--ttft",
+                "2000",
+                "--tpot",
+                "50",
+                "--search-weights",
+                "fp16,fp8",
+                "--svg",
+                svg.toString());
+        assertThat(r.status()).as(r.err()).isZero();
+        String text = java.nio.file.Files.readString(svg);
+        int pareto = (int) r.out().lines().filter(l -> l.startsWith("  TP ")).count();
+        assertThat(pareto).isPositive();
+        // one circle per Pareto setup, each closed, the winner the only filled one
+        assertThat(text.split("<circle ", -1)).hasSize(pareto + 1);
+        assertThat(text.split("</circle>", -1)).hasSize(pareto + 1);
+        assertThat(text.split("fill=\"#274\"", -1)).hasSize(2);
+        assertThat(text).startsWith("<svg xmlns=\"http://www.w3.org/2000/svg\"").endsWith("</svg>\n");
+        assertThat(java.nio.file.Files.readString(svg)).contains("Llama-3-70B on 8 x H100 SXM: Pareto set");
+        assertThat(MainTest.run("serve", "llama-3-8b", "--svg", svg.toString()).err())
+                .contains("--svg draws a search's Pareto set");
+    }
+
+    @Test
     void linksAreTheHardwaresOrNamed() {
         assertThat(MainTest.run("serve", "llama-3-8b", "--hw", "gb10", "--gpus", "2")
                         .out())

@@ -14,6 +14,7 @@ import dev.roofline.core.parallel.Serving;
 import dev.roofline.core.parallel.ServingPrediction;
 import dev.roofline.core.parallel.ServingSearch;
 import dev.roofline.core.precision.Precision;
+import dev.roofline.core.report.ServingChart;
 import dev.roofline.core.report.ServingTable;
 import dev.roofline.core.transformer.Workload;
 
@@ -67,6 +68,8 @@ public final class ServeCommand implements Command {
             "text, markdown or csv (a search: its Pareto set, the winner last)",
             "text",
             Converters.oneOf("text", "markdown", "csv"));
+    static final Option<java.nio.file.Path> SVG =
+            Option.of("--svg", "FILE", "search: write the Pareto chart to FILE", null, Converters.path());
     static final Option<Boolean> OVERLAP =
             Option.flag("--overlap", "hide communication behind computation (off: they add)");
 
@@ -105,11 +108,12 @@ public final class ServeCommand implements Command {
                 TTFT,
                 TPOT,
                 SEARCH_WEIGHTS,
-                FORMAT);
+                FORMAT,
+                SVG);
     }
 
     @Override
-    public void run(Arguments args, PrintStream out, PrintStream err) {
+    public void run(Arguments args, PrintStream out, PrintStream err) throws java.io.IOException {
         List<String> operands =
                 args.operands(1, "serve needs a model: a preset (" + Models.knownNames() + ") or a config.json path");
         Model model = ModelOptions.model(operands.getFirst());
@@ -117,6 +121,9 @@ public final class ServeCommand implements Command {
         Interconnect link = args.has(LINK) ? link(args.get(LINK)) : defaultLink(hw);
         if (args.has(TTFT) != args.has(TPOT)) {
             throw new UsageException("a search needs both --ttft and --tpot");
+        }
+        if (args.has(SVG) && !args.has(TTFT)) {
+            throw new UsageException("--svg draws a search's Pareto set: give --ttft and --tpot");
         }
         if (args.has(TTFT)) {
             ServingSearch.Result r = ServingSearch.run(
@@ -129,6 +136,9 @@ public final class ServeCommand implements Command {
                     args.get(TTFT) / 1e3,
                     args.get(TPOT) / 1e3,
                     args.find(SEARCH_WEIGHTS).orElse(List.of(args.get(WEIGHTS))));
+            if (args.has(SVG)) {
+                java.nio.file.Files.writeString(args.get(SVG), ServingChart.svg(r.pareto(), r.winner()));
+            }
             out.print(
                     switch (args.get(FORMAT)) {
                         case "markdown" -> ServingTable.markdown(r.pareto());

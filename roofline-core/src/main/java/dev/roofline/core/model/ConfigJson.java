@@ -189,7 +189,7 @@ public final class ConfigJson {
                 // positions is none
                 if (type.equals("mistral") && c.get("sliding_window") != null) {
                     int window = integer(c, "sliding_window");
-                    if (!(c.get("max_position_embeddings") instanceof Long max) || window < max) {
+                    if (windowBelowPositions(c)) {
                         b.slidingWindow(window, layers);
                     }
                 }
@@ -413,16 +413,21 @@ public final class ConfigJson {
      * set below its {@code max_position_embeddings}.
      */
     private static void refuseSlidingWindow(String type, Map<String, Object> c) {
-        boolean on = type.equals("phi3")
-                ? c.get("sliding_window") != null
-                        && (!(c.get("max_position_embeddings") instanceof Long max)
-                                || !(c.get("sliding_window") instanceof Long w)
-                                || w < max)
-                : bool(c, "use_sliding_window", false);
-        if (on) {
+        if (type.equals("phi3") ? windowBelowPositions(c) : bool(c, "use_sliding_window", false)) {
             throw new IllegalArgumentException("config.json \"sliding_window\" " + c.get("sliding_window")
                     + ": sliding-window attention is not supported yet (it changes the KV cache and the keys each query"
                     + " reads)");
         }
+    }
+
+    /**
+     * Whether {@code sliding_window} is set and shorter than {@code max_position_embeddings}: a window as long as the
+     * positions is none.
+     */
+    private static boolean windowBelowPositions(Map<String, Object> c) {
+        return c.get("sliding_window") != null
+                && (!(c.get("max_position_embeddings") instanceof Long max)
+                        || !(c.get("sliding_window") instanceof Long w)
+                        || w < max);
     }
 }

@@ -18,7 +18,10 @@ import dev.roofline.core.report.ServingChart;
 import dev.roofline.core.report.ServingTable;
 import dev.roofline.core.transformer.Workload;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 
@@ -47,11 +50,8 @@ public final class ServeCommand implements Command {
     static final Option<Long> OUTPUT = Option.of("--output", "T", "generated tokens", "256", Converters.positiveLong());
     static final Option<Long> CONCURRENCY =
             Option.of("--concurrency", "B", "requests per replica", "1", Converters.positiveLong());
-    static final Option<Precision> WEIGHTS =
-            Option.of("--weights", "P", "weight precision", "fp16", Converters.precision());
     static final Option<Precision> EXPERT_WEIGHTS = Option.of(
             "--expert-weights", "P", "routed experts' precision (default: --weights)", null, Converters.precision());
-    static final Option<Precision> KV = Option.of("--kv", "P", "KV-cache precision", "fp16", Converters.precision());
     static final Option<Double> TTFT =
             Option.of("--ttft", "MS", "search: time-to-first-token target (with --tpot)", null, Converters.number());
     static final Option<Double> TPOT =
@@ -68,7 +68,7 @@ public final class ServeCommand implements Command {
             "text, markdown or csv (a search: its Pareto set, the winner last)",
             "text",
             Converters.oneOf("text", "markdown", "csv"));
-    static final Option<java.nio.file.Path> SVG =
+    static final Option<Path> SVG =
             Option.of("--svg", "FILE", "search: write the Pareto chart to FILE", null, Converters.path());
     static final Option<Boolean> OVERLAP =
             Option.flag("--overlap", "hide communication behind computation (off: they add)");
@@ -101,9 +101,9 @@ public final class ServeCommand implements Command {
                 INPUT,
                 OUTPUT,
                 CONCURRENCY,
-                WEIGHTS,
+                ModelOptions.WEIGHTS,
                 EXPERT_WEIGHTS,
-                KV,
+                ModelOptions.KV,
                 OVERLAP,
                 TTFT,
                 TPOT,
@@ -113,7 +113,7 @@ public final class ServeCommand implements Command {
     }
 
     @Override
-    public void run(Arguments args, PrintStream out, PrintStream err) throws java.io.IOException {
+    public void run(Arguments args, PrintStream out, PrintStream err) throws IOException {
         List<String> operands =
                 args.operands(1, "serve needs a model: a preset (" + Models.knownNames() + ") or a config.json path");
         Model model = ModelOptions.model(operands.getFirst());
@@ -135,9 +135,9 @@ public final class ServeCommand implements Command {
                     Math.toIntExact(args.get(OUTPUT)),
                     args.get(TTFT) / 1e3,
                     args.get(TPOT) / 1e3,
-                    args.find(SEARCH_WEIGHTS).orElse(List.of(args.get(WEIGHTS))));
+                    args.find(SEARCH_WEIGHTS).orElse(List.of(args.get(ModelOptions.WEIGHTS))));
             if (args.has(SVG)) {
-                java.nio.file.Files.writeString(args.get(SVG), ServingChart.svg(r.pareto(), r.winner()));
+                Files.writeString(args.get(SVG), ServingChart.svg(r.pareto(), r.winner()));
             }
             out.print(
                     switch (args.get(FORMAT)) {
@@ -160,11 +160,11 @@ public final class ServeCommand implements Command {
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
-        Precision weights = args.get(WEIGHTS);
+        Precision weights = args.get(ModelOptions.WEIGHTS);
         Workload base = Workload.decode(1, 1)
                 .withWeights(weights)
                 .withExpertWeights(args.find(EXPERT_WEIGHTS).orElse(weights))
-                .withKvCache(args.get(KV));
+                .withKvCache(args.get(ModelOptions.KV));
         ServingPrediction s = Serving.predict(
                 model,
                 hw,

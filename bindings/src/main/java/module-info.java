@@ -1,5 +1,5 @@
 /**
- * jextract-generated FFM bindings for the CUDA 13.0 runtime, cuBLASLt and NVML, plus two hand-written packages: the
+ * jextract-generated FFM bindings for the CUDA 13.0 runtime, cuBLASLt, NVML and NCCL 2.28, plus two hand-written packages: the
  * native-library loader {@code dev.roofline.bindings.loader} (locating and loading each library, checking it defines
  * the functions the bindings call, the owned-handle helper and the status-name table), shared by roofline-cuda and
  * roofline-nvml, and {@link dev.roofline.bindings.error}, the base of every native-call exception those modules throw.
@@ -19,6 +19,8 @@ module dev.roofline.bindings {
             dev.roofline.cuda;
     exports dev.roofline.bindings.nvml to
             dev.roofline.nvml;
+    exports dev.roofline.bindings.nccl to
+            dev.roofline.cuda;
     exports dev.roofline.bindings.loader to
             dev.roofline.cuda,
             dev.roofline.nvml;

@@ -12,7 +12,8 @@ decoder layer in a prefill of S tokens (batch 1) as torch.utils.flop_counter.Flo
 device (linear layers and scaled_dot_product_attention, full S x S scores as roofline counts them): the forward of a
 2-layer model less that of a 1-layer one. Gemma 3's 4B/12B/27B are built as gemma3_text, their language
 model alone, as the presets count them. gpt-oss is built without its MXFP4 quantization_config, so its experts are
-ordinary parameters of the same element count.
+ordinary parameters of the same element count. A preset transformers cannot build is reported on stderr and left
+out of the CSV.
 """
 import torch
 from transformers import AutoConfig, AutoModelForCausalLM
@@ -112,12 +113,20 @@ def main():
         for name, fields in PRESETS.items():
             if fields["model_type"] in ("qwen3_moe", "gpt_oss"):
                 continue  # routing is data-dependent: not on the meta device
-            flops = forward_flops(build(fields, 2), tokens) - forward_flops(build(fields, 1), tokens)
+            try:
+                flops = forward_flops(build(fields, 2), tokens) - forward_flops(build(fields, 1), tokens)
+            except Exception as e:  # one preset transformers cannot build must not hide the others
+                print(f"{name}: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
+                continue
             print(f"{name},{flops}", flush=True)
         return
     print("preset,transformers_parameters")
     for name, fields in PRESETS.items():
-        model = build(fields)
+        try:
+            model = build(fields)
+        except Exception as e:
+            print(f"{name}: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
+            continue
         print(f"{name},{sum(p.numel() for p in model.parameters())}", flush=True)
 
 

@@ -22,6 +22,7 @@ module dev.roofline.cuda {
     exports dev.roofline.cuda.bench;
     exports dev.roofline.cuda.kernels;
     exports dev.roofline.cuda.decode;
+    exports dev.roofline.cuda.nccl;
 
     // the benchmarks measure energy with a meter another module provides (roofline-nvml), found at run time
     uses dev.roofline.core.energy.PowerMeter;
@@ -30,5 +31,6 @@ module dev.roofline.cuda {
             dev.roofline.cuda.cli.MeasureCommand,
             dev.roofline.cuda.cli.GemvBenchCommand,
             dev.roofline.cuda.cli.AttentionBenchCommand,
-            dev.roofline.cuda.cli.DecodeCommand;
+            dev.roofline.cuda.cli.DecodeCommand,
+            dev.roofline.cuda.cli.NcclBenchCommand;
 }

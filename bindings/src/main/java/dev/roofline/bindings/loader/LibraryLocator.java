@@ -13,11 +13,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /**
  * Finds a native library, in this order: the environment override ({@code ROOFLINE_CUDART}, ...; an absolute path,
  * and then the only place tried), the soname in each {@code LD_LIBRARY_PATH} directory, {@code $CUDA_HOME}'s library
- * directories, {@link #KNOWN_DIRECTORIES}, and finally the {@code ldconfig -p} cache. A path with a {@code stubs}
+ * directories, {@link #KNOWN_DIRECTORIES}, the folder a Python wheel puts it in (for a library that has one, such as
+ * NCCL from {@code nvidia-nccl-cu13}) under every {@code site-packages} found, and finally the {@code ldconfig -p}
+ * cache. A path with a {@code stubs}
  * component is never used: the toolkit's stub libraries link but fail at run time.
  *
  * <pre>{@code
@@ -38,31 +41,57 @@ public final class LibraryLocator {
             Path.of("/usr/local/nvidia/lib64"),
             Path.of("/usr/local/nvidia/lib"));
 
+    /**
+     * Folders whose {@code python3.*} subfolders hold {@code site-packages} or {@code dist-packages}: the system's and
+     * conda's. The environment adds {@code $VIRTUAL_ENV/lib}, {@code $CONDA_PREFIX/lib}, {@code $HOME/.local/lib}, and
+     * each {@code /opt/NAME/.venv/lib} and {@code /opt/NAME/venv/lib} (where containers put a framework's environment).
+     */
+    public static final List<Path> PYTHON_LIBRARY_ROOTS =
+            List.of(Path.of("/usr/local/lib"), Path.of("/usr/lib"), Path.of("/opt/conda/lib"));
+
     private final Function<String, String> environment;
     private final Predicate<Path> isFile;
+    private final Function<Path, List<Path>> children;
     private final Supplier<String> ldconfigCache;
 
     /**
      * @param environment   variable name to value (null when unset)
      * @param isFile        whether a path is a readable regular file
+     * @param children      the entries of a folder, sorted; empty when it is no folder
      * @param ldconfigCache output of {@code ldconfig -p}, or "" when unavailable
      */
     public LibraryLocator(
-            Function<String, String> environment, Predicate<Path> isFile, Supplier<String> ldconfigCache) {
+            Function<String, String> environment,
+            Predicate<Path> isFile,
+            Function<Path, List<Path>> children,
+            Supplier<String> ldconfigCache) {
         this.environment = environment;
         this.isFile = isFile;
+        this.children = children;
         this.ldconfigCache = ldconfigCache;
     }
 
     /** The real process environment and file system. */
     public static LibraryLocator system() {
         return new LibraryLocator(
-                System::getenv, p -> Files.isRegularFile(p) && Files.isReadable(p), LibraryLocator::runLdconfig);
+                System::getenv,
+                p -> Files.isRegularFile(p) && Files.isReadable(p),
+                LibraryLocator::list,
+                LibraryLocator::runLdconfig);
     }
 
-    /** A locator over a fixed environment, e.g. for tests. */
+    /** A locator over a fixed environment and no Python installation, e.g. for tests. */
     public static LibraryLocator of(Map<String, String> environment, Predicate<Path> isFile, String ldconfigCache) {
-        return new LibraryLocator(environment::get, isFile, () -> ldconfigCache);
+        return new LibraryLocator(environment::get, isFile, dir -> List.of(), () -> ldconfigCache);
+    }
+
+    /** A locator over a fixed environment and folder tree, e.g. for tests. */
+    public static LibraryLocator of(
+            Map<String, String> environment,
+            Predicate<Path> isFile,
+            Function<Path, List<Path>> children,
+            String ldconfigCache) {
+        return new LibraryLocator(environment::get, isFile, children, () -> ldconfigCache);
     }
 
     /** The first usable copy of {@code library}; throws {@link LibraryNotFoundException} listing what was tried. */
@@ -83,7 +112,13 @@ public final class LibraryLocator {
             }
             throw new LibraryNotFoundException(library, tried);
         }
-        for (Path dir : searchDirectories()) {
+        List<Path> dirs = new ArrayList<>(searchDirectories());
+        if (!library.wheelDirectory().isEmpty()) {
+            for (Path sitePackages : sitePackages()) {
+                dirs.add(sitePackages.resolve(library.wheelDirectory()));
+            }
+        }
+        for (Path dir : dirs) {
             Path p = dir.resolve(library.soname());
             if (isStub(p)) {
                 tried.add(p + " (stubs, skipped)");
@@ -128,6 +163,40 @@ public final class LibraryLocator {
         return List.copyOf(dirs);
     }
 
+    /** Every {@code site-packages} and {@code dist-packages} folder of the Pythons {@link #PYTHON_LIBRARY_ROOTS} names. */
+    List<Path> sitePackages() {
+        Set<Path> roots = new LinkedHashSet<>();
+        for (String variable : List.of("VIRTUAL_ENV", "CONDA_PREFIX")) {
+            String value = environment.apply(variable);
+            if (value != null && !value.isBlank() && Path.of(value).isAbsolute()) {
+                roots.add(Path.of(value).normalize().resolve("lib"));
+            }
+        }
+        String home = environment.apply("HOME");
+        if (home != null && !home.isBlank() && Path.of(home).isAbsolute()) {
+            roots.add(Path.of(home).normalize().resolve(".local/lib"));
+        }
+        for (Path opt : children.apply(Path.of("/opt"))) {
+            roots.add(opt.resolve(".venv/lib"));
+            roots.add(opt.resolve("venv/lib"));
+        }
+        roots.addAll(PYTHON_LIBRARY_ROOTS);
+        List<Path> found = new ArrayList<>();
+        for (Path root : roots) {
+            for (Path python : children.apply(root)) {
+                if (python.getFileName().toString().startsWith("python3")) {
+                    for (Path packages : children.apply(python)) {
+                        String name = packages.getFileName().toString();
+                        if (name.equals("site-packages") || name.equals("dist-packages")) {
+                            found.add(packages);
+                        }
+                    }
+                }
+            }
+        }
+        return found;
+    }
+
     /** Paths that {@code ldconfig -p} lists for exactly this soname, e.g. "\tlibcudart.so.13 (libc6,x86-64) => /x". */
     static List<Path> ldconfigEntries(String cache, String soname) {
         List<Path> paths = new ArrayList<>();
@@ -152,6 +221,17 @@ public final class LibraryLocator {
             }
         }
         return false;
+    }
+
+    private static List<Path> list(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (Stream<Path> entries = Files.list(dir)) {
+            return entries.sorted().toList();
+        } catch (IOException | SecurityException e) {
+            return List.of(); // an unreadable folder holds nothing we can load
+        }
     }
 
     private static String runLdconfig() {

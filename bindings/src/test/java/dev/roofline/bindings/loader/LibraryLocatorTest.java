@@ -15,6 +15,54 @@ class LibraryLocatorTest {
         return LibraryLocator.of(env, p -> files.contains(p.toString()), ldconfig);
     }
 
+    /** A locator over a folder tree given as its files: a folder's children are the next components below it. */
+    private static LibraryLocator tree(Map<String, String> env, Set<String> files) {
+        return LibraryLocator.of(
+                env,
+                p -> files.contains(p.toString()),
+                dir -> files.stream()
+                        .map(Path::of)
+                        .filter(f -> f.startsWith(dir) && !f.equals(dir))
+                        .map(f -> dir.resolve(dir.relativize(f).getName(0)))
+                        .distinct()
+                        .sorted()
+                        .toList(),
+                "");
+    }
+
+    @Test
+    void ncclIsFoundWherePytorchsWheelPutsIt() {
+        String wheel = "/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2";
+        assertThat(tree(Map.of(), Set.of(wheel)).locate(NativeLibrary.NCCL)).isEqualTo(Path.of(wheel));
+    }
+
+    @Test
+    void virtualEnvironmentComesBeforeSystemPython() {
+        String venv = "/home/me/env/lib/python3.11/site-packages/nvidia/nccl/lib/libnccl.so.2";
+        String system = "/usr/local/lib/python3.12/dist-packages/nvidia/nccl/lib/libnccl.so.2";
+        var l = tree(Map.of("VIRTUAL_ENV", "/home/me/env"), Set.of(venv, system));
+        assertThat(l.locate(NativeLibrary.NCCL)).isEqualTo(Path.of(venv));
+        assertThat(tree(Map.of(), Set.of(venv, system)).locate(NativeLibrary.NCCL))
+                .isEqualTo(Path.of(system));
+    }
+
+    @Test
+    void librariesWithoutAWheelAreNotLookedForInPython() {
+        String wheel = "/usr/local/lib/python3.12/dist-packages/nvidia/nccl/lib/libcudart.so.13";
+        assertThatThrownBy(() -> tree(Map.of(), Set.of(wheel)).locate(NativeLibrary.CUDART))
+                .isInstanceOf(LibraryNotFoundException.class)
+                .hasMessageNotContaining("python3.12");
+    }
+
+    @Test
+    void missingNcclListsTheWheelFoldersTried() {
+        var l = tree(Map.of(), Set.of("/usr/lib/python3.12/site-packages/numpy/__init__.py"));
+        assertThatThrownBy(() -> l.locate(NativeLibrary.NCCL))
+                .isInstanceOf(LibraryNotFoundException.class)
+                .hasMessageContaining("/usr/lib/python3.12/site-packages/nvidia/nccl/lib/libnccl.so.2")
+                .hasMessageContaining("ROOFLINE_NCCL");
+    }
+
     @Test
     void environmentOverrideWinsOverEverythingElse() {
         var l = locator(

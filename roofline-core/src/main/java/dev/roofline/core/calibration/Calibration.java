@@ -4,6 +4,8 @@ import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.hardware.Source;
 import dev.roofline.core.internal.Checks;
 import dev.roofline.core.model.Model;
+import dev.roofline.core.parallel.Collective;
+import dev.roofline.core.parallel.CollectiveFit;
 import dev.roofline.core.roofline.Prediction;
 import dev.roofline.core.roofline.Roofline;
 import dev.roofline.core.transformer.ModelPrediction;
@@ -19,9 +21,12 @@ import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.function.DoublePredicate;
 
 /**
@@ -54,6 +59,9 @@ import java.util.function.DoublePredicate;
  *                           a class left out is priced at 1 and reported as uncalibrated
  * @param fixedSeconds       per class, what one operator costs beyond its roofline time and its launches, in [0,
  *                           {@link Hardware#MAX_KERNEL_LATENCY_SECONDS}]; a class left out costs 0
+ * @param collectives        the collectives measured on several GPUs of the device's host (NCCL, {@code roofline
+ *                           nccl-bench}), each as its fitted latency and bus bandwidth; at most one per operation and
+ *                           rank count; empty when none was measured
  */
 public record Calibration(
         Provenance provenance,
@@ -62,7 +70,8 @@ public record Calibration(
         int kernelsPerLayer,
         int kernelsPerModel,
         Map<OperatorClass, Double> efficiencies,
-        Map<OperatorClass, Double> fixedSeconds) {
+        Map<OperatorClass, Double> fixedSeconds,
+        List<CollectiveFit> collectives) {
 
     /**
      * The largest efficiency accepted: above 1 because data a kernel finds in L2 is not read from DRAM, so a class can
@@ -113,6 +122,55 @@ public record Calibration(
                 byKey("efficiencies", efficiencies, v -> v > 0 && v <= MAX_EFFICIENCY, "(0, " + MAX_EFFICIENCY + "]");
         fixedSeconds = byKey(
                 "fixedSeconds", fixedSeconds, v -> v >= 0 && v <= Hardware.MAX_KERNEL_LATENCY_SECONDS, "[0, 1] s");
+        collectives = List.copyOf(Checks.notNull("collectives", collectives));
+        Set<String> seen = new HashSet<>();
+        for (CollectiveFit f : collectives) {
+            if (!seen.add(f.op() + " x" + f.ranks())) {
+                throw new IllegalArgumentException(
+                        "collectives: " + f.op() + " on " + f.ranks() + " ranks is given twice");
+            }
+        }
+    }
+
+    /** A calibration of one GPU: no collectives. */
+    public Calibration(
+            Provenance provenance,
+            double copyBytesPerSecond,
+            double launchSeconds,
+            int kernelsPerLayer,
+            int kernelsPerModel,
+            Map<OperatorClass, Double> efficiencies,
+            Map<OperatorClass, Double> fixedSeconds) {
+        this(
+                provenance,
+                copyBytesPerSecond,
+                launchSeconds,
+                kernelsPerLayer,
+                kernelsPerModel,
+                efficiencies,
+                fixedSeconds,
+                List.of());
+    }
+
+    /** This calibration with {@code fits} as its collectives, replacing any it had. */
+    public Calibration withCollectives(List<CollectiveFit> fits) {
+        return new Calibration(
+                provenance,
+                copyBytesPerSecond,
+                launchSeconds,
+                kernelsPerLayer,
+                kernelsPerModel,
+                efficiencies,
+                fixedSeconds,
+                fits);
+    }
+
+    /** The measured fit of {@code op} on {@code ranks} GPUs, if this calibration has one. */
+    public Optional<CollectiveFit> collective(Collective.Op op, int ranks) {
+        Checks.notNull("op", op);
+        return collectives.stream()
+                .filter(f -> f.op() == op && f.ranks() == ranks)
+                .findFirst();
     }
 
     /** A calibration without fixed times: each operator costs its roofline time at its class's efficiency. */

@@ -1,9 +1,12 @@
 package dev.roofline.core.calibration;
 
 import dev.roofline.core.internal.Json;
+import dev.roofline.core.parallel.Collective;
+import dev.roofline.core.parallel.CollectiveFit;
 
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,11 +23,12 @@ import java.util.Map;
  *   "kernelsPerLayer": 10,
  *   "kernelsPerModel": 2,
  *   "efficiencies": {"attention": 0.7, "elementwise": 0.2, "gemv FP16": 0.97},
- *   "fixedSeconds": {"attention": 6.1E-6}
+ *   "fixedSeconds": {"attention": 6.1E-6},
+ *   "collectives": [{"op": "ALL_REDUCE", "ranks": 2, "latencySeconds": 2.1E-5, "busBytesPerSecond": 3.3E11}]
  * }
  * }</pre>
- * Every field is required but {@code fixedSeconds}, which files written before it existed lack (read as no fixed
- * times); no other is accepted, so a misspelt name is refused rather than silently ignored.
+ * Every field is required but {@code fixedSeconds} and {@code collectives}, which files written before they existed
+ * lack (read as none); no other is accepted, so a misspelt name is refused rather than silently ignored.
  */
 final class CalibrationJson {
     /** Every field of a calibration file, in the order {@link #write} writes them. */
@@ -37,7 +41,11 @@ final class CalibrationJson {
             "kernelsPerLayer",
             "kernelsPerModel",
             "efficiencies",
-            "fixedSeconds");
+            "fixedSeconds",
+            "collectives");
+
+    /** Every field of one collective's fit. */
+    static final List<String> COLLECTIVE_FIELDS = List.of("op", "ranks", "latencySeconds", "busBytesPerSecond");
 
     private CalibrationJson() {}
 
@@ -54,6 +62,24 @@ final class CalibrationJson {
         byClass(sb, "efficiencies", c.efficiencies());
         sb.append(",\n");
         byClass(sb, "fixedSeconds", c.fixedSeconds());
+        if (!c.collectives().isEmpty()) {
+            sb.append(",\n  \"collectives\": [");
+            String separator = "\n";
+            for (CollectiveFit f : c.collectives()) {
+                sb.append(separator)
+                        .append("    {\"op\": ")
+                        .append(Json.quote(f.op().name()))
+                        .append(", \"ranks\": ")
+                        .append(f.ranks())
+                        .append(", \"latencySeconds\": ")
+                        .append(f.latencySeconds())
+                        .append(", \"busBytesPerSecond\": ")
+                        .append(f.busBytesPerSecond())
+                        .append('}');
+                separator = ",\n";
+            }
+            sb.append("\n  ]");
+        }
         return sb.append("\n}\n").toString();
     }
 
@@ -107,10 +133,50 @@ final class CalibrationJson {
                 new Calibration.Provenance(text(m, "device"), date(m), text(m, "source")),
                 number(m, "copyBytesPerSecond"),
                 number(m, "launchSeconds"),
-                count(m, "kernelsPerLayer"),
-                count(m, "kernelsPerModel"),
+                count(m, "kernelsPerLayer", "kernels"),
+                count(m, "kernelsPerModel", "kernels"),
                 byClass(m, "efficiencies", "fraction"),
-                m.containsKey("fixedSeconds") ? byClass(m, "fixedSeconds", "seconds") : Map.of());
+                m.containsKey("fixedSeconds") ? byClass(m, "fixedSeconds", "seconds") : Map.of(),
+                m.containsKey("collectives") ? collectives(m) : List.of());
+    }
+
+    /** The collectives' fits: an array of objects with exactly {@link #COLLECTIVE_FIELDS}. */
+    private static List<CollectiveFit> collectives(Map<?, ?> m) {
+        if (!(required(m, "collectives") instanceof List<?> given)) {
+            throw new IllegalArgumentException(
+                    "field \"collectives\" must be an array of fits, got " + describe(m.get("collectives")));
+        }
+        List<CollectiveFit> out = new ArrayList<>();
+        for (int i = 0; i < given.size(); i++) {
+            String where = "field \"collectives\" [" + i + "]: ";
+            if (!(given.get(i) instanceof Map<?, ?> f)) {
+                throw new IllegalArgumentException(where + "must be an object, got " + describe(given.get(i)));
+            }
+            try {
+                for (Object key : f.keySet()) {
+                    if (!COLLECTIVE_FIELDS.contains(key)) {
+                        throw new IllegalArgumentException(
+                                "unknown field \"" + key + "\"; a fit has " + COLLECTIVE_FIELDS);
+                    }
+                }
+                String op = text(f, "op");
+                Collective.Op parsed;
+                try {
+                    parsed = Collective.Op.valueOf(op);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException(
+                            "field \"op\" must be one of " + List.of(Collective.Op.values()) + ", got \"" + op + "\"");
+                }
+                out.add(new CollectiveFit(
+                        parsed,
+                        count(f, "ranks", "GPUs"),
+                        number(f, "latencySeconds"),
+                        number(f, "busBytesPerSecond")));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(where + e.getMessage(), e);
+            }
+        }
+        return out;
     }
 
     private static Object required(Map<?, ?> m, String field) {
@@ -148,11 +214,11 @@ final class CalibrationJson {
     }
 
     /** A whole number; its sign is the record's to check. */
-    private static int count(Map<?, ?> m, String field) {
+    private static int count(Map<?, ?> m, String field, String what) {
         Object v = required(m, field);
         if (!(v instanceof Long n) || n < Integer.MIN_VALUE || n > Integer.MAX_VALUE) {
             throw new IllegalArgumentException(
-                    "field \"" + field + "\" must be a whole number of kernels, got " + describe(v));
+                    "field \"" + field + "\" must be a whole number of " + what + ", got " + describe(v));
         }
         return n.intValue();
     }

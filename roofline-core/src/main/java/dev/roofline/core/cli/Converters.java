@@ -74,6 +74,34 @@ public final class Converters {
         };
     }
 
+    /**
+     * A size in bytes, at least 1: a whole number, optionally followed by K, M or G (binary: 1K = 1024 bytes), e.g.
+     * {@code 8}, {@code 64K}, {@code 1G}.
+     */
+    public static Option.Converter<Long> bytes() {
+        return (option, value) -> {
+            String v = value.strip().toUpperCase(Locale.ROOT);
+            int shift =
+                    switch (v.isEmpty() ? ' ' : v.charAt(v.length() - 1)) {
+                        case 'K' -> 10;
+                        case 'M' -> 20;
+                        case 'G' -> 30;
+                        default -> 0;
+                    };
+            String digits = shift == 0 ? v : v.substring(0, v.length() - 1);
+            try {
+                long n = Long.parseLong(digits);
+                if (n > 0 && n <= Long.MAX_VALUE >> shift) {
+                    return n << shift;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new IllegalArgumentException(
+                    option + " must be a positive size in bytes such as 8, 64K, 1M or 1G, got '" + value + "'");
+        };
+    }
+
     /** A decimal number. */
     public static Option.Converter<Double> number() {
         return (option, value) -> {

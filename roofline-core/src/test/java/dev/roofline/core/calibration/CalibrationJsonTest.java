@@ -1,5 +1,7 @@
 package dev.roofline.core.calibration;
 
+import dev.roofline.core.parallel.Collective;
+import dev.roofline.core.parallel.CollectiveFit;
 import dev.roofline.core.precision.Precision;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -9,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.util.List;
 import java.util.Map;
 
 import static dev.roofline.core.calibration.CalibratedPredictionTest.CALIBRATION;
@@ -99,6 +102,47 @@ class CalibrationJsonTest {
     }
 
     @Test
+    void collectivesAreWrittenAfterTheFixedTimesAndReadBack() {
+        Calibration c = CALIBRATION.withCollectives(List.of(
+                new CollectiveFit(Collective.Op.ALL_REDUCE, 2, 2.1e-5, 3.3e11),
+                new CollectiveFit(Collective.Op.ALL_GATHER, 8, 1.5e-5, 2.5e11)));
+        assertThat(c.toJson())
+                .endsWith("  \"fixedSeconds\": {},\n  \"collectives\": [\n"
+                        + "    {\"op\": \"ALL_REDUCE\", \"ranks\": 2, \"latencySeconds\": 2.1E-5,"
+                        + " \"busBytesPerSecond\": 3.3E11},\n"
+                        + "    {\"op\": \"ALL_GATHER\", \"ranks\": 8, \"latencySeconds\": 1.5E-5,"
+                        + " \"busBytesPerSecond\": 2.5E11}\n  ]\n}\n");
+        Calibration back = Calibration.parse(c.toJson());
+        assertThat(back).isEqualTo(c);
+        assertThat(back.collective(Collective.Op.ALL_GATHER, 8).orElseThrow().seconds(1 << 20))
+                .isEqualTo(1.5e-5 + 7.0 / 8 * (1 << 20) / 2.5e11);
+        assertThat(back.collective(Collective.Op.ALL_GATHER, 2)).isEmpty();
+        assertThat(CALIBRATION.toJson()).doesNotContain("collectives");
+        assertThat(Calibration.parse(CALIBRATION.toJson()).collectives()).isEmpty();
+    }
+
+    @Test
+    void aBadCollectiveIsRefusedWithItsIndexAndField() {
+        String one = "  \"fixedSeconds\": {},\n  \"collectives\": [{\"op\": \"ALL_REDUCE\", \"ranks\": 2,"
+                + " \"latencySeconds\": 2e-5, \"busBytesPerSecond\": 3e11}, %s]\n";
+        String base = TEXT.replace("  \"fixedSeconds\": {}\n", one);
+        assertThatThrownBy(() -> Calibration.parse(base.formatted("{\"op\": \"BROADCAST\", \"ranks\": 2,"
+                        + " \"latencySeconds\": 2e-5, \"busBytesPerSecond\": 3e11}")))
+                .hasMessageContaining("field \"collectives\" [1]: field \"op\" must be one of [ALL_REDUCE,");
+        assertThat(refusal(base.formatted("{\"op\": \"ALL_GATHER\", \"ranks\": 2.5,"
+                        + " \"latencySeconds\": 2e-5, \"busBytesPerSecond\": 3e11}")))
+                .contains("[1]: field \"ranks\" must be a whole number of GPUs, got 2.5");
+        assertThat(refusal(base.formatted("{\"op\": \"ALL_GATHER\", \"ranks\": 2, \"latency\": 1}")))
+                .contains("[1]: unknown field \"latency\"");
+        assertThat(refusal(base.formatted("{\"op\": \"ALL_REDUCE\", \"ranks\": 2,"
+                        + " \"latencySeconds\": 2e-5, \"busBytesPerSecond\": 3e11}")))
+                .contains("collectives: ALL_REDUCE on 2 ranks is given twice");
+        assertThat(refusal(base.formatted("{\"op\": \"ALL_GATHER\", \"ranks\": 2,"
+                        + " \"latencySeconds\": 2e-5, \"busBytesPerSecond\": -1}")))
+                .contains("[1]: busBytesPerSecond");
+    }
+
+    @Test
     void wholeNumbersAndAnEmptyMapAreAccepted() {
         Calibration c = Calibration.parse(TEXT.replace("1.0E12", "1000000000000")
                 .replace("\"elementwise\": 0.5,\n    \"gemv FP16\": 0.8\n  ", ""));
@@ -178,7 +222,7 @@ class CalibrationJsonTest {
     void theWholeTextMustBeOneObjectOfKnownFields() {
         assertThat(refusal(TEXT.replace("\"source\"", "\"sauce\"")))
                 .startsWith("unknown field \"sauce\"; a calibration has [device, date, source,")
-                .endsWith(", efficiencies, fixedSeconds]");
+                .endsWith(", efficiencies, fixedSeconds, collectives]");
         assertThat(refusal(TEXT.replace("\"fixedSeconds\"", "\"fixedSecond\"")))
                 .startsWith("unknown field \"fixedSecond\"");
         assertThat(refusal("[1]")).isEqualTo("a calibration must be a JSON object, got an array");

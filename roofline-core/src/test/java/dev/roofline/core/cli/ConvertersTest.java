@@ -26,4 +26,22 @@ class ConvertersTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("--context must be at most 2147483647, got '2147483648'");
     }
+
+    @Test
+    void bytesTakeBinarySuffixes() {
+        assertThat(Converters.bytes().convert("--max-bytes", "8")).isEqualTo(8L);
+        assertThat(Converters.bytes().convert("--max-bytes", "64k")).isEqualTo(65_536L);
+        assertThat(Converters.bytes().convert("--max-bytes", " 1M")).isEqualTo(1_048_576L);
+        assertThat(Converters.bytes().convert("--max-bytes", "1G")).isEqualTo(1_073_741_824L);
+    }
+
+    @Test
+    void bytesRefuseWhatIsNoSize() {
+        for (String bad : new String[] {"0", "-1K", "1T", "G", "", "1.5G", "9223372036854775807K"}) {
+            assertThatThrownBy(() -> Converters.bytes().convert("--min-bytes", bad))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage(
+                            "--min-bytes must be a positive size in bytes such as 8, 64K, 1M or 1G, got '" + bad + "'");
+        }
+    }
 }

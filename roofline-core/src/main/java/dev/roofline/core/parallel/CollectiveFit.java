@@ -1,0 +1,102 @@
+package dev.roofline.core.parallel;
+
+import dev.roofline.core.internal.Checks;
+
+import java.util.List;
+
+/**
+ * One collective's measured time on some GPUs as a latency and a bus bandwidth (the α–β, or Hockney, model):
+ * <pre>
+ * seconds(bytes) = latencySeconds + busBytes(bytes) / busBytesPerSecond
+ * </pre>
+ * with {@link Collective#busBytes} the bytes each GPU sends by a ring (nccl-tests' bus bytes), so one β serves every
+ * size and the β of all-reduce, all-gather and reduce-scatter compare with each other and with the link's bandwidth.
+ * {@link #fit} finds both from timings over many sizes, minimising the squared <em>relative</em> error: every size
+ * counts alike, where plain least squares would let the largest decide α too.
+ *
+ * <pre>{@code
+ * CollectiveFit f = CollectiveFit.fit(Collective.Op.ALL_REDUCE, 2, samples);   // from roofline nccl-bench
+ * double s = f.seconds(16384);   // a decode token's all-reduce of 8192 FP16 values
+ * }</pre>
+ *
+ * @param op                what the collective does
+ * @param ranks             GPUs taking part, at least 2
+ * @param latencySeconds    α, the time of an empty collective, &gt;= 0
+ * @param busBytesPerSecond β, the rate each GPU's bus bytes move at, &gt; 0
+ */
+public record CollectiveFit(Collective.Op op, int ranks, double latencySeconds, double busBytesPerSecond) {
+
+    /** One timing: a collective of {@code bytes} (as {@link Collective} counts its buffer) took {@code seconds}. */
+    public record Sample(long bytes, double seconds) {
+        public Sample {
+            if (bytes < 0) {
+                throw new IllegalArgumentException("bytes must be >= 0, got " + bytes);
+            }
+            Checks.positive("seconds", seconds);
+        }
+    }
+
+    public CollectiveFit {
+        Checks.notNull("op", op);
+        if (ranks < 2) {
+            throw new IllegalArgumentException("ranks must be >= 2 for a collective that moves bytes, got " + ranks);
+        }
+        if (!(latencySeconds >= 0 && latencySeconds < 1)) {
+            throw new IllegalArgumentException("latencySeconds must be in [0, 1) s, got " + latencySeconds);
+        }
+        Checks.positive("busBytesPerSecond", busBytesPerSecond);
+    }
+
+    /**
+     * The α and β that minimise {@code Σ ((α + b_i / β − t_i) / t_i)²} over {@code samples} (weighted least squares,
+     * closed form); α is held at 0 when the unconstrained minimum would make it negative.
+     *
+     * @throws IllegalArgumentException with fewer than two distinct sizes, or timings that fall as bytes grow
+     */
+    public static CollectiveFit fit(Collective.Op op, int ranks, List<Sample> samples) {
+        Checks.notNull("samples", samples);
+        if (samples.stream().map(Sample::bytes).distinct().count() < 2) {
+            throw new IllegalArgumentException(
+                    "samples: a fit needs at least two sizes, got " + samples.size() + " sample(s) of "
+                            + samples.stream().map(Sample::bytes).distinct().count());
+        }
+        // weights 1/t²; unknowns α and γ = 1/β in t ≈ α + γ·x, x the bus bytes
+        double sw = 0, sx = 0, sxx = 0, st = 0, sxt = 0;
+        for (Sample s : samples) {
+            double x = new Collective(op, Collective.Algorithm.RING, ranks, s.bytes()).busBytes();
+            double w = 1 / (s.seconds() * s.seconds());
+            sw += w;
+            sx += w * x;
+            sxx += w * x * x;
+            st += w * s.seconds();
+            sxt += w * x * s.seconds();
+        }
+        double det = sw * sxx - sx * sx;
+        double alpha = (sxx * st - sx * sxt) / det;
+        double gamma = (sw * sxt - sx * st) / det;
+        if (alpha < 0) {
+            alpha = 0;
+            gamma = sxt / sxx;
+        }
+        if (!(gamma > 0)) {
+            throw new IllegalArgumentException("samples: the time does not grow with the bytes (slope " + gamma
+                    + " s/byte), so no bandwidth fits them");
+        }
+        return new CollectiveFit(op, ranks, alpha, 1 / gamma);
+    }
+
+    /** The fitted time of a collective of {@code bytes}. */
+    public double seconds(long bytes) {
+        return latencySeconds
+                + new Collective(op, Collective.Algorithm.RING, ranks, bytes).busBytes() / busBytesPerSecond;
+    }
+
+    /** The largest |fitted − measured| / measured over {@code samples}, in percent. */
+    public double maxErrorPercent(List<Sample> samples) {
+        double worst = 0;
+        for (Sample s : samples) {
+            worst = Math.max(worst, Math.abs(seconds(s.bytes()) - s.seconds()) / s.seconds() * 100);
+        }
+        return worst;
+    }
+}

@@ -8,9 +8,10 @@ model.parameters(), which counts a tied embedding once.
     python3 preset_parameters.py --layer-flops 512 > preset-layer-flops.csv
 
 Prints "preset,transformers_parameters" per preset. With --layer-flops S, the dense presets' matrix FLOPs of one
-decoder layer in a prefill of S tokens (batch 1) as torch.utils.flop_counter.FlopCounterMode counts them on the meta
-device (linear layers and scaled_dot_product_attention, full S x S scores as roofline counts them): the forward of a
-2-layer model less that of a 1-layer one. Gemma 3's 4B/12B/27B are built as gemma3_text, their language
+decoder layer in a prefill of S tokens (batch 1) as torch.utils.flop_counter.FlopCounterMode counts them (linear
+layers and scaled_dot_product_attention, full S x S scores as roofline counts them): the forward of a 2-layer model
+less that of a 1-layer one, on the GPU with random weights (transformers' attention masks cannot be built on the meta
+device). Gemma 3's 4B/12B/27B are built as gemma3_text, their language
 model alone, as the presets count them. gpt-oss is built without its MXFP4 quantization_config, so its experts are
 ordinary parameters of the same element count. A preset transformers cannot build is reported on stderr and left
 out of the CSV.
@@ -85,20 +86,28 @@ PRESETS = {
 }
 
 
-def build(fields, layers=None):
+def build(fields, layers=None, device="meta"):
     fields = dict(fields)
     if layers is not None:
         fields["num_hidden_layers"] = layers
         fields.pop("layer_types", None)
-    config = AutoConfig.for_model(fields.pop("model_type"), **fields)
-    config._attn_implementation = "sdpa"
-    with torch.device("meta"):
+    model_type = fields.pop("model_type")
+    config = AutoConfig.for_model(model_type, **fields)
+    # gpt-oss has no SDPA path in transformers; its parameters do not depend on the attention implementation
+    config._attn_implementation = "eager" if model_type == "gpt_oss" else "sdpa"
+    with torch.device(device):
         return AutoModelForCausalLM.from_config(config)
+
+
+def flops_device():
+    # transformers' masks call .item(), which the meta device cannot answer: count on a real device (2 layers of the
+    # largest preset, 405B, take about 43 GB in FP32)
+    return "cuda" if torch.cuda.is_available() else "cpu"
 
 
 def forward_flops(model, tokens):
     from torch.utils.flop_counter import FlopCounterMode
-    ids = torch.zeros(1, tokens, dtype=torch.long, device="meta")
+    ids = torch.zeros(1, tokens, dtype=torch.long, device=next(model.parameters()).device)
     counter = FlopCounterMode(display=False)
     with counter, torch.no_grad():
         model(input_ids=ids, use_cache=False)
@@ -114,7 +123,9 @@ def main():
             if fields["model_type"] in ("qwen3_moe", "gpt_oss"):
                 continue  # routing is data-dependent: not on the meta device
             try:
-                flops = forward_flops(build(fields, 2), tokens) - forward_flops(build(fields, 1), tokens)
+                device = flops_device()
+                flops = (forward_flops(build(fields, 2, device), tokens)
+                         - forward_flops(build(fields, 1, device), tokens))
             except Exception as e:  # one preset transformers cannot build must not hide the others
                 print(f"{name}: {type(e).__name__}: {e}", file=sys.stderr, flush=True)
                 continue

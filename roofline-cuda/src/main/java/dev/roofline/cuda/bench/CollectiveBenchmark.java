@@ -12,6 +12,7 @@ import dev.roofline.cuda.nccl.DataType;
 import dev.roofline.cuda.nccl.ReduceOp;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.BrokenBarrierException;
@@ -24,8 +25,10 @@ import java.util.function.Consumer;
  * NCCL's all-reduce, all-gather and reduce-scatter on the GPUs of a {@link Communicators}, timed as nccl-tests times
  * them (github.com/NVIDIA/nccl-tests): float32 sums, sizes doubling from {@code minBytes} to {@code maxBytes} (the
  * reduced buffer, the gathered output, the scattered input), each rank on its own thread, 5 warm-up calls, then
- * {@code iters} calls between two CUDA events on the rank's stream; a size's time is the mean per call, averaged over
- * the ranks (nccl-tests' default). All-reduce runs in place, as PyTorch's does; the other two out of place. Beside
+ * {@code iters} calls between two CUDA events on the rank's stream (nccl-tests' mean per call), repeated
+ * {@value #SAMPLES} times with the ranks lined up before each; a rank's time is the median of those means, a size's
+ * the average over the ranks (nccl-tests' default). The median keeps one host hiccup (a thread descheduled between
+ * two launches) out of a size that takes a few microseconds. All-reduce runs in place, as PyTorch's does; the other two out of place. Beside
  * each size: the algorithm and bus bandwidth (nccl-tests' PERFORMANCE.md), and NCCL's own cost model of it on
  * {@code link} ({@link Collective#seconds}); per operation, the α–β fit over all sizes ({@link CollectiveFit}).
  *
@@ -43,6 +46,7 @@ public final class CollectiveBenchmark {
             List.of(Collective.Op.ALL_REDUCE, Collective.Op.ALL_GATHER, Collective.Op.REDUCE_SCATTER);
 
     static final int WARMUP = 5;
+    static final int SAMPLES = 5;
     private static final DataType TYPE = DataType.FLOAT32;
 
     private CollectiveBenchmark() {}
@@ -100,13 +104,21 @@ public final class CollectiveBenchmark {
             measurements = List.copyOf(measurements);
         }
 
-        /** Per operation, the α–β fit over its sizes. */
+        /**
+         * Per operation, the α–β fit over its sizes; an operation whose time does not grow over the sizes measured (all
+         * of them latency) has no bandwidth to fit and is left out.
+         */
         public List<CollectiveFit> fits() {
             List<CollectiveFit> fits = new ArrayList<>();
             for (Collective.Op op : OPS) {
                 List<CollectiveFit.Sample> samples = samples(op);
-                if (samples.size() >= 2) {
+                if (samples.stream().map(CollectiveFit.Sample::bytes).distinct().count() < 2) {
+                    continue;
+                }
+                try {
                     fits.add(CollectiveFit.fit(op, measurements.getFirst().ranks(), samples));
+                } catch (IllegalArgumentException e) {
+                    // the time does not grow with the bytes: no bandwidth to fit
                 }
             }
             return fits;
@@ -237,15 +249,20 @@ public final class CollectiveBenchmark {
                 for (int w = 0; w < WARMUP; w++) {
                     call.run();
                 }
-                stream.synchronize();
-                await(barrier);
-                start.record(stream);
-                for (int k = 0; k < iters; k++) {
-                    call.run();
+                double[] means = new double[SAMPLES];
+                for (int sample = 0; sample < SAMPLES; sample++) {
+                    stream.synchronize();
+                    await(barrier);
+                    start.record(stream);
+                    for (int k = 0; k < iters; k++) {
+                        call.run();
+                    }
+                    end.record(stream);
+                    end.synchronize();
+                    means[sample] = end.elapsedMillisSince(start) / 1e3 / iters;
                 }
-                end.record(stream);
-                end.synchronize();
-                seconds[i] = end.elapsedMillisSince(start) / 1e3 / iters;
+                Arrays.sort(means);
+                seconds[i] = means[SAMPLES / 2];
             }
         }
         return seconds;

@@ -53,4 +53,19 @@ class CollectiveBenchmarkTest {
         assertThat(r.render(ReportFormat.CSV))
                 .startsWith("op,ranks,bytes,time_us,algbw_gbps,busbw_gbps,predicted_us,error_pct\n");
     }
+
+    @Test
+    void anOperationWhoseTimeDoesNotGrowHasNoFit() {
+        // all latency: 20 us at 1 KiB, 19 us at 2 KiB; the all-gather beside it grows and is fitted
+        var r = new CollectiveBenchmark.Results(
+                "2 GPUs",
+                "2.28.9",
+                Interconnect.NVLINK_4,
+                List.of(
+                        new CollectiveBenchmark.Measurement(Collective.Op.ALL_REDUCE, 2, 1024, 20e-6, 1e-5),
+                        new CollectiveBenchmark.Measurement(Collective.Op.ALL_REDUCE, 2, 2048, 19e-6, 1e-5),
+                        new CollectiveBenchmark.Measurement(Collective.Op.ALL_GATHER, 2, 1024, 10e-6, 1e-5),
+                        new CollectiveBenchmark.Measurement(Collective.Op.ALL_GATHER, 2, 1 << 20, 20e-6, 1e-5)));
+        assertThat(r.fits()).extracting(f -> f.op()).containsExactly(Collective.Op.ALL_GATHER);
+    }
 }

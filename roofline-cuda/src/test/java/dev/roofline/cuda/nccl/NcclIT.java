@@ -109,21 +109,18 @@ class NcclIT {
         try (Communicators one = Communicators.ofDevices(0);
                 Stream s = Stream.create()) {
             MemorySegment comm = one.rank(0).handle();
-            // a null buffer: NCCL's argument check refuses it with ncclInvalidArgument
-            assertThatThrownBy(() -> NcclCalls.allReduce(
-                            MemorySegment.NULL,
-                            MemorySegment.NULL,
-                            16,
-                            DataType.FLOAT32.code,
-                            ReduceOp.SUM.code,
-                            comm,
-                            s.handle()))
-                    .isInstanceOfSatisfying(NcclException.class, e -> {
-                        assertThat(e.function()).isEqualTo("ncclAllReduce");
-                        assertThat(e.symbolicName()).isEqualTo("ncclInvalidArgument");
-                        assertThat(e.code()).isEqualTo(4);
-                        assertThat(e.libraryMessage()).isNotBlank();
-                    });
+            // a data type nccl.h does not define (ncclNumTypes is 12): NCCL's argument check refuses it with
+            // ncclInvalidArgument
+            try (DeviceBuffer b = DeviceBuffer.allocate(64)) {
+                assertThatThrownBy(() -> NcclCalls.allReduce(
+                                b.pointer(), b.pointer(), 16, 99, ReduceOp.SUM.code, comm, s.handle()))
+                        .isInstanceOfSatisfying(NcclException.class, e -> {
+                            assertThat(e.function()).isEqualTo("ncclAllReduce");
+                            assertThat(e.symbolicName()).isEqualTo("ncclInvalidArgument");
+                            assertThat(e.code()).isEqualTo(4);
+                            assertThat(e.libraryMessage()).isNotBlank();
+                        });
+            }
         }
     }
 

@@ -32,5 +32,6 @@ module dev.roofline.cuda {
             dev.roofline.cuda.cli.GemvBenchCommand,
             dev.roofline.cuda.cli.AttentionBenchCommand,
             dev.roofline.cuda.cli.DecodeCommand,
-            dev.roofline.cuda.cli.NcclBenchCommand;
+            dev.roofline.cuda.cli.NcclBenchCommand,
+            dev.roofline.cuda.cli.TpDecodeCommand;
 }

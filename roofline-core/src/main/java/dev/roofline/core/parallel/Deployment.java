@@ -2,6 +2,7 @@ package dev.roofline.core.parallel;
 
 import dev.roofline.core.hardware.Interconnect;
 import dev.roofline.core.internal.Checks;
+import dev.roofline.core.model.Model;
 
 /**
  * How a model is spread over GPUs: {@code tensorParallel} GPUs share every layer (Megatron's column- and row-parallel
@@ -71,6 +72,23 @@ public record Deployment(
      */
     public double bubbleFraction() {
         return (pipelineParallel - 1.0) / (microBatches + pipelineParallel - 1.0);
+    }
+
+    /**
+     * The model one GPU of a one-stage deployment runs: {@code m}'s heads, KV heads, MLP columns and vocabulary split
+     * by the tensor parallelism, its experts by the expert parallelism, as a {@link Model} of its own that the
+     * single-GPU predictions price.
+     *
+     * @throws IllegalArgumentException with pipeline stages (each stage holds other layers), or a split that does not
+     *                                  divide (named)
+     */
+    public Model shard(Model m) {
+        Checks.notNull("model", m);
+        if (pipelineParallel != 1) {
+            throw new IllegalArgumentException(
+                    "shard: " + pipelineParallel + " pipeline stages hold different layers; shard one stage's model");
+        }
+        return Shard.of(m, this, m.layers());
     }
 
     public Deployment withOverlap(boolean on) {

@@ -1,6 +1,7 @@
 package dev.roofline.core.parallel;
 
 import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.hardware.Interconnect;
 import dev.roofline.core.internal.Checks;
 import dev.roofline.core.model.MixtureOfExperts;
 import dev.roofline.core.model.Model;
@@ -158,11 +159,20 @@ public final class Serving {
 
     /** NCCL picks its fastest all-reduce: ring, tree, or in the switch where the link reduces. */
     private static double fastestAllReduce(int ranks, long bytes, Deployment d) {
+        return allReduceSeconds(ranks, bytes, d.link());
+    }
+
+    /**
+     * An all-reduce of {@code bytes} over {@code ranks} GPUs on {@code link} as NCCL's tuner prices its fastest choice:
+     * ring, tree, or in the switch where the link reduces ({@link Collective#seconds}).
+     */
+    public static double allReduceSeconds(int ranks, long bytes, Interconnect link) {
+        Checks.notNull("link", link);
         Collective ring = Collective.allReduce(ranks, bytes);
         double best = Math.min(
-                ring.seconds(d.link()), ring.with(Collective.Algorithm.TREE).seconds(d.link()));
-        if (d.link().inSwitchReduction()) {
-            best = Math.min(best, ring.with(Collective.Algorithm.IN_SWITCH).seconds(d.link()));
+                ring.seconds(link), ring.with(Collective.Algorithm.TREE).seconds(link));
+        if (link.inSwitchReduction()) {
+            best = Math.min(best, ring.with(Collective.Algorithm.IN_SWITCH).seconds(link));
         }
         return best;
     }

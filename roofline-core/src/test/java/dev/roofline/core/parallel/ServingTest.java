@@ -102,6 +102,28 @@ class ServingTest {
     }
 
     @Test
+    void aDeploymentsShardIsTheModelOneGpuRunsAndItsAllReduceNcclsCheapest() {
+        Model shard = Model.newBuilder("shard")
+                .hiddenSize(1024)
+                .layers(4)
+                .vocabSize(16000)
+                .attention(4, 4)
+                .headDim(128)
+                .swiGlu(2048)
+                .build();
+        Model got = Deployment.tensorParallel(2, Interconnect.NVLINK_4).shard(TOY);
+        Workload step = Workload.decode(4, 513);
+        assertThat(got.parameterCount()).isEqualTo(shard.parameterCount());
+        assertThat(seconds(got, step)).isEqualTo(seconds(shard, step));
+        // 8 KiB on 2 GPUs: the ring's LL, as above
+        assertThat(Serving.allReduceSeconds(2, 8192, Interconnect.NVLINK_4))
+                .isCloseTo(7.8e-6 + 8192 / 225e9, within(1e-15));
+        assertThatThrownBy(() -> new Deployment(1, 2, 1, 1, 1, Interconnect.NVLINK_4, false).shard(TOY))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("2 pipeline stages hold different layers");
+    }
+
+    @Test
     void pipelineStagesSendActivationsAndFillOnce() {
         // 2 stages of 2 layers, 2 micro-batches of 2 sequences: (2 - 1) x stage + 2 x (stage + head)
         Model stageModel = Model.newBuilder("stage")

@@ -3,6 +3,7 @@ package dev.roofline.cuda.bench;
 import dev.roofline.core.calibration.CalibratedPrediction;
 import dev.roofline.core.calibration.Calibration;
 import dev.roofline.core.calibration.OperatorClass;
+import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.model.Model;
 import dev.roofline.core.transformer.ModelPrediction;
 import dev.roofline.core.transformer.Transformer;
@@ -184,14 +185,8 @@ public final class DecodeCalibration {
             if (!r.measured()) {
                 continue;
             }
-            Workload w = r.datasheet().workload();
-            CalibratedPrediction c =
-                    calibration.predict(Transformer.of(model, r.datasheet().hardware()), w);
-            double calibrated =
-                    c.timeSeconds() + (r.launches() - calibration.launches(model)) * calibration.launchSeconds();
-            for (String name : DecodeStepBenchmark.NOT_IN_STEP) {
-                calibrated -= c.calibrated().operator(name).timeSeconds();
-            }
+            double calibrated = stepSeconds(
+                    calibration, model, r.datasheet().hardware(), r.datasheet().workload(), r.launches());
             checks.add(new Check(
                     r,
                     DecodeStepResult.stepPrediction(r.datasheet()),
@@ -200,6 +195,20 @@ public final class DecodeCalibration {
                     fittedTo.contains(r)));
         }
         return checks;
+    }
+
+    /**
+     * {@code calibration}'s prediction of one decode step of {@code model} at {@code w} on {@code hw}, the embedding
+     * lookup left out as the step runs without it, and {@code launches} kernels (as the engine launched them for this
+     * configuration) in place of the calibration's kernels per layer and model.
+     */
+    public static double stepSeconds(Calibration calibration, Model model, Hardware hw, Workload w, long launches) {
+        CalibratedPrediction c = calibration.predict(Transformer.of(model, hw), w);
+        double seconds = c.timeSeconds() + (launches - calibration.launches(model)) * calibration.launchSeconds();
+        for (String name : DecodeStepBenchmark.NOT_IN_STEP) {
+            seconds -= c.calibrated().operator(name).timeSeconds();
+        }
+        return seconds;
     }
 
     private static double clamp(double e) {

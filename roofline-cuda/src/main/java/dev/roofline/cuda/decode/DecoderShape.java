@@ -112,6 +112,40 @@ public record DecoderShape(
     }
 
     /** Whether every layer's MLP is a mixture of experts. */
+    /**
+     * One GPU's part of this dense shape under tensor parallelism over {@code tp} GPUs, split as Megatron-LM splits a
+     * Llama layer: the query and KV heads (q/k/v column-parallel, o row-parallel), the MLP's columns (gate/up
+     * column-parallel, down row-parallel) and the vocabulary ({@code lm_head} column-parallel). Layers and hidden size
+     * stay whole; each GPU's o and down products are partial sums that an all-reduce completes.
+     *
+     * @throws IllegalArgumentException for a shape with experts, or a dimension {@code tp} does not divide (named)
+     */
+    public DecoderShape shard(int tp) {
+        if (tp < 1) {
+            throw new IllegalArgumentException("tensor parallelism must be >= 1, got " + tp);
+        }
+        if (hasExperts()) {
+            throw new IllegalArgumentException(
+                    "tensor parallelism: the decoder splits dense shapes only; this one has " + experts + " experts");
+        }
+        return new DecoderShape(
+                layers,
+                hidden,
+                split("heads", heads, tp),
+                split("kvHeads", kvHeads, tp),
+                headDim,
+                split("intermediate", intermediate, tp),
+                split("vocab", vocab, tp));
+    }
+
+    private static int split(String name, int n, int tp) {
+        if (n % tp != 0) {
+            throw new IllegalArgumentException("tensor parallelism " + tp + " must divide " + name + " (" + n
+                    + ") for every GPU to hold an equal" + " part");
+        }
+        return n / tp;
+    }
+
     public boolean hasExperts() {
         return experts > 0;
     }

@@ -56,6 +56,16 @@ import java.util.List;
  * }</pre>
  */
 public final class DenseDecoder implements AutoCloseable {
+    /**
+     * Completes a tensor-parallel GPU's partial sums: adds {@code count} FP16 values of {@code halves} over all the
+     * GPUs, in place, enqueued on {@code stream} (an NCCL all-reduce, e.g.
+     * {@code (b, n, s) -> comm.allReduce(b, b, n, DataType.FLOAT16, ReduceOp.SUM, s)}).
+     */
+    @FunctionalInterface
+    public interface PartialSums {
+        void allReduce(DeviceBuffer halves, long count, Stream stream);
+    }
+
     /** A layer's launches after its input norm; ADD_RMSNORM here is the residual add with the post-attention norm. */
     private static final List<DecoderOperator> LAYER_ORDER = List.of(
             DecoderOperator.QKV_PROJ,
@@ -104,6 +114,8 @@ public final class DenseDecoder implements AutoCloseable {
     private final DeviceBuffer lengths;
     private final DeviceBuffer invFreq;
     private final ExpertBuffers experts;
+    /** The all-reduce after o_proj and down_proj on a tensor-parallel GPU; null on one GPU. */
+    private final PartialSums partialSums;
     /**
      * Whether the residual adds and RMSNorms after layer 0's input norm run in the products' epilogues
      * ({@link Epilogue}): o_proj and down_proj add into the residual, write {@code r · g} of the next norm and sum
@@ -128,8 +140,10 @@ public final class DenseDecoder implements AutoCloseable {
             int batch,
             int capacity,
             KvCacheFormat kv,
-            KernelLaunch launch) {
+            KernelLaunch launch,
+            PartialSums partialSums) {
         this.shape = shape;
+        this.partialSums = partialSums;
         this.weights = weights;
         this.batch = batch;
         this.capacity = capacity;
@@ -163,7 +177,8 @@ public final class DenseDecoder implements AutoCloseable {
             this.invFreq.copyFrom(invFreq);
             setPositions(new int[batch]);
             experts = shape.hasExperts() ? owned.add(ExpertBuffers.allocate(shape, batch, launch)) : null;
-            fusedNorms = experts == null && linears.fusesNorms(weights);
+            // the fused epilogue adds o_proj's output into the residual, where a tensor-parallel GPU has only a part
+            fusedNorms = experts == null && partialSums == null && linears.fusesNorms(weights);
             sums = buffer(8L * Epilogue.SUM_SPREAD * batch);
             sums.copyFrom(new float[2 * Epilogue.SUM_SPREAD * batch]);
         } catch (RuntimeException e) {
@@ -210,6 +225,26 @@ public final class DenseDecoder implements AutoCloseable {
             int capacity,
             KvCacheFormat kv,
             KernelLaunch launch) {
+        return create(device, shape, weights, invFreq, eps, batch, capacity, kv, launch, null);
+    }
+
+    /**
+     * One GPU of a tensor-parallel decoder: {@code shape} is its part ({@link DecoderShape#shard}), {@code weights} its
+     * slices, and {@code partialSums} sums the o and down products' outputs over the GPUs before each residual add
+     * (null: one GPU). Its norms never run in the products' epilogues ({@link #fusesNorms}); its logits are its part
+     * of the vocabulary.
+     */
+    public static DenseDecoder create(
+            Device device,
+            DecoderShape shape,
+            DecoderWeights weights,
+            double[] invFreq,
+            float eps,
+            int batch,
+            int capacity,
+            KvCacheFormat kv,
+            KernelLaunch launch,
+            PartialSums partialSums) {
         java.util.Objects.requireNonNull(launch, "launch");
         java.util.Objects.requireNonNull(kv, "kv");
         if (batch < 1 || capacity < 1) {
@@ -234,7 +269,11 @@ public final class DenseDecoder implements AutoCloseable {
         if (shape.hasExperts()) {
             ExpertBuffers.checkBatch(shape, batch);
         }
-        return new DenseDecoder(device, shape, weights, invFreq, eps, batch, capacity, kv, launch);
+        if (partialSums != null && shape.hasExperts()) {
+            throw new IllegalArgumentException("tensor parallelism: the decoder splits dense shapes only; this one has "
+                    + shape.experts() + " experts");
+        }
+        return new DenseDecoder(device, shape, weights, invFreq, eps, batch, capacity, kv, launch, partialSums);
     }
 
     /**
@@ -465,6 +504,7 @@ public final class DenseDecoder implements AutoCloseable {
                     linears.run(w.o(), attended, normed, beforeNorm(w.postNorm(), 0), stream);
                 } else {
                     linears.run(w.o(), attended, delta, stream);
+                    completePartialSums(stream);
                 }
             }
             case GATE_UP_PROJ -> linears.run(w.gateUp(), normed, gateUp, normed(0, false), stream);
@@ -476,11 +516,19 @@ public final class DenseDecoder implements AutoCloseable {
                     linears.run(w.down(), activated, normed, beforeNorm(next, 1), stream);
                 } else {
                     linears.run(w.down(), activated, delta, stream);
+                    completePartialSums(stream);
                 }
             }
             case LM_HEAD -> linears.run(weights.lmHead(), normed, logits, normed(1, false), stream);
             case ROUTER, TOP_K, EXPERTS_GATE_UP, EXPERTS_SILU_MUL, EXPERTS_DOWN, EXPERTS_COMBINE ->
                 experts(o, l, w.experts(), stream);
+        }
+    }
+
+    /** On a tensor-parallel GPU, the all-reduce that turns its part of o or down's output into the whole. */
+    private void completePartialSums(Stream stream) {
+        if (partialSums != null) {
+            partialSums.allReduce(delta, (long) batch * shape.hidden(), stream);
         }
     }
 

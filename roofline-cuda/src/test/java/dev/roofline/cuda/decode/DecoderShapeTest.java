@@ -95,4 +95,27 @@ class DecoderShapeTest {
         assertThatThrownBy(() -> new AttentionGeometry(2, 4, 2, 64, 16, 248))
                 .hasMessageContaining("at least heads x headDim = 256");
     }
+
+    @Test
+    void aTensorParallelShardSplitsHeadsColumnsAndVocabulary() {
+        // Llama-3-8B over 4 GPUs: 32/4 heads, 8/4 KV heads, 14336/4 MLP columns, 128256/4 vocabulary; layers and hidden
+        // whole
+        DecoderShape llama = new DecoderShape(32, 4096, 32, 8, 128, 14336, 128256);
+        assertThat(llama.shard(4)).isEqualTo(new DecoderShape(32, 4096, 8, 2, 128, 3584, 32064));
+        assertThat(llama.shard(1)).isEqualTo(llama);
+    }
+
+    @Test
+    void aShardThatDoesNotDivideIsRefusedByName() {
+        DecoderShape s = new DecoderShape(2, 256, 4, 2, 64, 512, 1000);
+        assertThatThrownBy(() -> s.shard(3))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("tensor parallelism 3 must divide heads (4) for every GPU to hold an equal part");
+        assertThatThrownBy(() -> new DecoderShape(2, 256, 4, 2, 64, 512, 999).shard(2))
+                .hasMessageContaining("divide vocab (999)");
+        assertThatThrownBy(() -> s.shard(4)).hasMessageContaining("divide kvHeads (2)");
+        assertThatThrownBy(() -> s.shard(0)).hasMessage("tensor parallelism must be >= 1, got 0");
+        assertThatThrownBy(() -> new DecoderShape(2, 256, 4, 2, 64, 512, 1000, 8, 2).shard(2))
+                .hasMessageContaining("dense shapes only; this one has 8 experts");
+    }
 }

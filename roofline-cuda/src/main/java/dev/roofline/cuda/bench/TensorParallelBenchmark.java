@@ -1,0 +1,268 @@
+package dev.roofline.cuda.bench;
+
+import dev.roofline.core.calibration.Calibration;
+import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.hardware.Interconnect;
+import dev.roofline.core.model.Model;
+import dev.roofline.core.parallel.Collective;
+import dev.roofline.core.parallel.CollectiveFit;
+import dev.roofline.core.parallel.Deployment;
+import dev.roofline.core.parallel.Serving;
+import dev.roofline.core.transformer.Transformer;
+import dev.roofline.core.transformer.Workload;
+import dev.roofline.cuda.Cuda;
+import dev.roofline.cuda.DeviceBuffer;
+import dev.roofline.cuda.Stream;
+import dev.roofline.cuda.decode.DecoderShape;
+import dev.roofline.cuda.decode.DecoderWeights;
+import dev.roofline.cuda.decode.DenseDecoder;
+import dev.roofline.cuda.decode.RopeFrequencies;
+import dev.roofline.cuda.kernels.KernelLaunch;
+import dev.roofline.cuda.kernels.KvCacheFormat;
+import dev.roofline.cuda.kernels.WeightFormat;
+import dev.roofline.cuda.nccl.Communicator;
+import dev.roofline.cuda.nccl.Communicators;
+import dev.roofline.cuda.nccl.DataType;
+import dev.roofline.cuda.nccl.Nccl;
+import dev.roofline.cuda.nccl.ReduceOp;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A tensor-parallel decode step measured on the GPUs of a {@link Communicators} and set beside its prediction: every
+ * GPU runs its part of the model ({@link DecoderShape#shard}: heads, MLP columns and vocabulary split, Megatron-LM's
+ * column/row-parallel linears) as a {@link DenseDecoder} with its own random weights, and an NCCL all-reduce of the
+ * FP16 residual update after attention and after the MLP of every layer. Each GPU captures its step in a CUDA graph;
+ * the GPUs replay theirs together ({@value DecodeStepBenchmark#STEP_REPLAYS} times, the all-reduces keep them in step)
+ * and the step is the slowest GPU's median. The same is done for the step's all-reduces alone, so the table shows what
+ * the collectives cost. The logits stay split by vocabulary (no gather), as a sampler that reduces its own part would
+ * take them.
+ *
+ * <p>Predicted: one GPU's part priced as a model of its own ({@link Deployment#shard}) on the datasheet, plus
+ * {@code 2 × layers} all-reduces of {@code batch × hidden} FP16 values as NCCL's tuner prices them on {@code link}
+ * ({@link Serving#allReduceSeconds}); with a {@link Calibration}, the part at its measured efficiencies and launches
+ * (10 kernels a layer, the decoder's unfused plan) plus the all-reduces at the calibration's measured fit
+ * ({@link CollectiveFit}) where it has one for this many GPUs.
+ */
+public final class TensorParallelBenchmark {
+    /** Kernels a layer of a tensor-parallel GPU's step launches besides the all-reduces: the unfused plan. */
+    static final int KERNELS_PER_LAYER = 10;
+    /** Kernels outside the layers: the final norm and {@code lm_head}. */
+    static final int KERNELS_PER_MODEL = 2;
+
+    private TensorParallelBenchmark() {}
+
+    /**
+     * One configuration measured.
+     *
+     * @param model             the whole model's name
+     * @param gpus              tensor-parallel GPUs
+     * @param format            the weights
+     * @param batch             sequences
+     * @param context           tokens in each sequence's cache
+     * @param stepSeconds       the slowest GPU's median step
+     * @param allReducesSeconds the slowest GPU's median for the step's all-reduces alone
+     * @param datasheetSeconds  predicted on the datasheet and NCCL's tuner model
+     * @param datasheetComm     the all-reduces' share of {@code datasheetSeconds}
+     * @param calibratedSeconds predicted with the calibration, NaN without one
+     * @param calibratedComm    the all-reduces' share of {@code calibratedSeconds}, NaN without a calibration
+     */
+    public record Result(
+            String model,
+            int gpus,
+            WeightFormat format,
+            int batch,
+            int context,
+            double stepSeconds,
+            double allReducesSeconds,
+            double datasheetSeconds,
+            double datasheetComm,
+            double calibratedSeconds,
+            double calibratedComm) {
+
+        /** (predicted − measured) / measured, in percent, for the datasheet prediction. */
+        public double datasheetErrorPercent() {
+            return (datasheetSeconds - stepSeconds) / stepSeconds * 100;
+        }
+
+        /** The same for the calibrated prediction; NaN without one. */
+        public double calibratedErrorPercent() {
+            return (calibratedSeconds - stepSeconds) / stepSeconds * 100;
+        }
+
+        String label() {
+            return String.format(Locale.ROOT, "%s TP%d %s B%d C%d", model, gpus, format, batch, context);
+        }
+    }
+
+    static final Table<Result> TABLE = Table.of(List.of(
+            Column.text("step", "config", Result::label),
+            Column.number("measured us", "measured_us", "%.1f", "%.3f", r -> r.stepSeconds() * 1e6),
+            Column.number("all-reduces us", "all_reduces_us", "%.1f", "%.3f", r -> r.allReducesSeconds() * 1e6),
+            Column.number("datasheet us", "datasheet_us", "%.1f", "%.3f", r -> r.datasheetSeconds() * 1e6),
+            Column.number("datasheet err", "datasheet_error_pct", "%+.1f %%", "%.2f", Result::datasheetErrorPercent),
+            Column.number(
+                    "calibrated us", "calibrated_us", "%.1f", "%.3f", r -> nanToNull(r.calibratedSeconds() * 1e6)),
+            Column.number(
+                    "calibrated err",
+                    "calibrated_error_pct",
+                    "%+.1f %%",
+                    "%.2f",
+                    r -> nanToNull(r.calibratedErrorPercent())),
+            Column.number(
+                    "predicted all-reduces us",
+                    "predicted_all_reduces_us",
+                    "%.1f",
+                    "%.3f",
+                    r -> (Double.isNaN(r.calibratedComm()) ? r.datasheetComm() : r.calibratedComm()) * 1e6)));
+
+    private static Double nanToNull(double v) {
+        return Double.isNaN(v) ? null : v;
+    }
+
+    /**
+     * What {@link #run} measured.
+     *
+     * @param devices     the GPUs
+     * @param ncclVersion the NCCL loaded
+     * @param calibration where the calibrated predictions come from, or empty
+     * @param results     each configuration, in the order run
+     */
+    public record Results(
+            String devices, String ncclVersion, Optional<Calibration.Provenance> calibration, List<Result> results) {
+        public Results {
+            results = List.copyOf(results);
+        }
+
+        /** The table in {@code format}; text and Markdown add the GPUs, NCCL and the calibration's provenance. */
+        public String render(ReportFormat format) {
+            String table = Report.render(TABLE, results, format);
+            if (format == ReportFormat.CSV) {
+                return table;
+            }
+            return devices + ", NCCL " + ncclVersion + "; calibration: "
+                    + calibration.map(Calibration.Provenance::toString).orElse("none") + "\n\n" + table;
+        }
+    }
+
+    /**
+     * Every format at every batch and context of {@code model} split over the GPUs of {@code comms}.
+     *
+     * @param calibration null for datasheet predictions only
+     */
+    public static Results run(
+            Communicators comms,
+            Model model,
+            List<WeightFormat> formats,
+            List<Integer> batches,
+            List<Integer> contexts,
+            double theta,
+            Interconnect link,
+            Calibration calibration) {
+        Objects.requireNonNull(comms, "comms");
+        Objects.requireNonNull(model, "model");
+        Objects.requireNonNull(link, "link");
+        int tp = comms.size();
+        DecoderShape shard = DecoderShape.of(model).shard(tp);
+        Model part = Deployment.tensorParallel(tp, link).shard(model);
+        Hardware hw = Cuda.device(comms.rank(0).device()).hardware();
+        List<Result> results = new ArrayList<>();
+        for (WeightFormat f : formats) {
+            for (int b : batches) {
+                if (!DenseDecoder.runs(f, b)) {
+                    throw new IllegalArgumentException(
+                            "the decoder has no " + f + " product at batch " + b + " (see DenseDecoder.runs)");
+                }
+                for (int c : contexts) {
+                    double[][] measured = comms.onEachRank(comm -> measure(comm, shard, f, b, c, theta))
+                            .toArray(new double[0][]);
+                    double step = 0;
+                    double reduces = 0;
+                    for (double[] m : measured) {
+                        step = Math.max(step, m[0]);
+                        reduces = Math.max(reduces, m[1]);
+                    }
+                    Workload w = DecodeStepBenchmark.workload(f, b, c);
+                    long bytes = 2L * b * model.hiddenSize();
+                    long allReduces = 2L * model.layers();
+                    double datasheetComm = allReduces * Serving.allReduceSeconds(tp, bytes, link);
+                    double datasheet = DecodeStepResult.stepPrediction(
+                                    Transformer.of(part, hw).predict(w))
+                            + datasheetComm;
+                    double calibrated = Double.NaN;
+                    double calibratedComm = Double.NaN;
+                    if (calibration != null) {
+                        Optional<CollectiveFit> fit = calibration.collective(Collective.Op.ALL_REDUCE, tp);
+                        calibratedComm =
+                                fit.isPresent() ? allReduces * fit.get().seconds(bytes) : datasheetComm;
+                        long launches = (long) KERNELS_PER_LAYER * part.layers() + KERNELS_PER_MODEL;
+                        calibrated = DecodeCalibration.stepSeconds(calibration, part, hw, w, launches) + calibratedComm;
+                    }
+                    results.add(new Result(
+                            model.name(),
+                            tp,
+                            f,
+                            b,
+                            c,
+                            step,
+                            reduces,
+                            datasheet,
+                            datasheetComm,
+                            calibrated,
+                            calibratedComm));
+                }
+            }
+        }
+        return new Results(
+                tp + " x " + hw.name(),
+                Nccl.version(),
+                Optional.ofNullable(calibration).map(Calibration::provenance),
+                results);
+    }
+
+    /** On one GPU: {median step, median of the step's all-reduces alone}, in seconds. */
+    private static double[] measure(
+            Communicator comm, DecoderShape shard, WeightFormat f, int batch, int context, double theta) {
+        BenchmarkOptions timing =
+                BenchmarkOptions.defaults().withGraph(1).withRepetitions(DecodeStepBenchmark.STEP_REPLAYS);
+        DenseDecoder.PartialSums sums =
+                (halves, count, s) -> comm.allReduce(halves, halves, count, DataType.FLOAT16, ReduceOp.SUM, s);
+        try (DecoderWeights weights = DecodeStepBenchmark.randomWeights(shard, f, 1 + comm.rank());
+                Stream stream = Stream.create();
+                DeviceBuffer residual = DeviceBuffer.allocate(2L * batch * shard.hidden());
+                DenseDecoder d = DenseDecoder.create(
+                        Cuda.device(comm.device()),
+                        shard,
+                        weights,
+                        RopeFrequencies.of(shard.headDim(), theta),
+                        1e-5f,
+                        batch,
+                        context,
+                        KvCacheFormat.FP16,
+                        KernelLaunch.PROGRAMMATIC,
+                        sums)) {
+            for (int l = 0; l < shard.layers(); l++) {
+                for (DeviceBuffer cache : d.cache(l)) {
+                    cache.fill(0x2E); // earlier tokens' keys and values: FP16 0x2E2E = 0.097
+                }
+            }
+            d.input().fill(0x2E);
+            residual.fill(0x2E);
+            Cuda.synchronize(); // the fills ran on the default stream, which the step's stream does not wait for
+            int[] positions = new int[batch];
+            java.util.Arrays.fill(positions, context - 1);
+            d.setPositions(positions);
+            TimingStats step = Benchmark.time(stream, timing, 1, i -> d.step(stream));
+            TimingStats reduces = Benchmark.time(stream, timing, 1, i -> {
+                for (int k = 0; k < 2 * shard.layers(); k++) {
+                    sums.allReduce(residual, (long) batch * shard.hidden(), stream);
+                }
+            });
+            return new double[] {step.medianSeconds(), reduces.medianSeconds()};
+        }
+    }
+}

@@ -3,6 +3,7 @@ package dev.roofline.cuda.bench;
 import dev.roofline.core.hardware.Interconnect;
 import dev.roofline.core.parallel.Collective;
 import dev.roofline.core.parallel.CollectiveFit;
+import dev.roofline.cuda.CudaGraph;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Event;
 import dev.roofline.cuda.Stream;
@@ -25,7 +26,10 @@ import java.util.function.Consumer;
  * NCCL's all-reduce, all-gather and reduce-scatter on the GPUs of a {@link Communicators}, timed as nccl-tests times
  * them (github.com/NVIDIA/nccl-tests): float32 sums, sizes doubling from {@code minBytes} to {@code maxBytes} (the
  * reduced buffer, the gathered output, the scattered input), each rank on its own thread, 5 warm-up calls, then
- * {@code iters} calls between two CUDA events on the rank's stream (nccl-tests' mean per call), repeated
+ * {@code iters} calls between two CUDA events on the rank's stream (nccl-tests' mean per call), launched one by one
+ * from the host ({@code graph} false, as nccl-tests and PyTorch launch them) or replayed from one CUDA graph holding
+ * all of them ({@code graph} true, nccl-tests' {@code -G}, as a graphed decode step runs its all-reduces: no host
+ * launch in the time), repeated
  * {@value #SAMPLES} times with the ranks lined up before each; a rank's time is the median of those means, a size's
  * the average over the ranks (nccl-tests' default). The median keeps one host hiccup (a thread descheduled between
  * two launches) out of a size that takes a few microseconds. All-reduce runs in place, as PyTorch's does; the other two out of place. Beside
@@ -35,7 +39,7 @@ import java.util.function.Consumer;
  * <pre>{@code
  * try (Communicators gpus = Communicators.ofAllDevices()) {
  *     CollectiveBenchmark.Results r = CollectiveBenchmark.run(gpus, List.of(Collective.Op.ALL_REDUCE), 8, 1L << 30,
- *             20, Interconnect.NVLINK_4, m -> {});
+ *             20, true, Interconnect.NVLINK_4, m -> {});
  *     System.out.print(r.render(ReportFormat.TEXT));
  * }
  * }</pre>
@@ -97,9 +101,11 @@ public final class CollectiveBenchmark {
      * @param devices      the GPUs, as their names
      * @param ncclVersion  the NCCL loaded, e.g. 2.28.9
      * @param link         the interconnect the predictions assume
+     * @param graph        whether the calls were replayed from a CUDA graph rather than launched one by one
      * @param measurements every size of every operation, in the order run
      */
-    public record Results(String devices, String ncclVersion, Interconnect link, List<Measurement> measurements) {
+    public record Results(
+            String devices, String ncclVersion, Interconnect link, boolean graph, List<Measurement> measurements) {
         public Results {
             measurements = List.copyOf(measurements);
         }
@@ -138,11 +144,9 @@ public final class CollectiveBenchmark {
                 return table;
             }
             StringBuilder sb = new StringBuilder();
-            sb.append(devices)
-                    .append(", NCCL ")
-                    .append(ncclVersion)
-                    .append("; model on ")
-                    .append(link.name());
+            sb.append(devices).append(", NCCL ").append(ncclVersion).append(", ");
+            sb.append(graph ? "calls replayed from a CUDA graph" : "calls launched one by one");
+            sb.append("; model on ").append(link.name());
             sb.append("\n\n").append(table).append('\n');
             for (CollectiveFit f : fits()) {
                 sb.append(String.format(
@@ -161,7 +165,8 @@ public final class CollectiveBenchmark {
 
     /**
      * Times each of {@code ops} at every size from {@code minBytes} to {@code maxBytes} (doubling) on every rank of
-     * {@code comms}, {@code iters} calls a size; {@code progress} sees each size as it is measured.
+     * {@code comms}, {@code iters} calls a size, from a CUDA graph or not ({@code graph}); {@code progress} sees each
+     * size as it is measured.
      */
     public static Results run(
             Communicators comms,
@@ -169,6 +174,7 @@ public final class CollectiveBenchmark {
             long minBytes,
             long maxBytes,
             int iters,
+            boolean graph,
             Interconnect link,
             Consumer<Measurement> progress) {
         Objects.requireNonNull(comms, "comms must not be null");
@@ -191,7 +197,7 @@ public final class CollectiveBenchmark {
         List<Measurement> out = new ArrayList<>();
         for (Collective.Op op : ops) {
             CyclicBarrier barrier = new CyclicBarrier(n);
-            List<double[]> perRank = comms.onEachRank(c -> timeOnRank(c, op, sizes, iters, barrier));
+            List<double[]> perRank = comms.onEachRank(c -> timeOnRank(c, op, sizes, iters, graph, barrier));
             for (int i = 0; i < sizes.size(); i++) {
                 double sum = 0;
                 for (double[] t : perRank) {
@@ -204,7 +210,7 @@ public final class CollectiveBenchmark {
                 progress.accept(m);
             }
         }
-        return new Results(comms.size() + " GPUs", dev.roofline.cuda.nccl.Nccl.version(), link, out);
+        return new Results(comms.size() + " GPUs", dev.roofline.cuda.nccl.Nccl.version(), link, graph, out);
     }
 
     /** Doubling sizes from min to max, each rounded down to whole float32 elements split evenly over the ranks. */
@@ -224,7 +230,7 @@ public final class CollectiveBenchmark {
     }
 
     private static double[] timeOnRank(
-            Communicator c, Collective.Op op, List<Long> sizes, int iters, CyclicBarrier barrier) {
+            Communicator c, Collective.Op op, List<Long> sizes, int iters, boolean graph, CyclicBarrier barrier) {
         long max = sizes.getLast();
         int n = c.size();
         long sendBytes = op == Collective.Op.ALL_GATHER ? max / n : max;
@@ -249,20 +255,31 @@ public final class CollectiveBenchmark {
                 for (int w = 0; w < WARMUP; w++) {
                     call.run();
                 }
-                double[] means = new double[SAMPLES];
-                for (int sample = 0; sample < SAMPLES; sample++) {
-                    stream.synchronize();
-                    await(barrier);
-                    start.record(stream);
+                Runnable loop = () -> {
                     for (int k = 0; k < iters; k++) {
                         call.run();
                     }
-                    end.record(stream);
-                    end.synchronize();
-                    means[sample] = end.elapsedMillisSince(start) / 1e3 / iters;
+                };
+                try (CudaGraph g = graph ? stream.capture(loop) : null) {
+                    Runnable timed = g == null ? loop : () -> g.launch(stream);
+                    if (g != null) {
+                        await(barrier);
+                        g.launch(stream); // uploads the graph; every rank replays it as often as the others
+                        stream.synchronize();
+                    }
+                    double[] means = new double[SAMPLES];
+                    for (int sample = 0; sample < SAMPLES; sample++) {
+                        stream.synchronize();
+                        await(barrier);
+                        start.record(stream);
+                        timed.run();
+                        end.record(stream);
+                        end.synchronize();
+                        means[sample] = end.elapsedMillisSince(start) / 1e3 / iters;
+                    }
+                    Arrays.sort(means);
+                    seconds[i] = means[SAMPLES / 2];
                 }
-                Arrays.sort(means);
-                seconds[i] = means[SAMPLES / 2];
             }
         }
         return seconds;

@@ -42,6 +42,13 @@ public final class NcclBenchCommand implements Command {
             "--max-bytes", "SIZE", "largest buffer; sizes double from the smallest", "1G", Converters.bytes());
     static final Option<Long> ITERS =
             Option.of("--iters", "N", "timed calls per size, after 5 warm-ups", "20", Converters.positiveLong());
+    static final Option<String> LAUNCH = Option.of(
+            "--launch",
+            "L",
+            "graph: each size's calls replayed from a CUDA graph, as a graphed decode step runs them (nccl-tests -G);"
+                    + " eager: launched one by one, as nccl-tests and PyTorch do by default",
+            "graph",
+            Converters.oneOf("graph", "eager"));
     static final Option<String> LINK = Option.of(
             "--link",
             "NAME",
@@ -69,7 +76,7 @@ public final class NcclBenchCommand implements Command {
 
     @Override
     public List<Option<?>> options() {
-        return List.of(GPUS, OPS, MIN_BYTES, MAX_BYTES, ITERS, LINK, CALIBRATION, FORMAT);
+        return List.of(GPUS, OPS, MIN_BYTES, MAX_BYTES, ITERS, LAUNCH, LINK, CALIBRATION, FORMAT);
     }
 
     @Override
@@ -118,7 +125,8 @@ public final class NcclBenchCommand implements Command {
         ReportFormat format = ReportFormat.parse(args.get(FORMAT));
         CollectiveBenchmark.Results r;
         try (Communicators comms = Communicators.ofDevices(devices)) {
-            r = CollectiveBenchmark.run(comms, ops, min, max, Math.toIntExact(args.get(ITERS)), link, m -> {
+            boolean graph = args.get(LAUNCH).equals("graph");
+            r = CollectiveBenchmark.run(comms, ops, min, max, Math.toIntExact(args.get(ITERS)), graph, link, m -> {
                 if (format == ReportFormat.TEXT) {
                     err.printf(
                             Locale.ROOT,

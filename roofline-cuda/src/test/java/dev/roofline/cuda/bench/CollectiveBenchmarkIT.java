@@ -6,7 +6,8 @@ import dev.roofline.cuda.Cuda;
 import dev.roofline.cuda.RequiresGpu;
 import dev.roofline.cuda.nccl.Communicators;
 import dev.roofline.cuda.nccl.Nccl;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,8 +19,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 @RequiresGpu
 class CollectiveBenchmarkIT {
 
-    @Test
-    void measuresEverySizeOfEveryOperation() {
+    @ParameterizedTest(name = "from a CUDA graph: {0}")
+    @ValueSource(booleans = {true, false})
+    void measuresEverySizeOfEveryOperation(boolean graph) {
         assumeTrue(Nccl.isAvailable(), () -> Nccl.unavailableReason().orElse(""));
         int n = Cuda.deviceCount();
         assumeTrue(n >= 2, "one GPU: nothing to measure between GPUs");
@@ -27,7 +29,7 @@ class CollectiveBenchmarkIT {
         CollectiveBenchmark.Results r;
         try (Communicators all = Communicators.ofAllDevices()) {
             r = CollectiveBenchmark.run(
-                    all, CollectiveBenchmark.OPS, 1024, 64 << 20, 5, Interconnect.NVLINK_4, seen::add);
+                    all, CollectiveBenchmark.OPS, 1024, 64 << 20, 5, graph, Interconnect.NVLINK_4, seen::add);
         }
         int sizes = CollectiveBenchmark.sizes(1024, 64 << 20, n).size();
         assertThat(r.measurements()).hasSize(3 * sizes).isEqualTo(seen);

@@ -42,13 +42,13 @@ class CollectiveBenchmarkTest {
                 .map(b -> new CollectiveBenchmark.Measurement(
                         Collective.Op.ALL_GATHER, 2, b, 10e-6 + b / 2.0 / 200e9, 1e-5))
                 .toList();
-        var r = new CollectiveBenchmark.Results("2 GPUs", "2.28.9", Interconnect.NVLINK_4, ms);
+        var r = new CollectiveBenchmark.Results("2 GPUs", "2.28.9", Interconnect.NVLINK_4, true, ms);
         assertThat(r.fits()).singleElement().satisfies(f -> {
             assertThat(f.latencySeconds()).isCloseTo(10e-6, within(1e-12));
             assertThat(f.busBytesPerSecond()).isCloseTo(200e9, within(1e3));
         });
         assertThat(r.render(ReportFormat.TEXT))
-                .startsWith("2 GPUs, NCCL 2.28.9; model on nvlink4\n")
+                .startsWith("2 GPUs, NCCL 2.28.9, calls replayed from a CUDA graph; model on nvlink4\n")
                 .contains("all_gather on 2 GPUs: latency 10.00 us, bus bandwidth 200.0 GB/s");
         assertThat(r.render(ReportFormat.CSV))
                 .startsWith("op,ranks,bytes,time_us,algbw_gbps,busbw_gbps,predicted_us,error_pct\n");
@@ -61,6 +61,7 @@ class CollectiveBenchmarkTest {
                 "2 GPUs",
                 "2.28.9",
                 Interconnect.NVLINK_4,
+                false,
                 List.of(
                         new CollectiveBenchmark.Measurement(Collective.Op.ALL_REDUCE, 2, 1024, 20e-6, 1e-5),
                         new CollectiveBenchmark.Measurement(Collective.Op.ALL_REDUCE, 2, 2048, 19e-6, 1e-5),

@@ -27,9 +27,10 @@ import static dev.roofline.core.model.ConfigFields.refuseTrue;
  * outside deepseek_v3); when its fields disagree (KV heads above or not dividing the heads, a hidden size the heads do
  * not divide without {@code head_dim}, more experts per token than experts, no routed layer left, layer_types of
  * another length); when it asks for biases this reader does not count (Llama's {@code attention_bias} or
- * {@code mlp_bias} true), soft-capped logits, or sliding windows over layers not modelled yet (Qwen2's and Qwen3's
+ * {@code mlp_bias} true), or sliding windows over layers not modelled yet (Qwen2's and Qwen3's
  * {@code use_sliding_window}, Phi-3-mini's window). Windows are read per type: every layer for Mistral, the layers
- * {@code layer_types} (or the type's pattern) names for Gemma 3 and gpt-oss. An explicit {@code head_dim} is honoured
+ * {@code layer_types} (or the type's pattern) names for Gemma 3 and gpt-oss; Gemma 3's soft-capping where a file sets
+ * it ({@link SoftCapping}). An explicit {@code head_dim} is honoured
  * as transformers honours it, even where it differs from hidden / heads (Mistral-Nemo: 32 heads of 128 in 5120), and
  * Qwen3's defaults to 128 as transformers' does. Other keys are ignored.
  *
@@ -237,6 +238,7 @@ public final class ConfigJson {
                 // layers attend within sliding_window
                 multiHeadAttention(b, c, hidden, heads, false);
                 b.qkNorm(true).sandwichNorms(true).geGlu(integer(c, "intermediate_size"));
+                b.softCapping(Gemma3Config.softCapping(c));
                 slidingWindow(b, c, layers, 6);
             }
             case "gpt_oss" -> {

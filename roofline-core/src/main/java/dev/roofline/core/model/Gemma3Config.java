@@ -1,7 +1,6 @@
 package dev.roofline.core.model;
 
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -28,6 +27,26 @@ final class Gemma3Config {
             Map.entry("sliding_window_pattern", 6L),
             Map.entry("tie_word_embeddings", true));
 
+    /**
+     * The soft-capping the fields ask for: {@code attn_logit_softcapping} on the scores, {@code final_logit_softcapping}
+     * on the logits, each a positive number or null/absent for none (Gemma 3's published files set neither).
+     */
+    static SoftCapping softCapping(Map<String, Object> f) {
+        return new SoftCapping(cap(f, "attn_logit_softcapping"), cap(f, "final_logit_softcapping"));
+    }
+
+    private static double cap(Map<String, Object> f, String field) {
+        Object v = f.get(field);
+        if (v == null) {
+            return 0;
+        }
+        if (!(v instanceof Number n) || !(n.doubleValue() > 0) || Double.isInfinite(n.doubleValue())) {
+            throw new IllegalArgumentException(
+                    "config.json \"" + field + "\" must be a positive number or null, got " + v);
+        }
+        return n.doubleValue();
+    }
+
     /** The fields to read: the text model's over {@link #DEFAULTS}. */
     static Map<String, Object> textFields(String type, Map<String, Object> c) {
         Map<String, Object> text = c;
@@ -49,12 +68,6 @@ final class Gemma3Config {
         // a multimodal file says at its top whether the head is tied
         if (type.equals("gemma3") && c.get("tie_word_embeddings") != null) {
             f.put("tie_word_embeddings", c.get("tie_word_embeddings"));
-        }
-        for (String cap : List.of("final_logit_softcapping", "attn_logit_softcapping")) {
-            if (f.get(cap) != null) {
-                throw new IllegalArgumentException("config.json \"" + cap + "\" " + f.get(cap)
-                        + " is not supported: soft-capped logits are not priced (Gemma 3 configures none)");
-            }
         }
         if (!"gelu_pytorch_tanh".equals(f.get("hidden_activation"))) {
             throw new IllegalArgumentException("config.json \"hidden_activation\" " + f.get("hidden_activation")

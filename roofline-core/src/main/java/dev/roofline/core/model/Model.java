@@ -13,7 +13,8 @@ import java.util.function.Supplier;
  * LM head (absent when tied to the embedding). Some layers may attend within a {@link SlidingWindow}; with
  * {@code sandwichNorms} (Gemma) the attention and MLP outputs are RMS-normalised too before their residual adds.
  * {@code maxPositions} is the longest context the checkpoint is made for ({@code max_position_embeddings}; 0 when not
- * stated): RoPE scaling changes no FLOPs, but the positions bound the context a KV cache is sized for.
+ * stated): RoPE scaling changes no FLOPs, but the positions bound the context a KV cache is sized for. A
+ * {@link SoftCapping} caps the attention scores or the logits (Gemma's {@code *_logit_softcapping}).
  *
  * <pre>{@code
  * Model m = Model.newBuilder("tiny").hiddenSize(1024).layers(4).vocabSize(32000)
@@ -31,7 +32,8 @@ public record Model(
         FeedForward feedForward,
         SlidingWindow slidingWindow,
         boolean sandwichNorms,
-        int maxPositions) {
+        int maxPositions,
+        SoftCapping softCapping) {
 
     /** Norm weights and biases are kept in 16 bits whatever the matrices are quantized to. */
     public static final Precision VECTOR_PRECISION = Precision.BF16;
@@ -57,6 +59,33 @@ public record Model(
         if (slidingWindow.any() && !(attention instanceof MultiHeadAttention)) {
             throw new IllegalArgumentException("a sliding window needs multi-head attention, got latent attention");
         }
+        Checks.notNull("softCapping", softCapping);
+    }
+
+    /** A model without soft-capping. */
+    public Model(
+            String name,
+            int hiddenSize,
+            int layers,
+            int vocabSize,
+            boolean tiedEmbeddings,
+            AttentionShape attention,
+            FeedForward feedForward,
+            SlidingWindow slidingWindow,
+            boolean sandwichNorms,
+            int maxPositions) {
+        this(
+                name,
+                hiddenSize,
+                layers,
+                vocabSize,
+                tiedEmbeddings,
+                attention,
+                feedForward,
+                slidingWindow,
+                sandwichNorms,
+                maxPositions,
+                SoftCapping.NONE);
     }
 
     /** A model whose every layer attends to the whole context. */
@@ -83,7 +112,8 @@ public record Model(
                 feedForward,
                 slidingWindow,
                 sandwichNorms,
-                positions);
+                positions,
+                softCapping);
     }
 
     /** Norms per decoder layer: 2 (before attention and MLP), 4 with {@link #sandwichNorms} (after each too). */
@@ -226,6 +256,7 @@ public record Model(
         private FeedForward feedForward;
         private SlidingWindow slidingWindow = SlidingWindow.NONE;
         private boolean sandwichNorms;
+        private SoftCapping softCapping = SoftCapping.NONE;
         private int maxPositions;
 
         private Builder(String name) {
@@ -311,6 +342,12 @@ public record Model(
             return this;
         }
 
+        /** Soft-capped attention scores and/or logits ({@link SoftCapping}). */
+        public Builder softCapping(SoftCapping caps) {
+            this.softCapping = Checks.notNull("softCapping", caps);
+            return this;
+        }
+
         /** RMSNorms after attention and after the MLP too, four per layer ({@link Model#sandwichNorms}). */
         public Builder sandwichNorms(boolean on) {
             this.sandwichNorms = on;
@@ -361,7 +398,8 @@ public record Model(
                     feedForward,
                     slidingWindow,
                     sandwichNorms,
-                    maxPositions);
+                    maxPositions,
+                    softCapping);
         }
 
         private void require(int v, String what) {

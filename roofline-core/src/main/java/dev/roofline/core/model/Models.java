@@ -301,7 +301,8 @@ public final class Models {
                 m.feedForward(),
                 m.slidingWindow(),
                 m.sandwichNorms(),
-                maxPositions);
+                maxPositions,
+                m.softCapping());
     }
 
     /**

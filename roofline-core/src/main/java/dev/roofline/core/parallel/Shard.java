@@ -35,7 +35,8 @@ final class Shard {
                 .qkNorm(a.qkNorm())
                 .outputBias(a.outputBias())
                 .attentionSinks(a.sinks())
-                .sandwichNorms(m.sandwichNorms());
+                .sandwichNorms(m.sandwichNorms())
+                .softCapping(m.softCapping());
         if (m.slidingWindow().any()) {
             // the windowed layers spread over the stages in proportion
             int windowed = Math.toIntExact(Math.round((double) m.slidingWindow().layers() * stageLayers / m.layers()));

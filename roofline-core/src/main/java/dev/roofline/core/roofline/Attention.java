@@ -24,6 +24,8 @@ import java.util.function.Supplier;
  * @param sharedKeyValue true when V is a slice of the K rows already read (MLA's absorbed latent cache)
  * @param activations    precision of Q and the output
  * @param kvCache        precision of K and V as stored
+ * @param softCapped     every score is soft-capped before the softmax ({@code cap · tanh(s / cap)}, Gemma):
+ *                       {@link #SOFT_CAP_FLOPS_PER_SCORE} more FLOPs a score, in the same pass
  */
 public record Attention(
         String name,
@@ -34,11 +36,15 @@ public record Attention(
         long valueDim,
         boolean sharedKeyValue,
         Precision activations,
-        Precision kvCache)
+        Precision kvCache,
+        boolean softCapped)
         implements Operator {
 
     /** FLOPs per score for the online softmax: max, subtract, exp, sum and the final rescale. */
     public static final int SOFTMAX_FLOPS_PER_SCORE = 5;
+
+    /** FLOPs per score of soft-capping: divide by the cap, tanh, multiply by it. */
+    public static final int SOFT_CAP_FLOPS_PER_SCORE = 3;
 
     public Attention {
         Checks.notBlank("name", name);
@@ -54,8 +60,22 @@ public record Attention(
                     "valueDim must be <= keyDim when V shares K's rows, got " + valueDim + " > " + keyDim);
         }
         // validate once that FLOPs and bytes fit, so the accessors never fail later
-        flops(batch, queries, keys, keyDim, valueDim);
+        flops(batch, queries, keys, keyDim, valueDim, softCapped);
         bytes(batch, queries, keys, keyDim, valueDim, sharedKeyValue, activations, kvCache);
+    }
+
+    /** Attention whose scores are not soft-capped. */
+    public Attention(
+            String name,
+            long batch,
+            long queries,
+            long keys,
+            long keyDim,
+            long valueDim,
+            boolean sharedKeyValue,
+            Precision activations,
+            Precision kvCache) {
+        this(name, batch, queries, keys, keyDim, valueDim, sharedKeyValue, activations, kvCache, false);
     }
 
     /** Separate K and V rows of width {@code headDim}-style dimensions. */
@@ -78,14 +98,18 @@ public record Attention(
         return Checks.multiply(s, Checks.add(keyDim, valueDim, what), what);
     }
 
-    /** {@link #SOFTMAX_FLOPS_PER_SCORE} per score. */
+    /** {@link #SOFTMAX_FLOPS_PER_SCORE} per score, and {@link #SOFT_CAP_FLOPS_PER_SCORE} more when soft-capped. */
     public long softmaxFlops() {
-        return Checks.multiply(scores(batch, queries, keys), SOFTMAX_FLOPS_PER_SCORE, this::describe);
+        return Checks.multiply(scores(batch, queries, keys), perScore(softCapped), this::describe);
     }
 
     @Override
     public long flops() {
-        return flops(batch, queries, keys, keyDim, valueDim);
+        return flops(batch, queries, keys, keyDim, valueDim, softCapped);
+    }
+
+    private static int perScore(boolean softCapped) {
+        return SOFTMAX_FLOPS_PER_SCORE + (softCapped ? SOFT_CAP_FLOPS_PER_SCORE : 0);
     }
 
     /** Q read, K and V read once per batch entry, output written; no score matrix. */
@@ -99,11 +123,11 @@ public record Attention(
         return Checks.multiply(Checks.multiply(batch, queries, what), keys, what);
     }
 
-    private static long flops(long batch, long queries, long keys, long keyDim, long valueDim) {
+    private static long flops(long batch, long queries, long keys, long keyDim, long valueDim, boolean softCapped) {
         Supplier<String> what = () -> "FLOPs of attention batch=" + batch + " queries=" + queries + " keys=" + keys;
         long s = scores(batch, queries, keys);
         long matmul = Checks.multiply(Checks.multiply(2, s, what), Checks.add(keyDim, valueDim, what), what);
-        return Checks.add(matmul, Checks.multiply(s, SOFTMAX_FLOPS_PER_SCORE, what), what);
+        return Checks.add(matmul, Checks.multiply(s, perScore(softCapped), what), what);
     }
 
     private static long bytes(

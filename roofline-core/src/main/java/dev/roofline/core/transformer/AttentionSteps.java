@@ -184,17 +184,19 @@ final class AttentionSteps {
             Precision kv,
             long layers) {
         Workload w = s.w;
+        boolean capped = s.model.softCapping().capsScores();
         if (w.flashAttention()) {
-            s.add(new Attention(name, batch, rows, keys, keyDim, valueDim, shared, w.activations(), kv), layers, true);
+            s.add(
+                    new Attention(name, batch, rows, keys, keyDim, valueDim, shared, w.activations(), kv, capped),
+                    layers,
+                    true);
             return;
         }
         Precision a = w.activations();
         s.add(new Gemm(name + " QK^T", batch, rows, keys, keyDim, kv, a, a), layers, true);
-        s.add(
-                Elementwise.streaming(
-                        name + " softmax", mul(mul(batch, rows), keys), Attention.SOFTMAX_FLOPS_PER_SCORE, a, 1, 1),
-                layers,
-                false);
+        // a soft cap is applied in the softmax's pass over the scores
+        int perScore = Attention.SOFTMAX_FLOPS_PER_SCORE + (capped ? Attention.SOFT_CAP_FLOPS_PER_SCORE : 0);
+        s.add(Elementwise.streaming(name + " softmax", mul(mul(batch, rows), keys), perScore, a, 1, 1), layers, false);
         s.add(new Gemm(name + " score*V", batch, rows, valueDim, keys, kv, a, a), layers, true);
     }
 

@@ -5,6 +5,7 @@ import dev.roofline.core.model.LatentAttention;
 import dev.roofline.core.model.MixtureOfExperts;
 import dev.roofline.core.model.Model;
 import dev.roofline.core.model.MultiHeadAttention;
+import dev.roofline.core.model.SoftCapping;
 import dev.roofline.core.model.SwiGlu;
 import dev.roofline.core.roofline.Elementwise;
 import dev.roofline.core.roofline.Gemm;
@@ -71,6 +72,20 @@ public final class Operators {
                         w.activations()),
                 1,
                 true);
+        if (model.softCapping().capsLogits()) {
+            // cap · tanh(logit / cap) over the logits, read and written once (a pass of its own, as transformers runs
+            // it)
+            s.add(
+                    Elementwise.streaming(
+                            "logit soft-capping",
+                            StepList.mul(w.batch(), model.vocabSize()),
+                            SoftCapping.FLOPS_PER_VALUE,
+                            w.activations(),
+                            1,
+                            1),
+                    1,
+                    false);
+        }
         return s.steps();
     }
 }

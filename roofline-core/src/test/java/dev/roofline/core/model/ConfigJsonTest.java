@@ -253,6 +253,18 @@ public class ConfigJsonTest {
             """;
 
     @Test
+    void gemma3SoftCappingIsReadWhereAFileSetsIt() {
+        Model capped = ConfigJson.parse(
+                "x",
+                GEMMA_3_1B
+                        .replace("\"final_logit_softcapping\": null", "\"final_logit_softcapping\": 30.0")
+                        .replace("\"attn_logit_softcapping\": null", "\"attn_logit_softcapping\": 50.0"));
+        assertThat(capped.softCapping()).isEqualTo(new SoftCapping(50, 30));
+        // the caps change no shape
+        assertThat(capped.parameterCount()).isEqualTo(999_885_952L);
+    }
+
+    @Test
     void gemma3ConfigsGiveThePresetsWithTransformersDefaults() {
         Model one = ConfigJson.parse("x", GEMMA_3_1B);
         assertThat(one.attention()).isEqualTo(Models.GEMMA_3_1B.attention());
@@ -263,10 +275,11 @@ public class ConfigJsonTest {
         assertThat(four.attention()).isEqualTo(Models.GEMMA_3_4B.attention());
         assertThat(four.slidingWindow()).isEqualTo(Models.GEMMA_3_4B.slidingWindow());
         assertThat(four.parameterCount()).isEqualTo(Models.GEMMA_3_4B.parameterCount());
+        assertThat(one.softCapping()).isEqualTo(SoftCapping.NONE);
         assertThatThrownBy(() -> ConfigJson.parse(
                         "x",
-                        GEMMA_3_1B.replace("\"final_logit_softcapping\": null", "\"final_logit_softcapping\": 30.0")))
-                .hasMessageStartingWith("config.json \"final_logit_softcapping\" 30.0 is not supported");
+                        GEMMA_3_1B.replace("\"final_logit_softcapping\": null", "\"final_logit_softcapping\": -1")))
+                .hasMessageContaining("\"final_logit_softcapping\" must be a positive number or null, got -1");
         assertThatThrownBy(() -> ConfigJson.parse("x", "{\"model_type\": \"gemma3\", \"vision_config\": {}}"))
                 .hasMessageContaining("needs \"text_config\"");
         assertThatThrownBy(() -> ConfigJson.parse("x", GEMMA_3_1B.replace("\"gelu_pytorch_tanh\"", "\"silu\"")))

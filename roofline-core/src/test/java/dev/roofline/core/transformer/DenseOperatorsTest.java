@@ -1,6 +1,8 @@
 package dev.roofline.core.transformer;
 
+import dev.roofline.core.model.Model;
 import dev.roofline.core.model.Models;
+import dev.roofline.core.model.SoftCapping;
 import dev.roofline.core.precision.Precision;
 import org.junit.jupiter.api.Test;
 
@@ -47,6 +49,41 @@ class DenseOperatorsTest {
         assertThat(st.get("embedding").operator().bytes()).isEqualTo(2 * H * 2);
         assertThat(st.get("lm_head").operator().flops()).isEqualTo(2 * VOCAB * H);
         assertThat(st.get("lm_head").operator().bytes()).isEqualTo((VOCAB * H + H + VOCAB) * 2);
+    }
+
+    @Test
+    void softCappingAddsThreeFlopsAScoreAndAPassOverTheLogits() {
+        // Llama-3-8B's shapes with Gemma-2-style caps (50 on the scores, 30 on the logits), batch 2 at 4096 tokens
+        Model capped = Model.newBuilder("capped")
+                .hiddenSize((int) H)
+                .layers((int) LAYERS)
+                .vocabSize((int) VOCAB)
+                .attention((int) HEADS, (int) KV_HEADS)
+                .swiGlu((int) FF)
+                .softCapping(new SoftCapping(50, 30))
+                .build();
+        long s = 4096;
+        Map<String, Step> st = Operators.of(capped, Workload.decode(2, s)).stream()
+                .collect(Collectors.toMap(Step::name, Function.identity()));
+        long scores = 2 * KV_HEADS * 4 * s;
+        // flash attention: softmax's 5 FLOPs and the cap's 3 per score, in the same pass (no more bytes)
+        assertThat(st.get("attention").operator().flops()).isEqualTo(scores * 2 * (D + D) + (5 + 3) * scores);
+        assertThat(st.get("attention").operator().bytes())
+                .isEqualTo(Operators.of(Models.LLAMA_3_8B, Workload.decode(2, s)).stream()
+                        .filter(x -> x.name().equals("attention"))
+                        .findFirst()
+                        .orElseThrow()
+                        .operator()
+                        .bytes());
+        // the logits: 2 x 128256 FP16 values read and written once, 3 FLOPs each
+        assertThat(st.get("logit soft-capping").operator().flops()).isEqualTo(3 * 2 * VOCAB);
+        assertThat(st.get("logit soft-capping").operator().bytes()).isEqualTo(2 * 2 * VOCAB * 2);
+        assertThat(st.get("logit soft-capping").count()).isEqualTo(1);
+        assertThat(steps(Workload.decode(2, s))).doesNotContainKey("logit soft-capping");
+        // unfused: the cap rides the softmax's pass over the stored scores
+        Map<String, Step> unfused = Operators.of(capped, Workload.decode(2, s).withFlashAttention(false)).stream()
+                .collect(Collectors.toMap(Step::name, Function.identity()));
+        assertThat(unfused.get("attention softmax").operator().flops()).isEqualTo(8 * scores);
     }
 
     @Test

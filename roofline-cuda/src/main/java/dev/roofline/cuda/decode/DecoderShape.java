@@ -76,6 +76,10 @@ public record DecoderShape(
             throw new IllegalArgumentException(
                     model.name() + ": the decoder has no per-head query and key norms (the model has them)");
         }
+        if (model.softCapping().any()) {
+            throw new IllegalArgumentException(
+                    model.name() + ": the decoder does not soft-cap scores or logits (the model does)");
+        }
         return switch (model.feedForward()) {
             case SwiGlu mlp
             when mlp.gelu() ->

@@ -118,4 +118,19 @@ class DecoderShapeTest {
         assertThatThrownBy(() -> new DecoderShape(2, 256, 4, 2, 64, 512, 1000, 8, 2).shard(2))
                 .hasMessageContaining("dense shapes only; this one has 8 experts");
     }
+
+    @Test
+    void aSoftCappedModelIsRefusedByName() {
+        Model capped = Model.newBuilder("capped")
+                .hiddenSize(256)
+                .layers(2)
+                .vocabSize(1000)
+                .attention(4, 2)
+                .swiGlu(512)
+                .softCapping(new dev.roofline.core.model.SoftCapping(50, 30))
+                .build();
+        assertThatThrownBy(() -> DecoderShape.of(capped))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("capped: the decoder does not soft-cap scores or logits (the model does)");
+    }
 }

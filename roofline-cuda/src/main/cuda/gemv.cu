@@ -449,15 +449,19 @@ __device__ __forceinline__ __half2 e8m0_rel_half2(uint32_t e, uint32_t emax) {
 // Activation rows past M and weight rows past N are read from row 0 (valid memory) instead of being zeroed: a B column
 // only reaches its own D column, and D columns / rows that do not exist are never written. Only the last, partial
 // step of a K that is not a multiple of 128 zeroes what lies past K.
+// B fragments of 8 activation rows each: 1 up to 8 rows, 2 up to 16, 4 up to 32
+template <int MAXM>
+inline constexpr int B_FRAGMENTS = MAXM <= 8 ? 1 : MAXM <= 16 ? 2 : 4;
+
 template <Fmt F, int MAXM>
 struct TcStep {
-    static constexpr int NB = MAXM <= 8 ? 1 : 2; // B fragments: activation rows 0..7 and 8..15
+    static constexpr int NB = B_FRAGMENTS<MAXM>; // B fragments: activation rows 0..7, 8..15, ...
     // one 128-k step of this lane: 16 weight bytes of rows g (wa) and g + 8 (wb), their scale entries, x as 4 x 8 halves
     // per fragment (x_at(xv, f, i): the i-th 16 bytes of fragment f's)
     // MXFP4: ra / rb = the largest E8M0 code of rows g / g + 8 over all of K
     template <typename XL>
     __device__ __forceinline__ static void run(const uint4& wa, const uint4& wb, uint32_t sa, uint32_t sb,
-                                               const XL& xv, bool two, float (&acc)[NB][4],
+                                               const XL& xv, int nf, float (&acc)[NB][4],
                                                uint32_t ra, uint32_t rb) {
         // half multipliers of A for rows g / g + 8 (words 0-1 and 2-3), FP32 factors of the step's partial sums
         __half2 sp0[2], sp1[2];
@@ -506,7 +510,7 @@ struct TcStep {
                 }
                 #pragma unroll
                 for (int f = 0; f < NB; f++) {
-                    if (f == 1 && !two) break;
+                    if (f >= nf) break; // fragments past the rows there are
                     const uint4 X = x_at(xv, f, i); // halves x[8i + 0..7] of this lane's 32, two per register
                     const uint32_t lo = st == 0 ? X.x : X.y, hi = st == 0 ? X.z : X.w; // (x 2st, 2st+1), (x 2st+4, 2st+5)
                     mma_16816(d[f], a0, a1, a2, a3, __byte_perm(lo, hi, 0x5410), __byte_perm(lo, hi, 0x7632));
@@ -534,7 +538,7 @@ struct TcStep {
 template <Fmt F, int MAXM>
 struct TcStep8 {
     static_assert(F == Fmt::FP8 || F == Fmt::INT8, "8-bit formats only");
-    static constexpr int NB = MAXM <= 8 ? 1 : 2; // B fragments: activation rows 0..7 and 8..15
+    static constexpr int NB = B_FRAGMENTS<MAXM>; // B fragments: activation rows 0..7, 8..15, ...
     // bytes 0, 1 (HI: 2, 3) of word v as a half2, the lower byte in the lower half
     template <bool HI>
     __device__ __forceinline__ static uint32_t pair(uint32_t v) {
@@ -548,7 +552,7 @@ struct TcStep8 {
     }
     // one 64-k step of this lane: 16 weight bytes of rows g (wa) and g + 8 (wb), x as 2 x 8 halves per fragment
     template <typename XL>
-    __device__ __forceinline__ static void run(const uint4& wa, const uint4& wb, const XL& xv, bool two,
+    __device__ __forceinline__ static void run(const uint4& wa, const uint4& wb, const XL& xv, int nf,
                                                float (&acc)[NB][4]) {
         const uint32_t va[4] = {wa.x, wa.y, wa.z, wa.w};
         const uint32_t vb[4] = {wb.x, wb.y, wb.z, wb.w};
@@ -558,7 +562,7 @@ struct TcStep8 {
             const uint32_t a2 = pair<true>(va[j]), a3 = pair<true>(vb[j]);
             #pragma unroll
             for (int f = 0; f < NB; f++) {
-                if (f == 1 && !two) break;
+                if (f >= nf) break; // fragments past the rows there are
                 const uint4 X = x_at(xv, f, j >> 1); // halves x[8 (j / 2) + 0..7] of this lane's 16
                 mma_16816(acc[f], a0, a1, a2, a3, (j & 1) ? X.z : X.x, (j & 1) ? X.w : X.y);
             }
@@ -578,7 +582,7 @@ template <Fmt F, typename T, int MAXM>
 struct TcStep16 {
     static_assert(F == Fmt::F16 || F == Fmt::BF16, "16-bit formats only");
     static_assert(F == Fmt::BF16 || std::is_same_v<T, __half>, "FP16 weights run with FP16 activations");
-    static constexpr int NB = MAXM <= 8 ? 1 : 2; // B fragments: activation rows 0..7 and 8..15
+    static constexpr int NB = B_FRAGMENTS<MAXM>; // B fragments: activation rows 0..7, 8..15, ...
     static constexpr bool SPLIT = F == Fmt::BF16 && std::is_same_v<T, __half>;
     __device__ __forceinline__ static void mma(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
                                                uint32_t b0, uint32_t b1) {
@@ -596,13 +600,13 @@ struct TcStep16 {
     }
     // one 32-k step of this lane: 16 weight bytes of rows g (wa) and g + 8 (wb), x as 8 elements per fragment
     template <typename XL>
-    __device__ __forceinline__ static void run(const uint4& wa, const uint4& wb, const XL& xv, bool two,
+    __device__ __forceinline__ static void run(const uint4& wa, const uint4& wb, const XL& xv, int nf,
                                                float (&acc)[NB][4]) {
         const uint32_t va[4] = {wa.x, wa.y, wa.z, wa.w};
         const uint32_t vb[4] = {wb.x, wb.y, wb.z, wb.w};
         #pragma unroll
         for (int f = 0; f < NB; f++) {
-            if (f == 1 && !two) break;
+            if (f >= nf) break; // fragments past the rows there are
             const uint4 X = x_at(xv, f, 0);
             const uint32_t xw[4] = {X.x, X.y, X.z, X.w};
             #pragma unroll
@@ -644,14 +648,15 @@ __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void*
     static_assert(FOUR || ROW_SCALE || SIXTEEN, "a weight format");
     static_assert(SIXTEEN || std::is_same_v<T, __half>, "the 4- and 8-bit formats decode to FP16: FP16 activations");
     static_assert(!Rows::SUMS, "the tensor-core kernels store their outputs as they are: no row sums (EpilogueRows)");
-    constexpr int NB = MAXM <= 8 ? 1 : 2;
+    constexpr int NB = B_FRAGMENTS<MAXM>;
     constexpr int STEP_K = FOUR ? 128 : ROW_SCALE ? 64 : 32; // k per step, 16 bytes per lane
     constexpr int LANE_K = STEP_K / 4;
     constexpr int XV = LANE_K / 8; // 16-byte loads of x per fragment per step
     // x loaded where each mma takes it rather than all of a step's at once: for the 16-bit formats at 9..16 rows (with
     // their 80-register bound) 5-7 % faster at two of the three issue shapes on an H100 and within 1 % at the third;
     // for the 4- and 8-bit formats slower at every shape (docs/design/gemv-kernels.md#batched-decode)
-    constexpr bool LAZY_X = SIXTEEN && MAXM == 16;
+    // for every format at 17..32 rows, whose four fragments' x would not fit in registers
+    constexpr bool LAZY_X = (SIXTEEN && MAXM == 16) || MAXM > 16;
     // per-row scale entries along K, bytes per entry, scale bytes per row per step, entries one lane skips (4-bit)
     constexpr int SCALE_K = F == Fmt::NVFP4 ? 16 : F == Fmt::MXFP4 ? 32 : 128;
     constexpr int SCALE_BYTES = F == Fmt::INT4 ? 4 : 1;
@@ -663,7 +668,7 @@ __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void*
     const int g = lane >> 2, q = lane & 3;
     const int n0 = tile * TC_ROWS;
     const int m_count = MAXM == 1 ? 1 : M;
-    const bool two = NB == 2 && M > 8; // warp-uniform
+    const int nf = NB == 1 ? 1 : min(NB, (M + 7) >> 3); // B fragments holding rows; warp-uniform
     const int r0 = n0 + g < N ? n0 + g : 0, r1 = n0 + g + 8 < N ? n0 + g + 8 : 0;
     const size_t row_bytes = FOUR ? static_cast<size_t>(K) / 2 : SIXTEEN ? 2 * static_cast<size_t>(K) : static_cast<size_t>(K);
     const size_t row_scales = FOUR ? static_cast<size_t>(K) / SCALE_K * SCALE_BYTES : 0;
@@ -722,17 +727,19 @@ __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void*
                 const auto xv = [&](int f, int i) {
                     return __ldg(reinterpret_cast<const uint4*>(px[f] + STEP_K * WARPS * u) + i);
                 };
-                TcStep16<F, T, MAXM>::run(wa[u], wb[u], xv, two, acc);
+                if constexpr (FOUR) TcStep<F, MAXM>::run(wa[u], wb[u], sa[u], sb[u], xv, nf, acc, ra, rb);
+                else if constexpr (ROW_SCALE) TcStep8<F, MAXM>::run(wa[u], wb[u], xv, nf, acc);
+                else TcStep16<F, T, MAXM>::run(wa[u], wb[u], xv, nf, acc);
             } else {
                 uint4 xv[NB][XV];
                 #pragma unroll
                 for (int f = 0; f < NB; f++)
                     #pragma unroll
                     for (int i = 0; i < XV; i++)
-                        if (f == 0 || two) xv[f][i] = __ldg(reinterpret_cast<const uint4*>(px[f] + STEP_K * WARPS * u) + i);
-                if constexpr (FOUR) TcStep<F, MAXM>::run(wa[u], wb[u], sa[u], sb[u], xv, two, acc, ra, rb);
-                else if constexpr (ROW_SCALE) TcStep8<F, MAXM>::run(wa[u], wb[u], xv, two, acc);
-                else TcStep16<F, T, MAXM>::run(wa[u], wb[u], xv, two, acc);
+                        if (f < nf) xv[f][i] = __ldg(reinterpret_cast<const uint4*>(px[f] + STEP_K * WARPS * u) + i);
+                if constexpr (FOUR) TcStep<F, MAXM>::run(wa[u], wb[u], sa[u], sb[u], xv, nf, acc, ra, rb);
+                else if constexpr (ROW_SCALE) TcStep8<F, MAXM>::run(wa[u], wb[u], xv, nf, acc);
+                else TcStep16<F, T, MAXM>::run(wa[u], wb[u], xv, nf, acc);
             }
         }
         advance(UNROLL);
@@ -751,17 +758,19 @@ __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void*
         }
         if constexpr (LAZY_X) {
             const auto xv = [&](int f, int i) { return in ? __ldg(reinterpret_cast<const uint4*>(px[f]) + i) : zero4; };
-            TcStep16<F, T, MAXM>::run(wa, wb, xv, two, acc);
+            if constexpr (FOUR) TcStep<F, MAXM>::run(wa, wb, sa, sb, xv, nf, acc, ra, rb);
+            else if constexpr (ROW_SCALE) TcStep8<F, MAXM>::run(wa, wb, xv, nf, acc);
+            else TcStep16<F, T, MAXM>::run(wa, wb, xv, nf, acc);
         } else {
             uint4 xv[NB][XV];
             #pragma unroll
             for (int f = 0; f < NB; f++)
                 #pragma unroll
                 for (int i = 0; i < XV; i++)
-                    xv[f][i] = in && (f == 0 || two) ? __ldg(reinterpret_cast<const uint4*>(px[f]) + i) : zero4;
-            if constexpr (FOUR) TcStep<F, MAXM>::run(wa, wb, sa, sb, xv, two, acc, ra, rb);
-            else if constexpr (ROW_SCALE) TcStep8<F, MAXM>::run(wa, wb, xv, two, acc);
-            else TcStep16<F, T, MAXM>::run(wa, wb, xv, two, acc);
+                    xv[f][i] = in && f < nf ? __ldg(reinterpret_cast<const uint4*>(px[f]) + i) : zero4;
+            if constexpr (FOUR) TcStep<F, MAXM>::run(wa, wb, sa, sb, xv, nf, acc, ra, rb);
+            else if constexpr (ROW_SCALE) TcStep8<F, MAXM>::run(wa, wb, xv, nf, acc);
+            else TcStep16<F, T, MAXM>::run(wa, wb, xv, nf, acc);
         }
         advance(1);
     }
@@ -835,8 +844,9 @@ __device__ __forceinline__ EpilogueRows<T> make_rows(EpilogueRows<T>*, const T* 
 // from memory, it takes 48 registers unbounded on sm_90a and sm_100a (54 on sm_120a), so five blocks fit anyway, and
 // it spills under the cap; INT4 spills under the cap too. (An explicit minimum of 1 block is not the same as none:
 // ptxas then spends up to twice the registers.) Numbers: docs/design/gemv-kernels.md#unrolling-and-register-caps
-// Above one row: _m8 for 2..8 rows (one B fragment, as at one row) and _m16 for 9..16 (two), since the second fragment's
-// x loads and accumulators cost registers, and so warps per SM, at every M (GemvKernels.rowsBound). The 16-row kernels
+// Above one row: _m8 for 2..8 rows (one B fragment, as at one row), _m16 for 9..16 (two) and _m32 for 17..32 (four, x
+// loaded where each mma takes it), since each fragment's x loads and accumulators cost registers, and so warps per SM,
+// at every M (GemvKernels.rowsBound). The 16-row kernels
 // keep 2 steps of loads in flight per warp, not 4 (fewer registers, more warps per SM): 1.00-1.12x for the 4-bit and
 // 1.02-1.31x for the 8-bit formats on an H100; the 16-bit ones (ROOFLINE_GEMV_TC_BATCHED16) take at most 80 registers,
 // so 3 blocks of 8 warps fit per SM (docs/design/gemv-kernels.md#batched-decode).
@@ -844,7 +854,9 @@ __device__ __forceinline__ EpilogueRows<T> make_rows(EpilogueRows<T>*, const T* 
     ROOFLINE_GEMV_TC(FMT, fmt, T, act, 8, 4, 8, __launch_bounds__(256))                                          \
     ROOFLINE_GEMV_TC(FMT, fmt, T, act, 8, 4, 16, __launch_bounds__(512))                                         \
     ROOFLINE_GEMV_TC(FMT, fmt, T, act, 16, 2, 8, BOUNDS8)                                                        \
-    ROOFLINE_GEMV_TC(FMT, fmt, T, act, 16, 2, 16, BOUNDS16)
+    ROOFLINE_GEMV_TC(FMT, fmt, T, act, 16, 2, 16, BOUNDS16)                                                      \
+    ROOFLINE_GEMV_TC(FMT, fmt, T, act, 32, 2, 8, __launch_bounds__(256))                                         \
+    ROOFLINE_GEMV_TC(FMT, fmt, T, act, 32, 2, 16, __launch_bounds__(512))
 #define ROOFLINE_GEMV_TC_BATCHED(FMT, fmt, T, act) \
     ROOFLINE_GEMV_TC_BATCHED_B(FMT, fmt, T, act, __launch_bounds__(256), __launch_bounds__(512))
 #define ROOFLINE_GEMV_TC_BATCHED16(FMT, fmt, T, act) \

@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
  * What {@link GemvBenchmark#run} measures and how. {@link #defaults()} is the headline run: 8192x8192, 28672x8192 and
  * 8192x28672 in every {@link WeightFormat} at M = 1, beside cuBLASLt FP16, then one Llama-3-8B decoder layer; CUDA
  * events around graph replays of 20 launches, 10 warm-ups, median of 50 samples, L2-cold (weights rotated over at least
- * 4x the L2). {@link #withRows} adds batched decode's M = 2…16.
+ * 4x the L2). {@link #withRows} adds batched decode's M = 2…32.
  *
  * <pre>{@code
  * GemvBenchmarkOptions o = GemvBenchmarkOptions.defaults()
@@ -22,7 +22,7 @@ import java.util.stream.Collectors;
  *
  * @param shapes         the N x K matrices each format is timed at
  * @param formats        the weight formats timed at each shape
- * @param rows           the M (activation rows) each shape and format is timed at, 1…16
+ * @param rows           the M (activation rows) each shape and format is timed at, 1…32
  * @param timing         how each kernel, copy and cuBLASLt product is timed
  * @param cublasBaseline time cuBLASLt's FP16 GEMV at each shape, for the speedup columns
  * @param decodeLayer    also time the linear layers of one Llama-3-8B decoder layer in FP16, FP8 and NVFP4
@@ -36,7 +36,7 @@ public record GemvBenchmarkOptions(
         boolean decodeLayer) {
 
     /** The most activation rows the GEMV kernels take. */
-    public static final int MAX_ROWS = 16;
+    public static final int MAX_ROWS = dev.roofline.cuda.kernels.GemvKernels.MAX_ROWS;
 
     /** The headline shapes: a square layer, and an MLP's up and down projection of Llama-3-70B's width. */
     public static final List<Shape> DEFAULT_SHAPES =
@@ -167,7 +167,7 @@ public record GemvBenchmarkOptions(
         return new GemvBenchmarkOptions(shapes, f, rows, timing, cublasBaseline, decodeLayer);
     }
 
-    /** The M values (activation rows, 1…16) each shape and format is timed at (default 1). */
+    /** The M values (activation rows, 1…32) each shape and format is timed at (default 1). */
     public GemvBenchmarkOptions withRows(List<Integer> m) {
         return new GemvBenchmarkOptions(shapes, formats, m, timing, cublasBaseline, decodeLayer);
     }

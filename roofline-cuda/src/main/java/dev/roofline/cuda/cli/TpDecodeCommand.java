@@ -15,6 +15,7 @@ import dev.roofline.cuda.bench.ReportFormat;
 import dev.roofline.cuda.bench.TensorParallelBenchmark;
 import dev.roofline.cuda.decode.DecoderShape;
 import dev.roofline.cuda.decode.DenseDecoder;
+import dev.roofline.cuda.kernels.GemvKernels;
 import dev.roofline.cuda.kernels.WeightFormat;
 import dev.roofline.cuda.nccl.Communicators;
 import dev.roofline.cuda.nccl.Nccl;
@@ -89,8 +90,8 @@ public final class TpDecodeCommand implements Command {
         for (WeightFormat f : formats) {
             for (int b : args.get(DecodeCommand.BATCH)) {
                 if (!DenseDecoder.runs(f, b)) {
-                    throw new UsageException("--batch " + b + ": the decoder runs " + f + " weights at up to 16"
-                            + " sequences (FP16 at any batch)");
+                    throw new UsageException("--batch " + b + ": the decoder runs " + f + " weights at up to "
+                            + GemvKernels.MAX_ROWS + " sequences (FP16 at any batch)");
                 }
             }
         }

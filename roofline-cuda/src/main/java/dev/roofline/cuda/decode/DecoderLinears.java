@@ -29,7 +29,7 @@ import java.util.Map;
  */
 final class DecoderLinears implements AutoCloseable {
     /** The most rows roofline's GEMV kernels take; above, FP16 runs cuBLASLt and the other formats are refused. */
-    static final int GEMV_MAX_ROWS = 16;
+    static final int GEMV_MAX_ROWS = GemvKernels.MAX_ROWS;
 
     private final Device device;
     private final int batch;
@@ -75,9 +75,9 @@ final class DecoderLinears implements AutoCloseable {
     static void checkBatch(DecoderWeights weights, int batch) {
         for (WeightFormat f : weights.formats()) {
             if (!runs(f, batch)) {
-                throw new IllegalArgumentException("batch " + batch + " needs a matrix product above 16 rows, which"
-                        + " runs on cuBLASLt for FP16 weights only; " + f + " weights run batches of up to "
-                        + GEMV_MAX_ROWS);
+                throw new IllegalArgumentException("batch " + batch + " needs a matrix product above "
+                        + GEMV_MAX_ROWS + " rows, which runs on cuBLASLt for FP16 weights only; " + f
+                        + " weights run batches of up to " + GEMV_MAX_ROWS);
             }
         }
     }

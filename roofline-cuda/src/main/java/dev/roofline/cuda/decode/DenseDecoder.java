@@ -24,7 +24,7 @@ import java.util.List;
  * projection, RoPE fused with the KV append, flash-decoding attention reading q in place, the o projection, the
  * residual add fused with the second RMSNorm, the merged gate/up projection, SiLU·up, the down projection; then the
  * last residual add with the final norm and {@code lm_head} ({@link DecoderOperator}). Linears run roofline's GEMV
- * kernels at batch 1, and up to 16 rows for BF16, 8- and 4-bit weights; FP16 linears of more rows run cuBLASLt.
+ * kernels at batch 1, and up to 32 rows for BF16, 8- and 4-bit weights; FP16 linears of more rows run cuBLASLt.
  * With FP16 weights at batch 1 the residual adds and norms after layer 0's input norm run in the products'
  * epilogues instead ({@link #fusesNorms}): 8 launches a layer instead of 10.
  * {@link ReferenceDecoder} computes the same model in double on the CPU.
@@ -195,7 +195,7 @@ public final class DenseDecoder implements AutoCloseable {
      * @param eps     RMSNorm's epsilon
      * @param launch  how the step's kernels follow each other ({@link KernelLaunch#PROGRAMMATIC} lets each become
      *                resident while the one before drains)
-     * @throws IllegalArgumentException for weights of the wrong shape (naming the tensor and layer), a batch above 16
+     * @throws IllegalArgumentException for weights of the wrong shape (naming the tensor and layer), a batch above 32
      *                                  with weights other than FP16, or a shape the attention kernels are not
      *                                  built for
      */
@@ -277,7 +277,7 @@ public final class DenseDecoder implements AutoCloseable {
     }
 
     /**
-     * Whether the decoder has a product for {@code format} weights at {@code batch} rows: every format up to 16 rows
+     * Whether the decoder has a product for {@code format} weights at {@code batch} rows: every format up to 32 rows
      * (roofline's GEMV), FP16 above (cuBLASLt); {@link #create} refuses the rest.
      */
     public static boolean runs(WeightFormat format, int batch) {

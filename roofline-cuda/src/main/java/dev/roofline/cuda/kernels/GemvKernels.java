@@ -14,8 +14,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * roofline's weight-only GEMV kernels {@code y[M×N] = x[M×K] · W[N×K]ᵀ} (FP32 accumulation, M = 1…16), loaded from
- * the fatbin embedded in this jar ({@code gemv.fatbin}: sm_90a, sm_100a, sm_120a, sm_121a and compute_90 PTX) with
+ * roofline's weight-only GEMV kernels {@code y[M×N] = x[M×K] · W[N×K]ᵀ} (FP32 accumulation, M = 1…32; above 16 rows
+ * on the tensor cores only), loaded from the fatbin embedded in this jar ({@code gemv.fatbin}: sm_90a, sm_100a, sm_120a, sm_121a and compute_90 PTX) with
  * the runtime's library API, so no nvcc is needed at run time.
  *
  * <pre>{@code
@@ -29,7 +29,13 @@ public final class GemvKernels implements AutoCloseable {
     private static final int THREADS = 128; // CUDA-core kernels: 4 warps (WARPS_PER_BLOCK in gemv.cu)
     private static final int TC_ROWS_PER_BLOCK = 16; // tensor-core kernels: 16 rows per block (TC_ROWS)
     private static final int[] TC_SPLITS = {8, 16}; // their K splits, one kernel each (_w8, _w16)
+    /** The most activation rows of the CUDA-core kernels (and of a product with an epilogue). */
     private static final int MAX_M = 16;
+    /**
+     * The most activation rows a product takes: the tensor-core kernels' (_m32 in gemv.cu); the CUDA-core kernels and
+     * a product with an {@link Epilogue} take up to 16.
+     */
+    public static final int MAX_ROWS = 32;
 
     private final KernelLibrary library;
 
@@ -194,8 +200,9 @@ public final class GemvKernels implements AutoCloseable {
      *                    MXFP4 followed by each row's largest code of exactly these n rows, see
      *                    {@link DeviceWeights#deviceScales}), or {@code null} for FP16/BF16
      * @param globalScale NVFP4's second-level scale ({@code weight_scale_2}); ignored by the other formats
-     * @throws IllegalArgumentException for m outside 1…16, k not a multiple of {@link WeightFormat#kMultiple()}, or a
-     *                                  buffer smaller than the shape needs
+     * @throws IllegalArgumentException for m outside 1…32, above 16 with activations the tensor-core kernels do not
+     *                                  take ({@link #tensorCores}), k not a multiple of {@link WeightFormat#kMultiple()},
+     *                                  or a buffer smaller than the shape needs
      */
     public void gemv(
             WeightFormat format,
@@ -247,6 +254,14 @@ public final class GemvKernels implements AutoCloseable {
         // an epilogue runs on the CUDA-core kernels only (the tensor-core ones store plain outputs): above one row,
         // FP16's 16-row CUDA-core kernel
         boolean tc = tensorCores(format, activation, m) && epilogue.none();
+        if (!tc && m > MAX_M) {
+            throw new IllegalArgumentException("M (activation rows) " + m + " above " + MAX_M + " runs on the tensor"
+                    + " cores only, which take " + format + " weights with "
+                    + (epilogue.none()
+                            ? Activation.F16 + " activations" + (format == WeightFormat.BF16 ? " or BF16" : "")
+                            : "no epilogue")
+                    + ", got " + activation + " activations");
+        }
         String kernel = tc ? kernelName(format, activation, m, n) : baseName(format, activation, m == 1 ? 1 : MAX_M);
         library.kernel(kernel); // a closed library fails before any argument is allocated
         try (Arena arena = Arena.ofConfined()) {
@@ -303,14 +318,17 @@ public final class GemvKernels implements AutoCloseable {
     }
 
     /**
-     * The most activation rows of the kernel that runs {@code m} rows: 1 at one row; else 8 up to 8 rows on the
-     * tensor cores (one B fragment, fewer registers), else 16.
+     * The most activation rows of the kernel that runs {@code m} rows: 1 at one row; on the tensor cores 8 up to 8 rows
+     * (one B fragment, fewer registers), 16 up to 16, else 32; on the CUDA cores 16.
      */
     static int rowsBound(WeightFormat format, Activation activation, int m) {
         if (m == 1) {
             return 1;
         }
-        return m <= 8 && tensorCores(format, activation, m) ? 8 : MAX_M;
+        if (!tensorCores(format, activation, m)) {
+            return MAX_M;
+        }
+        return m <= 8 ? 8 : m <= MAX_M ? MAX_M : MAX_ROWS;
     }
 
     /**
@@ -333,7 +351,7 @@ public final class GemvKernels implements AutoCloseable {
         return tensorCores(format, activation, m) ? name + "_w" + tensorCoreWarps(n) : name;
     }
 
-    /** {@code gemv_<format>_<activation>_m<1|8|16>}: the whole name of a CUDA-core kernel, a tensor-core one's stem. */
+    /** {@code gemv_<format>_<activation>_m<1|8|16|32>}: the whole name of a CUDA-core kernel, a tensor-core one's stem. */
     private static String baseName(WeightFormat format, Activation activation, int rowsBound) {
         return "gemv_" + format.kernelName() + "_" + activation.kernelName() + "_m" + rowsBound;
     }
@@ -343,9 +361,9 @@ public final class GemvKernels implements AutoCloseable {
         List<String> names = new ArrayList<>();
         for (WeightFormat f : WeightFormat.values()) {
             for (Activation a : Activation.values()) {
-                for (int m : new int[] {1, 8, MAX_M}) {
+                for (int m : new int[] {1, 8, MAX_M, MAX_ROWS}) {
                     if (rowsBound(f, a, m) != m) {
-                        continue; // no 8-row kernel on the CUDA cores: their 16-row kernel runs 2..16 rows
+                        continue; // no 8- or 32-row kernel on the CUDA cores: their 16-row kernel runs 2..16 rows
                     }
                     String name = baseName(f, a, m);
                     if (tensorCores(f, a, m)) {

@@ -14,8 +14,8 @@ final class GemvShape {
             long xBytes,
             long yBytes,
             int activationBytes) {
-        if (m < 1 || m > 16) {
-            throw new IllegalArgumentException("M (activation rows) must be 1..16, got " + m);
+        if (m < 1 || m > GemvKernels.MAX_ROWS) {
+            throw new IllegalArgumentException("M (activation rows) must be 1.." + GemvKernels.MAX_ROWS + ", got " + m);
         }
         if (n < 1) {
             throw new IllegalArgumentException("N (output channels) must be >= 1, got " + n);

@@ -31,9 +31,9 @@ class TpDecodeCommandTest {
 
     @Test
     void aBatchTheDecoderCannotRunIsAUsageError() {
-        MeasureCommandTest.Run r = MeasureCommandTest.run("tp-decode", "--weights", "FP8_E4M3", "--batch", "32");
+        MeasureCommandTest.Run r = MeasureCommandTest.run("tp-decode", "--weights", "FP8_E4M3", "--batch", "33");
         assertThat(r.status()).isEqualTo(2);
-        assertThat(r.err()).contains("--batch 32: the decoder runs FP8_E4M3 weights at up to 16 sequences");
+        assertThat(r.err()).contains("--batch 33: the decoder runs FP8_E4M3 weights at up to 32 sequences");
     }
 
     @Test

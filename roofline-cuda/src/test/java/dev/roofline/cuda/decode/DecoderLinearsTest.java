@@ -48,10 +48,10 @@ class DecoderLinearsTest {
     }
 
     @Test
-    void everyFormatHasAProductUpTo16RowsAndOnlyFp16Above() {
-        assertThat(DenseDecoder.runs(WeightFormat.NVFP4, 16)).isTrue();
-        assertThat(DenseDecoder.runs(WeightFormat.NVFP4, 17)).isFalse();
-        assertThat(DenseDecoder.runs(WeightFormat.BF16, 17)).isFalse();
+    void everyFormatHasAProductUpTo32RowsAndOnlyFp16Above() {
+        assertThat(DenseDecoder.runs(WeightFormat.NVFP4, 32)).isTrue();
+        assertThat(DenseDecoder.runs(WeightFormat.NVFP4, 33)).isFalse();
+        assertThat(DenseDecoder.runs(WeightFormat.BF16, 33)).isFalse();
         assertThat(DenseDecoder.runs(WeightFormat.FP16, 64)).isTrue();
     }
 
@@ -62,11 +62,11 @@ class DecoderLinearsTest {
     }
 
     @Test
-    void otherWeightsRunTheGemvUpTo16Rows() {
+    void otherWeightsRunTheGemvUpTo32Rows() {
         for (WeightFormat f :
                 List.of(WeightFormat.BF16, WeightFormat.FP8_E4M3, WeightFormat.INT8, WeightFormat.NVFP4)) {
-            assertThat(DecoderLinears.usesGemv(f, 16)).as(f + " at 16").isTrue();
-            assertThat(DecoderLinears.usesGemv(f, 17)).as(f + " at 17").isFalse();
+            assertThat(DecoderLinears.usesGemv(f, 32)).as(f + " at 32").isTrue();
+            assertThat(DecoderLinears.usesGemv(f, 33)).as(f + " at 33").isFalse();
         }
     }
 
@@ -79,24 +79,24 @@ class DecoderLinearsTest {
     }
 
     @Test
-    void aBatchAbove16IsRefusedForQuantizedLayers() {
-        assertThatThrownBy(() -> DecoderLinears.checkBatch(weights(WeightFormat.NVFP4, WeightFormat.FP16), 17))
+    void aBatchAbove32IsRefusedForQuantizedLayers() {
+        assertThatThrownBy(() -> DecoderLinears.checkBatch(weights(WeightFormat.NVFP4, WeightFormat.FP16), 33))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("NVFP4 weights run batches of up to 16");
+                .hasMessageContaining("NVFP4 weights run batches of up to 32");
     }
 
     @Test
-    void aBatchAbove16IsRefusedForBf16Layers() {
-        assertThatThrownBy(() -> DecoderLinears.checkBatch(weights(WeightFormat.BF16, WeightFormat.BF16), 17))
+    void aBatchAbove32IsRefusedForBf16Layers() {
+        assertThatThrownBy(() -> DecoderLinears.checkBatch(weights(WeightFormat.BF16, WeightFormat.BF16), 33))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("runs on cuBLASLt for FP16 weights only; BF16 weights run batches of up to 16");
+                .hasMessageContaining("runs on cuBLASLt for FP16 weights only; BF16 weights run batches of up to 32");
     }
 
     @Test
-    void aBatchAbove16IsRefusedForAQuantizedLmHeadToo() {
-        assertThatThrownBy(() -> DecoderLinears.checkBatch(weights(WeightFormat.FP16, WeightFormat.FP8_E4M3), 17))
+    void aBatchAbove32IsRefusedForAQuantizedLmHeadToo() {
+        assertThatThrownBy(() -> DecoderLinears.checkBatch(weights(WeightFormat.FP16, WeightFormat.FP8_E4M3), 33))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("FP8_E4M3 weights run batches of up to 16");
+                .hasMessageContaining("FP8_E4M3 weights run batches of up to 32");
     }
 
     @Test

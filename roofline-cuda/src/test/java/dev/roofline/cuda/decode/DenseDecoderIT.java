@@ -48,7 +48,10 @@ class DenseDecoderIT {
         "INT4, 2, PROGRAMMATIC",
         "NVFP4, 3, PROGRAMMATIC",
         "NVFP4, 3, ORDERED",
-        "MXFP4, 2, PROGRAMMATIC"
+        "MXFP4, 2, PROGRAMMATIC",
+        "NVFP4, 32, PROGRAMMATIC",
+        "FP8_E4M3, 20, PROGRAMMATIC",
+        "BF16, 32, PROGRAMMATIC"
     })
     void logitsMatchTheCpuReferenceStepAfterStep(WeightFormat format, int batch, KernelLaunch launch) {
         ReferenceDecoder.Weights random = ReferenceDecoder.Weights.random(CONFIG, LAYERS, 42);
@@ -132,13 +135,13 @@ class DenseDecoderIT {
     }
 
     @Test
-    void aBatchAbove16WithFourBitWeightsIsRefused() {
+    void aBatchAbove32WithFourBitWeightsIsRefused() {
         ReferenceDecoder.Weights random = ReferenceDecoder.Weights.random(CONFIG, LAYERS, 1);
         try (DecoderWeights w = upload(random, WeightFormat.NVFP4, new ArrayList<>())) {
             assertThatThrownBy(() -> DenseDecoder.create(
-                            Cuda.device(0), SHAPE, w, CONFIG.invFreq(), 1e-5f, 17, 8, KernelLaunch.ORDERED))
+                            Cuda.device(0), SHAPE, w, CONFIG.invFreq(), 1e-5f, 33, 8, KernelLaunch.ORDERED))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("NVFP4 weights run batches of up to 16");
+                    .hasMessageContaining("NVFP4 weights run batches of up to 32");
         }
     }
 

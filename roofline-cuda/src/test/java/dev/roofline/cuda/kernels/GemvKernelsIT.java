@@ -48,7 +48,10 @@ class GemvKernelsIT {
         Builder<Arguments> b = java.util.stream.Stream.builder();
         for (WeightFormat f : WeightFormat.values()) {
             for (Activation a : Activation.values()) {
-                for (int m : new int[] {1, 3, 8, 9, 16}) {
+                for (int m : new int[] {1, 3, 8, 9, 16, 32}) {
+                    if (m > 16 && !GemvKernels.tensorCores(f, a, m)) {
+                        continue; // above 16 rows the tensor cores only
+                    }
                     b.add(Arguments.of(f, a, m));
                 }
             }
@@ -98,7 +101,17 @@ class GemvKernelsIT {
         "BF16, 9, 2100, 8616",
         "BF16, 8, 6200, 8616",
         "FP16, 5, 3, 8616",
-        "BF16, 3, 1, 8616"
+        "BF16, 3, 1, 8616",
+        // 17..32 rows: four B fragments, x loaded per mma
+        "NVFP4, 32, 2100, 8608",
+        "NVFP4, 17, 6200, 8608",
+        "MXFP4, 24, 8200, 8608",
+        "INT4, 32, 2100, 12416",
+        "INT4, 25, 6200, 12416",
+        "FP8_E4M3, 32, 6200, 8608",
+        "INT8, 19, 2100, 8608",
+        "FP16, 32, 2100, 8616",
+        "BF16, 27, 6200, 8616"
     })
     void tensorCoreKSplits(WeightFormat format, int m, int n, int k) {
         check(format, Activation.F16, m, n, k);
@@ -119,7 +132,17 @@ class GemvKernelsIT {
 
     /** K not a multiple of the tensor-core kernels' step (128 k, 64 for 8-bit weights): the last step is partly outside the row. */
     @ParameterizedTest(name = "{0} weights, F16 activations, M={1}, K=1056")
-    @CsvSource({"NVFP4, 1", "NVFP4, 9", "MXFP4, 1", "MXFP4, 9", "FP8_E4M3, 2", "FP8_E4M3, 16", "INT8, 9"})
+    @CsvSource({
+        "NVFP4, 1",
+        "NVFP4, 9",
+        "MXFP4, 1",
+        "MXFP4, 9",
+        "FP8_E4M3, 2",
+        "FP8_E4M3, 16",
+        "INT8, 9",
+        "NVFP4, 30",
+        "FP8_E4M3, 32"
+    })
     void tensorCorePartialStep(WeightFormat format, int m) {
         check(format, Activation.F16, m, N, 1056);
     }
@@ -131,7 +154,7 @@ class GemvKernelsIT {
      * would add about 2^-9 / √3 ≈ 1.1e-3, so the bound holds only if the split keeps every bit of x.
      */
     @ParameterizedTest(name = "BF16 weights, {0} activations, M={1}, K=1064")
-    @CsvSource({"F16, 2, 6e-4", "F16, 16, 6e-4", "BF16, 4, 1e-2", "BF16, 13, 1e-2"})
+    @CsvSource({"F16, 2, 6e-4", "F16, 16, 6e-4", "F16, 32, 6e-4", "BF16, 4, 1e-2", "BF16, 13, 1e-2", "BF16, 29, 1e-2"})
     void bf16WeightsOnTheTensorCores(Activation activation, int m, double tolerance) {
         check(WeightFormat.BF16, activation, m, N, 1064, rnd -> weightsWithOutliers(rnd, N * 1064), tolerance);
     }
@@ -360,12 +383,18 @@ class GemvKernelsIT {
     }
 
     @Test
-    void rejectsBatchOver16() {
+    void rejectsBatchOver32AndAbove16OffTheTensorCores() {
         try (DeviceBuffer b = DeviceBuffer.allocate(1 << 20)) {
             assertThatThrownBy(
-                            () -> gemv.gemv(WeightFormat.FP16, b, null, 1f, b, b, 17, 64, 64, Activation.F16, stream))
+                            () -> gemv.gemv(WeightFormat.FP16, b, null, 1f, b, b, 33, 64, 64, Activation.F16, stream))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("M (activation rows) must be 1..16");
+                    .hasMessageContaining("M (activation rows) must be 1..32");
+            // FP8 weights with BF16 activations run on the CUDA cores, up to 16 rows
+            assertThatThrownBy(
+                            () -> gemv.gemv(WeightFormat.FP8_E4M3, b, b, 1f, b, b, 17, 64, 64, Activation.BF16, stream))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("M (activation rows) 17 above 16 runs on the tensor cores only, which take FP8_E4M3"
+                            + " weights with F16 activations, got BF16 activations");
         }
     }
 

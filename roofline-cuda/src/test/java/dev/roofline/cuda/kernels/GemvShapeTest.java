@@ -63,11 +63,11 @@ class GemvShapeTest {
     }
 
     @Test
-    void rejectsBatchOutside1To16() {
+    void rejectsBatchOutside1To32() {
         assertThatThrownBy(() -> GemvShape.check(WeightFormat.FP16, 0, 64, 64, BIG, 0, BIG, BIG, 2))
-                .hasMessageContaining("M (activation rows) must be 1..16, got 0");
-        assertThatThrownBy(() -> GemvShape.check(WeightFormat.FP16, 17, 64, 64, BIG, 0, BIG, BIG, 2))
-                .hasMessageContaining("got 17");
+                .hasMessageContaining("M (activation rows) must be 1..32, got 0");
+        assertThatThrownBy(() -> GemvShape.check(WeightFormat.FP16, 33, 64, 64, BIG, 0, BIG, BIG, 2))
+                .hasMessageContaining("got 33");
     }
 
     @Test
@@ -126,6 +126,13 @@ class GemvShapeTest {
                 .isEqualTo("gemv_mxfp4_f16_m1_w8");
         assertThat(GemvKernels.kernelName(WeightFormat.MXFP4, Activation.F16, 1, 1024))
                 .isEqualTo("gemv_mxfp4_f16_m1_w16");
+        // 17..32 rows: the tensor cores' _m32; the CUDA cores stop at 16
+        assertThat(GemvKernels.kernelName(WeightFormat.NVFP4, Activation.F16, 17, 8192))
+                .isEqualTo("gemv_nvfp4_f16_m32_w8");
+        assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.F16, 32, 1024))
+                .isEqualTo("gemv_fp8_f16_m32_w16");
+        assertThat(GemvKernels.kernelName(WeightFormat.BF16, Activation.BF16, 24, 8192))
+                .isEqualTo("gemv_bf16_bf16_m32_w8");
     }
 
     @Test
@@ -161,10 +168,10 @@ class GemvShapeTest {
     void theLauncherNamesEveryKernelOnce() {
         // the fatbin's entries are compressed (scripts/build-kernels.sh), so their names cannot be read here: loading
         // looks every one of these up and fails naming a missing one, which every GPU test of the kernels does
-        // per format, F16 then BF16 activations: FP16 1 + 4 + 1 (its 16-row CUDA-core kernel, for an epilogue), 2;
-        // BF16 5, 5; FP8 and INT8 5, 2; each 4-bit format 6, 2 (a tensor-core kernel: 2 K splits; m1, m8, m16)
+        // per format, F16 then BF16 activations: FP16 1 + 6 + 1 (its 16-row CUDA-core kernel, for an epilogue), 2;
+        // BF16 7, 7; FP8 and INT8 7, 2; each 4-bit format 8, 2 (a tensor-core kernel: 2 K splits; m1, m8, m16, m32)
         assertThat(GemvKernels.kernelNames())
-                .hasSize(6 + 2 + 5 + 5 + 2 * (5 + 2) + 3 * (6 + 2))
+                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 2))
                 .doesNotHaveDuplicates();
         assertThat(GemvKernels.kernelNames())
                 .contains("gemv_fp16_f16_m16", "gemv_fp16_f16_m16_w8", "gemv_int8_bf16_m16");

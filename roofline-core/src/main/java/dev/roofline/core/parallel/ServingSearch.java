@@ -14,9 +14,9 @@ import java.util.List;
 
 /**
  * The serving setups of a model on {@code gpus} GPUs that meet a TTFT and a time-per-output-token target: every split
- * of the GPUs into tensor × pipeline stages that the model divides into, for a mixture of experts with its experts
- * split like the layers or whole on each GPU (expert parallel; no data parallelism: each setup is one replica), every
- * weight precision asked for, and concurrencies 1, 2, 4, … up to what fits; then the Pareto set of
+ * of the GPUs into identical replicas (data parallel) of tensor × pipeline stages that the model divides into, for a
+ * mixture of experts with its experts split like the layers or whole on each GPU (expert parallel), every weight
+ * precision asked for, and concurrencies 1, 2, 4, … per replica up to what fits; then the Pareto set of
  * the ones that meet both targets, throughput per GPU against time per output token, and the winner: the most tokens
  * per second per GPU.
  *
@@ -77,31 +77,21 @@ public final class ServingSearch {
         List<ServingPrediction> meeting = new ArrayList<>();
         int tried = 0;
         for (int tp = 1; tp <= gpus; tp++) {
-            if (gpus % tp != 0 || gpus / tp > model.layers()) {
-                continue;
-            }
-            // experts whole on each GPU (expert parallel) or split like the layers, for a mixture
-            int[] eps = model.feedForward() instanceof MixtureOfExperts && tp > 1 ? new int[] {1, tp} : new int[] {1};
-            for (int ep : eps) {
-                Deployment d = new Deployment(tp, gpus / tp, ep, 1, 1, link, false);
-                for (Precision p : weights) {
-                    Workload base = Workload.decode(1, 1).withWeights(p);
-                    for (int b = 1; b <= MAX_CONCURRENCY; b *= 2) {
-                        ServingPrediction s;
-                        try {
-                            s = Serving.predict(model, hw, d, base, inputTokens, outputTokens, b);
-                        } catch (IllegalArgumentException e) {
-                            break; // this split does not divide the model's heads or columns: no batch will
-                        }
-                        tried++;
-                        if (!s.fits()) {
-                            break;
-                        }
-                        if (s.ttftSeconds() <= ttftSeconds && s.tpotSeconds() <= tpotSeconds) {
-                            meeting.add(s);
-                        }
-                    }
+            for (int pp = 1; tp * pp <= gpus; pp++) {
+                if (gpus % (tp * pp) != 0 || pp > model.layers()) {
+                    continue;
                 }
+                tried += tryReplicas(
+                        model,
+                        hw,
+                        link,
+                        new Replica(tp, pp, gpus / (tp * pp)),
+                        inputTokens,
+                        outputTokens,
+                        ttftSeconds,
+                        tpotSeconds,
+                        weights,
+                        meeting);
             }
         }
         List<ServingPrediction> pareto = pareto(meeting);
@@ -109,6 +99,49 @@ public final class ServingSearch {
                 .max(Comparator.comparingDouble(ServingPrediction::tokensPerSecondPerGpu))
                 .orElse(null);
         return new Result(tried, pareto, winner);
+    }
+
+    /** One way to split the GPUs: replicas of {@code tp × pp} GPUs, {@code dp} of them. */
+    private record Replica(int tp, int pp, int dp) {}
+
+    /** Prices every expert split, precision and concurrency of {@code r}; adds those meeting the targets; the count. */
+    private static int tryReplicas(
+            Model model,
+            Hardware hw,
+            Interconnect link,
+            Replica r,
+            int inputTokens,
+            int outputTokens,
+            double ttftSeconds,
+            double tpotSeconds,
+            List<Precision> weights,
+            List<ServingPrediction> meeting) {
+        int tried = 0;
+        int tp = r.tp();
+        // experts whole on each GPU (expert parallel) or split like the layers, for a mixture
+        int[] eps = model.feedForward() instanceof MixtureOfExperts && tp > 1 ? new int[] {1, tp} : new int[] {1};
+        for (int ep : eps) {
+            Deployment d = new Deployment(tp, r.pp(), ep, r.dp(), 1, link, false);
+            for (Precision p : weights) {
+                Workload base = Workload.decode(1, 1).withWeights(p);
+                for (int b = 1; b <= MAX_CONCURRENCY; b *= 2) {
+                    ServingPrediction s;
+                    try {
+                        s = Serving.predict(model, hw, d, base, inputTokens, outputTokens, b);
+                    } catch (IllegalArgumentException e) {
+                        break; // this split does not divide the model's heads or columns: no batch will
+                    }
+                    tried++;
+                    if (!s.fits()) {
+                        break;
+                    }
+                    if (s.ttftSeconds() <= ttftSeconds && s.tpotSeconds() <= tpotSeconds) {
+                        meeting.add(s);
+                    }
+                }
+            }
+        }
+        return tried;
     }
 
     /** The setups no other beats on both throughput per GPU (higher) and time per output token (lower). */

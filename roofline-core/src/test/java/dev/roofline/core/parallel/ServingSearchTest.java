@@ -4,12 +4,14 @@ import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.hardware.Interconnect;
 import dev.roofline.core.model.Models;
 import dev.roofline.core.precision.Precision;
+import dev.roofline.core.transformer.Workload;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 class ServingSearchTest {
 
@@ -71,6 +73,39 @@ class ServingSearchTest {
                     .isGreaterThan(r.pareto().get(i - 1).tokensPerSecondPerGpu());
         }
         assertThat(r.winner()).isEqualTo(r.pareto().getLast());
+    }
+
+    @Test
+    void replicasServeAModelThatFitsFewerGpusThanTheSearchHas() {
+        // Llama-3-8B on 8 H100s: one or two GPUs hold it, so the most tokens per GPU come from several replicas of a
+        // small split (data parallel), each priced as that split alone; no 8-GPU tensor-parallel split beats them
+        ServingSearch.Result r = ServingSearch.run(
+                Models.LLAMA_3_8B,
+                Hardware.H100_SXM,
+                Interconnect.NVLINK_4,
+                8,
+                512,
+                128,
+                2.0,
+                0.100,
+                List.of(Precision.FP16));
+        Deployment best = r.winner().deployment();
+        assertThat(best.dataParallel()).isGreaterThan(1);
+        assertThat(best.gpus()).isEqualTo(8);
+        Deployment one = new Deployment(
+                best.tensorParallel(), best.pipelineParallel(), best.expertParallel(), 1, 1, best.link(), false);
+        ServingPrediction alone = Serving.predict(
+                Models.LLAMA_3_8B,
+                Hardware.H100_SXM,
+                one,
+                Workload.decode(1, 1).withWeights(Precision.FP16),
+                512,
+                128,
+                r.winner().concurrency());
+        assertThat(r.winner().tpotSeconds()).isEqualTo(alone.tpotSeconds());
+        assertThat(r.winner().tokensPerSecond()).isCloseTo(best.dataParallel() * alone.tokensPerSecond(), within(1e-6));
+        assertThat(r.winner().tokensPerSecondPerGpu()).isCloseTo(alone.tokensPerSecondPerGpu(), within(1e-9));
+        assertThat(r.pareto()).allSatisfy(s -> assertThat(s.deployment().gpus()).isEqualTo(8));
     }
 
     @Test

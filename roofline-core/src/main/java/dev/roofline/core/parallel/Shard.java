@@ -1,5 +1,6 @@
 package dev.roofline.core.parallel;
 
+import dev.roofline.core.model.LatentAttention;
 import dev.roofline.core.model.MixtureOfExperts;
 import dev.roofline.core.model.Model;
 import dev.roofline.core.model.MultiHeadAttention;
@@ -9,34 +10,44 @@ import dev.roofline.core.model.SwiGlu;
  * What one GPU of one pipeline stage holds of a model under a {@link Deployment}, as a {@link Model} of its own so
  * that the single-GPU pricing applies unchanged: the stage's layers, the heads, KV heads (each GPU keeps one KV head
  * when there are fewer than tensor-parallel GPUs: replicated, as vLLM and Megatron do), MLP columns and vocabulary
- * split by tensor parallelism, the routed experts split by expert parallelism.
+ * split by tensor parallelism, the routed experts split by expert parallelism; latent attention by its heads, its
+ * latent cache whole; shared experts and a mixture's dense layers like the MLP columns.
  */
 final class Shard {
     private Shard() {}
 
     /** The model one GPU of a stage of {@code stageLayers} layers runs. */
     static Model of(Model m, Deployment d, int stageLayers) {
-        if (!(m.attention() instanceof MultiHeadAttention a)) {
-            throw new IllegalArgumentException(
-                    m.name() + ": tensor parallelism is modelled for multi-head attention only (the model has latent"
-                            + " attention)");
-        }
         int tp = d.tensorParallel();
-        int heads = divide(m.name(), "attention heads", a.heads(), tp);
-        int kvHeads = a.kvHeads() >= tp ? divide(m.name(), "KV heads", a.kvHeads(), tp) : 1;
         Model.Builder b = Model.newBuilder(m.name() + " (1/" + d.gpus() + ")")
                 .hiddenSize(m.hiddenSize())
                 .layers(stageLayers)
                 .vocabSize(Math.ceilDiv(m.vocabSize(), tp))
                 .tiedEmbeddings(m.tiedEmbeddings())
-                .attention(heads, kvHeads)
-                .headDim(a.headDim())
-                .qkvBias(a.qkvBias())
-                .qkNorm(a.qkNorm())
-                .outputBias(a.outputBias())
-                .attentionSinks(a.sinks())
                 .sandwichNorms(m.sandwichNorms())
                 .softCapping(m.softCapping());
+        switch (m.attention()) {
+            case MultiHeadAttention a -> {
+                int heads = divide(m.name(), "attention heads", a.heads(), tp);
+                int kvHeads = a.kvHeads() >= tp ? divide(m.name(), "KV heads", a.kvHeads(), tp) : 1;
+                b.attention(heads, kvHeads)
+                        .headDim(a.headDim())
+                        .qkvBias(a.qkvBias())
+                        .qkNorm(a.qkNorm())
+                        .outputBias(a.outputBias())
+                        .attentionSinks(a.sinks());
+            }
+            // latent attention splits its heads (q_b, kv_b and o by head); the low-rank down-projections q_a and kv_a,
+            // and so the cached latent, stay whole on every GPU, as vLLM and SGLang run DeepSeek under TP
+            case LatentAttention a ->
+                b.latentAttention(new LatentAttention(
+                        divide(m.name(), "attention heads", a.heads(), tp),
+                        a.qLoraRank(),
+                        a.kvLoraRank(),
+                        a.qkNopeHeadDim(),
+                        a.qkRopeHeadDim(),
+                        a.vHeadDim()));
+        }
         if (m.slidingWindow().any()) {
             // the windowed layers spread over the stages in proportion
             int windowed = Math.toIntExact(Math.round((double) m.slidingWindow().layers() * stageLayers / m.layers()));
@@ -54,10 +65,6 @@ final class Shard {
                 }
             }
             case MixtureOfExperts moe -> {
-                if (moe.sharedExperts() > 0 || moe.denseLayers() > 0) {
-                    throw new IllegalArgumentException(m.name() + ": shared experts and dense layers are not split"
-                            + " yet; the model has " + moe.sharedExperts() + " and " + moe.denseLayers());
-                }
                 int ep = d.expertParallel();
                 int experts = divide(m.name(), "experts", moe.experts(), ep);
                 int columns = ep == 1
@@ -65,13 +72,18 @@ final class Shard {
                         : moe.expertIntermediateSize();
                 // every GPU routes among all experts; it holds experts / ep of them, each top-k of the batch's tokens
                 // landing on it in expectation k / ep
+                // shared experts run every token like the routed ones' columns: split by TP, whole under EP; the
+                // dense layers' MLPs are split by TP like any MLP
+                int denseColumns = moe.denseLayers() == 0
+                        ? 0
+                        : divide(m.name(), "dense MLP columns", moe.denseIntermediateSize(), tp);
                 b.mixtureOfExperts(new MixtureOfExperts(
                         experts,
                         Math.max(1, Math.min(experts, Math.ceilDiv(moe.topK(), ep))),
                         columns,
-                        0,
-                        0,
-                        0,
+                        moe.sharedExperts(),
+                        moe.denseLayers(),
+                        denseColumns,
                         moe.routerBias(),
                         moe.expertBiases()));
             }

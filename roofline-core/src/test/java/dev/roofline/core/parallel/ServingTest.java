@@ -2,8 +2,11 @@ package dev.roofline.core.parallel;
 
 import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.hardware.Interconnect;
+import dev.roofline.core.model.LatentAttention;
+import dev.roofline.core.model.MixtureOfExperts;
 import dev.roofline.core.model.Model;
 import dev.roofline.core.model.Models;
+import dev.roofline.core.precision.Precision;
 import dev.roofline.core.transformer.ModelPrediction;
 import dev.roofline.core.transformer.OperatorTime;
 import dev.roofline.core.transformer.Transformer;
@@ -124,6 +127,34 @@ class ServingTest {
     }
 
     @Test
+    void deepSeekV3SplitsItsLatentHeadsSharedExpertAndDenseLayers() {
+        // DeepSeek-V3: 128 latent-attention heads, q_lora 1536, kv_lora 512, nope 128, rope 64, v 128; 256 routed
+        // experts of 2048 columns, top-8, 1 shared expert, 3 dense layers of 18432 columns
+        Model v3 = Models.DEEPSEEK_V3;
+        Model tp8 = Deployment.tensorParallel(8, Interconnect.NVLINK_4).shard(v3);
+        assertThat(tp8.attention()).isEqualTo(new LatentAttention(16, 1536, 512, 128, 64, 128));
+        assertThat(tp8.feedForward()).isEqualTo(new MixtureOfExperts(256, 8, 256, 1, 3, 2304, true));
+        assertThat(tp8.vocabSize()).isEqualTo(129280 / 8);
+        // the latent cache is whole on every GPU: 512 + 64 elements a token a layer, as on one GPU
+        assertThat(tp8.attention().kvCacheElementsPerToken()).isEqualTo(576);
+        // expert parallel: 32 experts whole on each GPU, each token's 8 picks landing 1 per GPU in expectation; the
+        // shared expert whole, the dense layers' MLPs still split 8 ways
+        Model ep8 = new Deployment(8, 1, 8, 1, 1, Interconnect.NVLINK_4, false).shard(v3);
+        assertThat(ep8.feedForward()).isEqualTo(new MixtureOfExperts(32, 1, 2048, 1, 3, 2304, true));
+        // and an FP8 V3 fits eight H200s at TP 8 (its 671 B parameters, about 84 GB a GPU)
+        ServingPrediction s = Serving.predict(
+                v3,
+                Hardware.H200,
+                Deployment.tensorParallel(8, Interconnect.NVLINK_4),
+                Workload.decode(1, 1).withWeights(Precision.FP8_E4M3),
+                2048,
+                256,
+                8);
+        assertThat(s.fits()).isTrue();
+        assertThat(s.weightBytesPerGpu()).isBetween(80_000_000_000L, 90_000_000_000L);
+    }
+
+    @Test
     void pipelineStagesSendActivationsAndFillOnce() {
         // 2 stages of 2 layers, 2 micro-batches of 2 sequences: (2 - 1) x stage + 2 x (stage + head)
         Model stageModel = Model.newBuilder("stage")
@@ -149,7 +180,7 @@ class ServingTest {
         assertThatThrownBy(() -> Serving.predict(TOY, H100, tp3, Workload.decode(1, 1), 512, 1, 1))
                 .hasMessage("toy: 8 attention heads do not split evenly over 3 tensor-parallel GPUs");
         assertThatThrownBy(() -> Serving.predict(Models.DEEPSEEK_V3, H100, tp3, Workload.decode(1, 1), 512, 1, 1))
-                .hasMessageContaining("multi-head attention only");
+                .hasMessage("DeepSeek-V3: 128 attention heads do not split evenly over 3 tensor-parallel GPUs");
         assertThatThrownBy(() -> new Deployment(4, 1, 2, 1, 1, Interconnect.NVLINK_4, false))
                 .hasMessage("expertParallel must be 1 or tensorParallel (4), got 2");
         assertThatThrownBy(() -> new Deployment(1, 1, 1, 1, 4, Interconnect.NVLINK_4, false))

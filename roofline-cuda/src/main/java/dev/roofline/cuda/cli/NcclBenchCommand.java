@@ -118,13 +118,9 @@ public final class NcclBenchCommand implements Command {
             throw new UsageException(
                     "--gpus: a collective that moves bytes needs at least 2 GPUs; this host has " + available);
         }
-        int[] devices = new int[gpus];
-        for (int d = 0; d < gpus; d++) {
-            devices[d] = d;
-        }
         ReportFormat format = ReportFormat.parse(args.get(FORMAT));
         CollectiveBenchmark.Results r;
-        try (Communicators comms = Communicators.ofDevices(devices)) {
+        try (Communicators comms = Communicators.ofFirstDevices(gpus)) {
             boolean graph = args.get(LAUNCH).equals("graph");
             r = CollectiveBenchmark.run(comms, ops, min, max, Math.toIntExact(args.get(ITERS)), graph, link, m -> {
                 if (format == ReportFormat.TEXT) {

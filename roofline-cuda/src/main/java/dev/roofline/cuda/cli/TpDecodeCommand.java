@@ -34,12 +34,6 @@ import java.util.List;
 public final class TpDecodeCommand implements Command {
     static final Option<Long> GPUS =
             Option.of("--gpus", "N", "tensor-parallel GPUs: devices 0..N-1", "2", Converters.positiveLong());
-    static final Option<String> LINK = Option.of(
-            "--link",
-            "NAME",
-            "interconnect NCCL's cost model assumes (nvlink4 for H100/H200 SXM)",
-            "nvlink4",
-            Converters.text());
     static final Option<Path> CALIBRATION = Option.of(
             "--calibration",
             "FILE",
@@ -69,7 +63,7 @@ public final class TpDecodeCommand implements Command {
                 DecodeCommand.BATCH,
                 DecodeCommand.CONTEXT,
                 GPUS,
-                LINK,
+                NcclBenchCommand.LINK,
                 CALIBRATION,
                 DecodeCommand.THETA,
                 NcclBenchCommand.FORMAT);
@@ -97,7 +91,7 @@ public final class TpDecodeCommand implements Command {
         }
         Interconnect link;
         try {
-            link = Interconnect.byName(args.get(LINK));
+            link = Interconnect.byName(args.get(NcclBenchCommand.LINK));
         } catch (IllegalArgumentException e) {
             throw new UsageException("--link: " + e.getMessage());
         }
@@ -115,12 +109,8 @@ public final class TpDecodeCommand implements Command {
         if (gpus > Cuda.deviceCount()) {
             throw new UsageException("--gpus " + gpus + ": this host has " + Cuda.deviceCount());
         }
-        int[] devices = new int[gpus];
-        for (int d = 0; d < gpus; d++) {
-            devices[d] = d;
-        }
         TensorParallelBenchmark.Results r;
-        try (Communicators comms = Communicators.ofDevices(devices)) {
+        try (Communicators comms = Communicators.ofFirstDevices(gpus)) {
             r = TensorParallelBenchmark.run(
                     comms,
                     model,

@@ -71,7 +71,18 @@ public final class Communicators implements AutoCloseable {
     /** One communicator per device of this host: ranks 0..n-1 on devices 0..n-1. */
     public static Communicators ofAllDevices() {
         NcclCalls.load();
-        int n = Cuda.deviceCount();
+        return ofFirstDevices(Cuda.deviceCount());
+    }
+
+    /**
+     * Ranks 0..n-1 on devices 0..n-1.
+     *
+     * @throws IllegalArgumentException when this host has fewer than {@code n} devices (see {@link #ofDevices})
+     */
+    public static Communicators ofFirstDevices(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("devices: give at least one CUDA device, got " + n);
+        }
         int[] devices = new int[n];
         for (int d = 0; d < n; d++) {
             devices[d] = d;

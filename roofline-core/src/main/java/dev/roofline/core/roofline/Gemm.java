@@ -1,6 +1,8 @@
 package dev.roofline.core.roofline;
 
+import dev.roofline.core.format.ScaleTiles;
 import dev.roofline.core.internal.Checks;
+import dev.roofline.core.precision.BlockScaling;
 import dev.roofline.core.precision.Precision;
 
 import java.util.function.Supplier;
@@ -98,7 +100,24 @@ public record Gemm(
 
     private static long bytes(long batch, long m, long n, long k, Precision w, Precision a, Precision c) {
         Supplier<String> what = () -> "bytes of GEMM batch=" + batch + " M=" + m + " N=" + n + " K=" + k;
-        long one = Checks.add(Checks.add(a.storageBytes(m, k), w.storageBytes(n, k), what), c.storageBytes(m, n), what);
+        long one = Checks.add(
+                Checks.add(activationBytes(a, m, k), w.storageBytes(n, k), what), c.storageBytes(m, n), what);
         return Checks.multiply(batch, one, what);
+    }
+
+    /**
+     * A's bytes: its elements and scales; block scales along K (NVFP4, MX) as the block-scaled matmul reads them,
+     * in 128-row tiles ({@link ScaleTiles}), so at M = 1 a block-scaled A still reads 128 rows of scales.
+     */
+    private static long activationBytes(Precision a, long m, long k) {
+        BlockScaling s = a.blockScaling().orElse(null);
+        if (s == null || s.layout() != BlockScaling.Layout.ROWS || m > Integer.MAX_VALUE) {
+            return a.storageBytes(m, k);
+        }
+        long tiles = ScaleTiles.of((int) m, Math.toIntExact(Math.ceilDiv(k, s.blockSize())))
+                .bytes();
+        long scales = Checks.multiply(tiles, s.scale().bytes(), () -> "scale bytes of A");
+        return Checks.add(
+                Checks.add(a.elementBytes(m, k), scales, () -> "bytes of A"), a.tensorScaleBytes(), () -> "bytes of A");
     }
 }

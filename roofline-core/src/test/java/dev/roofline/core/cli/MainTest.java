@@ -47,14 +47,16 @@ class MainTest {
         double fp16Bytes = (4096.0 * 4096 + 4096) * 2 + 4096 * 2; // 33,570,816
         double fp8Bytes = 4096.0 * 4096 + 4096 + 4096 * 2; // 16,789,504
         double int4Bytes = (4096.0 * 4096 + 4096) / 2 + 4096 * 2; //  8,398,848
+        // a block-scaled activation row reads its scales in 128-row tiles (ScaleTiles): 128 x 256 NVFP4 scales,
+        // 128 x 128 MXFP4 ones
         double nvfp4Bytes = 4096.0 * 4096 / 2
                 + 4096.0 * 4096 / 16
                 + 4 // weights
                 + 4096 / 2
-                + 4096 / 16
+                + 128 * 256
                 + 4
                 + 4096 * 2; // activations + output
-        double mxfp4Bytes = 4096.0 * 4096 / 2 + 4096.0 * 4096 / 32 + 4096 / 2 + 4096 / 32 + 4096 * 2;
+        double mxfp4Bytes = 4096.0 * 4096 / 2 + 4096.0 * 4096 / 32 + 4096 / 2 + 128 * 128 + 4096 * 2;
         assertRow(rows.get("FP16"), fp16Bytes, "memory", 1.0);
         assertRow(rows.get("FP8_E4M3"), fp8Bytes, "memory", fp16Bytes / fp8Bytes);
         assertRow(rows.get("INT8"), fp8Bytes, "memory", fp16Bytes / fp8Bytes);

@@ -2,6 +2,7 @@ package dev.roofline.quant.block;
 
 import dev.roofline.core.format.E8M0;
 import dev.roofline.core.format.MiniFloat;
+import dev.roofline.core.format.ScaleTiles;
 import dev.roofline.core.precision.Precision;
 
 /**
@@ -60,5 +61,13 @@ public record MxTensor(Precision precision, int rows, int cols, byte[] codes, by
     @Override
     public long storageBytes() {
         return precision.storageBytes(rows, cols);
+    }
+
+    /**
+     * The E8M0 scales in the tiled layout cuBLASLt's block-scaled matmul reads for MX operands ({@link ScaleTiles}),
+     * for this tensor as an operand whose K runs along its columns.
+     */
+    public byte[] tiledScales() {
+        return ScaleTiles.of(rows, blocksPerRow()).tile(scales);
     }
 }

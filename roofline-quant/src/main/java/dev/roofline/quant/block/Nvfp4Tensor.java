@@ -2,6 +2,7 @@ package dev.roofline.quant.block;
 
 import dev.roofline.core.format.E2M1;
 import dev.roofline.core.format.MiniFloat;
+import dev.roofline.core.format.ScaleTiles;
 import dev.roofline.core.precision.Precision;
 
 /**
@@ -59,5 +60,14 @@ public record Nvfp4Tensor(int rows, int cols, byte[] packed, byte[] blockScales,
     @Override
     public long storageBytes() {
         return Precision.NVFP4.storageBytes(rows, cols);
+    }
+
+    /**
+     * The block scales in the tiled layout cuBLASLt's block-scaled matmul and Blackwell's FP4 tensor cores read
+     * ({@link ScaleTiles}: 128 × 4 tiles, rows padded to 128 and scale columns to 4 with zeros), for this tensor as an
+     * operand whose rows are its rows and whose K runs along its columns.
+     */
+    public byte[] tiledBlockScales() {
+        return ScaleTiles.of(rows, cols / BLOCK).tile(blockScales);
     }
 }

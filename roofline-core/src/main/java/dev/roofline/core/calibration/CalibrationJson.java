@@ -27,8 +27,8 @@ import java.util.Map;
  *   "collectives": [{"op": "ALL_REDUCE", "ranks": 2, "latencySeconds": 2.1E-5, "busBytesPerSecond": 3.3E11}]
  * }
  * }</pre>
- * Every field is required but {@code fixedSeconds} and {@code collectives}, which files written before they existed
- * lack (read as none); no other is accepted, so a misspelt name is refused rather than silently ignored.
+ * Every field is required but {@code fixedSeconds} and {@code collectives}, which a file may leave out (none); no
+ * other is accepted, so a misspelt name is refused rather than silently ignored.
  */
 final class CalibrationJson {
     /** Every field of a calibration file, in the order {@link #write} writes them. */

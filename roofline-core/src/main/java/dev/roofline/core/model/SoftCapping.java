@@ -16,6 +16,9 @@ public record SoftCapping(double attentionScores, double finalLogits) {
     /** Divide by the cap, tanh, multiply by it. */
     public static final int FLOPS_PER_VALUE = 3;
 
+    /** The name of the model step that caps the logits, a pass of its own after the LM head. */
+    public static final String LOGITS_STEP = "logit soft-capping";
+
     public SoftCapping {
         check("attentionScores", attentionScores);
         check("finalLogits", finalLogits);

@@ -3,6 +3,7 @@ package dev.roofline.core.parallel;
 import dev.roofline.core.internal.Checks;
 
 import java.util.List;
+import java.util.Optional;
 
 /**
  * One collective's measured time on some GPUs as a latency and a bus bandwidth (the α–β, or Hockney, model):
@@ -15,7 +16,7 @@ import java.util.List;
  * counts alike, where plain least squares would let the largest decide α too.
  *
  * <pre>{@code
- * CollectiveFit f = CollectiveFit.fit(Collective.Op.ALL_REDUCE, 2, samples);   // from roofline nccl-bench
+ * CollectiveFit f = CollectiveFit.fit(Collective.Op.ALL_REDUCE, 2, samples).orElseThrow();   // nccl-bench's
  * double s = f.seconds(16384);   // a decode token's all-reduce of 8192 FP16 values
  * }</pre>
  *
@@ -49,11 +50,12 @@ public record CollectiveFit(Collective.Op op, int ranks, double latencySeconds, 
 
     /**
      * The α and β that minimise {@code Σ ((α + b_i / β − t_i) / t_i)²} over {@code samples} (weighted least squares,
-     * closed form); α is held at 0 when the unconstrained minimum would make it negative.
+     * closed form); α is held at 0 when the unconstrained minimum would make it negative. Empty when the time does not
+     * grow with the bytes (sizes that are all latency): no bandwidth fits them.
      *
-     * @throws IllegalArgumentException with fewer than two distinct sizes, or timings that fall as bytes grow
+     * @throws IllegalArgumentException with fewer than two distinct sizes
      */
-    public static CollectiveFit fit(Collective.Op op, int ranks, List<Sample> samples) {
+    public static Optional<CollectiveFit> fit(Collective.Op op, int ranks, List<Sample> samples) {
         Checks.notNull("samples", samples);
         if (samples.stream().map(Sample::bytes).distinct().count() < 2) {
             throw new IllegalArgumentException(
@@ -79,10 +81,9 @@ public record CollectiveFit(Collective.Op op, int ranks, double latencySeconds, 
             gamma = sxt / sxx;
         }
         if (!(gamma > 0)) {
-            throw new IllegalArgumentException("samples: the time does not grow with the bytes (slope " + gamma
-                    + " s/byte), so no bandwidth fits them");
+            return Optional.empty();
         }
-        return new CollectiveFit(op, ranks, alpha, 1 / gamma);
+        return Optional.of(new CollectiveFit(op, ranks, alpha, 1 / gamma));
     }
 
     /** The fitted time of a collective of {@code bytes}. */

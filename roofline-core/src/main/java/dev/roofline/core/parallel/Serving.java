@@ -5,6 +5,7 @@ import dev.roofline.core.hardware.Interconnect;
 import dev.roofline.core.internal.Checks;
 import dev.roofline.core.model.MixtureOfExperts;
 import dev.roofline.core.model.Model;
+import dev.roofline.core.model.SoftCapping;
 import dev.roofline.core.model.WeightMatrix;
 import dev.roofline.core.transformer.ModelPrediction;
 import dev.roofline.core.transformer.OperatorTime;
@@ -36,7 +37,8 @@ public final class Serving {
     /** Share of each GPU's memory left for activations and the runtime: 10 %, stated rather than assumed away. */
     public static final double ACTIVATION_MARGIN = 0.10;
 
-    private static final Set<String> HEAD = Set.of("embedding", "final norm", "lm_head");
+    /** The steps outside the layers: the first stage's embedding, the last stage's norm, head and logit capping. */
+    private static final Set<String> HEAD = Set.of("embedding", "final norm", "lm_head", SoftCapping.LOGITS_STEP);
 
     /**
      * {@code concurrency} requests per replica, {@code inputTokens} of prompt and {@code outputTokens} generated each,

@@ -73,16 +73,18 @@ final class Shard {
                 // every GPU routes among all experts; it holds experts / ep of them, each top-k of the batch's tokens
                 // landing on it in expectation k / ep
                 // shared experts run every token like the routed ones' columns: split by TP, whole under EP; the
-                // dense layers' MLPs are split by TP like any MLP
-                int denseColumns = moe.denseLayers() == 0
-                        ? 0
-                        : divide(m.name(), "dense MLP columns", moe.denseIntermediateSize(), tp);
+                // dense layers' MLPs are split by TP like any MLP. With pipeline stages the stage priced is the
+                // heaviest, one of routed layers only (a routed layer holds more than a dense one), so the dense
+                // layers go with one stage only
+                int dense = stageLayers < m.layers() ? 0 : moe.denseLayers();
+                int denseColumns =
+                        dense == 0 ? 0 : divide(m.name(), "dense MLP columns", moe.denseIntermediateSize(), tp);
                 b.mixtureOfExperts(new MixtureOfExperts(
                         experts,
                         Math.max(1, Math.min(experts, Math.ceilDiv(moe.topK(), ep))),
                         columns,
                         moe.sharedExperts(),
-                        moe.denseLayers(),
+                        dense,
                         denseColumns,
                         moe.routerBias(),
                         moe.expertBiases()));

@@ -1,6 +1,7 @@
 package dev.roofline.core.roofline;
 
 import dev.roofline.core.internal.Checks;
+import dev.roofline.core.model.SoftCapping;
 import dev.roofline.core.precision.Precision;
 
 import java.util.function.Supplier;
@@ -25,7 +26,7 @@ import java.util.function.Supplier;
  * @param activations    precision of Q and the output
  * @param kvCache        precision of K and V as stored
  * @param softCapped     every score is soft-capped before the softmax ({@code cap · tanh(s / cap)}, Gemma):
- *                       {@link #SOFT_CAP_FLOPS_PER_SCORE} more FLOPs a score, in the same pass
+ *                       {@link SoftCapping#FLOPS_PER_VALUE} more FLOPs a score, in the same pass
  */
 public record Attention(
         String name,
@@ -42,9 +43,6 @@ public record Attention(
 
     /** FLOPs per score for the online softmax: max, subtract, exp, sum and the final rescale. */
     public static final int SOFTMAX_FLOPS_PER_SCORE = 5;
-
-    /** FLOPs per score of soft-capping: divide by the cap, tanh, multiply by it. */
-    public static final int SOFT_CAP_FLOPS_PER_SCORE = 3;
 
     public Attention {
         Checks.notBlank("name", name);
@@ -98,7 +96,7 @@ public record Attention(
         return Checks.multiply(s, Checks.add(keyDim, valueDim, what), what);
     }
 
-    /** {@link #SOFTMAX_FLOPS_PER_SCORE} per score, and {@link #SOFT_CAP_FLOPS_PER_SCORE} more when soft-capped. */
+    /** {@link #SOFTMAX_FLOPS_PER_SCORE} per score, and {@link SoftCapping#FLOPS_PER_VALUE} more when soft-capped. */
     public long softmaxFlops() {
         return Checks.multiply(scores(batch, queries, keys), perScore(softCapped), this::describe);
     }
@@ -108,8 +106,9 @@ public record Attention(
         return flops(batch, queries, keys, keyDim, valueDim, softCapped);
     }
 
-    private static int perScore(boolean softCapped) {
-        return SOFTMAX_FLOPS_PER_SCORE + (softCapped ? SOFT_CAP_FLOPS_PER_SCORE : 0);
+    /** FLOPs per score beside the two products: the softmax's, and the cap's when soft-capped. */
+    public static int perScore(boolean softCapped) {
+        return SOFTMAX_FLOPS_PER_SCORE + (softCapped ? SoftCapping.FLOPS_PER_VALUE : 0);
     }
 
     /** Q read, K and V read once per batch entry, output written; no score matrix. */

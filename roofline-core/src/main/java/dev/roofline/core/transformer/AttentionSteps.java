@@ -195,8 +195,11 @@ final class AttentionSteps {
         Precision a = w.activations();
         s.add(new Gemm(name + " QK^T", batch, rows, keys, keyDim, kv, a, a), layers, true);
         // a soft cap is applied in the softmax's pass over the scores
-        int perScore = Attention.SOFTMAX_FLOPS_PER_SCORE + (capped ? Attention.SOFT_CAP_FLOPS_PER_SCORE : 0);
-        s.add(Elementwise.streaming(name + " softmax", mul(mul(batch, rows), keys), perScore, a, 1, 1), layers, false);
+        s.add(
+                Elementwise.streaming(
+                        name + " softmax", mul(mul(batch, rows), keys), Attention.perScore(capped), a, 1, 1),
+                layers,
+                false);
         s.add(new Gemm(name + " score*V", batch, rows, valueDim, keys, kv, a, a), layers, true);
     }
 

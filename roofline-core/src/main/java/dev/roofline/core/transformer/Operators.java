@@ -77,7 +77,7 @@ public final class Operators {
             // it)
             s.add(
                     Elementwise.streaming(
-                            "logit soft-capping",
+                            SoftCapping.LOGITS_STEP,
                             StepList.mul(w.batch(), model.vocabSize()),
                             SoftCapping.FLOPS_PER_VALUE,
                             w.activations(),

@@ -10,11 +10,13 @@ import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.nccl.Communicator;
 import dev.roofline.cuda.nccl.Communicators;
 import dev.roofline.cuda.nccl.DataType;
+import dev.roofline.cuda.nccl.Nccl;
 import dev.roofline.cuda.nccl.ReduceOp;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
@@ -86,7 +88,7 @@ public final class CollectiveBenchmark {
     }
 
     static final Table<Measurement> TABLE = Table.of(List.of(
-            Column.text("collective", "op", m -> m.op().name().toLowerCase(java.util.Locale.ROOT)),
+            Column.text("collective", "op", m -> m.op().name().toLowerCase(Locale.ROOT)),
             Column.number("ranks", "ranks", "%d", "%d", Measurement::ranks),
             Column.number("bytes", "bytes", "%d", "%d", Measurement::bytes),
             Column.number("time us", "time_us", "%.2f", "%.3f", m -> m.seconds() * 1e6),
@@ -118,13 +120,9 @@ public final class CollectiveBenchmark {
             List<CollectiveFit> fits = new ArrayList<>();
             for (Collective.Op op : OPS) {
                 List<CollectiveFit.Sample> samples = samples(op);
-                if (samples.stream().map(CollectiveFit.Sample::bytes).distinct().count() < 2) {
-                    continue;
-                }
-                try {
-                    fits.add(CollectiveFit.fit(op, measurements.getFirst().ranks(), samples));
-                } catch (IllegalArgumentException e) {
-                    // the time does not grow with the bytes: no bandwidth to fit
+                if (samples.stream().map(CollectiveFit.Sample::bytes).distinct().count() >= 2) {
+                    CollectiveFit.fit(op, measurements.getFirst().ranks(), samples)
+                            .ifPresent(fits::add);
                 }
             }
             return fits;
@@ -150,10 +148,10 @@ public final class CollectiveBenchmark {
             sb.append("\n\n").append(table).append('\n');
             for (CollectiveFit f : fits()) {
                 sb.append(String.format(
-                        java.util.Locale.ROOT,
+                        Locale.ROOT,
                         "%s on %d GPUs: latency %.2f us, bus bandwidth %.1f GB/s (fit to within %.0f %% of every"
                                 + " size)%n",
-                        f.op().name().toLowerCase(java.util.Locale.ROOT),
+                        f.op().name().toLowerCase(Locale.ROOT),
                         f.ranks(),
                         f.latencySeconds() * 1e6,
                         f.busBytesPerSecond() / 1e9,
@@ -197,7 +195,14 @@ public final class CollectiveBenchmark {
         List<Measurement> out = new ArrayList<>();
         for (Collective.Op op : ops) {
             CyclicBarrier barrier = new CyclicBarrier(n);
-            List<double[]> perRank = comms.onEachRank(c -> timeOnRank(c, op, sizes, iters, graph, barrier));
+            List<double[]> perRank = comms.onEachRank(c -> {
+                try {
+                    return timeOnRank(c, op, sizes, iters, graph, barrier);
+                } catch (RuntimeException e) {
+                    barrier.reset(); // the ranks waiting at the barrier fail now instead of after its timeout
+                    throw e;
+                }
+            });
             for (int i = 0; i < sizes.size(); i++) {
                 double sum = 0;
                 for (double[] t : perRank) {
@@ -210,7 +215,7 @@ public final class CollectiveBenchmark {
                 progress.accept(m);
             }
         }
-        return new Results(comms.size() + " GPUs", dev.roofline.cuda.nccl.Nccl.version(), link, graph, out);
+        return new Results(comms.size() + " GPUs", Nccl.version(), link, graph, out);
     }
 
     /** Doubling sizes from min to max, each rounded down to whole float32 elements split evenly over the ranks. */
@@ -285,7 +290,10 @@ public final class CollectiveBenchmark {
         return seconds;
     }
 
-    /** Lines the ranks up before each timed loop; a rank that failed breaks the barrier rather than hang the rest. */
+    /**
+     * Lines the ranks up before each timed loop. A failed rank resets the barrier, which fails the ranks waiting
+     * there; a rank waits at most 120 s in any case.
+     */
     private static void await(CyclicBarrier barrier) {
         try {
             barrier.await(120, TimeUnit.SECONDS);

@@ -67,9 +67,9 @@ public final class TensorParallelBenchmark {
      * @param stepSeconds       the slowest GPU's median step
      * @param allReducesSeconds the slowest GPU's median for the step's all-reduces alone
      * @param datasheetSeconds  predicted on the datasheet and NCCL's tuner model
-     * @param datasheetComm     the all-reduces' share of {@code datasheetSeconds}
+     * @param datasheetAllReducesSeconds     the all-reduces' share of {@code datasheetSeconds}
      * @param calibratedSeconds predicted with the calibration, NaN without one
-     * @param calibratedComm    the all-reduces' share of {@code calibratedSeconds}, NaN without a calibration
+     * @param calibratedAllReducesSeconds    the all-reduces' share of {@code calibratedSeconds}, NaN without a calibration
      */
     public record Result(
             String model,
@@ -80,9 +80,9 @@ public final class TensorParallelBenchmark {
             double stepSeconds,
             double allReducesSeconds,
             double datasheetSeconds,
-            double datasheetComm,
+            double datasheetAllReducesSeconds,
             double calibratedSeconds,
-            double calibratedComm) {
+            double calibratedAllReducesSeconds) {
 
         /** (predicted − measured) / measured, in percent, for the datasheet prediction. */
         public double datasheetErrorPercent() {
@@ -118,7 +118,13 @@ public final class TensorParallelBenchmark {
                     "predicted_all_reduces_us",
                     "%.1f",
                     "%.3f",
-                    r -> (Double.isNaN(r.calibratedComm()) ? r.datasheetComm() : r.calibratedComm()) * 1e6)));
+                    r -> (Double.isNaN(r.calibratedAllReducesSeconds())
+                                    ? r.datasheetAllReducesSeconds()
+                                    : r.calibratedAllReducesSeconds())
+                            * 1e6)));
+
+    /** One GPU's medians: the step, and the step's all-reduces alone. */
+    private record RankTimes(double stepSeconds, double allReducesSeconds) {}
 
     private static Double nanToNull(double v) {
         return Double.isNaN(v) ? null : v;
@@ -178,29 +184,28 @@ public final class TensorParallelBenchmark {
                             "the decoder has no " + f + " product at batch " + b + " (see DenseDecoder.runs)");
                 }
                 for (int c : contexts) {
-                    double[][] measured = comms.onEachRank(comm -> measure(comm, shard, f, b, c, theta))
-                            .toArray(new double[0][]);
                     double step = 0;
                     double reduces = 0;
-                    for (double[] m : measured) {
-                        step = Math.max(step, m[0]);
-                        reduces = Math.max(reduces, m[1]);
+                    for (RankTimes t : comms.onEachRank(comm -> measure(comm, shard, f, b, c, theta))) {
+                        step = Math.max(step, t.stepSeconds());
+                        reduces = Math.max(reduces, t.allReducesSeconds());
                     }
                     Workload w = DecodeStepBenchmark.workload(f, b, c);
                     long bytes = 2L * b * model.hiddenSize();
                     long allReduces = 2L * model.layers();
-                    double datasheetComm = allReduces * Serving.allReduceSeconds(tp, bytes, link);
+                    double datasheetAllReducesSeconds = allReduces * Serving.allReduceSeconds(tp, bytes, link);
                     double datasheet = DecodeStepResult.stepPrediction(
                                     Transformer.of(part, hw).predict(w))
-                            + datasheetComm;
+                            + datasheetAllReducesSeconds;
                     double calibrated = Double.NaN;
-                    double calibratedComm = Double.NaN;
+                    double calibratedAllReducesSeconds = Double.NaN;
                     if (calibration != null) {
                         Optional<CollectiveFit> fit = calibration.collective(Collective.Op.ALL_REDUCE, tp);
-                        calibratedComm =
-                                fit.isPresent() ? allReduces * fit.get().seconds(bytes) : datasheetComm;
+                        calibratedAllReducesSeconds =
+                                fit.isPresent() ? allReduces * fit.get().seconds(bytes) : datasheetAllReducesSeconds;
                         long launches = (long) KERNELS_PER_LAYER * part.layers() + KERNELS_PER_MODEL;
-                        calibrated = DecodeCalibration.stepSeconds(calibration, part, hw, w, launches) + calibratedComm;
+                        calibrated = DecodeCalibration.stepSeconds(calibration, part, hw, w, launches)
+                                + calibratedAllReducesSeconds;
                     }
                     results.add(new Result(
                             model.name(),
@@ -211,9 +216,9 @@ public final class TensorParallelBenchmark {
                             step,
                             reduces,
                             datasheet,
-                            datasheetComm,
+                            datasheetAllReducesSeconds,
                             calibrated,
-                            calibratedComm));
+                            calibratedAllReducesSeconds));
                 }
             }
         }
@@ -224,8 +229,8 @@ public final class TensorParallelBenchmark {
                 results);
     }
 
-    /** On one GPU: {median step, median of the step's all-reduces alone}, in seconds. */
-    private static double[] measure(
+    /** On one GPU: the median step and the median of the step's all-reduces alone. */
+    private static RankTimes measure(
             Communicator comm, DecoderShape shard, WeightFormat f, int batch, int context, double theta) {
         BenchmarkOptions timing =
                 BenchmarkOptions.defaults().withGraph(1).withRepetitions(DecodeStepBenchmark.STEP_REPLAYS);
@@ -262,7 +267,7 @@ public final class TensorParallelBenchmark {
                     sums.allReduce(residual, (long) batch * shard.hidden(), stream);
                 }
             });
-            return new double[] {step.medianSeconds(), reduces.medianSeconds()};
+            return new RankTimes(step.medianSeconds(), reduces.medianSeconds());
         }
     }
 }

@@ -8,6 +8,7 @@ import dev.roofline.core.cli.Option;
 import dev.roofline.core.cli.UsageException;
 import dev.roofline.core.hardware.Interconnect;
 import dev.roofline.core.parallel.Collective;
+import dev.roofline.core.parallel.CollectiveFit;
 import dev.roofline.cuda.Cuda;
 import dev.roofline.cuda.bench.CollectiveBenchmark;
 import dev.roofline.cuda.bench.ReportFormat;
@@ -58,7 +59,8 @@ public final class NcclBenchCommand implements Command {
     static final Option<Path> CALIBRATION = Option.of(
             "--calibration",
             "FILE",
-            "add the fits to this calibration file (from roofline decode --calibrate), replacing its collectives",
+            "add the fits to this calibration file (from roofline decode --calibrate), replacing those of the same"
+                    + " operations and GPU count",
             null,
             Converters.path());
     static final Option<String> FORMAT =
@@ -102,7 +104,7 @@ public final class NcclBenchCommand implements Command {
             }
             try {
                 calibration = Calibration.read(file);
-            } catch (IllegalArgumentException e) {
+            } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
                 throw new UsageException("--calibration: " + e.getMessage());
             }
         }
@@ -135,9 +137,23 @@ public final class NcclBenchCommand implements Command {
         }
         out.print(r.render(format));
         if (file != null) {
-            calibration.withCollectives(r.fits()).write(file);
+            calibration
+                    .withCollectives(merged(calibration.collectives(), r.fits()))
+                    .write(file);
             out.println("collectives added to " + file);
         }
+    }
+
+    /** {@code kept} with each of {@code fresh} in place of the fit of its operation and GPU count. */
+    static List<CollectiveFit> merged(List<CollectiveFit> kept, List<CollectiveFit> fresh) {
+        List<CollectiveFit> out = new ArrayList<>();
+        for (CollectiveFit k : kept) {
+            if (fresh.stream().noneMatch(f -> f.op() == k.op() && f.ranks() == k.ranks())) {
+                out.add(k);
+            }
+        }
+        out.addAll(fresh);
+        return out;
     }
 
     /** "all-reduce,all-gather" as operations, in the order given. */

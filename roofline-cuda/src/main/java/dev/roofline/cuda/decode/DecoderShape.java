@@ -115,7 +115,6 @@ public record DecoderShape(
         };
     }
 
-    /** Whether every layer's MLP is a mixture of experts. */
     /**
      * One GPU's part of this dense shape under tensor parallelism over {@code tp} GPUs, split as Megatron-LM splits a
      * Llama layer: the query and KV heads (q/k/v column-parallel, o row-parallel), the MLP's columns (gate/up
@@ -150,6 +149,7 @@ public record DecoderShape(
         return n / tp;
     }
 
+    /** Whether every layer's MLP is a mixture of experts. */
     public boolean hasExperts() {
         return experts > 0;
     }

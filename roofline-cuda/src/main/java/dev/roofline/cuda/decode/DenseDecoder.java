@@ -63,6 +63,7 @@ public final class DenseDecoder implements AutoCloseable {
      */
     @FunctionalInterface
     public interface PartialSums {
+        /** Enqueues on {@code stream} the sum over the GPUs of the first {@code count} FP16 values of {@code halves}. */
         void allReduce(DeviceBuffer halves, long count, Stream stream);
     }
 

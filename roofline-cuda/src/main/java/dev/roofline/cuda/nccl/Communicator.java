@@ -3,10 +3,12 @@ package dev.roofline.cuda.nccl;
 import dev.roofline.bindings.loader.OwnedHandle;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
+import dev.roofline.cuda.internal.Handles;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One rank of an NCCL communicator: the GPU {@link #device()} in a group of {@link #size()}. Its collectives are
@@ -31,12 +33,26 @@ public final class Communicator implements AutoCloseable {
     private final int rank;
     private final int size;
     private final int device;
+    /** Set by {@link #abort}: the handle is then freed by ncclCommAbort, not ncclCommDestroy. */
+    private final AtomicBoolean aborted;
 
-    Communicator(OwnedHandle comm, int rank, int size, int device) {
+    private Communicator(OwnedHandle comm, int rank, int size, int device, AtomicBoolean aborted) {
         this.comm = comm;
         this.rank = rank;
         this.size = size;
         this.device = device;
+        this.aborted = aborted;
+    }
+
+    /** Takes ownership of the raw {@code ncclComm_t} of rank {@code rank} of {@code size} on {@code device}. */
+    static Communicator own(MemorySegment raw, int rank, int size, int device) {
+        AtomicBoolean aborted = new AtomicBoolean();
+        OwnedHandle h = Handles.own(raw, 0, "NCCL communicator", c -> {
+            if (!aborted.get()) {
+                NcclCalls.destroy(c);
+            }
+        });
+        return new Communicator(h, rank, size, device, aborted);
     }
 
     /** This rank, in [0, size). */
@@ -119,6 +135,7 @@ public final class Communicator implements AutoCloseable {
                 : Optional.of(NcclCalls.exception("ncclCommGetAsyncError", r, handle()));
     }
 
+    /** Whether the communicator has been destroyed or aborted. */
     public boolean isClosed() {
         return comm.isClosed();
     }
@@ -127,6 +144,22 @@ public final class Communicator implements AutoCloseable {
     @Override
     public void close() {
         comm.close();
+    }
+
+    /**
+     * Aborts the communicator ({@code ncclCommAbort}): whatever it still runs on the device stops, and a rank waiting
+     * on it returns with an error instead of waiting for a peer that will never come. Callable from any thread; the
+     * communicator is closed after it; later calls do nothing.
+     */
+    public void abort() {
+        if (comm.isClosed() || !aborted.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            NcclCalls.abort(comm.get());
+        } finally {
+            comm.close(); // frees nothing more: the destroy function skips an aborted communicator
+        }
     }
 
     @Override

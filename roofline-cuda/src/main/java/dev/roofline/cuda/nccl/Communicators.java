@@ -2,15 +2,18 @@ package dev.roofline.cuda.nccl;
 
 import dev.roofline.cuda.ClosedResourceException;
 import dev.roofline.cuda.Cuda;
-import dev.roofline.cuda.internal.Handles;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -62,8 +65,7 @@ public final class Communicators implements AutoCloseable {
         MemorySegment[] comms = NcclCalls.initAll(devices.clone());
         List<Communicator> ranks = new ArrayList<>(devices.length);
         for (int r = 0; r < comms.length; r++) {
-            ranks.add(new Communicator(
-                    Handles.own(comms[r], 0, "NCCL communicator", NcclCalls::destroy), r, comms.length, devices[r]));
+            ranks.add(Communicator.own(comms[r], r, comms.length, devices[r]));
         }
         return new Communicators(List.copyOf(ranks));
     }
@@ -105,9 +107,9 @@ public final class Communicators implements AutoCloseable {
 
     /**
      * Runs {@code task} for every rank at once, each on its own thread with that rank's device current, and returns
-     * the results in rank order. A rank that throws fails the whole call with its exception (the others' attached as
-     * suppressed) once every rank has finished: collectives need all ranks, so a task must not leave the others
-     * waiting on a call it will never make.
+     * the results in rank order. The first rank to throw aborts every communicator ({@link Communicator#abort}), so
+     * that no other rank waits for ever on a collective the failed one will never make; the call then fails with that
+     * exception, the other ranks' attached as suppressed, and these communicators are closed.
      */
     public <T> List<T> onEachRank(Function<Communicator, T> task) {
         Objects.requireNonNull(task, "task must not be null");
@@ -117,24 +119,36 @@ public final class Communicators implements AutoCloseable {
             }
         }
         try (ExecutorService pool = Executors.newFixedThreadPool(ranks.size())) {
-            List<Future<T>> futures = new ArrayList<>(ranks.size());
+            ExecutorCompletionService<T> done = new ExecutorCompletionService<>(pool);
+            Map<Future<T>, Integer> rankOf = new HashMap<>();
             for (Communicator c : ranks) {
-                futures.add(pool.submit(() -> {
-                    Cuda.setDevice(c.device());
-                    return task.apply(c);
-                }));
+                rankOf.put(
+                        done.submit(() -> {
+                            Cuda.setDevice(c.device());
+                            return task.apply(c);
+                        }),
+                        c.rank());
             }
-            List<T> results = new ArrayList<>(ranks.size());
+            List<T> results = new ArrayList<>(Collections.nCopies(ranks.size(), null));
             RuntimeException failure = null;
-            for (Future<T> f : futures) {
+            for (int finished = 0; finished < ranks.size(); finished++) {
+                Future<T> f;
                 try {
-                    results.add(f.get());
+                    f = done.take();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    abortAll(null);
+                    throw new IllegalStateException("interrupted while the ranks ran", e);
+                }
+                try {
+                    results.set(rankOf.get(f), f.get());
                 } catch (ExecutionException e) {
                     RuntimeException cause = e.getCause() instanceof RuntimeException re
                             ? re
                             : new IllegalStateException("a rank's task failed", e.getCause());
                     if (failure == null) {
                         failure = cause;
+                        abortAll(failure);
                     } else {
                         failure.addSuppressed(cause);
                     }
@@ -150,6 +164,19 @@ public final class Communicators implements AutoCloseable {
         }
     }
 
+    /** Aborts every communicator; an abort's own failure joins {@code failure} as suppressed (when there is one). */
+    private void abortAll(RuntimeException failure) {
+        for (Communicator c : ranks) {
+            try {
+                c.abort();
+            } catch (RuntimeException e) {
+                if (failure != null) {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+    }
+
     /**
      * Runs {@code calls} between {@code ncclGroupStart} and {@code ncclGroupEnd}, so that the collectives they enqueue
      * (on this thread) launch as one: a rank's matching send and receive, or one thread's calls for several ranks.
@@ -160,16 +187,34 @@ public final class Communicators implements AutoCloseable {
         NcclCalls.groupStart();
         try {
             calls.run();
-        } finally {
-            NcclCalls.groupEnd();
+        } catch (RuntimeException e) {
+            try {
+                NcclCalls.groupEnd();
+            } catch (RuntimeException end) {
+                e.addSuppressed(end); // the calls' own failure says what went wrong first
+            }
+            throw e;
         }
+        NcclCalls.groupEnd();
     }
 
-    /** Destroys every communicator; later calls do nothing. */
+    /** Destroys every communicator, each even when another fails (its error then joins the first); idempotent. */
     @Override
     public void close() {
+        RuntimeException failure = null;
         for (Communicator c : ranks) {
-            c.close();
+            try {
+                c.close();
+            } catch (RuntimeException e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 }

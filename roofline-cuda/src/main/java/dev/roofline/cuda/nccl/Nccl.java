@@ -18,6 +18,9 @@ import java.util.Optional;
  * }</pre>
  */
 public final class Nccl {
+    /** The oldest NCCL taken: 2.13, which added ncclGetLastError; every other function called is older. */
+    static final int OLDEST = 21300;
+
     private Nccl() {}
 
     private static final class Probe {
@@ -25,8 +28,13 @@ public final class Nccl {
 
         private static String probe() {
             try {
-                NcclCalls.load();
-                NcclCalls.version();
+                java.nio.file.Path file = NcclCalls.load();
+                int code = NcclCalls.version();
+                if (code < OLDEST) {
+                    return "NCCL " + (code < 20900 ? "before 2.9" : versionName(code)) + " at " + file
+                            + " is older than 2.13, the first with every function the bindings call"
+                            + " (ncclGetLastError); set ROOFLINE_NCCL to a newer libnccl.so.2";
+                }
                 return "";
             } catch (CudaUnavailableException | LibraryNotFoundException | NativeAccessDeniedException e) {
                 return e.getMessage();
@@ -36,7 +44,7 @@ public final class Nccl {
         }
     }
 
-    /** True when CUDA and NCCL both load and NCCL reports its version. */
+    /** True when CUDA and NCCL both load and NCCL reports a version of 2.13 or later. */
     public static boolean isAvailable() {
         return Probe.REASON.isEmpty();
     }

@@ -30,10 +30,10 @@ final class NcclCalls {
 
     private NcclCalls() {}
 
-    /** Loads CUDA and NCCL, or throws why not (CudaUnavailableException, LibraryNotFoundException). */
-    static void load() {
+    /** Loads CUDA and NCCL, or throws why not (CudaUnavailableException, LibraryNotFoundException); the file loaded. */
+    static java.nio.file.Path load() {
         Cuda.requireAvailable();
-        NativeLibraries.load(NativeLibrary.NCCL);
+        return NativeLibraries.load(NativeLibrary.NCCL);
     }
 
     /** Throws the {@link NcclException} for {@code result} unless it is {@code ncclSuccess}. */
@@ -92,6 +92,11 @@ final class NcclCalls {
 
     static void destroy(MemorySegment comm) {
         check("ncclCommDestroy", nccl_h.ncclCommDestroy(comm), MemorySegment.NULL);
+    }
+
+    /** {@code ncclCommAbort}: frees the communicator and stops whatever it still runs on the device. */
+    static void abort(MemorySegment comm) {
+        check("ncclCommAbort", nccl_h.ncclCommAbort(comm), MemorySegment.NULL);
     }
 
     /** {@code ncclCommGetAsyncError}: the result of the communicator's asynchronous work so far. */

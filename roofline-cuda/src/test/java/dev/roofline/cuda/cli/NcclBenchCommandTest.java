@@ -2,6 +2,7 @@ package dev.roofline.cuda.cli;
 
 import dev.roofline.core.cli.UsageException;
 import dev.roofline.core.parallel.Collective;
+import dev.roofline.core.parallel.CollectiveFit;
 import dev.roofline.cuda.nccl.Nccl;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -38,6 +39,17 @@ class NcclBenchCommandTest {
                 .hasMessage("--ops: 'all-to-all' is not one of all-reduce, all-gather, reduce-scatter");
         assertThatThrownBy(() -> NcclBenchCommand.ops("all-gather,all-gather"))
                 .hasMessage("--ops: 'all-gather' is given twice");
+    }
+
+    @Test
+    void freshFitsReplaceOnlyThoseOfTheirOperationAndGpuCount() {
+        CollectiveFit ar2 = new CollectiveFit(Collective.Op.ALL_REDUCE, 2, 7e-6, 2.7e11);
+        CollectiveFit ag2 = new CollectiveFit(Collective.Op.ALL_GATHER, 2, 6e-6, 2.2e11);
+        CollectiveFit ar4 = new CollectiveFit(Collective.Op.ALL_REDUCE, 4, 9e-6, 2.5e11);
+        CollectiveFit ar2New = new CollectiveFit(Collective.Op.ALL_REDUCE, 2, 8e-6, 2.8e11);
+        assertThat(NcclBenchCommand.merged(List.of(ar2, ag2), List.of(ar2New, ar4)))
+                .containsExactly(ag2, ar2New, ar4);
+        assertThat(NcclBenchCommand.merged(List.of(ar2, ag2), List.of())).containsExactly(ar2, ag2);
     }
 
     @Test

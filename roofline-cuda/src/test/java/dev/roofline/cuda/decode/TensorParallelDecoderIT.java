@@ -12,7 +12,8 @@ import dev.roofline.cuda.nccl.Communicators;
 import dev.roofline.cuda.nccl.DataType;
 import dev.roofline.cuda.nccl.Nccl;
 import dev.roofline.cuda.nccl.ReduceOp;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -32,21 +33,22 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 class TensorParallelDecoderIT {
     private static final int LAYERS = 2;
     private static final int TP = 2;
-    private static final int BATCH = 3;
     private static final int STEPS = 8;
     private static final ReferenceDecoder.Config CONFIG =
             new ReferenceDecoder.Config(256, 4, 2, 64, 512, 1000, 1e-5, RopeFrequencies.of(64, 10_000));
     private static final DecoderShape SHAPE = new DecoderShape(LAYERS, 256, 4, 2, 64, 512, 1000);
 
-    @Test
-    void twoGpusTogetherGiveTheWholeModelsLogits() {
+    /** Batch 1 with FP16 weights is where one GPU fuses its norms into the products; a split GPU must not. */
+    @ParameterizedTest(name = "batch {0}")
+    @ValueSource(ints = {1, 3})
+    void twoGpusTogetherGiveTheWholeModelsLogits(int batch) {
         assumeTrue(Nccl.isAvailable(), () -> Nccl.unavailableReason().orElse(""));
         assumeTrue(Cuda.deviceCount() >= TP, "one GPU: nothing to split over");
         ReferenceDecoder.Weights whole = fp16(ReferenceDecoder.Weights.random(CONFIG, LAYERS, 42));
         short[][] inputs = new short[STEPS][];
         SplittableRandom rnd = new SplittableRandom(5);
         for (int t = 0; t < STEPS; t++) {
-            inputs[t] = new short[BATCH * CONFIG.hidden()];
+            inputs[t] = new short[batch * CONFIG.hidden()];
             for (int i = 0; i < inputs[t].length; i++) {
                 inputs[t][i] = Float.floatToFloat16((float) rnd.nextGaussian());
             }
@@ -64,7 +66,7 @@ class TensorParallelDecoderIT {
                             w,
                             CONFIG.invFreq(),
                             (float) CONFIG.eps(),
-                            BATCH,
+                            batch,
                             STEPS,
                             KvCacheFormat.FP16,
                             KernelLaunch.PROGRAMMATIC,
@@ -72,7 +74,7 @@ class TensorParallelDecoderIT {
                     assertThat(d.fusesNorms()).isFalse();
                     short[][] out = new short[STEPS][];
                     for (int t = 0; t < STEPS; t++) {
-                        int[] positions = new int[BATCH];
+                        int[] positions = new int[batch];
                         Arrays.fill(positions, t);
                         d.setInput(inputs[t]);
                         d.setPositions(positions);
@@ -91,16 +93,16 @@ class TensorParallelDecoderIT {
                 }
             });
         }
-        ReferenceDecoder reference = new ReferenceDecoder(CONFIG, whole, BATCH, STEPS);
+        ReferenceDecoder reference = new ReferenceDecoder(CONFIG, whole, batch, STEPS);
         int v = CONFIG.vocab() / TP;
         for (int t = 0; t < STEPS; t++) {
-            int[] positions = new int[BATCH];
+            int[] positions = new int[batch];
             Arrays.fill(positions, t);
             double[] expected = reference.step(StepByStep.fp16(inputs[t]), positions);
-            double[] got = new double[BATCH * CONFIG.vocab()];
+            double[] got = new double[batch * CONFIG.vocab()];
             for (int r = 0; r < TP; r++) {
                 double[] mine = StepByStep.fp16(logits.get(r)[t]);
-                for (int b = 0; b < BATCH; b++) {
+                for (int b = 0; b < batch; b++) {
                     System.arraycopy(mine, b * v, got, b * CONFIG.vocab() + r * v, v);
                 }
             }

@@ -394,7 +394,7 @@ class GemvKernelsIT {
                             () -> gemv.gemv(WeightFormat.FP8_E4M3, b, b, 1f, b, b, 17, 64, 64, Activation.BF16, stream))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessage("M (activation rows) 17 above 16 runs on the tensor cores only, which take FP8_E4M3"
-                            + " weights with F16 activations, got BF16 activations");
+                            + " weights with F16 activations and no epilogue, got BF16 activations");
         }
     }
 

@@ -150,6 +150,8 @@ public final class Serving {
             comm = stageLayers * (attention + mlp);
             long logits = w.activations().storageBytes(w.batch(), model.vocabSize());
             head += Collective.allGather(tp, logits).seconds(d.link());
+            // each GPU looks up only its part of the vocabulary: an all-reduce makes every token's embedding whole
+            head += fastestAllReduce(tp, activationBytes, d);
         }
         double stage = d.overlap() ? Math.max(body, comm) : body + comm;
         if (d.pipelineParallel() > 1) {

@@ -123,6 +123,50 @@ public final class TensorParallelBenchmark {
                                     : r.calibratedAllReducesSeconds())
                             * 1e6)));
 
+    /**
+     * A step's predictions, in seconds: on the datasheet with NCCL's tuner model, and with a calibration (NaN without
+     * one); each with its all-reduces' share.
+     */
+    record Predicted(
+            double datasheetSeconds,
+            double datasheetAllReducesSeconds,
+            double calibratedSeconds,
+            double calibratedAllReducesSeconds) {}
+
+    /**
+     * The prediction of one GPU's step of {@code model} split over {@code tp} GPUs: the shard priced as a model of its
+     * own ({@link Deployment#shard}), the embedding left out as the step runs without it, plus {@code 2 × layers}
+     * all-reduces of {@code batch × hidden} FP16 values, on the datasheet ({@link Serving#allReduceSeconds} on
+     * {@code link}) and with {@code calibration} (its efficiencies, {@value #KERNELS_PER_LAYER} kernels a layer and
+     * {@value #KERNELS_PER_MODEL} outside, and its all-reduce fit for {@code tp} GPUs, the datasheet's all-reduces
+     * where it has none); {@code calibration} may be null.
+     */
+    static Predicted predict(
+            Model model,
+            int tp,
+            WeightFormat f,
+            int batch,
+            int context,
+            Hardware hw,
+            Interconnect link,
+            Calibration calibration) {
+        Model part = Deployment.tensorParallel(tp, link).shard(model);
+        Workload w = DecodeStepBenchmark.workload(f, batch, context);
+        long bytes = 2L * batch * model.hiddenSize();
+        long allReduces = 2L * model.layers();
+        double datasheetAllReduces = allReduces * Serving.allReduceSeconds(tp, bytes, link);
+        double datasheet =
+                DecodeStepResult.stepPrediction(Transformer.of(part, hw).predict(w)) + datasheetAllReduces;
+        if (calibration == null) {
+            return new Predicted(datasheet, datasheetAllReduces, Double.NaN, Double.NaN);
+        }
+        Optional<CollectiveFit> fit = calibration.collective(Collective.Op.ALL_REDUCE, tp);
+        double calibratedAllReduces = fit.isPresent() ? allReduces * fit.get().seconds(bytes) : datasheetAllReduces;
+        long launches = (long) KERNELS_PER_LAYER * part.layers() + KERNELS_PER_MODEL;
+        double calibrated = DecodeCalibration.stepSeconds(calibration, part, hw, w, launches) + calibratedAllReduces;
+        return new Predicted(datasheet, datasheetAllReduces, calibrated, calibratedAllReduces);
+    }
+
     /** One GPU's medians: the step, and the step's all-reduces alone. */
     private record RankTimes(double stepSeconds, double allReducesSeconds) {}
 
@@ -174,7 +218,6 @@ public final class TensorParallelBenchmark {
         Objects.requireNonNull(link, "link");
         int tp = comms.size();
         DecoderShape shard = DecoderShape.of(model).shard(tp);
-        Model part = Deployment.tensorParallel(tp, link).shard(model);
         Hardware hw = Cuda.device(comms.rank(0).device()).hardware();
         List<Result> results = new ArrayList<>();
         for (WeightFormat f : formats) {
@@ -190,23 +233,7 @@ public final class TensorParallelBenchmark {
                         step = Math.max(step, t.stepSeconds());
                         reduces = Math.max(reduces, t.allReducesSeconds());
                     }
-                    Workload w = DecodeStepBenchmark.workload(f, b, c);
-                    long bytes = 2L * b * model.hiddenSize();
-                    long allReduces = 2L * model.layers();
-                    double datasheetAllReducesSeconds = allReduces * Serving.allReduceSeconds(tp, bytes, link);
-                    double datasheet = DecodeStepResult.stepPrediction(
-                                    Transformer.of(part, hw).predict(w))
-                            + datasheetAllReducesSeconds;
-                    double calibrated = Double.NaN;
-                    double calibratedAllReducesSeconds = Double.NaN;
-                    if (calibration != null) {
-                        Optional<CollectiveFit> fit = calibration.collective(Collective.Op.ALL_REDUCE, tp);
-                        calibratedAllReducesSeconds =
-                                fit.isPresent() ? allReduces * fit.get().seconds(bytes) : datasheetAllReducesSeconds;
-                        long launches = (long) KERNELS_PER_LAYER * part.layers() + KERNELS_PER_MODEL;
-                        calibrated = DecodeCalibration.stepSeconds(calibration, part, hw, w, launches)
-                                + calibratedAllReducesSeconds;
-                    }
+                    Predicted p = predict(model, tp, f, b, c, hw, link, calibration);
                     results.add(new Result(
                             model.name(),
                             tp,
@@ -215,10 +242,10 @@ public final class TensorParallelBenchmark {
                             c,
                             step,
                             reduces,
-                            datasheet,
-                            datasheetAllReducesSeconds,
-                            calibrated,
-                            calibratedAllReducesSeconds));
+                            p.datasheetSeconds(),
+                            p.datasheetAllReducesSeconds(),
+                            p.calibratedSeconds(),
+                            p.calibratedAllReducesSeconds()));
                 }
             }
         }

@@ -119,7 +119,9 @@ public record DecoderShape(
      * One GPU's part of this dense shape under tensor parallelism over {@code tp} GPUs, split as Megatron-LM splits a
      * Llama layer: the query and KV heads (q/k/v column-parallel, o row-parallel), the MLP's columns (gate/up
      * column-parallel, down row-parallel) and the vocabulary ({@code lm_head} column-parallel). Layers and hidden size
-     * stay whole; each GPU's o and down products are partial sums that an all-reduce completes.
+     * stay whole; each GPU's o and down products are partial sums that an all-reduce completes. With fewer KV heads
+     * than GPUs each GPU keeps the one KV head its query heads share (replicated over {@code tp / kvHeads} GPUs, as
+     * vLLM and Megatron do, and as roofline-core's serving model prices it).
      *
      * @throws IllegalArgumentException for a shape with experts, or a dimension {@code tp} does not divide (named)
      */
@@ -135,16 +137,25 @@ public record DecoderShape(
                 layers,
                 hidden,
                 split("heads", heads, tp),
-                split("kvHeads", kvHeads, tp),
+                kvHeads >= tp ? split("kvHeads", kvHeads, tp) : replicated(tp),
                 headDim,
                 split("intermediate", intermediate, tp),
                 split("vocab", vocab, tp));
     }
 
+    /** One KV head a GPU when the GPUs outnumber the KV heads: tp must be a multiple of them. */
+    private int replicated(int tp) {
+        if (tp % kvHeads != 0) {
+            throw new IllegalArgumentException("tensor parallelism " + tp + " must be a multiple of kvHeads (" + kvHeads
+                    + ") for each GPU to hold one whole KV head");
+        }
+        return 1;
+    }
+
     private static int split(String name, int n, int tp) {
         if (n % tp != 0) {
             throw new IllegalArgumentException("tensor parallelism " + tp + " must divide " + name + " (" + n
-                    + ") for every GPU to hold an equal" + " part");
+                    + ") for every GPU to hold an equal part");
         }
         return n / tp;
     }

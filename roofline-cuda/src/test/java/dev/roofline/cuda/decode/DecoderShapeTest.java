@@ -113,7 +113,13 @@ class DecoderShapeTest {
                 .hasMessage("tensor parallelism 3 must divide heads (4) for every GPU to hold an equal part");
         assertThatThrownBy(() -> new DecoderShape(2, 256, 4, 2, 64, 512, 999).shard(2))
                 .hasMessageContaining("divide vocab (999)");
-        assertThatThrownBy(() -> s.shard(4)).hasMessageContaining("divide kvHeads (2)");
+        // 4 GPUs over 2 KV heads: one KV head each, replicated over 2 GPUs; 3 KV heads over 2 cannot be whole
+        assertThat(s.shard(4)).isEqualTo(new DecoderShape(2, 256, 1, 1, 64, 128, 250));
+        assertThatThrownBy(() -> new DecoderShape(2, 256, 6, 3, 64, 512, 1000).shard(2))
+                .hasMessageContaining("must divide kvHeads (3)");
+        assertThatThrownBy(() -> new DecoderShape(2, 256, 12, 3, 64, 512, 1200).shard(4))
+                .hasMessage("tensor parallelism 4 must be a multiple of kvHeads (3) for each GPU to hold one whole KV"
+                        + " head");
         assertThatThrownBy(() -> s.shard(0)).hasMessage("tensor parallelism must be >= 1, got 0");
         assertThatThrownBy(() -> new DecoderShape(2, 256, 4, 2, 64, 512, 1000, 8, 2).shard(2))
                 .hasMessageContaining("dense shapes only; this one has 8 experts");

@@ -33,6 +33,7 @@ module dev.roofline.core {
             dev.roofline.core.cli.command.ModelCommand,
             dev.roofline.core.cli.command.RecommendCommand,
             dev.roofline.core.cli.command.PlotCommand,
+            dev.roofline.core.cli.command.ReportCommand,
             dev.roofline.core.cli.command.HardwareCommand,
             dev.roofline.core.cli.command.PrecisionsCommand,
             dev.roofline.core.cli.command.ServeCommand;

@@ -15,6 +15,11 @@ import static dev.roofline.core.report.RooflineChart.f;
 final class ChartMarks {
     private ChartMarks() {}
 
+    /** What hovering over a point shows: its label, then its detail. */
+    static String tooltip(ChartPoint p) {
+        return p.detail().isEmpty() ? p.label() : p.label() + "\n" + p.detail();
+    }
+
     static void draw(StringBuilder s, List<ChartPoint> points, RooflineChart.Axes ax) {
         // a measured operator is joined to its predicted point, which carries the label for both
         Map<String, double[]> predicted = new HashMap<>();
@@ -30,7 +35,10 @@ final class ChartMarks {
             double x = ax.x(p.flopsPerByte());
             double y = ax.y(p.flopsPerSecond());
             switch (p.marker()) {
-                case PREDICTED -> s.append(f("<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#444\"/>%n", x, y));
+                case PREDICTED ->
+                    s.append(f(
+                            "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"#444\"><title>%s</title></circle>%n",
+                            x, y, esc(tooltip(p))));
                 case MEASURED ->
                     s.append(f(
                             "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"#e6550d\"/>%n",

@@ -6,8 +6,9 @@ import dev.roofline.core.internal.Checks;
  * A point on a roofline chart.
  *
  * @param marker how it is drawn, which says where it comes from
+ * @param detail what a reader hovering over the point sees below its label (the operator's figures), or ""
  */
-public record ChartPoint(String label, double flopsPerByte, double flopsPerSecond, Marker marker) {
+public record ChartPoint(String label, double flopsPerByte, double flopsPerSecond, Marker marker, String detail) {
 
     /** Where a point comes from, and so how it is drawn. */
     public enum Marker {
@@ -24,6 +25,12 @@ public record ChartPoint(String label, double flopsPerByte, double flopsPerSecon
         Checks.positive("flopsPerByte", flopsPerByte);
         Checks.positive("flopsPerSecond", flopsPerSecond);
         Checks.notNull("marker", marker);
+        Checks.notNull("detail", detail);
+    }
+
+    /** A point with no detail beyond its label. */
+    public ChartPoint(String label, double flopsPerByte, double flopsPerSecond, Marker marker) {
+        this(label, flopsPerByte, flopsPerSecond, marker, "");
     }
 
     /** A measured kernel ({@code measured}, a square) or a prediction (a circle). */

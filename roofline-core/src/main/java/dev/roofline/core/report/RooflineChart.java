@@ -63,17 +63,39 @@ public record RooflineChart(Hardware hardware, List<Precision> precisions, List<
         return new RooflineChart(hardware, precisions, ps, title);
     }
 
-    /** One predicted point per operator that does arithmetic: its intensity and the rate the roofline says it attains. */
+    /**
+     * One predicted point per operator that does arithmetic: its intensity and the rate the roofline says it attains,
+     * its detail the operator table's row ({@link OperatorTable#rows}: count, FLOPs, bytes, intensity, bound, time,
+     * share, compute path).
+     */
     public RooflineChart withPrediction(ModelPrediction prediction) {
         RooflineChart c = this;
-        for (OperatorTime o : prediction.operators()) {
+        List<List<String>> rows = OperatorTable.rows(prediction);
+        for (int i = 0; i < prediction.operators().size(); i++) {
+            OperatorTime o = prediction.operators().get(i);
             if (o.flops() == 0) {
                 continue; // a pure copy (embedding gather) has no place on a log intensity axis
             }
             c = c.withPoint(new ChartPoint(
-                    o.name(), o.prediction().flopsPerByte(), o.prediction().attainableFlopsPerSecond(), false));
+                    o.name(),
+                    o.prediction().flopsPerByte(),
+                    o.prediction().attainableFlopsPerSecond(),
+                    ChartPoint.Marker.PREDICTED,
+                    detail(rows.get(i))));
         }
         return c;
+    }
+
+    /** An operator table row as "count: 32, FLOPs: …" (its first cell, the name, is the point's label). */
+    private static String detail(List<String> row) {
+        StringBuilder d = new StringBuilder();
+        for (int j = 1; j < row.size(); j++) {
+            d.append(j > 1 ? ", " : "")
+                    .append(OperatorTable.HEADER.get(j))
+                    .append(": ")
+                    .append(row.get(j));
+        }
+        return d.toString();
     }
 
     /**

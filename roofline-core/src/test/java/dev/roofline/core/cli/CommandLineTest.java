@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class CommandLineTest {
 
     static final List<String> CORE_COMMANDS =
-            List.of("hardware", "model", "plot", "precisions", "predict", "recommend", "serve");
+            List.of("hardware", "model", "plot", "precisions", "predict", "recommend", "report", "serve");
 
     @Test
     void discoversExactlyCoresCommandsWhenAlone() {

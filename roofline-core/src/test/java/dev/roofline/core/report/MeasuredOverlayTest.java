@@ -52,7 +52,7 @@ class MeasuredOverlayTest {
                 .withMeasuredOperators(ONE, Map.of("norm", 2e-3))
                 .svg();
         assertThat(svg)
-                .contains("<circle cx=\"320.0\" cy=\"410.0\" r=\"4\" fill=\"#444\"/>")
+                .contains("<circle cx=\"320.0\" cy=\"410.0\" r=\"4\" fill=\"#444\"><title>norm\n")
                 .contains(
                         "<circle cx=\"320.0\" cy=\"464.2\" r=\"5\" fill=\"none\" stroke=\"#444\" stroke-width=\"1.5\">")
                 .contains("<line x1=\"320.0\" y1=\"410.0\" x2=\"320.0\" y2=\"464.2\" stroke=\"#444\"")

@@ -12,7 +12,8 @@ import java.util.List;
 import java.util.Locale;
 
 /** {@code model}, {@code recommend} and {@code plot}: one model (a preset or a config.json), one option set, one usage. */
-abstract sealed class ModelFamilyCommand implements Command permits ModelCommand, RecommendCommand, PlotCommand {
+abstract sealed class ModelFamilyCommand implements Command
+        permits ModelCommand, RecommendCommand, PlotCommand, ReportCommand {
 
     @Override
     public final List<Option<?>> options() {
@@ -26,7 +27,7 @@ abstract sealed class ModelFamilyCommand implements Command permits ModelCommand
 
     @Override
     public final String synopsis() {
-        return "model|recommend|plot <preset|config.json> [options]";
+        return "model|recommend|plot|report <preset|config.json> [options]";
     }
 
     @Override

@@ -23,7 +23,7 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The options {@code model}, {@code recommend} and {@code plot} share (each command reads the ones it needs), and
+ * The options {@code model}, {@code recommend}, {@code plot} and {@code report} share (each command reads the ones it needs), and
  * their values once parsed.
  *
  * @param calibration measurements to price with, or null for the datasheet roofline
@@ -75,18 +75,22 @@ record ModelOptions(
             "recommend: formats the caller accepts (default: all)",
             null,
             Converters.precisions());
-    static final Option<Path> OUT =
-            Option.of("--out", "FILE", "plot: SVG file to write (default: standard output)", null, Converters.path());
+    static final Option<Path> OUT = Option.of(
+            "--out",
+            "FILE",
+            "plot: SVG file, report: HTML file to write (default: standard output)",
+            null,
+            Converters.path());
     static final Option<List<Precision>> CEILINGS = Option.of(
             "--precisions",
             "P,...",
-            "plot: ceilings to draw (default: those the GPU runs among fp16, fp8, nvfp4)",
+            "plot, report: ceilings to draw (default: those the GPU runs among fp16, fp8, nvfp4)",
             null,
             Converters.precisions());
     static final Option<ChartPoint> MEASURED = Option.of(
                     "--measured",
                     "L:AI:TF",
-                    "plot: a measured point (label, FLOP/byte, TFLOPS)",
+                    "plot, report: a measured point (label, FLOP/byte, TFLOPS)",
                     null,
                     ModelOptions::measured)
             .repeated();

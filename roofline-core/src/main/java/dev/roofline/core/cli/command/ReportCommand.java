@@ -1,0 +1,85 @@
+package dev.roofline.core.cli.command;
+
+import dev.roofline.core.calibration.CalibratedPrediction;
+import dev.roofline.core.calibration.Calibration;
+import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.precision.Precision;
+import dev.roofline.core.recommend.AccuracyConstraint;
+import dev.roofline.core.recommend.Recommender;
+import dev.roofline.core.report.HtmlReport;
+import dev.roofline.core.transformer.Transformer;
+import dev.roofline.core.transformer.Workload;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code roofline report}: one self-contained HTML page ({@link HtmlReport}) of a model's forward pass: the roofline
+ * with every operator (hover for its figures) and the sortable operator table, calibrated with
+ * {@code --calibration}, then the recommended precisions and why. Written to {@code --out}, else to standard output.
+ */
+public final class ReportCommand extends ModelFamilyCommand {
+
+    @Override
+    public String name() {
+        return "report";
+    }
+
+    @Override
+    public String summary() {
+        return "one self-contained HTML page: the roofline, the operators, the recommended precisions";
+    }
+
+    @Override
+    String render(ModelOptions o, PrintStream err) throws IOException {
+        Calibration cal = o.calibration();
+        Hardware hw = cal == null ? o.hardware() : cal.applyTo(o.hardware());
+        List<Precision> ceilings = o.ceilings();
+        if (ceilings == null) {
+            ceilings = new ArrayList<>();
+            for (Precision p : new Precision[] {Precision.FP16, Precision.FP8_E4M3, Precision.NVFP4}) {
+                if (hw.runsNatively(p)) {
+                    ceilings.add(p);
+                }
+            }
+        }
+        Workload w = o.workload();
+        String phase = String.format(
+                Locale.ROOT,
+                "%s, batch %d, %d tokens of context, %s weights",
+                w.phase().name().toLowerCase(Locale.ROOT),
+                w.batch(),
+                w.contextTokens(),
+                w.weights().displayName());
+        HtmlReport report =
+                HtmlReport.titled(o.model().name() + " on " + o.hardware().name());
+        Transformer t = Transformer.of(o.model(), o.hardware());
+        if (cal == null) {
+            report = report.withPrediction("Roofline: " + phase, t.predict(w), ceilings, o.measured());
+        } else {
+            CalibratedPrediction c = cal.predict(t, w);
+            report = report.withCalibrated("Roofline, calibrated: " + phase, c, ceilings);
+        }
+        Recommender r = Recommender.on(o.hardware());
+        if (o.allowed() != null) {
+            r = r.withConstraint(AccuracyConstraint.allowing(o.allowed().toArray(Precision[]::new)));
+        }
+        if (cal != null) {
+            r = r.withCalibration(cal);
+        }
+        report = report.withRecommendation("Precisions", r.recommend(o.model(), w));
+        if (o.out() == null) {
+            return report.html();
+        }
+        try {
+            report.write(o.out());
+        } catch (UncheckedIOException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+        return "wrote " + o.out() + "\n";
+    }
+}

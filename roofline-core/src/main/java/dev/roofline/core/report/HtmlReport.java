@@ -8,6 +8,8 @@ import dev.roofline.core.precision.Precision;
 import dev.roofline.core.recommend.ModelRecommendation;
 import dev.roofline.core.recommend.RoleChoice;
 import dev.roofline.core.transformer.ModelPrediction;
+import dev.roofline.core.transformer.Transformer;
+import dev.roofline.core.transformer.Workload;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -83,16 +85,31 @@ public final class HtmlReport {
         return with(heading, figure(chart) + table(OperatorTable.HEADER, OperatorTable.rows(p)));
     }
 
-    /** The candidates a recommendation ranked (fastest first) and why each role got its precision. */
+    /**
+     * The candidates a recommendation ranked (fastest first) with the tokens per second and the weight and KV memory
+     * each gives the recommendation's workload (uncalibrated roofline), and why each role got its precision.
+     */
     public HtmlReport withRecommendation(String heading, ModelRecommendation r) {
         Checks.notNull("recommendation", r);
+        ModelPrediction base = r.fp16();
+        Transformer t = Transformer.of(base.model(), base.hardware());
         List<List<String>> ranked = new ArrayList<>();
         for (ModelRecommendation.Ranked c : r.ranked()) {
+            Workload w = base.workload()
+                    .withWeights(c.choice().weights())
+                    .withActivations(c.choice().activations())
+                    .withKvCache(c.choice().kvCache());
             ranked.add(List.of(
                     c.choice().weights().displayName(),
                     c.choice().activations().displayName(),
                     c.choice().kvCache().displayName(),
-                    String.format(Locale.ROOT, "%.2f", c.speedupVsFp16())));
+                    String.format(Locale.ROOT, "%.2f", c.speedupVsFp16()),
+                    String.format(Locale.ROOT, "%.1f", t.predict(w).tokensPerSecond()),
+                    String.format(Locale.ROOT, "%.2f", t.weightBytes(w) / 1e9),
+                    String.format(
+                            Locale.ROOT,
+                            "%.2f",
+                            w.batch() * (double) base.model().kvCacheBytes(w.kvCache(), w.contextTokens()) / 1e9)));
         }
         StringBuilder why = new StringBuilder("<p><b>Recommended:</b> ")
                 .append(esc(r.model().choice().weights().displayName()))
@@ -113,7 +130,9 @@ public final class HtmlReport {
                     .append(")</li>\n");
         }
         why.append("</ul>\n");
-        return with(heading, why + table(List.of("weights", "activations", "KV cache", "speedup vs FP16"), ranked));
+        List<String> header =
+                List.of("weights", "activations", "KV cache", "speedup vs FP16", "tokens/s", "weights GB", "KV GB");
+        return with(heading, why + table(header, ranked));
     }
 
     /** A serving search's Pareto chart (the winner filled) and its Pareto set as a table. */

@@ -166,6 +166,24 @@ class ServeCommandTest {
     }
 
     @Test
+    void theSearchAsAnHtmlPageHasTheChartAndARowPerParetoSetup(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path html = dir.resolve("serving.html");
+        MainTest.Run r = MainTest.run(
+                "serve", "llama-3-70b", "--gpus", "8", "--ttft", "2000", "--tpot", "50", "--html", html.toString());
+        assertThat(r.status()).as(r.err()).isZero();
+        int pareto = (int) r.out().lines().filter(l -> l.startsWith("  TP ")).count();
+        org.jsoup.nodes.Document d = org.jsoup.Jsoup.parse(java.nio.file.Files.readString(html));
+        assertThat(d.title()).isEqualTo("Llama-3-70B on H100 SXM");
+        assertThat(d.select("figure > svg")).hasSize(1);
+        assertThat(d.select("table.sortable tbody tr")).hasSize(pareto);
+        assertThat(d.select("h2").text()).startsWith("Serving on 8 GPUs: TTFT <= 2000.0 ms, TPOT <= 50.0 ms");
+        assertThat(MainTest.run("serve", "llama-3-8b", "--html", html.toString())
+                        .err())
+                .contains("--html shows a search's Pareto set");
+    }
+
+    @Test
     void linksAreTheHardwaresOrNamed() {
         assertThat(MainTest.run("serve", "llama-3-8b", "--hw", "gb10", "--gpus", "2")
                         .out())

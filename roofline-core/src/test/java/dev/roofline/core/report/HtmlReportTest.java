@@ -115,6 +115,20 @@ class HtmlReportTest {
         Document d = parse(
                 HtmlReport.titled("t").withRecommendation("Precisions", rec).html());
         assertThat(d.select("table.sortable tbody tr")).hasSize(rec.ranked().size());
+        assertThat(d.select("table.sortable thead th").eachText())
+                .containsExactly(
+                        "weights", "activations", "KV cache", "speedup vs FP16", "tokens/s", "weights GB", "KV GB");
+        // the all-FP16 row: FP16's tokens/s; 8,030,261,248 parameters x 2 B = 16.06 GB; KV 8192 x 128 KiB = 1.07 GB
+        Element fp16 = d.select("table.sortable tbody tr").stream()
+                .filter(tr -> tr.select("td").eachText().subList(0, 3).equals(List.of("FP16", "FP16", "FP16")))
+                .findFirst()
+                .orElseThrow();
+        assertThat(fp16.select("td").eachText().subList(3, 7))
+                .containsExactly(
+                        "1.00",
+                        String.format(java.util.Locale.ROOT, "%.1f", rec.fp16().tokensPerSecond()),
+                        "16.06",
+                        "1.07");
         assertThat(d.select("p").text())
                 .contains("Recommended: " + rec.model().choice().weights().displayName());
         assertThat(d.select("li")).hasSize(rec.roles().size());

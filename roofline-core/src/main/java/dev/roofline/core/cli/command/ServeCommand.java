@@ -14,6 +14,7 @@ import dev.roofline.core.parallel.Serving;
 import dev.roofline.core.parallel.ServingPrediction;
 import dev.roofline.core.parallel.ServingSearch;
 import dev.roofline.core.precision.Precision;
+import dev.roofline.core.report.HtmlReport;
 import dev.roofline.core.report.ServingChart;
 import dev.roofline.core.report.ServingTable;
 import dev.roofline.core.transformer.Workload;
@@ -70,6 +71,12 @@ public final class ServeCommand implements Command {
             Converters.oneOf("text", "markdown", "csv"));
     static final Option<Path> SVG =
             Option.of("--svg", "FILE", "search: write the Pareto chart to FILE", null, Converters.path());
+    static final Option<Path> HTML = Option.of(
+            "--html",
+            "FILE",
+            "search: write the Pareto chart and table as one self-contained HTML page to FILE",
+            null,
+            Converters.path());
     static final Option<Boolean> OVERLAP =
             Option.flag("--overlap", "hide communication behind computation (off: they add)");
 
@@ -109,7 +116,8 @@ public final class ServeCommand implements Command {
                 TPOT,
                 SEARCH_WEIGHTS,
                 FORMAT,
-                SVG);
+                SVG,
+                HTML);
     }
 
     @Override
@@ -125,6 +133,9 @@ public final class ServeCommand implements Command {
         if (args.has(SVG) && !args.has(TTFT)) {
             throw new UsageException("--svg draws a search's Pareto set: give --ttft and --tpot");
         }
+        if (args.has(HTML) && !args.has(TTFT)) {
+            throw new UsageException("--html shows a search's Pareto set: give --ttft and --tpot");
+        }
         if (args.has(TTFT)) {
             ServingSearch.Result r = ServingSearch.run(
                     model,
@@ -138,6 +149,22 @@ public final class ServeCommand implements Command {
                     args.find(SEARCH_WEIGHTS).orElse(List.of(args.get(ModelOptions.WEIGHTS))));
             if (args.has(SVG)) {
                 Files.writeString(args.get(SVG), ServingChart.svg(r.pareto(), r.winner()));
+            }
+            if (args.has(HTML)) {
+                String heading = String.format(
+                        Locale.ROOT,
+                        "Serving on %d GPUs: TTFT <= %s ms, TPOT <= %s ms, %d setups priced",
+                        args.get(GPUS),
+                        args.get(TTFT),
+                        args.get(TPOT),
+                        r.tried());
+                try {
+                    HtmlReport.titled(model.name() + " on " + hw.name())
+                            .withServing(heading, r)
+                            .write(args.get(HTML));
+                } catch (java.io.UncheckedIOException e) {
+                    throw new IOException(e.getMessage(), e);
+                }
             }
             out.print(
                     switch (args.get(FORMAT)) {

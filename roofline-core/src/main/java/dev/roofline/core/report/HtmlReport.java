@@ -20,6 +20,7 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * One self-contained HTML page per analysis: inline SVG charts and a few lines of inline script (no file, font or
@@ -60,10 +61,27 @@ public final class HtmlReport {
     /** As {@link #withPrediction(String, ModelPrediction, List)}, with measured kernels drawn beside the operators. */
     public HtmlReport withPrediction(
             String heading, ModelPrediction p, List<Precision> ceilings, List<ChartPoint> measured) {
+        return withPrediction(heading, p, ceilings, measured, Map.of());
+    }
+
+    /**
+     * As {@link #withPrediction(String, ModelPrediction, List, List)}, with each operator named in
+     * {@code measuredSeconds} (its measured time over a whole step, every repetition) drawn as a hollow marker beside
+     * its predicted point ({@link RooflineChart#withMeasuredOperators}).
+     *
+     * @throws IllegalArgumentException naming any operator {@code p} does not have
+     */
+    public HtmlReport withPrediction(
+            String heading,
+            ModelPrediction p,
+            List<Precision> ceilings,
+            List<ChartPoint> measured,
+            Map<String, Double> measuredSeconds) {
         Checks.notNull("prediction", p);
         RooflineChart chart = RooflineChart.of(p.hardware(), ceilings)
                 .withTitle(p.model().name() + " on " + p.hardware().name())
-                .withPrediction(p);
+                .withPrediction(p)
+                .withMeasuredOperators(p, measuredSeconds);
         for (ChartPoint m : measured) {
             chart = chart.withPoint(m);
         }

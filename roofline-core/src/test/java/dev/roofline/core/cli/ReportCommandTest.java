@@ -41,4 +41,40 @@ class ReportCommandTest {
         assertThat(d.title()).isEqualTo("<script> on H100 SXM");
         assertThat(r.out()).contains("&lt;script&gt; on H100 SXM").doesNotContain("<script> on");
     }
+
+    @Test
+    void bothPhasesSitSideBySidePrefillFirst() {
+        MainTest.Run r = MainTest.run("report", "llama-3-8b", "--hw", "h100", "--context", "2048", "--both-phases");
+        assertThat(r.status()).as(r.err()).isZero();
+        Document d = Jsoup.parse(r.out());
+        assertThat(d.select("section > h2").eachText())
+                .containsExactly(
+                        "Roofline: prefill, batch 1, 2048 tokens of prompt, FP16 weights",
+                        "Roofline: decode, batch 1, 2048 tokens of context, FP16 weights",
+                        "Precisions");
+        assertThat(d.select("figure > svg")).hasSize(2);
+    }
+
+    @Test
+    void measuredTimesAreHollowMarkersBesideTheirOperators(@TempDir Path dir) throws Exception {
+        Path csv = dir.resolve("times.csv");
+        Files.writeString(csv, "operator,count,measured_us\nq_proj,32,3000\ngate_proj,32,9000.5\n");
+        MainTest.Run r = MainTest.run("report", "llama-3-8b", "--measured-times", csv.toString());
+        assertThat(r.status()).as(r.err()).isZero();
+        Document d = Jsoup.parse(r.out());
+        assertThat(d.select("circle[fill=none] > title").eachText())
+                .containsExactlyInAnyOrder("q_proj measured", "gate_proj measured");
+        Files.writeString(csv, "operator,measured_us\nq_prj,3000\n");
+        MainTest.Run unknown = MainTest.run("report", "llama-3-8b", "--measured-times", csv.toString());
+        assertThat(unknown.status()).isEqualTo(1);
+        assertThat(unknown.err()).contains("no operator [q_prj] in Llama-3-8B");
+        Files.writeString(csv, "name,us\nq_proj,3000\n");
+        MainTest.Run header = MainTest.run("report", "llama-3-8b", "--measured-times", csv.toString());
+        assertThat(header.status()).isEqualTo(2);
+        assertThat(header.err()).contains("needs columns operator and measured_us, its header is [name, us]");
+        Files.writeString(csv, "operator,measured_us\nq_proj,-1\n");
+        assertThat(MainTest.run("report", "llama-3-8b", "--measured-times", csv.toString())
+                        .err())
+                .contains("line 2 of '" + csv + "': measured_us must be > 0, got -1.0");
+    }
 }

@@ -18,8 +18,10 @@ import dev.roofline.core.transformer.Workload;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -37,7 +39,9 @@ record ModelOptions(
         Path out,
         List<Precision> ceilings,
         List<ChartPoint> measured,
-        Calibration calibration) {
+        Calibration calibration,
+        Map<String, Double> measuredSeconds,
+        boolean bothPhases) {
 
     static final Option<Hardware> HW = Option.of("--hw", "NAME", "hardware", "gb10", Converters.hardware());
     static final Option<Phase> PHASE = Option.of(
@@ -102,6 +106,16 @@ record ModelOptions(
             null,
             ModelOptions::calibration);
 
+    static final Option<Map<String, Double>> MEASURED_TIMES = Option.of(
+            "--measured-times",
+            "FILE",
+            "report: a CSV of measured operator times (columns operator and measured_us, the operator names as model"
+                    + " --format csv prints them, every repetition of a step summed): hollow markers beside the points",
+            null,
+            ModelOptions::measuredTimes);
+    static final Option<Boolean> BOTH_PHASES =
+            Option.flag("--both-phases", "report: prefill and decode side by side (--context: prompt and cache)");
+
     static final List<Option<?>> ALL = List.of(
             HW,
             PHASE,
@@ -117,7 +131,9 @@ record ModelOptions(
             OUT,
             CEILINGS,
             MEASURED,
-            CALIBRATION);
+            CALIBRATION,
+            MEASURED_TIMES,
+            BOTH_PHASES);
 
     static ModelOptions from(String command, Arguments args) {
         List<String> operands = args.operands(
@@ -154,7 +170,9 @@ record ModelOptions(
                 args.find(OUT).orElse(null),
                 args.find(CEILINGS).orElse(null),
                 args.all(MEASURED),
-                args.find(CALIBRATION).orElse(null));
+                args.find(CALIBRATION).orElse(null),
+                args.find(MEASURED_TIMES).orElse(Map.of()),
+                args.has(BOTH_PHASES));
     }
 
     /** A config.json path (reading it is a data error when it fails) or a preset name (a usage error when unknown). */
@@ -192,6 +210,54 @@ record ModelOptions(
         } catch (UncheckedIOException e) {
             throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * A CSV whose header names an {@code operator} and a {@code measured_us} column (others are ignored): operator name
+     * to measured seconds. Names are checked against the prediction where they are drawn.
+     */
+    private static Map<String, Double> measuredTimes(String option, String v) {
+        Path p = Path.of(v);
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(p);
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException(option + ": cannot read '" + v + "': " + e.getMessage(), e);
+        }
+        if (lines.isEmpty()) {
+            throw new IllegalArgumentException(option + ": '" + v + "' is empty");
+        }
+        List<String> header = List.of(lines.getFirst().strip().split(","));
+        int name = header.indexOf("operator");
+        int micros = header.indexOf("measured_us");
+        if (name < 0 || micros < 0) {
+            throw new IllegalArgumentException(
+                    option + ": '" + v + "' needs columns operator and measured_us, its header is " + header);
+        }
+        Map<String, Double> seconds = new LinkedHashMap<>();
+        for (int i = 1; i < lines.size(); i++) {
+            if (lines.get(i).isBlank()) {
+                continue;
+            }
+            String[] cells = lines.get(i).split(",", -1);
+            if (cells.length <= Math.max(name, micros)) {
+                throw new IllegalArgumentException(option + ": line " + (i + 1) + " of '" + v + "' has " + cells.length
+                        + " cells, fewer than its header");
+            }
+            double us;
+            try {
+                us = Double.parseDouble(cells[micros].strip());
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(option + ": line " + (i + 1) + " of '" + v + "': measured_us '"
+                        + cells[micros].strip() + "' is not a number");
+            }
+            if (!(us > 0) || Double.isInfinite(us)) {
+                throw new IllegalArgumentException(
+                        option + ": line " + (i + 1) + " of '" + v + "': measured_us must be" + " > 0, got " + us);
+            }
+            seconds.put(cells[name].strip(), us * 1e-6);
+        }
+        return Map.copyOf(seconds);
     }
 
     /** LABEL:FLOP_PER_BYTE:TFLOPS, e.g. "gemv:0.98:0.25". */

@@ -7,6 +7,7 @@ import dev.roofline.core.precision.Precision;
 import dev.roofline.core.recommend.AccuracyConstraint;
 import dev.roofline.core.recommend.Recommender;
 import dev.roofline.core.report.HtmlReport;
+import dev.roofline.core.transformer.Phase;
 import dev.roofline.core.transformer.Transformer;
 import dev.roofline.core.transformer.Workload;
 
@@ -14,13 +15,16 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * {@code roofline report}: one self-contained HTML page ({@link HtmlReport}) of a model's forward pass: the roofline
- * with every operator (hover for its figures) and the sortable operator table, calibrated with
- * {@code --calibration}, then the recommended precisions and why. Written to {@code --out}, else to standard output.
+ * with every operator (hover for its figures, measured times from {@code --measured-times} as hollow markers) and the
+ * sortable operator table, calibrated with {@code --calibration}; with {@code --both-phases} prefill and decode side
+ * by side; then the recommended precisions and why. Written to {@code --out}, else to standard output.
  */
 public final class ReportCommand extends ModelFamilyCommand {
 
@@ -48,21 +52,44 @@ public final class ReportCommand extends ModelFamilyCommand {
             }
         }
         Workload w = o.workload();
-        String phase = String.format(
-                Locale.ROOT,
-                "%s, batch %d, %d tokens of context, %s weights",
-                w.phase().name().toLowerCase(Locale.ROOT),
-                w.batch(),
-                w.contextTokens(),
-                w.weights().displayName());
         HtmlReport report =
                 HtmlReport.titled(o.model().name() + " on " + o.hardware().name());
         Transformer t = Transformer.of(o.model(), o.hardware());
-        if (cal == null) {
-            report = report.withPrediction("Roofline: " + phase, t.predict(w), ceilings, o.measured());
-        } else {
-            CalibratedPrediction c = cal.predict(t, w);
-            report = report.withCalibrated("Roofline, calibrated: " + phase, c, ceilings);
+        List<Workload> phases = new ArrayList<>(List.of(w));
+        if (o.bothPhases()) {
+            Phase other = w.phase() == Phase.DECODE ? Phase.PREFILL : Phase.DECODE;
+            phases.add(new Workload(
+                            other,
+                            w.batch(),
+                            w.contextTokens(),
+                            w.weights(),
+                            w.activations(),
+                            w.kvCache(),
+                            w.flashAttention())
+                    .withExpertWeights(w.expertWeights()));
+            phases.sort(Comparator.comparing(Workload::phase)); // prefill first, as a request runs
+        }
+        for (Workload phase : phases) {
+            String heading = String.format(
+                    Locale.ROOT,
+                    "%s, batch %d, %d tokens of %s, %s weights",
+                    phase.phase().name().toLowerCase(Locale.ROOT),
+                    phase.batch(),
+                    phase.contextTokens(),
+                    phase.phase() == Phase.PREFILL ? "prompt" : "context",
+                    phase.weights().displayName());
+            if (cal == null) {
+                // measured times belong to the phase asked for
+                report = report.withPrediction(
+                        "Roofline: " + heading,
+                        t.predict(phase),
+                        ceilings,
+                        phase == w ? o.measured() : List.of(),
+                        phase == w ? o.measuredSeconds() : Map.of());
+            } else {
+                CalibratedPrediction c = cal.predict(t, phase);
+                report = report.withCalibrated("Roofline, calibrated: " + heading, c, ceilings);
+            }
         }
         Recommender r = Recommender.on(o.hardware());
         if (o.allowed() != null) {

@@ -18,6 +18,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -89,16 +90,22 @@ public final class HtmlReport {
     }
 
     /**
-     * As {@link #withPrediction}, on the calibration's measured copy bandwidth, the table's times calibrated and its
+     * As {@link #withPrediction}, on the calibration's measured copy bandwidth, each operator's calibrated time (what
+     * the measurements say it takes) a hollow marker beside its roofline point, the table's times calibrated and its
      * launches row added.
      */
     public HtmlReport withCalibrated(String heading, CalibratedPrediction p, List<Precision> ceilings) {
         Checks.notNull("prediction", p);
         ModelPrediction base = p.base();
+        Map<String, Double> calibrated = new LinkedHashMap<>();
+        for (var o : p.calibrated().operators()) {
+            calibrated.put(o.name(), o.timeSeconds());
+        }
         String chart = RooflineChart.of(base.hardware(), ceilings)
                 .withTitle(base.model().name() + " on " + base.hardware().name() + ", "
                         + p.calibration().provenance())
                 .withPrediction(base)
+                .withMeasuredOperators(base, calibrated)
                 .svg();
         return with(heading, figure(chart) + table(OperatorTable.HEADER, OperatorTable.rows(p)));
     }

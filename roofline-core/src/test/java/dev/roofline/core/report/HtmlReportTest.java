@@ -1,5 +1,8 @@
 package dev.roofline.core.report;
 
+import dev.roofline.core.calibration.CalibratedPrediction;
+import dev.roofline.core.calibration.Calibration;
+import dev.roofline.core.calibration.OperatorClass;
 import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.hardware.Interconnect;
 import dev.roofline.core.model.Model;
@@ -20,7 +23,9 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDate;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -67,6 +72,29 @@ class HtmlReportTest {
         assertThat(table.select("tbody tr").getFirst().select("td").eachText())
                 .isEqualTo(OperatorTable.rows(p).getFirst());
         assertThat(d.select("script")).hasSize(1);
+    }
+
+    @Test
+    void aCalibratedPredictionDrawsEachOperatorsCalibratedTimeHollow() {
+        Calibration cal = new Calibration(
+                new Calibration.Provenance("NVIDIA H100 80GB HBM3", LocalDate.of(2026, 11, 25), "by hand"),
+                3.0e12,
+                1.5e-6,
+                10,
+                2,
+                Map.of(OperatorClass.ATTENTION, 0.8));
+        CalibratedPrediction c =
+                cal.predict(Transformer.of(Models.LLAMA_3_8B, Hardware.H100_SXM), Workload.decode(1, 4096));
+        Document d = parse(HtmlReport.titled("t")
+                .withCalibrated("calibrated", c, List.of(Precision.FP16))
+                .html());
+        long withFlops =
+                c.base().operators().stream().filter(o -> o.flops() > 0).count();
+        assertThat(d.select("circle[fill=none] > title")).hasSize((int) withFlops);
+        // the table has the calibrated rows and the launches row
+        assertThat(d.select("table.sortable tbody tr"))
+                .hasSize(OperatorTable.rows(c).size());
+        assertThat(d.select("figure text").text()).contains("measured on NVIDIA H100 80GB HBM3 2026-11-25");
     }
 
     @Test

@@ -41,8 +41,8 @@ final class ChartMarks {
                             x, y, esc(tooltip(p))));
                 case MEASURED ->
                     s.append(f(
-                            "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"#e6550d\"/>%n",
-                            x - 5, y - 5));
+                            "<rect x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\" fill=\"#e6550d\"><title>%s</title></rect>%n",
+                            x - 5, y - 5, esc(tooltip(p))));
                 case MEASURED_OPERATOR -> {
                     double[] twin = predicted.get(p.label());
                     if (twin != null) {
@@ -51,8 +51,8 @@ final class ChartMarks {
                                 twin[0], twin[1], x, y));
                     }
                     s.append(f(
-                            "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"none\" stroke=\"#444\" stroke-width=\"1.5\"><title>%s measured</title></circle>%n",
-                            x, y, esc(p.label())));
+                            "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"5\" fill=\"none\" stroke=\"#444\" stroke-width=\"1.5\"><title>%s</title></circle>%n",
+                            x, y, esc(p.detail().isEmpty() ? p.label() + " measured" : tooltip(p))));
                     if (twin != null) {
                         continue;
                     }

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -82,7 +83,7 @@ public final class HtmlReport {
         RooflineChart chart = RooflineChart.of(p.hardware(), ceilings)
                 .withTitle(p.model().name() + " on " + p.hardware().name())
                 .withPrediction(p)
-                .withMeasuredOperators(p, measuredSeconds);
+                .withMeasuredOperators(p, measuredSeconds, "measured");
         for (ChartPoint m : measured) {
             chart = chart.withPoint(m);
         }
@@ -101,18 +102,20 @@ public final class HtmlReport {
         for (var o : p.calibrated().operators()) {
             calibrated.put(o.name(), o.timeSeconds());
         }
+        List<List<String>> rows = OperatorTable.rows(p);
         String chart = RooflineChart.of(base.hardware(), ceilings)
                 .withTitle(base.model().name() + " on " + base.hardware().name() + ", "
                         + p.calibration().provenance())
-                .withPrediction(base)
-                .withMeasuredOperators(base, calibrated)
+                .withPrediction(base, rows)
+                .withMeasuredOperators(base, calibrated, "calibrated")
                 .svg();
-        return with(heading, figure(chart) + table(OperatorTable.HEADER, OperatorTable.rows(p)));
+        return with(heading, figure(chart) + table(OperatorTable.HEADER, rows));
     }
 
     /**
-     * The candidates a recommendation ranked (fastest first) with the tokens per second and the weight and KV memory
-     * each gives the recommendation's workload (uncalibrated roofline), and why each role got its precision.
+     * The candidates a recommendation ranked (fastest first) with the tokens per second each gives (the FP16
+     * baseline's, calibrated when the recommendation is, times the candidate's speedup) and the weight and KV memory
+     * of the recommendation's workload, and why each role got its precision.
      */
     public HtmlReport withRecommendation(String heading, ModelRecommendation r) {
         Checks.notNull("recommendation", r);
@@ -129,7 +132,7 @@ public final class HtmlReport {
                     c.choice().activations().displayName(),
                     c.choice().kvCache().displayName(),
                     String.format(Locale.ROOT, "%.2f", c.speedupVsFp16()),
-                    String.format(Locale.ROOT, "%.1f", t.predict(w).tokensPerSecond()),
+                    String.format(Locale.ROOT, "%.1f", base.tokensPerSecond() * c.speedupVsFp16()),
                     String.format(Locale.ROOT, "%.2f", t.weightBytes(w) / 1e9),
                     String.format(
                             Locale.ROOT,
@@ -206,6 +209,11 @@ public final class HtmlReport {
         Path dir = file.toAbsolutePath().getParent();
         try {
             Path tmp = Files.createTempFile(dir, "." + file.getFileName(), ".partial");
+            // a page is for sharing: readable by all, as a file the user wrote directly would be (not the 0600 of a
+            // temporary file)
+            if (Files.getFileStore(tmp).supportsFileAttributeView("posix")) {
+                Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
+            }
             try {
                 Files.writeString(tmp, html(), StandardCharsets.UTF_8);
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -267,18 +275,27 @@ public final class HtmlReport {
             @media print { th { cursor: auto; } section { break-inside: avoid; } }
             """;
 
-    /** Sorts a table by the clicked column: numerically where both cells are numbers, else as text; again reverses. */
+    /**
+     * Sorts a table by the clicked column: numerically where both cells are whole numbers (no unit), else as text; a
+     * second click on the same heading reverses, a click on another starts ascending.
+     */
     private static final String SCRIPT = """
+            function cellValue(text) {
+              var t = text.trim();
+              return /^-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?$/.test(t) ? Number(t) : NaN;
+            }
             document.querySelectorAll('table.sortable').forEach(function (table) {
-              table.querySelectorAll('th').forEach(function (th, col) {
+              var heads = table.querySelectorAll('th');
+              heads.forEach(function (th, col) {
                 th.addEventListener('click', function () {
                   var body = table.tBodies[0];
                   var up = th.dataset.order !== 'up';
+                  heads.forEach(function (h) { delete h.dataset.order; });
                   th.dataset.order = up ? 'up' : 'down';
                   var rows = Array.prototype.slice.call(body.rows);
                   rows.sort(function (a, b) {
                     var x = a.cells[col].textContent, y = b.cells[col].textContent;
-                    var nx = parseFloat(x), ny = parseFloat(y);
+                    var nx = cellValue(x), ny = cellValue(y);
                     var c = (!isNaN(nx) && !isNaN(ny)) ? nx - ny : x.localeCompare(y);
                     return up ? c : -c;
                   });

@@ -69,8 +69,19 @@ public record RooflineChart(Hardware hardware, List<Precision> precisions, List<
      * share, compute path).
      */
     public RooflineChart withPrediction(ModelPrediction prediction) {
+        return withPrediction(prediction, OperatorTable.rows(prediction));
+    }
+
+    /**
+     * As {@link #withPrediction(ModelPrediction)}, each point's detail its row of {@code rows} (one per operator of
+     * {@code prediction}, in order, as {@link OperatorTable#rows} gives them; a calibrated table's rows, say).
+     */
+    public RooflineChart withPrediction(ModelPrediction prediction, List<List<String>> rows) {
+        if (rows.size() < prediction.operators().size()) {
+            throw new IllegalArgumentException(
+                    "rows: " + rows.size() + " for " + prediction.operators().size() + " operators");
+        }
         RooflineChart c = this;
-        List<List<String>> rows = OperatorTable.rows(prediction);
         for (int i = 0; i < prediction.operators().size(); i++) {
             OperatorTime o = prediction.operators().get(i);
             if (o.flops() == 0) {
@@ -108,6 +119,16 @@ public record RooflineChart(Hardware hardware, List<Precision> precisions, List<
      *                                  a finite number &gt; 0
      */
     public RooflineChart withMeasuredOperators(ModelPrediction prediction, Map<String, Double> measuredSeconds) {
+        return withMeasuredOperators(prediction, measuredSeconds, "measured");
+    }
+
+    /**
+     * As {@link #withMeasuredOperators(ModelPrediction, Map)}, the hollow markers' hover saying {@code kind} and the
+     * time ("measured: 3000.000 us", "calibrated: …"), and the legend {@code kind (hollow)}.
+     */
+    public RooflineChart withMeasuredOperators(
+            ModelPrediction prediction, Map<String, Double> measuredSeconds, String kind) {
+        Checks.notBlank("kind", kind);
         Checks.notNull("prediction", prediction);
         Checks.notNull("measuredSeconds", measuredSeconds);
         Set<String> names = new HashSet<>();
@@ -129,7 +150,11 @@ public record RooflineChart(Hardware hardware, List<Precision> precisions, List<
             }
             double s = Checks.positive("measured seconds of " + o.name(), seconds);
             c = c.withPoint(new ChartPoint(
-                    o.name(), o.prediction().flopsPerByte(), o.flops() / s, ChartPoint.Marker.MEASURED_OPERATOR));
+                    o.name(),
+                    o.prediction().flopsPerByte(),
+                    o.flops() / s,
+                    ChartPoint.Marker.MEASURED_OPERATOR,
+                    f("%s: %.3f us", kind, s * 1e6)));
         }
         return c;
     }
@@ -200,8 +225,9 @@ public record RooflineChart(Hardware hardware, List<Precision> precisions, List<
                     "<rect x=\"7\" y=\"-5\" width=\"10\" height=\"10\" fill=\"#e6550d\"/><text x=\"32\" y=\"4\" font-size=\"12\">measured</text>");
         }
         if (points.stream().anyMatch(p -> p.marker() == ChartPoint.Marker.MEASURED_OPERATOR)) {
-            legend.add(
-                    "<circle cx=\"12\" cy=\"0\" r=\"5\" fill=\"none\" stroke=\"#444\" stroke-width=\"1.5\"/><text x=\"32\" y=\"4\" font-size=\"12\">measured (hollow)</text>");
+            legend.add(f(
+                    "<circle cx=\"12\" cy=\"0\" r=\"5\" fill=\"none\" stroke=\"#444\" stroke-width=\"1.5\"/><text x=\"32\" y=\"4\" font-size=\"12\">%s (hollow)</text>",
+                    esc(hollowKind())));
         }
         int lx = W - RIGHT + 20;
         s.append(f(
@@ -265,8 +291,18 @@ public record RooflineChart(Hardware hardware, List<Precision> precisions, List<
         return (n.contains(".") && !n.contains("e") ? n.replaceAll("0+$", "").replaceAll("\\.$", "") : n) + unit;
     }
 
+    /** What the hollow markers are: the kind their details name ("measured", "calibrated"), else "measured". */
+    private String hollowKind() {
+        return points.stream()
+                .filter(p -> p.marker() == ChartPoint.Marker.MEASURED_OPERATOR
+                        && p.detail().contains(":"))
+                .map(p -> p.detail().substring(0, p.detail().indexOf(':')))
+                .findFirst()
+                .orElse("measured");
+    }
+
     static String esc(String t) {
-        return t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+        return HtmlReport.esc(t);
     }
 
     static String f(String fmt, Object... args) {

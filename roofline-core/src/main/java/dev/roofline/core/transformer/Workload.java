@@ -87,6 +87,21 @@ public record Workload(
     }
 
     /** The weights' precision, the routed experts' included (set them apart afterwards with {@link #withExpertWeights}). */
+    /** The same workload in the other phase ({@code contextTokens} then the prompt, or the cache). */
+    public Workload withPhase(Phase p) {
+        Checks.notNull("phase", p);
+        return new Workload(
+                p,
+                batch,
+                contextTokens,
+                weights,
+                activations,
+                kvCache,
+                flashAttention,
+                quantizedEmbeddings,
+                expertWeights);
+    }
+
     public Workload withWeights(Precision p) {
         return new Workload(
                 phase, batch, contextTokens, p, activations, kvCache, flashAttention, quantizedEmbeddings, p);

@@ -62,8 +62,9 @@ class ReportCommandTest {
         MainTest.Run r = MainTest.run("report", "llama-3-8b", "--measured-times", csv.toString());
         assertThat(r.status()).as(r.err()).isZero();
         Document d = Jsoup.parse(r.out());
+        // the time read back in microseconds: a wrong unit would show here
         assertThat(d.select("circle[fill=none] > title").eachText())
-                .containsExactlyInAnyOrder("q_proj measured", "gate_proj measured");
+                .containsExactlyInAnyOrder("q_proj measured: 3000.000 us", "gate_proj measured: 9000.500 us");
         Files.writeString(csv, "operator,measured_us\nq_prj,3000\n");
         MainTest.Run unknown = MainTest.run("report", "llama-3-8b", "--measured-times", csv.toString());
         assertThat(unknown.status()).isEqualTo(1);
@@ -72,9 +73,39 @@ class ReportCommandTest {
         MainTest.Run header = MainTest.run("report", "llama-3-8b", "--measured-times", csv.toString());
         assertThat(header.status()).isEqualTo(2);
         assertThat(header.err()).contains("needs columns operator and measured_us, its header is [name, us]");
+        Files.writeString(csv, "\uFEFF\"operator\", measured_us\r\n\"q_proj\",\"3000\"\r\n");
+        assertThat(MainTest.run("report", "llama-3-8b", "--measured-times", csv.toString())
+                        .status())
+                .isZero();
+        Files.writeString(csv, "operator,measured_us\nq_proj,3,000\n");
+        assertThat(MainTest.run("report", "llama-3-8b", "--measured-times", csv.toString())
+                        .err())
+                .contains("line 2 of '" + csv + "' has 3 cells, its header 2");
+        Files.writeString(csv, "operator,measured_us\nq_proj,1\nq_proj,2\n");
+        assertThat(MainTest.run("report", "llama-3-8b", "--measured-times", csv.toString())
+                        .err())
+                .contains("operator q_proj is given twice");
         Files.writeString(csv, "operator,measured_us\nq_proj,-1\n");
         assertThat(MainTest.run("report", "llama-3-8b", "--measured-times", csv.toString())
                         .err())
                 .contains("line 2 of '" + csv + "': measured_us must be > 0, got -1.0");
+    }
+
+    @Test
+    void measuredTimesAndACalibrationAreOneOrTheOther(@TempDir Path dir) throws Exception {
+        Path csv = dir.resolve("times.csv");
+        Files.writeString(csv, "operator,measured_us\nq_proj,3000\n");
+        Path cal = dir.resolve("cal.json");
+        Files.writeString(cal, """
+                {"device": "NVIDIA H100", "date": "2026-11-25", "source": "by hand", "copyBytesPerSecond": 3.0E12,
+                 "launchSeconds": 1.5E-6, "kernelsPerLayer": 10, "kernelsPerModel": 2, "efficiencies": {}}
+                """);
+        MainTest.Run r = MainTest.run(
+                "report", "llama-3-8b", "--calibration", cal.toString(), "--measured-times", csv.toString());
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).contains("give --measured-times or --measured without it");
+        Document d = Jsoup.parse(MainTest.run("report", "llama-3-8b", "--calibration", cal.toString())
+                .out());
+        assertThat(d.select("circle[fill=none] > title").first().text()).contains("calibrated: ");
     }
 }

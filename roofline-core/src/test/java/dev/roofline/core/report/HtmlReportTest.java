@@ -91,6 +91,20 @@ class HtmlReportTest {
         long withFlops =
                 c.base().operators().stream().filter(o -> o.flops() > 0).count();
         assertThat(d.select("circle[fill=none] > title")).hasSize((int) withFlops);
+        // hovering shows the calibrated row the table has, and the hollow markers are named calibrated
+        List<String> q = OperatorTable.rows(c).stream()
+                .filter(r -> r.getFirst().equals("q_proj"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(d.select("circle[fill=#444] > title").stream()
+                        .filter(t -> t.text().startsWith("q_proj"))
+                        .findFirst()
+                        .orElseThrow()
+                        .text())
+                .contains("time us: " + q.get(6))
+                .contains("share %: " + q.get(7));
+        assertThat(d.select("circle[fill=none] > title").first().text()).contains("calibrated: ");
+        assertThat(d.select("svg text").eachText()).contains("calibrated (hollow)");
         // the table has the calibrated rows and the launches row
         assertThat(d.select("table.sortable tbody tr"))
                 .hasSize(OperatorTable.rows(c).size());

@@ -66,7 +66,9 @@ class MeasuredOverlayTest {
     void theOverlayAddsOnePointPerMeasuredOperatorWithFlops() {
         Map<String, Double> seconds = Map.of("norm", 2e-3, "gather", 1e-6);
         RooflineChart c = RooflineChart.of(GPU, List.of(Precision.FP16)).withMeasuredOperators(ONE, seconds);
-        assertThat(c.points()).containsExactly(new ChartPoint("norm", 10, 5e12, ChartPoint.Marker.MEASURED_OPERATOR));
+        assertThat(c.points())
+                .containsExactly(
+                        new ChartPoint("norm", 10, 5e12, ChartPoint.Marker.MEASURED_OPERATOR, "measured: 2000.000 us"));
         assertThat(c.points().getFirst().measured()).isTrue();
         // without its prediction the hollow point carries its own label
         assertThat(c.svg()).contains(">norm<").contains("fill=\"none\"");

@@ -15,10 +15,12 @@ import dev.roofline.core.report.ChartPoint;
 import dev.roofline.core.transformer.Phase;
 import dev.roofline.core.transformer.Workload;
 
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -175,6 +177,17 @@ record ModelOptions(
                 args.has(BOTH_PHASES));
     }
 
+    /** The ceilings a chart draws by default: those {@code hw} runs among FP16, FP8 E4M3 and NVFP4. */
+    static List<Precision> defaultCeilings(Hardware hw) {
+        List<Precision> ceilings = new ArrayList<>();
+        for (Precision p : new Precision[] {Precision.FP16, Precision.FP8_E4M3, Precision.NVFP4}) {
+            if (hw.runsNatively(p)) {
+                ceilings.add(p);
+            }
+        }
+        return ceilings;
+    }
+
     /** A config.json path (reading it is a data error when it fails) or a preset name (a usage error when unknown). */
     static Model model(String v) {
         Path p = Path.of(v);
@@ -214,50 +227,86 @@ record ModelOptions(
 
     /**
      * A CSV whose header names an {@code operator} and a {@code measured_us} column (others are ignored): operator name
-     * to measured seconds. Names are checked against the prediction where they are drawn.
+     * to measured seconds. RFC 4180 cells (quoted or not), a leading byte-order mark and CRLF line ends are read; every
+     * row has as many cells as the header; an operator named twice is refused. Names are checked against the prediction
+     * where they are drawn.
      */
     private static Map<String, Double> measuredTimes(String option, String v) {
         Path p = Path.of(v);
         List<String> lines;
         try {
             lines = Files.readAllLines(p);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new IllegalArgumentException(option + ": cannot read '" + v + "': " + e.getMessage(), e);
         }
         if (lines.isEmpty()) {
             throw new IllegalArgumentException(option + ": '" + v + "' is empty");
         }
-        List<String> header = List.of(lines.getFirst().strip().split(","));
+        List<String> header = cells(lines.getFirst().replaceFirst("^\uFEFF", "")).stream()
+                .map(String::strip)
+                .toList();
         int name = header.indexOf("operator");
         int micros = header.indexOf("measured_us");
         if (name < 0 || micros < 0) {
             throw new IllegalArgumentException(
                     option + ": '" + v + "' needs columns operator and measured_us, its header is " + header);
         }
-        Map<String, Double> seconds = new LinkedHashMap<>();
+        Map<String, Double> seconds = new HashMap<>();
         for (int i = 1; i < lines.size(); i++) {
             if (lines.get(i).isBlank()) {
                 continue;
             }
-            String[] cells = lines.get(i).split(",", -1);
-            if (cells.length <= Math.max(name, micros)) {
-                throw new IllegalArgumentException(option + ": line " + (i + 1) + " of '" + v + "' has " + cells.length
-                        + " cells, fewer than its header");
+            String where = option + ": line " + (i + 1) + " of '" + v + "'";
+            List<String> cells = cells(lines.get(i));
+            if (cells.size() != header.size()) {
+                throw new IllegalArgumentException(
+                        where + " has " + cells.size() + " cells, its header " + header.size());
             }
             double us;
             try {
-                us = Double.parseDouble(cells[micros].strip());
+                us = Double.parseDouble(cells.get(micros).strip());
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(option + ": line " + (i + 1) + " of '" + v + "': measured_us '"
-                        + cells[micros].strip() + "' is not a number");
+                throw new IllegalArgumentException(
+                        where + ": measured_us '" + cells.get(micros).strip() + "' is not a number");
             }
             if (!(us > 0) || Double.isInfinite(us)) {
-                throw new IllegalArgumentException(
-                        option + ": line " + (i + 1) + " of '" + v + "': measured_us must be" + " > 0, got " + us);
+                throw new IllegalArgumentException(where + ": measured_us must be > 0, got " + us);
             }
-            seconds.put(cells[name].strip(), us * 1e-6);
+            String operator = cells.get(name).strip();
+            if (seconds.put(operator, us * 1e-6) != null) {
+                throw new IllegalArgumentException(where + ": operator " + operator + " is given twice");
+            }
         }
         return Map.copyOf(seconds);
+    }
+
+    /** One CSV line's cells, RFC 4180: a cell in double quotes may hold commas, and "" stands for one quote. */
+    static List<String> cells(String line) {
+        List<String> cells = new ArrayList<>();
+        StringBuilder cell = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (quoted) {
+                if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+                    cell.append('"');
+                    i++;
+                } else if (c == '"') {
+                    quoted = false;
+                } else {
+                    cell.append(c);
+                }
+            } else if (c == '"') {
+                quoted = true;
+            } else if (c == ',') {
+                cells.add(cell.toString());
+                cell.setLength(0);
+            } else {
+                cell.append(c);
+            }
+        }
+        cells.add(cell.toString());
+        return cells;
     }
 
     /** LABEL:FLOP_PER_BYTE:TFLOPS, e.g. "gemv:0.98:0.25". */

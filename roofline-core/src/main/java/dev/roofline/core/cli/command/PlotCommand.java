@@ -13,7 +13,6 @@ import dev.roofline.core.transformer.Workload;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -41,12 +40,7 @@ public final class PlotCommand extends ModelFamilyCommand {
         Transformer t = Transformer.of(o.model(), o.hardware());
         List<Precision> ceilings = o.ceilings();
         if (ceilings == null) {
-            ceilings = new ArrayList<>();
-            for (Precision p : new Precision[] {Precision.FP16, Precision.FP8_E4M3, Precision.NVFP4}) {
-                if (hw.runsNatively(p)) {
-                    ceilings.add(p);
-                }
-            }
+            ceilings = ModelOptions.defaultCeilings(hw);
         }
         Workload w = o.workload();
         ModelPrediction p;

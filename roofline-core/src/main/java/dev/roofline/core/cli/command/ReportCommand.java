@@ -2,6 +2,7 @@ package dev.roofline.core.cli.command;
 
 import dev.roofline.core.calibration.CalibratedPrediction;
 import dev.roofline.core.calibration.Calibration;
+import dev.roofline.core.cli.UsageException;
 import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.recommend.AccuracyConstraint;
@@ -41,15 +42,14 @@ public final class ReportCommand extends ModelFamilyCommand {
     @Override
     String render(ModelOptions o, PrintStream err) throws IOException {
         Calibration cal = o.calibration();
+        if (cal != null && (!o.measuredSeconds().isEmpty() || !o.measured().isEmpty())) {
+            throw new UsageException("--calibration draws each operator's calibrated time as its hollow marker; give"
+                    + " --measured-times or --measured without it");
+        }
         Hardware hw = cal == null ? o.hardware() : cal.applyTo(o.hardware());
         List<Precision> ceilings = o.ceilings();
         if (ceilings == null) {
-            ceilings = new ArrayList<>();
-            for (Precision p : new Precision[] {Precision.FP16, Precision.FP8_E4M3, Precision.NVFP4}) {
-                if (hw.runsNatively(p)) {
-                    ceilings.add(p);
-                }
-            }
+            ceilings = ModelOptions.defaultCeilings(hw);
         }
         Workload w = o.workload();
         HtmlReport report =
@@ -58,15 +58,7 @@ public final class ReportCommand extends ModelFamilyCommand {
         List<Workload> phases = new ArrayList<>(List.of(w));
         if (o.bothPhases()) {
             Phase other = w.phase() == Phase.DECODE ? Phase.PREFILL : Phase.DECODE;
-            phases.add(new Workload(
-                            other,
-                            w.batch(),
-                            w.contextTokens(),
-                            w.weights(),
-                            w.activations(),
-                            w.kvCache(),
-                            w.flashAttention())
-                    .withExpertWeights(w.expertWeights()));
+            phases.add(w.withPhase(other));
             phases.sort(Comparator.comparing(Workload::phase)); // prefill first, as a request runs
         }
         for (Workload phase : phases) {

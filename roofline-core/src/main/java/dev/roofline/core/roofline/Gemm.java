@@ -107,9 +107,10 @@ public record Gemm(
 
     /**
      * A's bytes: its elements and scales; block scales along K (NVFP4, MX) as the block-scaled matmul reads them,
-     * in 128-row tiles ({@link ScaleTiles}), so at M = 1 a block-scaled A still reads 128 rows of scales.
+     * in 128-row tiles ({@link ScaleTiles}), so at M = 1 a block-scaled A still reads 128 rows of scales. The one rule
+     * for an activation operand's bytes, here and in {@link GroupedGemm}.
      */
-    private static long activationBytes(Precision a, long m, long k) {
+    static long activationBytes(Precision a, long m, long k) {
         BlockScaling s = a.blockScaling().orElse(null);
         if (s == null || s.layout() != BlockScaling.Layout.ROWS || m > Integer.MAX_VALUE) {
             return a.storageBytes(m, k);

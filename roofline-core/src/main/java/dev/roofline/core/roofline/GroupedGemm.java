@@ -64,6 +64,8 @@ public record GroupedGemm(
             throw new IllegalArgumentException(what.get() + " overflows a long");
         }
         return Checks.add(
-                Checks.add((long) weightBytes, a.storageBytes(tokens, k), what), c.storageBytes(tokens, n), what);
+                Checks.add((long) weightBytes, Gemm.activationBytes(a, tokens, k), what),
+                c.storageBytes(tokens, n),
+                what);
     }
 }

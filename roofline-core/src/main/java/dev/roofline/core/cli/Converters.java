@@ -1,6 +1,7 @@
 package dev.roofline.core.cli;
 
 import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.hardware.Interconnect;
 import dev.roofline.core.precision.Precision;
 
 import java.nio.file.Path;
@@ -99,6 +100,17 @@ public final class Converters {
             }
             throw new IllegalArgumentException(
                     option + " must be a positive size in bytes such as 8, 64K, 1M or 1G, got '" + value + "'");
+        };
+    }
+
+    /** An interconnect by its name in the registry ({@link Interconnect#byName}), e.g. {@code nvlink4}. */
+    public static Option.Converter<Interconnect> interconnect() {
+        return (option, value) -> {
+            try {
+                return Interconnect.byName(value);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+            }
         };
     }
 

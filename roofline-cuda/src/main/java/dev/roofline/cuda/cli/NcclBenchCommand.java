@@ -50,12 +50,12 @@ public final class NcclBenchCommand implements Command {
                     + " eager: launched one by one, as nccl-tests and PyTorch do by default",
             "graph",
             Converters.oneOf("graph", "eager"));
-    static final Option<String> LINK = Option.of(
+    static final Option<Interconnect> LINK = Option.of(
             "--link",
             "NAME",
             "interconnect NCCL's cost model assumes (nvlink4 for H100/H200 SXM)",
             "nvlink4",
-            Converters.text());
+            Converters.interconnect());
     static final Option<Path> CALIBRATION = Option.of(
             "--calibration",
             "FILE",
@@ -89,12 +89,7 @@ public final class NcclBenchCommand implements Command {
         if (max < min) {
             throw new UsageException("--max-bytes " + max + " is below --min-bytes " + min);
         }
-        Interconnect link;
-        try {
-            link = Interconnect.byName(args.get(LINK));
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("--link: " + e.getMessage());
-        }
+        Interconnect link = args.get(LINK);
         Path file = args.has(CALIBRATION) ? args.get(CALIBRATION) : null;
         Calibration calibration = null;
         if (file != null) {

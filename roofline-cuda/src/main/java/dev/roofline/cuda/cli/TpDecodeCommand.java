@@ -89,12 +89,7 @@ public final class TpDecodeCommand implements Command {
                 }
             }
         }
-        Interconnect link;
-        try {
-            link = Interconnect.byName(args.get(NcclBenchCommand.LINK));
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("--link: " + e.getMessage());
-        }
+        Interconnect link = args.get(NcclBenchCommand.LINK);
         Calibration calibration = null;
         if (args.has(CALIBRATION)) {
             try {

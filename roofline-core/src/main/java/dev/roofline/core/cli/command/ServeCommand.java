@@ -40,13 +40,13 @@ public final class ServeCommand implements Command {
     static final Option<Long> DP = Option.of("--dp", "N", "data-parallel replicas", "1", Converters.positiveLong());
     static final Option<Long> MICRO =
             Option.of("--micro-batches", "N", "micro-batches per pipeline step", "1", Converters.positiveLong());
-    static final Option<String> LINK = Option.of(
+    static final Option<Interconnect> LINK = Option.of(
             "--link",
             "NAME",
             "interconnect (default: the hardware's: nvlink4 for H100/H200, nvlink5 for B200/GB200, cx7-200g for"
                     + " GB10)",
             null,
-            Converters.text());
+            Converters.interconnect());
     static final Option<Long> INPUT = Option.of("--input", "T", "prompt tokens", "2048", Converters.positiveLong());
     static final Option<Long> OUTPUT = Option.of("--output", "T", "generated tokens", "256", Converters.positiveLong());
     static final Option<Long> CONCURRENCY =
@@ -126,7 +126,7 @@ public final class ServeCommand implements Command {
                 args.operands(1, "serve needs a model: a preset (" + Models.knownNames() + ") or a config.json path");
         Model model = ModelOptions.model(operands.getFirst());
         Hardware hw = args.get(HW);
-        Interconnect link = args.has(LINK) ? link(args.get(LINK)) : defaultLink(hw);
+        Interconnect link = args.has(LINK) ? args.get(LINK) : defaultLink(hw);
         if (args.has(TTFT) != args.has(TPOT)) {
             throw new UsageException("a search needs both --ttft and --tpot");
         }
@@ -281,14 +281,6 @@ public final class ServeCommand implements Command {
                 s.ttftSeconds() * 1e3,
                 s.tpotSeconds() * 1e3,
                 s.tokensPerSecondPerGpu());
-    }
-
-    private static Interconnect link(String name) {
-        try {
-            return Interconnect.byName(name);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("--link: " + e.getMessage());
-        }
     }
 
     /** The link a GPU ships with between its peers; one without a known default needs --link. */

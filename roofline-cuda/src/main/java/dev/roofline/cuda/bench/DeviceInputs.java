@@ -1,9 +1,13 @@
 package dev.roofline.cuda.bench;
 
+import dev.roofline.core.format.E4M3Scale;
+import dev.roofline.core.format.E8M0;
 import dev.roofline.core.precision.Precision;
+import dev.roofline.core.precision.ScaleFormat;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.blas.ElementCodec;
 
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -55,6 +59,33 @@ public final class DeviceInputs {
             }
         }
         return b;
+    }
+
+    /**
+     * {@code bytes} block scales of 1 in {@code format} (E4M3 for NVFP4, E8M0 for MX): a timed product then reads real
+     * scales without random ones turning elements into NaN (E8M0 0xFF) or zero.
+     */
+    public static DeviceBuffer unitBlockScales(ScaleFormat format, long bytes) {
+        byte[] host = new byte[Math.toIntExact(bytes)];
+        Arrays.fill(host, unitScaleCode(format));
+        DeviceBuffer b = DeviceBuffer.allocate(Math.max(1, bytes));
+        try {
+            b.copyFrom(host);
+            return b;
+        } catch (RuntimeException e) {
+            b.close();
+            throw e;
+        }
+    }
+
+    /** The one-byte code of a block scale of 1 in {@code format}. */
+    static byte unitScaleCode(ScaleFormat format) {
+        return (byte)
+                switch (format) {
+                    case E4M3 -> E4M3Scale.encode(1f);
+                    case E8M0 -> E8M0.encodeExponent(0);
+                    default -> throw new IllegalArgumentException("block scales are E4M3 or E8M0, got " + format);
+                };
     }
 
     /** A 4-byte device buffer holding one FP32 value (an FP8 per-tensor scale). */

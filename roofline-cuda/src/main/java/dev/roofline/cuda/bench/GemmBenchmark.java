@@ -1,6 +1,8 @@
 package dev.roofline.cuda.bench;
 
 import dev.roofline.core.energy.PowerMeter;
+import dev.roofline.core.precision.Precision;
+import dev.roofline.core.precision.ScaleFormat;
 import dev.roofline.core.roofline.Gemm;
 import dev.roofline.core.roofline.Roofline;
 import dev.roofline.cuda.Device;
@@ -63,12 +65,23 @@ public final class GemmBenchmark {
             DeviceBuffer x0 =
                     owned.add(DeviceInputs.random(gemm.activations(), gemm.m() * gemm.k(), need.activations(), 2));
             DeviceBuffer one = owned.add(DeviceInputs.scale(1f));
+            Matmul.BlockScaleBytes blockScales = Matmul.requiredBlockScaleBytes(gemm);
+            DeviceBuffer weightBlocks = blockScales.weights() == 0
+                    ? null
+                    : owned.add(DeviceInputs.unitBlockScales(blockScaleFormat(gemm.weights()), blockScales.weights()));
+            DeviceBuffer activationBlocks = blockScales.activations() == 0
+                    ? null
+                    : owned.add(DeviceInputs.unitBlockScales(
+                            blockScaleFormat(gemm.activations()), blockScales.activations()));
             Operands[] ops = new Operands[sets];
             for (int s = 0; s < sets; s++) {
                 DeviceBuffer w = s == 0 ? w0 : owned.add(copyOf(w0));
                 DeviceBuffer x = s == 0 ? x0 : owned.add(copyOf(x0));
                 DeviceBuffer y = owned.add(DeviceBuffer.allocate(need.output()));
                 ops[s] = Operands.of(w, x, y).withScales(one, one, one);
+                if (weightBlocks != null && activationBlocks != null) {
+                    ops[s] = ops[s].withBlockScales(weightBlocks, activationBlocks, 1f);
+                }
             }
             TimingStats t = timeFastest(mm, stream, o, ops);
             String label = mm.label() + (mo.fastAccumulation() ? GemmVariant.FAST_ACCUM : "");
@@ -88,6 +101,10 @@ public final class GemmBenchmark {
                 return m;
             }
         }
+    }
+
+    private static ScaleFormat blockScaleFormat(Precision p) {
+        return p.blockScaling().orElseThrow().scale();
     }
 
     /**

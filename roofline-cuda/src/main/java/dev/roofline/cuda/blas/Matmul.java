@@ -1,6 +1,8 @@
 package dev.roofline.cuda.blas;
 
 import dev.roofline.bindings.loader.OwnedHandle;
+import dev.roofline.core.format.ScaleTiles;
+import dev.roofline.core.precision.BlockScaling;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.roofline.Gemm;
 import dev.roofline.cuda.Device;
@@ -164,6 +166,17 @@ public final class Matmul implements AutoCloseable {
                 setScale(ScalePointer.D, ops.outputScale(), "outputScale");
             }
         }
+        if (recipe.blockScaleMode() >= 0) {
+            BlockScaleBytes scales = requiredBlockScaleBytes(gemm);
+            requireBlockScales("weightBlockScales", ops.weightBlockScales(), scales.weights());
+            requireBlockScales("activationBlockScales", ops.activationBlockScales(), scales.activations());
+            CublasLtCalls.setScalePointer(
+                    desc.get(), ScalePointer.A, ops.weightBlockScales().pointer());
+            CublasLtCalls.setScalePointer(
+                    desc.get(), ScalePointer.B, ops.activationBlockScales().pointer());
+            // the tensor scales multiply the whole product: alpha (a float; block-scaled recipes scale in FP32)
+            alpha.set(ValueLayout.JAVA_FLOAT, 0, ops.tensorScales());
+        }
         CublasLtCalls.matmul(
                 lt.handle(),
                 desc.get(),
@@ -192,6 +205,38 @@ public final class Matmul implements AutoCloseable {
                     name + " must be a device buffer holding one FP32 scale for " + recipe.label());
         }
         CublasLtCalls.setScalePointer(desc.get(), operand, scale.pointer());
+    }
+
+    /**
+     * Bytes of the tiled block scales a block-scaled product reads: weights (A, {@code N} rows) and activations
+     * ({@code M} rows), each {@code ⌈K / block⌉} scales a row padded to 128 × 4 tiles ({@link ScaleTiles}); both 0 for a
+     * product without block scales.
+     */
+    public record BlockScaleBytes(long weights, long activations) {}
+
+    /** The block-scale bytes {@code gemm} reads (see {@link BlockScaleBytes}). */
+    public static BlockScaleBytes requiredBlockScaleBytes(Gemm gemm) {
+        Objects.requireNonNull(gemm, "gemm must not be null");
+        return new BlockScaleBytes(
+                tiledBytes(gemm.weights(), gemm.n(), gemm.k()), tiledBytes(gemm.activations(), gemm.m(), gemm.k()));
+    }
+
+    private static long tiledBytes(Precision p, long rows, long k) {
+        BlockScaling s = p.blockScaling().orElse(null);
+        if (s == null || s.layout() != BlockScaling.Layout.ROWS) {
+            return 0;
+        }
+        return (long) ScaleTiles.of(Math.toIntExact(rows), Math.toIntExact(Math.ceilDiv(k, s.blockSize())))
+                        .bytes()
+                * s.scale().bytes();
+    }
+
+    private static void requireBlockScales(String name, DeviceBuffer b, long bytes) {
+        if (b == null) {
+            throw new IllegalArgumentException(name + ": a block-scaled product needs its tiled block scales (" + bytes
+                    + " bytes; Operands.withBlockScales)");
+        }
+        requireSize(name, b, bytes);
     }
 
     private static void requireSize(String name, DeviceBuffer b, long bytes) {

@@ -23,6 +23,9 @@ module dev.roofline.core {
     exports dev.roofline.core.energy;
     // the command-line SPI and dispatcher: other modules add commands, core's own are in an unexported package
     exports dev.roofline.core.cli;
+    // JSON reading and quoting for records roofline-cuda writes; not public API
+    exports dev.roofline.core.internal to
+            dev.roofline.cuda;
 
     // PowerMeters looks meters up here; roofline-nvml provides one
     uses dev.roofline.core.energy.PowerMeter;

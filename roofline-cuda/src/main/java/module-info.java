@@ -30,6 +30,7 @@ module dev.roofline.cuda {
     provides dev.roofline.core.cli.Command with
             dev.roofline.cuda.cli.MeasureCommand,
             dev.roofline.cuda.cli.GemvBenchCommand,
+            dev.roofline.cuda.cli.ValidateCommand,
             dev.roofline.cuda.cli.AttentionBenchCommand,
             dev.roofline.cuda.cli.DecodeCommand,
             dev.roofline.cuda.cli.NcclBenchCommand,

@@ -85,6 +85,19 @@ public final class Cuda {
         Cudart.deviceSynchronize();
     }
 
+    /** How device {@code ordinal} holds memory: integrated or not, pageable access, free and total as CUDA sees them. */
+    public static MemoryFacts memoryFacts(int ordinal) {
+        requireAvailable();
+        int current = Cudart.getDevice();
+        Cudart.setDevice(ordinal);
+        try {
+            long[] info = Cudart.memoryInfo();
+            return new MemoryFacts(Cudart.integrated(ordinal), Cudart.pageableMemoryAccess(ordinal), info[0], info[1]);
+        } finally {
+            Cudart.setDevice(current);
+        }
+    }
+
     /** Free device memory in bytes on the current device. */
     public static long freeMemoryBytes() {
         requireAvailable();

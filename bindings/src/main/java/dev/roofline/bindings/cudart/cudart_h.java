@@ -1454,6 +1454,15 @@ public class cudart_h extends cudart_h$shared {
     public static int cudaDevAttrMultiProcessorCount() {
         return cudaDevAttrMultiProcessorCount;
     }
+    private static final int cudaDevAttrIntegrated = (int)18L;
+    /**
+     * {@snippet lang=c :
+     * enum cudaDeviceAttr.cudaDevAttrIntegrated = 18
+     * }
+     */
+    public static int cudaDevAttrIntegrated() {
+        return cudaDevAttrIntegrated;
+    }
     private static final int cudaDevAttrMemoryClockRate = (int)36L;
     /**
      * {@snippet lang=c :
@@ -1516,6 +1525,15 @@ public class cudart_h extends cudart_h$shared {
      */
     public static int cudaDevAttrMaxSharedMemoryPerMultiprocessor() {
         return cudaDevAttrMaxSharedMemoryPerMultiprocessor;
+    }
+    private static final int cudaDevAttrPageableMemoryAccess = (int)88L;
+    /**
+     * {@snippet lang=c :
+     * enum cudaDeviceAttr.cudaDevAttrPageableMemoryAccess = 88
+     * }
+     */
+    public static int cudaDevAttrPageableMemoryAccess() {
+        return cudaDevAttrPageableMemoryAccess;
     }
     private static final int cudaDevAttrMaxSharedMemoryPerBlockOptin = (int)97L;
     /**
@@ -1647,7 +1665,7 @@ public class cudart_h extends cudart_h$shared {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern cudaError_t cudaDeviceSynchronize()
+     * extern cudaError_t cudaDeviceSynchronize(void)
      * }
      */
     public static FunctionDescriptor cudaDeviceSynchronize$descriptor() {
@@ -1657,7 +1675,7 @@ public class cudart_h extends cudart_h$shared {
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern cudaError_t cudaDeviceSynchronize()
+     * extern cudaError_t cudaDeviceSynchronize(void)
      * }
      */
     public static MethodHandle cudaDeviceSynchronize$handle() {
@@ -1667,7 +1685,7 @@ public class cudart_h extends cudart_h$shared {
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern cudaError_t cudaDeviceSynchronize()
+     * extern cudaError_t cudaDeviceSynchronize(void)
      * }
      */
     public static MemorySegment cudaDeviceSynchronize$address() {
@@ -1676,7 +1694,7 @@ public class cudart_h extends cudart_h$shared {
 
     /**
      * {@snippet lang=c :
-     * extern cudaError_t cudaDeviceSynchronize()
+     * extern cudaError_t cudaDeviceSynchronize(void)
      * }
      */
     public static int cudaDeviceSynchronize() {
@@ -1705,7 +1723,7 @@ public class cudart_h extends cudart_h$shared {
     /**
      * Function descriptor for:
      * {@snippet lang=c :
-     * extern cudaError_t cudaGetLastError()
+     * extern cudaError_t cudaGetLastError(void)
      * }
      */
     public static FunctionDescriptor cudaGetLastError$descriptor() {
@@ -1715,7 +1733,7 @@ public class cudart_h extends cudart_h$shared {
     /**
      * Downcall method handle for:
      * {@snippet lang=c :
-     * extern cudaError_t cudaGetLastError()
+     * extern cudaError_t cudaGetLastError(void)
      * }
      */
     public static MethodHandle cudaGetLastError$handle() {
@@ -1725,7 +1743,7 @@ public class cudart_h extends cudart_h$shared {
     /**
      * Address for:
      * {@snippet lang=c :
-     * extern cudaError_t cudaGetLastError()
+     * extern cudaError_t cudaGetLastError(void)
      * }
      */
     public static MemorySegment cudaGetLastError$address() {
@@ -1734,7 +1752,7 @@ public class cudart_h extends cudart_h$shared {
 
     /**
      * {@snippet lang=c :
-     * extern cudaError_t cudaGetLastError()
+     * extern cudaError_t cudaGetLastError(void)
      * }
      */
     public static int cudaGetLastError() {

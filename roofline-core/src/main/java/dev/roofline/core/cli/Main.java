@@ -27,7 +27,15 @@ import java.util.TreeMap;
 public final class Main {
     /** Commands other modules provide, by the artifact that adds them: named in the listing when absent. */
     static final Map<String, List<String>> ELSEWHERE = Map.of(
-            "roofline-cuda", List.of("measure", "gemv-bench", "attention-bench", "decode"),
+            "roofline-cuda",
+                    List.of(
+                            "measure",
+                            "gemv-bench",
+                            "attention-bench",
+                            "decode",
+                            "validate",
+                            "nccl-bench",
+                            "tp-decode"),
             "roofline-quant", List.of("quantize", "advise"));
 
     private Main() {}

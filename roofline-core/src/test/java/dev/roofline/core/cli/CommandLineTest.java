@@ -33,7 +33,7 @@ class CommandLineTest {
         }
         assertThat(r.err())
                 .contains(
-                        "not on the class path: measure, gemv-bench, attention-bench, decode (add roofline-cuda); quantize, advise (add roofline-quant)");
+                        "not on the class path: measure, gemv-bench, attention-bench, decode, validate, nccl-bench, tp-decode (add roofline-cuda); quantize, advise (add roofline-quant)");
     }
 
     @Test

@@ -27,6 +27,8 @@ public final class Sweep {
                     case FP16, BF16 -> p;
                     case FP8_E4M3, FP8_E5M2 -> Precision.FP16;
                     case INT8, FP32, TF32 -> Precision.FP32;
+                    // block-scaled products write 16-bit outputs (cuBLASLt's VEC16/VEC32 scale modes)
+                    case NVFP4, MXFP8_E4M3 -> Precision.BF16;
                     default -> throw new IllegalArgumentException("no cuBLASLt benchmark for " + p.displayName());
                 };
         return shape.in(p).withOutput(out).named(shape.name() + " " + p.shortName());

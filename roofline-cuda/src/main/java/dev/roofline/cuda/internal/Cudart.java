@@ -75,12 +75,27 @@ public final class Cudart {
 
     /** Free device memory in bytes on the current device (cudaMemGetInfo). */
     public static long freeMemoryBytes() {
+        return memoryInfo()[0];
+    }
+
+    /** Free and total device memory in bytes on the current device, as cudaMemGetInfo reports them. */
+    public static long[] memoryInfo() {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment free = arena.allocate(ValueLayout.JAVA_LONG);
             MemorySegment total = arena.allocate(ValueLayout.JAVA_LONG);
             check("cudaMemGetInfo", cudart_h.cudaMemGetInfo(free, total));
-            return free.get(ValueLayout.JAVA_LONG, 0);
+            return new long[] {free.get(ValueLayout.JAVA_LONG, 0), total.get(ValueLayout.JAVA_LONG, 0)};
         }
+    }
+
+    /** cudaDevAttrIntegrated of {@code ordinal}: 1 where the GPU shares the host's memory (GB10, Jetson). */
+    public static boolean integrated(int ordinal) {
+        return attribute(cudart_h.cudaDevAttrIntegrated(), ordinal) != 0;
+    }
+
+    /** cudaDevAttrPageableMemoryAccess of {@code ordinal}: 1 where kernels may read pageable host memory directly. */
+    public static boolean pageableMemoryAccess(int ordinal) {
+        return attribute(cudart_h.cudaDevAttrPageableMemoryAccess(), ordinal) != 0;
     }
 
     /** {@code bytes} of device memory, freed (cudaFree) when the handle closes. */

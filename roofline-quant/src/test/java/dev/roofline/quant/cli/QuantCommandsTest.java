@@ -36,7 +36,8 @@ class QuantCommandsTest {
                 .containsPattern("(?m)^  quantize +")
                 .containsPattern("(?m)^  advise +")
                 .containsPattern("(?m)^  predict +")
-                .contains("not on the class path: measure, gemv-bench, attention-bench, decode (add roofline-cuda)\n");
+                .contains(
+                        "not on the class path: measure, gemv-bench, attention-bench, decode, validate, nccl-bench, tp-decode (add roofline-cuda)\n");
     }
 
     @Test

@@ -1,0 +1,179 @@
+package dev.roofline.cuda.cli;
+
+import dev.roofline.core.cli.Arguments;
+import dev.roofline.core.cli.Command;
+import dev.roofline.core.cli.Converters;
+import dev.roofline.core.cli.Option;
+import dev.roofline.core.cli.UsageException;
+import dev.roofline.core.hardware.ComputeCapability;
+import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.precision.Precision;
+import dev.roofline.cuda.Cuda;
+import dev.roofline.cuda.Device;
+import dev.roofline.cuda.MemoryFacts;
+import dev.roofline.cuda.Stream;
+import dev.roofline.cuda.bench.BenchmarkOptions;
+import dev.roofline.cuda.bench.DeviceCeilings;
+import dev.roofline.cuda.bench.GemvBenchmark;
+import dev.roofline.cuda.bench.GemvBenchmarkOptions;
+import dev.roofline.cuda.bench.GemvBenchmarkResults;
+import dev.roofline.cuda.bench.Measurement;
+import dev.roofline.cuda.bench.Validation;
+import dev.roofline.cuda.blas.CublasLt;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * {@code roofline validate [--out DIR] [--quick]}: measures what the registry claims about the GPU it runs on — copy
+ * bandwidth and kernel latency, the dense peak of every precision cuBLASLt multiplies on it (FP16, BF16, INT8; FP8 from
+ * compute capability 8.9; NVFP4 and MXFP8 from 10.0), roofline's GEMV kernels at M = 1 in every weight format, and how
+ * the GPU holds memory (integrated, pageable access, free and total) — and writes {@code validation.md} and
+ * {@code validation.json} to {@code DIR}: every registry figure beside its measurement and the ratio, and what roofline
+ * built for this GPU but never ran on one. Nothing is refused for a GPU family: a product cuBLASLt will not run is
+ * listed with its error. Without a GPU it prints the registry figures it would check (for {@code --hw}) and writes
+ * nothing.
+ */
+public final class ValidateCommand implements Command {
+    static final Option<Path> OUT = Option.of(
+            "--out", "DIR", "folder for validation.md and validation.json (must exist)", ".", Converters.path());
+    static final Option<Boolean> QUICK =
+            Option.flag("--quick", "10 repetitions and one GEMV shape (4096x4096) instead of 8192x8192 and 28672x4096");
+    static final Option<Hardware> HW = Option.of(
+            "--hw",
+            "NAME",
+            "without a GPU: the registry entry whose figures would be checked",
+            "gb10",
+            Converters.hardware());
+
+    /** The GEMM size of each peak: large enough to run at the tensor cores' steady rate on every GPU we know. */
+    static final long PEAK_N = 8192;
+
+    @Override
+    public String name() {
+        return "validate";
+    }
+
+    @Override
+    public String summary() {
+        return "measure what the registry claims about this GPU and write it beside the claims (Markdown and JSON)";
+    }
+
+    @Override
+    public List<Option<?>> options() {
+        return List.of(OUT, QUICK, HW);
+    }
+
+    @Override
+    public void run(Arguments args, PrintStream out, PrintStream err) throws IOException {
+        Path dir = args.get(OUT).toAbsolutePath();
+        if (!Files.isDirectory(dir)) {
+            throw new UsageException("--out " + args.get(OUT) + ": no such directory");
+        }
+        if (!Files.isWritable(dir)) {
+            throw new UsageException("--out " + args.get(OUT) + ": directory is not writable");
+        }
+        if (!Cuda.isAvailable()) {
+            Hardware hw = args.get(HW);
+            out.println("Registry figures validate would check on " + hw.name() + ":");
+            out.printf(
+                    Locale.ROOT,
+                    "  DRAM bandwidth %.0f GB/s (%s)%n",
+                    hw.memoryBytesPerSecond() / 1e9,
+                    hw.source(Hardware.Figure.MEMORY_BANDWIDTH));
+            for (Precision p : precisions(hw.computeCapability().orElse(new ComputeCapability(9, 0)))) {
+                hw.ceiling(p)
+                        .ifPresent(c -> out.printf(
+                                Locale.ROOT,
+                                "  %s dense peak %.1f TFLOPS (%s)%n",
+                                p.displayName(),
+                                c.flopsPerSecond() / 1e12,
+                                c.source()));
+            }
+            out.flush();
+            throw new IllegalStateException(Cuda.unavailableReason().orElseThrow() + " - nothing measured or written");
+        }
+        Validation v = measure(args.has(QUICK), out);
+        Path md = dir.resolve("validation.md");
+        Path json = dir.resolve("validation.json");
+        MeasureCommand.write(md, v.markdown());
+        MeasureCommand.write(json, v.json());
+        out.print(v.markdown());
+        out.println("written: " + md + ", " + json);
+    }
+
+    /**
+     * The precisions whose dense peak is measured on a GPU of {@code cc}: FP16, BF16 and INT8 everywhere, FP8 from 8.9
+     * (Ada, Hopper), the block-scaled NVFP4 and MXFP8 from 10.0 (Blackwell).
+     */
+    static List<Precision> precisions(ComputeCapability cc) {
+        List<Precision> p = new ArrayList<>(List.of(Precision.FP16, Precision.BF16, Precision.INT8));
+        if (cc.atLeast(8, 9)) {
+            p.add(Precision.FP8_E4M3);
+        }
+        if (cc.atLeast(10, 0)) {
+            p.add(Precision.NVFP4);
+            p.add(Precision.MXFP8_E4M3);
+        }
+        return p;
+    }
+
+    private static Validation measure(boolean quick, PrintStream out) {
+        Device device = Cuda.device(0);
+        out.println(device);
+        Hardware sheet = device.hardware();
+        BenchmarkOptions o = quick ? BenchmarkOptions.defaults().withRepetitions(10) : BenchmarkOptions.defaults();
+        DeviceCeilings ceilings;
+        try (CublasLt lt = CublasLt.create();
+                Stream stream = Stream.create()) {
+            out.println("ceilings: copies and " + PEAK_N + "^3 products");
+            ceilings = DeviceCeilings.measure(
+                    lt, device, stream, 1L << 30, PEAK_N, precisions(device.computeCapability()), o);
+        }
+        out.println("GEMV kernels at M = 1");
+        GemvBenchmarkOptions g = GemvBenchmarkOptions.defaults()
+                .withCublasBaseline(false)
+                .withDecodeLayer(false)
+                .withShapes(
+                        quick
+                                ? List.of(GemvBenchmarkOptions.Shape.parse("4096x4096"))
+                                : List.of(
+                                        GemvBenchmarkOptions.Shape.parse("8192x8192"),
+                                        GemvBenchmarkOptions.Shape.parse("28672x4096")));
+        if (quick) {
+            g = g.withRepetitions(10);
+        }
+        List<String> failures = new ArrayList<>();
+        ceilings.failures().forEach((p, why) -> failures.add(p.displayName() + " peak: " + why));
+        List<Measurement> kernels = List.of();
+        try {
+            GemvBenchmarkResults r = GemvBenchmark.run(
+                    device,
+                    g,
+                    m -> out.println("  " + m.label() + " " + m.operator().name()
+                            + String.format(Locale.ROOT, " %.2f us", m.time().medianMicros())));
+            kernels = r.kernels();
+        } catch (RuntimeException e) {
+            failures.add("GEMV kernels: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+        MemoryFacts memory = Cuda.memoryFacts(device.ordinal());
+        return new Validation(
+                device.name(),
+                device.computeCapability(),
+                sheet.name(),
+                LocalDate.now(),
+                "CUDA runtime " + Cuda.runtimeVersion() + ", driver " + Cuda.driverVersion() + ", cuBLASLt "
+                        + CublasLt.version(),
+                Validation.checks(sheet, ceilings, memory),
+                kernels,
+                memory,
+                failures,
+                Validation.neverRunByUs(device.computeCapability()));
+    }
+}

@@ -1,0 +1,122 @@
+package dev.roofline.cuda.bench;
+
+import dev.roofline.core.hardware.ComputeCapability;
+import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.internal.Json;
+import dev.roofline.core.precision.Precision;
+import dev.roofline.core.roofline.Gemm;
+import dev.roofline.core.roofline.Prediction;
+import dev.roofline.core.roofline.Roofline;
+import dev.roofline.cuda.MemoryFacts;
+import org.junit.jupiter.api.Test;
+
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/** {@link Validation}: registry figures beside measurements, ratios by hand, and the two renderings. */
+class ValidationTest {
+    private static final long GIB = 1L << 30;
+    private static final MemoryFacts MEMORY = new MemoryFacts(false, false, 100 * GIB, 140 * GIB);
+    private static final DeviceCeilings MEASURED = new DeviceCeilings(
+            "NVIDIA H200",
+            LocalDate.of(2026, 11, 25),
+            4.0e12,
+            5e-6,
+            "copies",
+            Map.of(Precision.FP16, 791.6e12, Precision.NVFP4, 1.0e15),
+            "8192^3 products",
+            Map.of(Precision.FP8_E4M3, "CublasException: no algorithm"));
+
+    private static Validation.Check check(List<Validation.Check> checks, String figure) {
+        return checks.stream()
+                .filter(c -> c.figure().equals(figure))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    @Test
+    void ratiosAreMeasuredOverTheDatasheet() {
+        List<Validation.Check> checks = Validation.checks(Hardware.H200, MEASURED, MEMORY);
+        // H200 datasheet: 4.8 TB/s; 4.0 / 4.8
+        assertThat(check(checks, "DRAM bandwidth").ratio().getAsDouble()).isCloseTo(0.83333, within(1e-5));
+        assertThat(check(checks, "DRAM bandwidth").source()).contains("H200");
+        // H200 datasheet FP16: 1979 TFLOPS with sparsity, 989.5 dense; 791.6 / 989.5 = 0.8
+        assertThat(check(checks, "FP16 dense peak").ratio().getAsDouble()).isCloseTo(0.8, within(1e-9));
+        // 141 GB HBM3e in the registry (GiB); CUDA sees 140 GiB
+        assertThat(check(checks, "memory capacity").ratio().getAsDouble()).isCloseTo(140.0 / 141, within(1e-12));
+        assertThat(check(checks, "kernel latency").measured()).isEqualTo(5e-6);
+    }
+
+    @Test
+    void aPrecisionTheRegistryLacksHasNoRatioAndSaysSo() {
+        Validation.Check nvfp4 = check(Validation.checks(Hardware.H200, MEASURED, MEMORY), "NVFP4 dense peak");
+        assertThat(nvfp4.registry()).isEmpty();
+        assertThat(nvfp4.ratio()).isEmpty();
+        assertThat(nvfp4.source()).isEqualTo("the registry has no NVFP4 ceiling for H200");
+    }
+
+    @Test
+    void onlyHopperHasBeenRunByUsAndBlackwellAddsTheBlockScaledProducts() {
+        assertThat(Validation.neverRunByUs(new ComputeCapability(9, 0))).isEmpty();
+        assertThat(Validation.neverRunByUs(new ComputeCapability(8, 9)))
+                .singleElement()
+                .asString()
+                .contains("8.9");
+        assertThat(Validation.neverRunByUs(new ComputeCapability(12, 1)))
+                .hasSize(2)
+                .last()
+                .asString()
+                .contains("block-scaled")
+                .contains("never run on one by us");
+    }
+
+    @Test
+    void markdownAndJsonCarryEveryFigure() {
+        Gemm g = Gemm.gemv(8192, 8192);
+        Prediction sheet = Roofline.on(Hardware.H200).predict(g);
+        Measurement kernel = new Measurement("FP16", g, TimingStats.of(40), sheet).withDatasheet(sheet);
+        Validation v = new Validation(
+                "NVIDIA H200",
+                new ComputeCapability(9, 0),
+                "H200",
+                LocalDate.of(2026, 11, 25),
+                "CUDA runtime 13000",
+                Validation.checks(Hardware.H200, MEASURED, MEMORY),
+                List.of(kernel),
+                MEMORY,
+                List.of("FP8 E4M3 peak: CublasException: no algorithm"),
+                Validation.neverRunByUs(new ComputeCapability(9, 0)));
+        // 8192 x 8192 FP16 weights alone are 134 MB: at 4.8 TB/s at least 27.96 us of the 40 measured
+        assertThat(sheet.timeMicros()).isGreaterThan(27.96);
+        assertThat(Validation.percentOfDatasheet(kernel).getAsDouble())
+                .isCloseTo(100 * sheet.timeMicros() / 40, within(1e-9));
+        assertThat(v.markdown())
+                .contains("| DRAM bandwidth | 4800 GB/s | 4000 GB/s | 0.833 |")
+                .contains("| FP16 dense peak | 990 TFLOPS | 792 TFLOPS | 0.800 |")
+                .contains("| NVFP4 dense peak | – | 1000 TFLOPS | – |")
+                .contains("- free 100.00 GiB of 140.00 GiB total")
+                .contains("- FP8 E4M3 peak: CublasException: no algorithm")
+                .contains("Nothing: every path above has been run on this GPU family.");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> json = (Map<String, Object>) Json.parse(v.json());
+        assertThat(json).containsEntry("gpu", "NVIDIA H200").containsEntry("compute_capability", "9.0");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> checks = (List<Map<String, Object>>) json.get("checks");
+        assertThat(checks.getFirst()).containsEntry("figure", "DRAM bandwidth");
+        assertThat(((Number) checks.getFirst().get("registry")).doubleValue()).isEqualTo(4.8e12);
+        assertThat(((Number) checks.getFirst().get("measured")).doubleValue()).isEqualTo(4.0e12);
+        assertThat(checks.stream()
+                        .filter(c -> c.get("figure").equals("NVFP4 dense peak"))
+                        .findFirst()
+                        .orElseThrow())
+                .containsEntry("ratio", null);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> memory = (Map<String, Object>) json.get("memory");
+        assertThat(((Number) memory.get("total_bytes")).longValue()).isEqualTo(140 * GIB);
+        assertThat(json.get("never_run_by_us")).isEqualTo(List.of());
+    }
+}

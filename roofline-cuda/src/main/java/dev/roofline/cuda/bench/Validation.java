@@ -28,6 +28,8 @@ import java.util.OptionalDouble;
  * @param software       CUDA runtime, driver and cuBLASLt versions, as one line
  * @param checks         registry figures beside their measurements
  * @param kernels        roofline's GEMV kernels, each beside its datasheet roofline time
+ * @param decode         whole decode steps, each beside its datasheet prediction, with joules per token where a
+ *                       meter was installed; empty when none was run
  * @param memory         how the GPU holds memory
  * @param failures       what could not be measured, and why
  * @param neverRunByUs   code paths built for this GPU that roofline's developers have never run on one
@@ -40,6 +42,7 @@ public record Validation(
         String software,
         List<Check> checks,
         List<Measurement> kernels,
+        List<DecodeStepResult> decode,
         MemoryFacts memory,
         List<String> failures,
         List<String> neverRunByUs) {
@@ -95,6 +98,7 @@ public record Validation(
         Objects.requireNonNull(memory, "memory");
         checks = List.copyOf(checks);
         kernels = List.copyOf(kernels);
+        decode = List.copyOf(decode);
         failures = List.copyOf(failures);
         neverRunByUs = List.copyOf(neverRunByUs);
     }
@@ -246,6 +250,45 @@ public record Validation(
                         .append(" |\n");
             }
         }
+        sb.append("\n## Decode steps\n\n");
+        if (decode.isEmpty()) {
+            sb.append("None run.\n");
+        } else {
+            sb.append("| model | weights | KV | batch | context | measured us | datasheet us | % of datasheet"
+                    + " | tokens/s | weight+KV GB/s | J/token |\n");
+            sb.append("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+            for (DecodeStepResult r : decode) {
+                DecodeStepBenchmark.Config c = r.config();
+                sb.append("| ")
+                        .append(cell(r.model()))
+                        .append(" | ")
+                        .append(c.format())
+                        .append(" | ")
+                        .append(c.kv())
+                        .append(" | ")
+                        .append(c.batch())
+                        .append(" | ")
+                        .append(c.context())
+                        .append(" | ");
+                if (!r.measured()) {
+                    sb.append(cell(r.notRun())).append(" | – | – | – | – | – |\n");
+                    continue;
+                }
+                double sheet = DecodeStepResult.stepPrediction(r.datasheet());
+                sb.append(String.format(
+                                Locale.ROOT,
+                                "%.1f | %.1f | %.1f%% | %.1f | %.0f | ",
+                                r.micros(),
+                                sheet * 1e6,
+                                100 * sheet / r.seconds(),
+                                r.tokensPerSecond(),
+                                r.bytesPerSecond() / 1e9))
+                        .append(r.energy()
+                                .map(e -> String.format(Locale.ROOT, "%.3f", e.joulesPerOperation() / c.batch()))
+                                .orElse("–"))
+                        .append(" |\n");
+            }
+        }
         sb.append("\n## Memory\n\n");
         sb.append("- integrated (shares the host's memory): ")
                 .append(memory.integrated() ? "yes" : "no")
@@ -319,6 +362,34 @@ public record Validation(
                     .append('}');
         }
         sb.append(kernels.isEmpty() ? "],\n" : "\n  ],\n");
+        sb.append("  \"decode\": [");
+        for (int i = 0; i < decode.size(); i++) {
+            DecodeStepResult r = decode.get(i);
+            DecodeStepBenchmark.Config c = r.config();
+            sb.append(i == 0 ? "\n" : ",\n")
+                    .append("    {\"model\": ")
+                    .append(Json.quote(r.model()))
+                    .append(", \"weights\": ")
+                    .append(Json.quote(c.format().name()))
+                    .append(", \"kv\": ")
+                    .append(Json.quote(c.kv().toString()))
+                    .append(", \"batch\": ")
+                    .append(c.batch())
+                    .append(", \"context\": ")
+                    .append(c.context())
+                    .append(", \"median_seconds\": ")
+                    .append(r.measured() ? number(r.seconds()) : "null")
+                    .append(", \"datasheet_seconds\": ")
+                    .append(r.measured() ? number(DecodeStepResult.stepPrediction(r.datasheet())) : "null")
+                    .append(", \"joules_per_token\": ")
+                    .append(r.energy()
+                            .map(e -> number(e.joulesPerOperation() / c.batch()))
+                            .orElse("null"))
+                    .append(", \"not_run\": ")
+                    .append(r.measured() ? "null" : Json.quote(r.notRun()))
+                    .append('}');
+        }
+        sb.append(decode.isEmpty() ? "],\n" : "\n  ],\n");
         sb.append("  \"memory\": {\"integrated\": ")
                 .append(memory.integrated())
                 .append(", \"pageable_memory_access\": ")

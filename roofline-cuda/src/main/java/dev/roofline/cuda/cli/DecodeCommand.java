@@ -230,53 +230,9 @@ public final class DecodeCommand implements Command {
         Calibration calibration = null;
         List<DecodeStepResult> fittedTo = List.of();
         if (args.has(CALIBRATE)) {
-            DecodeStepBenchmark.Sweep sweep = sweep(args);
-            fittedTo = results.results().stream()
-                    .filter(r -> r.measured()
-                            && r.config().kv().equals(sweep.kvFormats().getFirst())
-                            && r.config().batch() == sweep.batches().getFirst()
-                            && r.config().context() == sweep.contexts().getFirst()
-                            && r.config().launch() == sweep.launches().getFirst())
-                    .toList();
-            int batch = sweep.batches().getFirst();
-            if (fittedTo.isEmpty()) {
-                throw new IllegalStateException("--calibrate: nothing was measured at the sweep's first batch and"
-                        + " context (" + batch + ", " + sweep.contexts().getFirst() + ") to fit a calibration to");
-            }
-            int far = Math.multiplyExact(
-                    ATTENTION_CALIBRATION_CONTEXT_FACTOR, sweep.contexts().getFirst());
-            // the attention alone at the longer context, when its caches fit; else attention keeps one efficiency
-            boolean fits = DecodeStepBenchmark.kvBytes(shape, batch, far) + (256L << 20) < Cuda.freeMemoryBytes();
-            DecodeCalibration.AttentionPoint attention = fits
-                    ? new DecodeCalibration.AttentionPoint(
-                            far,
-                            DecodeStepBenchmark.attentionSeconds(
-                                    Cuda.device(0),
-                                    shape,
-                                    batch,
-                                    far,
-                                    sweep.launches().getFirst()),
-                            Transformer.of(
-                                            model,
-                                            results.ceilings()
-                                                    .applyTo(Cuda.device(0).hardware()))
-                                    .predict(DecodeStepBenchmark.workload(WeightFormat.FP16, batch, far))
-                                    .operator("attention")
-                                    .timeSeconds())
-                    : null;
-            calibration = DecodeCalibration.fit(
-                    fittedTo,
-                    attention,
-                    results.ceilings(),
-                    results.device(),
-                    LocalDate.now(),
-                    "roofline decode " + model.name() + " batch " + batch + " context "
-                            + sweep.contexts().getFirst() + " "
-                            + sweep.launches().getFirst().name().toLowerCase(Locale.ROOT) + " launches, "
-                            + fittedTo.stream()
-                                    .map(r -> r.config().format().name())
-                                    .toList()
-                            + (fits ? "; attention alone at context " + far : ""));
+            Fitted fitted = fitCalibration("roofline decode", model, shape, sweep(args), results);
+            calibration = fitted.calibration();
+            fittedTo = fitted.fittedTo();
             calibration.write(args.get(CALIBRATE));
         } else {
             calibration = saved;
@@ -285,6 +241,69 @@ public final class DecodeCommand implements Command {
             out.print(DecodeStepReport.calibration(
                     DecodeCalibration.check(model, calibration, results.results(), fittedTo), calibration, format));
         }
+    }
+
+    /** A calibration and the measured steps it was fitted to. */
+    record Fitted(Calibration calibration, List<DecodeStepResult> fittedTo) {}
+
+    /**
+     * Fits a calibration to the steps of {@code results} at the sweep's first KV format, batch, context and launch order
+     * (every weight format), with the attention also timed alone at {@value #ATTENTION_CALIBRATION_CONTEXT_FACTOR}× the
+     * context when its caches fit in free memory; {@code command} names what measured it in the calibration's source.
+     *
+     * @throws IllegalStateException when nothing was measured at that configuration
+     */
+    static Fitted fitCalibration(
+            String command,
+            Model model,
+            DecoderShape shape,
+            DecodeStepBenchmark.Sweep sweep,
+            DecodeStepBenchmark.Results results) {
+        List<DecodeStepResult> fittedTo = results.results().stream()
+                .filter(r -> r.measured()
+                        && r.config().kv().equals(sweep.kvFormats().getFirst())
+                        && r.config().batch() == sweep.batches().getFirst()
+                        && r.config().context() == sweep.contexts().getFirst()
+                        && r.config().launch() == sweep.launches().getFirst())
+                .toList();
+        int batch = sweep.batches().getFirst();
+        if (fittedTo.isEmpty()) {
+            throw new IllegalStateException("nothing was measured at the sweep's first batch and" + " context (" + batch
+                    + ", " + sweep.contexts().getFirst() + ") to fit a calibration to");
+        }
+        int far = Math.multiplyExact(
+                ATTENTION_CALIBRATION_CONTEXT_FACTOR, sweep.contexts().getFirst());
+        // the attention alone at the longer context, when its caches fit; else attention keeps one efficiency
+        boolean fits = DecodeStepBenchmark.kvBytes(shape, batch, far) + (256L << 20) < Cuda.freeMemoryBytes();
+        DecodeCalibration.AttentionPoint attention = fits
+                ? new DecodeCalibration.AttentionPoint(
+                        far,
+                        DecodeStepBenchmark.attentionSeconds(
+                                Cuda.device(0),
+                                shape,
+                                batch,
+                                far,
+                                sweep.launches().getFirst()),
+                        Transformer.of(
+                                        model,
+                                        results.ceilings()
+                                                .applyTo(Cuda.device(0).hardware()))
+                                .predict(DecodeStepBenchmark.workload(WeightFormat.FP16, batch, far))
+                                .operator("attention")
+                                .timeSeconds())
+                : null;
+        Calibration calibration = DecodeCalibration.fit(
+                fittedTo,
+                attention,
+                results.ceilings(),
+                results.device(),
+                LocalDate.now(),
+                command + " " + model.name() + " batch " + batch + " context "
+                        + sweep.contexts().getFirst() + " "
+                        + sweep.launches().getFirst().name().toLowerCase(Locale.ROOT) + " launches, "
+                        + fittedTo.stream().map(r -> r.config().format().name()).toList()
+                        + (fits ? "; attention alone at context " + far : ""));
+        return new Fitted(calibration, fittedTo);
     }
 
     private static Calibration readCalibration(Path file) {

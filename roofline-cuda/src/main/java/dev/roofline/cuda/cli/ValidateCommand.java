@@ -1,5 +1,6 @@
 package dev.roofline.cuda.cli;
 
+import dev.roofline.core.calibration.Calibration;
 import dev.roofline.core.cli.Arguments;
 import dev.roofline.core.cli.Command;
 import dev.roofline.core.cli.Converters;
@@ -7,12 +8,16 @@ import dev.roofline.core.cli.Option;
 import dev.roofline.core.cli.UsageException;
 import dev.roofline.core.hardware.ComputeCapability;
 import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.model.Model;
+import dev.roofline.core.model.Models;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.cuda.Cuda;
 import dev.roofline.cuda.Device;
 import dev.roofline.cuda.MemoryFacts;
 import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.bench.BenchmarkOptions;
+import dev.roofline.cuda.bench.DecodeStepBenchmark;
+import dev.roofline.cuda.bench.DecodeStepResult;
 import dev.roofline.cuda.bench.DeviceCeilings;
 import dev.roofline.cuda.bench.GemvBenchmark;
 import dev.roofline.cuda.bench.GemvBenchmarkOptions;
@@ -20,6 +25,10 @@ import dev.roofline.cuda.bench.GemvBenchmarkResults;
 import dev.roofline.cuda.bench.Measurement;
 import dev.roofline.cuda.bench.Validation;
 import dev.roofline.cuda.blas.CublasLt;
+import dev.roofline.cuda.decode.DecoderShape;
+import dev.roofline.cuda.kernels.KernelLaunch;
+import dev.roofline.cuda.kernels.KvCacheFormat;
+import dev.roofline.cuda.kernels.WeightFormat;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -36,7 +45,10 @@ import java.util.Locale;
  * compute capability 8.9; NVFP4 and MXFP8 from 10.0), roofline's GEMV kernels at M = 1 in every weight format, and how
  * the GPU holds memory (integrated, pageable access, free and total) — and writes {@code validation.md} and
  * {@code validation.json} to {@code DIR}: every registry figure beside its measurement and the ratio, and what roofline
- * built for this GPU but never ran on one. Nothing is refused for a GPU family: a product cuBLASLt will not run is
+ * built for this GPU but never ran on one. Unless {@code --no-decode}, it first runs {@code --model}'s decode step at
+ * batch 1, context 1024 in FP16, FP8 and NVFP4 (profiled, with joules per token where a meter is installed) and writes
+ * the calibration fitted to it as {@code calibration.json}, for {@code roofline decode --calibration} and
+ * {@code report --calibration}. Nothing is refused for a GPU family: a product cuBLASLt will not run is
  * listed with its error. Without a GPU it prints the registry figures it would check (for {@code --hw}) and writes
  * nothing.
  */
@@ -51,6 +63,27 @@ public final class ValidateCommand implements Command {
             "without a GPU: the registry entry whose figures would be checked",
             "gb10",
             Converters.hardware());
+
+    static final Option<String> MODEL = Option.of(
+            "--model",
+            "NAME",
+            "the model whose decode step is measured and calibrated (batch 1, context 1024; FP16, FP8 and NVFP4"
+                    + " weights)",
+            "llama-3-8b",
+            (option, value) -> value);
+    static final Option<Boolean> NO_DECODE =
+            Option.flag("--no-decode", "skip the decode step and the calibration fitted to it");
+
+    /** The decode step validate measures and fits its calibration to: one sequence at a 1k context, as served. */
+    static final DecodeStepBenchmark.Sweep DECODE = new DecodeStepBenchmark.Sweep(
+            List.of(WeightFormat.FP16, WeightFormat.FP8_E4M3, WeightFormat.NVFP4),
+            List.of(KvCacheFormat.of(Precision.FP16)),
+            List.of(1),
+            List.of(1024),
+            List.of(KernelLaunch.PROGRAMMATIC));
+
+    /** RoPE base of the step: it changes no byte or FLOP, so Llama 3's serves every model. */
+    static final double ROPE_THETA = 500_000;
 
     /** The GEMM size of each peak: large enough to run at the tensor cores' steady rate on every GPU we know. */
     static final long PEAK_N = 8192;
@@ -67,7 +100,7 @@ public final class ValidateCommand implements Command {
 
     @Override
     public List<Option<?>> options() {
-        return List.of(OUT, QUICK, HW);
+        return List.of(OUT, QUICK, MODEL, NO_DECODE, HW);
     }
 
     @Override
@@ -78,6 +111,15 @@ public final class ValidateCommand implements Command {
         }
         if (!Files.isWritable(dir)) {
             throw new UsageException("--out " + args.get(OUT) + ": directory is not writable");
+        }
+        Model model = null;
+        if (!args.has(NO_DECODE)) {
+            try {
+                model = Models.byName(args.get(MODEL));
+                DecoderShape.of(model);
+            } catch (IllegalArgumentException | UnsupportedOperationException e) {
+                throw new UsageException("--model " + args.get(MODEL) + ": " + e.getMessage());
+            }
         }
         if (!Cuda.isAvailable()) {
             Hardware hw = args.get(HW);
@@ -99,13 +141,34 @@ public final class ValidateCommand implements Command {
             out.flush();
             throw new IllegalStateException(Cuda.unavailableReason().orElseThrow() + " - nothing measured or written");
         }
-        Validation v = measure(args.has(QUICK), out);
+        List<String> failures = new ArrayList<>();
+        List<DecodeStepResult> decode = List.of();
+        Calibration calibration = null;
+        if (model != null) {
+            out.println("decode steps: " + model.name() + ", batch 1, context 1024");
+            try {
+                DecodeStepBenchmark.Results r =
+                        DecodeStepBenchmark.run(Cuda.device(0), model, DECODE, ROPE_THETA, true);
+                decode = r.results();
+                calibration = DecodeCommand.fitCalibration(
+                                "roofline validate", model, DecoderShape.of(model), DECODE, r)
+                        .calibration();
+            } catch (RuntimeException e) {
+                failures.add("decode step and calibration: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            }
+        }
+        Validation v = measure(args.has(QUICK), decode, failures, out);
         Path md = dir.resolve("validation.md");
         Path json = dir.resolve("validation.json");
         MeasureCommand.write(md, v.markdown());
         MeasureCommand.write(json, v.json());
         out.print(v.markdown());
         out.println("written: " + md + ", " + json);
+        if (calibration != null) {
+            Path file = dir.resolve("calibration.json");
+            MeasureCommand.write(file, calibration.toJson());
+            out.println("calibration: " + file + " (" + calibration.provenance() + ")");
+        }
     }
 
     /**
@@ -124,7 +187,8 @@ public final class ValidateCommand implements Command {
         return p;
     }
 
-    private static Validation measure(boolean quick, PrintStream out) {
+    private static Validation measure(
+            boolean quick, List<DecodeStepResult> decode, List<String> failures, PrintStream out) {
         Device device = Cuda.device(0);
         out.println(device);
         Hardware sheet = device.hardware();
@@ -149,7 +213,6 @@ public final class ValidateCommand implements Command {
         if (quick) {
             g = g.withRepetitions(10);
         }
-        List<String> failures = new ArrayList<>();
         ceilings.failures().forEach((p, why) -> failures.add(p.displayName() + " peak: " + why));
         List<Measurement> kernels = List.of();
         try {
@@ -172,6 +235,7 @@ public final class ValidateCommand implements Command {
                         + CublasLt.version(),
                 Validation.checks(sheet, ceilings, memory),
                 kernels,
+                decode,
                 memory,
                 failures,
                 Validation.neverRunByUs(device.computeCapability()));

@@ -3,16 +3,23 @@ package dev.roofline.cuda.bench;
 import dev.roofline.core.hardware.ComputeCapability;
 import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.internal.Json;
+import dev.roofline.core.model.Models;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.roofline.Gemm;
 import dev.roofline.core.roofline.Prediction;
 import dev.roofline.core.roofline.Roofline;
+import dev.roofline.core.transformer.ModelPrediction;
+import dev.roofline.core.transformer.Transformer;
 import dev.roofline.cuda.MemoryFacts;
+import dev.roofline.cuda.kernels.KernelLaunch;
+import dev.roofline.cuda.kernels.WeightFormat;
 import org.junit.jupiter.api.Test;
 
 import java.time.LocalDate;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -87,6 +94,7 @@ class ValidationTest {
                 "CUDA runtime 13000",
                 Validation.checks(Hardware.H200, MEASURED, MEMORY),
                 List.of(kernel),
+                List.of(),
                 MEMORY,
                 List.of("FP8 E4M3 peak: CublasException: no algorithm"),
                 Validation.neverRunByUs(new ComputeCapability(9, 0)));
@@ -100,6 +108,7 @@ class ValidationTest {
                 .contains("| NVFP4 dense peak | – | 1000 TFLOPS | – |")
                 .contains("- free 100.00 GiB of 140.00 GiB total")
                 .contains("- FP8 E4M3 peak: CublasException: no algorithm")
+                .contains("## Decode steps\n\nNone run.\n")
                 .contains("Nothing: every path above has been run on this GPU family.");
         @SuppressWarnings("unchecked")
         Map<String, Object> json = (Map<String, Object>) Json.parse(v.json());
@@ -118,5 +127,59 @@ class ValidationTest {
         Map<String, Object> memory = (Map<String, Object>) json.get("memory");
         assertThat(((Number) memory.get("total_bytes")).longValue()).isEqualTo(140 * GIB);
         assertThat(json.get("never_run_by_us")).isEqualTo(List.of());
+        assertThat(json.get("decode")).isEqualTo(List.of());
+    }
+
+    @Test
+    void decodeStepsShowTokensAndBytesPerSecondAndWhyOneDidNotRun() {
+        ModelPrediction p = Transformer.of(Models.LLAMA_3_8B, Hardware.H200)
+                .predict(DecodeStepBenchmark.workload(WeightFormat.FP16, 2, 1024));
+        DecodeStepResult ran = new DecodeStepResult(
+                "Llama-3-8B",
+                new DecodeStepBenchmark.Config(WeightFormat.FP16, 2, 1024, KernelLaunch.PROGRAMMATIC),
+                0.01,
+                p,
+                p,
+                16_000_000_000L,
+                250_000_000L,
+                List.of(),
+                Optional.empty(),
+                null,
+                Double.NaN);
+        DecodeStepResult skipped = DecodeStepResult.unsupported(
+                "Llama-3-8B",
+                new DecodeStepBenchmark.Config(WeightFormat.NVFP4, 2, 1024, KernelLaunch.PROGRAMMATIC),
+                1,
+                1,
+                "not run: does not fit");
+        Validation v = new Validation(
+                "NVIDIA H200",
+                new ComputeCapability(9, 0),
+                "H200",
+                LocalDate.of(2026, 11, 25),
+                "CUDA runtime 13000",
+                List.of(),
+                List.of(),
+                List.of(ran, skipped),
+                MEMORY,
+                List.of(),
+                List.of());
+        double sheetMicros = DecodeStepResult.stepPrediction(p) * 1e6;
+        // 2 tokens in 10 ms = 200 tokens/s; (16 + 0.25) GB in 10 ms = 1625 GB/s
+        assertThat(v.markdown())
+                .contains(String.format(
+                        Locale.ROOT,
+                        "| Llama-3-8B | FP16 | FP16 | 2 | 1024 | 10000.0 | %.1f | %.1f%% | 200.0 | 1625 | – |",
+                        sheetMicros,
+                        sheetMicros / 100))
+                .contains("| Llama-3-8B | NVFP4 | FP16 | 2 | 1024 | not run: does not fit |");
+        @SuppressWarnings("unchecked")
+        List<Map<String, Object>> decode =
+                (List<Map<String, Object>>) ((Map<String, Object>) Json.parse(v.json())).get("decode");
+        assertThat(((Number) decode.getFirst().get("median_seconds")).doubleValue())
+                .isEqualTo(0.01);
+        assertThat(decode.get(1))
+                .containsEntry("not_run", "not run: does not fit")
+                .containsEntry("median_seconds", null);
     }
 }

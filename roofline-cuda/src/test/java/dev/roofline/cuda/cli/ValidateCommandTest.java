@@ -55,4 +55,15 @@ class ValidateCommandTest {
             assertThat(files).isEmpty();
         }
     }
+
+    @Test
+    void aModelTheDecoderCannotRunIsAUsageError(@TempDir Path dir) {
+        MeasureCommandTest.Run unknown = MeasureCommandTest.run("validate", "--out", dir.toString(), "--model", "nope");
+        assertThat(unknown.status()).isEqualTo(2);
+        assertThat(unknown.err()).startsWith("roofline validate: --model nope: ");
+        MeasureCommandTest.Run latent =
+                MeasureCommandTest.run("validate", "--out", dir.toString(), "--model", "deepseek-v3");
+        assertThat(latent.status()).isEqualTo(2);
+        assertThat(latent.err()).startsWith("roofline validate: --model deepseek-v3: ");
+    }
 }

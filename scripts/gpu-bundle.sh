@@ -126,6 +126,20 @@ RC=$?
 [ -n "$SMI_PID" ] && kill "$SMI_PID"
 exit $RC
 RUN
+cat > "$DIST/run-validate.sh" <<'RUN'
+#!/usr/bin/env bash
+# roofline validate with roofline-nvml beside it (joules per token): the registry's figures for this GPU beside their
+# measurements, written to $1 (default ./out) as validation.md, validation.json and calibration.json; further
+# arguments go to the command (--quick, --no-decode, --model NAME)
+D=$(cd "$(dirname "$0")" && pwd)
+OUT_DIR=${1:-$D/out}
+shift || true
+mkdir -p "$OUT_DIR"
+MP=$(ls "$D"/lib/*.jar | grep -v -e '-tests\.jar$' -e junit -e assertj | tr '\n' ':')
+exec "$D/jre/bin/java" --enable-native-access=dev.roofline.bindings,dev.roofline.cuda,dev.roofline.nvml -p "$MP" \
+  --add-modules dev.roofline.cuda,dev.roofline.nvml -m dev.roofline.core/dev.roofline.core.cli.Main \
+  validate --out "$OUT_DIR" "$@"
+RUN
 chmod +x "$DIST"/*.sh
 
 SIZE_MIB=$(du -sm "$DIST" | cut -f1)

@@ -71,7 +71,7 @@ class NullArgumentsTest {
         Gemm gemm = Gemm.of(16, 16, 16);
         assertThatThrownBy(() -> Matmul.plan(null, gemm, null, MatmulOptions.defaults()))
                 .hasMessage("lt must not be null");
-        assertThatThrownBy(() -> ElementCodec.bytesPerElement(null)).hasMessage("precision must not be null");
+        assertThatThrownBy(() -> ElementCodec.bitsPerElement(null)).hasMessage("precision must not be null");
         assertThatThrownBy(() -> ElementCodec.encode(Precision.FP16, null)).hasMessage("values must not be null");
         assertThatThrownBy(() -> ElementCodec.decode(Precision.FP16, null)).hasMessage("bytes must not be null");
         assertThatThrownBy(() -> ElementCodec.random(null, 4, 1, 1f)).hasMessage("precision must not be null");

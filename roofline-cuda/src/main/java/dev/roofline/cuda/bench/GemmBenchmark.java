@@ -60,27 +60,27 @@ public final class GemmBenchmark {
         try (OwnedResources owned = new OwnedResources();
                 Matmul mm = Matmul.plan(lt, gemm, device, mo)) {
             OperandBytes need = mm.requiredBytes();
-            int sets = o.inputSets(device.l2Bytes(), need.total());
             DeviceBuffer w0 = owned.add(DeviceInputs.random(gemm.weights(), gemm.n() * gemm.k(), need.weights(), 1));
             DeviceBuffer x0 =
                     owned.add(DeviceInputs.random(gemm.activations(), gemm.m() * gemm.k(), need.activations(), 2));
             DeviceBuffer one = owned.add(DeviceInputs.scale(1f));
             Matmul.BlockScaleBytes blockScales = Matmul.requiredBlockScaleBytes(gemm);
-            DeviceBuffer weightBlocks = blockScales.weights() == 0
-                    ? null
-                    : owned.add(DeviceInputs.unitBlockScales(blockScaleFormat(gemm.weights()), blockScales.weights()));
-            DeviceBuffer activationBlocks = blockScales.activations() == 0
-                    ? null
-                    : owned.add(DeviceInputs.unitBlockScales(
-                            blockScaleFormat(gemm.activations()), blockScales.activations()));
+            boolean blocks = blockScales.weights() > 0 && blockScales.activations() > 0;
+            int sets = o.inputSets(device.l2Bytes(), need.total() + blockScales.weights() + blockScales.activations());
             Operands[] ops = new Operands[sets];
             for (int s = 0; s < sets; s++) {
                 DeviceBuffer w = s == 0 ? w0 : owned.add(copyOf(w0));
                 DeviceBuffer x = s == 0 ? x0 : owned.add(copyOf(x0));
                 DeviceBuffer y = owned.add(DeviceBuffer.allocate(need.output()));
                 ops[s] = Operands.of(w, x, y).withScales(one, one, one);
-                if (weightBlocks != null && activationBlocks != null) {
-                    ops[s] = ops[s].withBlockScales(weightBlocks, activationBlocks, 1f);
+                if (blocks) {
+                    // each set its own scales, rotated with its elements so they are read from DRAM as served
+                    ops[s] = ops[s].withBlockScales(
+                            owned.add(DeviceInputs.unitBlockScales(
+                                    blockScaleFormat(gemm.weights()), blockScales.weights())),
+                            owned.add(DeviceInputs.unitBlockScales(
+                                    blockScaleFormat(gemm.activations()), blockScales.activations())),
+                            1f);
                 }
             }
             TimingStats t = timeFastest(mm, stream, o, ops);

@@ -27,7 +27,7 @@ public final class Sweep {
                     case FP16, BF16 -> p;
                     case FP8_E4M3, FP8_E5M2 -> Precision.FP16;
                     case INT8, FP32, TF32 -> Precision.FP32;
-                    // block-scaled products write 16-bit outputs (cuBLASLt's VEC16/VEC32 scale modes)
+                    // block-scaled products write BF16 here, as serving engines do (cuBLASLt also writes FP16 and FP32)
                     case NVFP4, MXFP8_E4M3 -> Precision.BF16;
                     default -> throw new IllegalArgumentException("no cuBLASLt benchmark for " + p.displayName());
                 };

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalDouble;
 
 /**
@@ -104,11 +105,25 @@ public record Validation(
     }
 
     /**
-     * The checks of {@code sheet} against {@code measured}: DRAM bandwidth against the copy slope, kernel latency
-     * against the copy line's intercept, each measured precision's peak against the registry's dense ceiling, and memory
-     * capacity against the total CUDA reports.
+     * The checks of {@code sheet} against {@code ceilings}: DRAM bandwidth against the copy slope, kernel latency
+     * against the copy line's intercept, each measured precision's peak against the registry's dense ceiling (none of
+     * these where the ceilings could not be measured); and memory capacity against the total CUDA reports.
      */
-    public static List<Check> checks(Hardware sheet, DeviceCeilings measured, MemoryFacts memory) {
+    public static List<Check> checks(Hardware sheet, Optional<DeviceCeilings> ceilings, MemoryFacts memory) {
+        List<Check> out = new ArrayList<>();
+        ceilings.ifPresent(measured -> out.addAll(ceilingChecks(sheet, measured)));
+        out.add(new Check(
+                "memory capacity",
+                "GiB",
+                1L << 30,
+                OptionalDouble.of(sheet.memoryBytes()),
+                String.valueOf(sheet.source(Hardware.Figure.MEMORY_CAPACITY)),
+                memory.totalBytes(),
+                "total memory cudaMemGetInfo reports"));
+        return out;
+    }
+
+    private static List<Check> ceilingChecks(Hardware sheet, DeviceCeilings measured) {
         List<Check> out = new ArrayList<>();
         out.add(new Check(
                 "DRAM bandwidth",
@@ -143,14 +158,6 @@ public record Validation(
                     e.getValue(),
                     measured.peakHow()));
         }
-        out.add(new Check(
-                "memory capacity",
-                "GiB",
-                1L << 30,
-                OptionalDouble.of(sheet.memoryBytes()),
-                String.valueOf(sheet.source(Hardware.Figure.MEMORY_CAPACITY)),
-                memory.totalBytes(),
-                "total memory cudaMemGetInfo reports"));
         return out;
     }
 
@@ -306,7 +313,7 @@ public record Validation(
         sb.append("\n## Built for this GPU, never run on one by us\n\n");
         sb.append(
                 neverRunByUs.isEmpty()
-                        ? "Nothing: every path above has been run on this GPU family.\n"
+                        ? "Nothing: roofline's developers have run these kernels and products on this GPU family.\n"
                         : bullets(neverRunByUs));
         return sb.toString();
     }

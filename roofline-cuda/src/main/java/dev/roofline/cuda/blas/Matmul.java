@@ -115,6 +115,7 @@ public final class Matmul implements AutoCloseable {
             throw new IllegalArgumentException(
                     "K must be a multiple of 16 for 8-bit operands (16-byte aligned rows), got K=" + gemm.k());
         }
+        requireWholeScaleBlocks(gemm);
         return new Matmul(lt, gemm, recipe, options);
     }
 
@@ -140,11 +141,19 @@ public final class Matmul implements AutoCloseable {
         selected = index;
     }
 
-    /** Bytes each operand buffer must hold at least. */
+    /**
+     * Bytes each operand buffer must hold at least: a block-scaled operand's elements alone (its scales are separate
+     * buffers, {@link #requiredBlockScaleBytes}), every other operand as stored.
+     */
     public OperandBytes requiredBytes() {
+        boolean blocks = recipe.blockScaleMode() >= 0;
         return new OperandBytes(
-                gemm.weights().storageBytes(gemm.n(), gemm.k()),
-                gemm.activations().storageBytes(gemm.m(), gemm.k()),
+                blocks
+                        ? gemm.weights().elementBytes(gemm.n(), gemm.k())
+                        : gemm.weights().storageBytes(gemm.n(), gemm.k()),
+                blocks
+                        ? gemm.activations().elementBytes(gemm.m(), gemm.k())
+                        : gemm.activations().storageBytes(gemm.m(), gemm.k()),
                 gemm.output().storageBytes(gemm.m(), gemm.n()));
     }
 
@@ -229,6 +238,23 @@ public final class Matmul implements AutoCloseable {
         return (long) ScaleTiles.of(Math.toIntExact(rows), Math.toIntExact(Math.ceilDiv(k, s.blockSize())))
                         .bytes()
                 * s.scale().bytes();
+    }
+
+    /** Block-scaled operands' K, in elements, is a multiple of this: whole 32-element blocks and 16-byte rows. */
+    static final int BLOCK_SCALED_K_MULTIPLE = 32;
+
+    /**
+     * Refuses a block-scaled product whose K would split a scale block or misalign a row: NVFP4 rows are 16-byte aligned
+     * at 32 elements, MXFP8's blocks are 32 elements.
+     */
+    static void requireWholeScaleBlocks(Gemm gemm) {
+        boolean blocks = gemm.weights().blockScaling().isPresent()
+                || gemm.activations().blockScaling().isPresent();
+        if (blocks && gemm.k() % BLOCK_SCALED_K_MULTIPLE != 0) {
+            throw new IllegalArgumentException("K must be a multiple of " + BLOCK_SCALED_K_MULTIPLE
+                    + " for block-scaled operands (whole scale blocks, 16-byte aligned rows), got K=" + gemm.k()
+                    + " for " + gemm.name());
+        }
     }
 
     private static void requireBlockScales(String name, DeviceBuffer b, long bytes) {

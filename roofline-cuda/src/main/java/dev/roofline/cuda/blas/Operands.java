@@ -9,8 +9,8 @@ import java.util.Objects;
  * row-major); for FP8, per-tensor FP32 scales (each a 4-byte device buffer; {@code outputScale} only applies to an
  * FP8 output); for the block-scaled formats (NVFP4, MXFP8), each operand's block scales in cuBLASLt's tiled layout
  * ({@link dev.roofline.core.format.ScaleTiles}: {@code Nvfp4Tensor.tiledBlockScales()}, {@code MxTensor.tiledScales()}
- * in roofline-quant) and the product of the operands' tensor scales ({@code tensorScales}, NVFP4's two
- * {@code weight_scale_2}; 1 for MX), which the product multiplies by. Scales not used by the product may be null.
+ * in roofline-quant) and the product of the operands' tensor scales ({@code tensorScales}: for NVFP4 as ModelOpt stores it, the
+ * weight's {@code weight_scale_2} times the activation's {@code input_scale}; 1 for MX), which the product multiplies by. Scales not used by the product may be null.
  */
 public record Operands(
         DeviceBuffer weights,

@@ -230,7 +230,12 @@ public final class DecodeCommand implements Command {
         Calibration calibration = null;
         List<DecodeStepResult> fittedTo = List.of();
         if (args.has(CALIBRATE)) {
-            Fitted fitted = fitCalibration("roofline decode", model, shape, sweep(args), results);
+            Fitted fitted;
+            try {
+                fitted = fitCalibration("roofline decode", model, shape, sweep(args), results);
+            } catch (IllegalStateException e) {
+                throw new IllegalStateException("--calibrate: " + e.getMessage(), e);
+            }
             calibration = fitted.calibration();
             fittedTo = fitted.fittedTo();
             calibration.write(args.get(CALIBRATE));

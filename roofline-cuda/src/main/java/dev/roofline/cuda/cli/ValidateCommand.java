@@ -34,10 +34,15 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * {@code roofline validate [--out DIR] [--quick]}: measures what the registry claims about the GPU it runs on — copy
@@ -48,15 +53,18 @@ import java.util.Locale;
  * built for this GPU but never ran on one. Unless {@code --no-decode}, it first runs {@code --model}'s decode step at
  * batch 1, context 1024 in FP16, FP8 and NVFP4 (profiled, with joules per token where a meter is installed) and writes
  * the calibration fitted to it as {@code calibration.json}, for {@code roofline decode --calibration} and
- * {@code report --calibration}. Nothing is refused for a GPU family: a product cuBLASLt will not run is
- * listed with its error. Without a GPU it prints the registry figures it would check (for {@code --hw}) and writes
+ * {@code report --calibration}. No GPU family is refused: a precision a family lacks is not asked for,
+ * and a part that fails is listed with its error while the rest is still measured and written (the exit status is then
+ * 1). Without a GPU it prints the registry figures it would check (for {@code --hw}) and writes
  * nothing.
  */
 public final class ValidateCommand implements Command {
     static final Option<Path> OUT = Option.of(
             "--out", "DIR", "folder for validation.md and validation.json (must exist)", ".", Converters.path());
-    static final Option<Boolean> QUICK =
-            Option.flag("--quick", "10 repetitions and one GEMV shape (4096x4096) instead of 8192x8192 and 28672x4096");
+    static final Option<Boolean> QUICK = Option.flag(
+            "--quick",
+            "10 repetitions and one GEMV shape (4096x4096) instead of 8192x8192 and 28672x4096 (the decode step"
+                    + " is unchanged)");
     static final Option<Hardware> HW = Option.of(
             "--hw",
             "NAME",
@@ -141,33 +149,126 @@ public final class ValidateCommand implements Command {
             out.flush();
             throw new IllegalStateException(Cuda.unavailableReason().orElseThrow() + " - nothing measured or written");
         }
+        Device device = Cuda.device(0);
+        out.println(device);
+        // the stages run from the vendor's code to ours, each guarded: a kernel of ours that fails (and may leave the
+        // context unusable) comes last, and costs only its own part of the record
+        MemoryFacts memory = Cuda.memoryFacts(device.ordinal());
         List<String> failures = new ArrayList<>();
-        List<DecodeStepResult> decode = List.of();
+        boolean quick = args.has(QUICK);
+        DeviceCeilings ceilings = stage("ceilings", failures, err, () -> ceilings(device, quick, out));
+        if (ceilings != null) {
+            ceilings.failures().forEach((p, why) -> failures.add(p.displayName() + " peak: " + why));
+        }
+        List<Measurement> kernels = stage("GEMV kernels", failures, err, () -> gemv(device, quick, out));
+        List<DecodeStepResult> decode = new ArrayList<>();
         Calibration calibration = null;
         if (model != null) {
-            out.println("decode steps: " + model.name() + ", batch 1, context 1024");
-            try {
-                DecodeStepBenchmark.Results r =
-                        DecodeStepBenchmark.run(Cuda.device(0), model, DECODE, ROPE_THETA, true);
-                decode = r.results();
-                calibration = DecodeCommand.fitCalibration(
-                                "roofline validate", model, DecoderShape.of(model), DECODE, r)
-                        .calibration();
-            } catch (RuntimeException e) {
-                failures.add("decode step and calibration: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+            DecodeStepBenchmark.Results steps = decode(device, model, failures, err, out);
+            if (steps != null) {
+                decode.addAll(steps.results());
+                Model m = model;
+                calibration = stage("calibration", failures, err, () -> DecodeCommand.fitCalibration(
+                                "roofline validate", m, DecoderShape.of(m), DECODE, steps)
+                        .calibration());
             }
         }
-        Validation v = measure(args.has(QUICK), decode, failures, out);
-        Path md = dir.resolve("validation.md");
-        Path json = dir.resolve("validation.json");
-        MeasureCommand.write(md, v.markdown());
-        MeasureCommand.write(json, v.json());
-        out.print(v.markdown());
-        out.println("written: " + md + ", " + json);
+        Validation v = new Validation(
+                device.name(),
+                device.computeCapability(),
+                device.hardware().name(),
+                LocalDate.now(),
+                "CUDA runtime " + Cuda.runtimeVersion() + ", driver " + Cuda.driverVersion() + ", cuBLASLt "
+                        + CublasLt.version(),
+                Validation.checks(device.hardware(), Optional.ofNullable(ceilings), memory),
+                kernels == null ? List.of() : kernels,
+                decode,
+                memory,
+                failures,
+                Validation.neverRunByUs(device.computeCapability()));
+        Map<Path, String> files = new LinkedHashMap<>();
+        files.put(dir.resolve("validation.md"), v.markdown());
+        files.put(dir.resolve("validation.json"), v.json());
         if (calibration != null) {
-            Path file = dir.resolve("calibration.json");
-            MeasureCommand.write(file, calibration.toJson());
-            out.println("calibration: " + file + " (" + calibration.provenance() + ")");
+            files.put(dir.resolve("calibration.json"), calibration.toJson());
+        }
+        writeAll(files);
+        out.print(v.markdown());
+        out.println("written: "
+                + String.join(", ", files.keySet().stream().map(Path::toString).toList()));
+        if (calibration != null) {
+            out.println("calibration: " + calibration.provenance());
+        }
+        if (!failures.isEmpty()) {
+            throw new IllegalStateException(failures.size() + " part(s) not measured (listed under \"Not measured\" in "
+                    + dir.resolve("validation.md") + ")");
+        }
+    }
+
+    /** One stage of the record: its result, or null with its failure recorded and printed as it happens. */
+    private static <T> T stage(String name, List<String> failures, PrintStream err, Supplier<T> work) {
+        try {
+            return work.get();
+        } catch (RuntimeException e) {
+            String why = name + ": " + e.getClass().getSimpleName() + ": " + e.getMessage();
+            failures.add(why);
+            err.println("roofline validate: " + why);
+            return null;
+        }
+    }
+
+    /**
+     * The decode step, one weight format at a time so a format that fails costs only its own rows; null when none
+     * ran.
+     */
+    private static DecodeStepBenchmark.Results decode(
+            Device device, Model model, List<String> failures, PrintStream err, PrintStream out) {
+        out.println("decode steps: " + model.name() + ", batch 1, context 1024");
+        List<DecodeStepResult> results = new ArrayList<>();
+        DecodeStepBenchmark.Results first = null;
+        for (WeightFormat f : DECODE.formats()) {
+            DecodeStepBenchmark.Results r = stage(
+                    "decode step " + f,
+                    failures,
+                    err,
+                    () -> DecodeStepBenchmark.run(
+                            device,
+                            model,
+                            new DecodeStepBenchmark.Sweep(
+                                    List.of(f),
+                                    DECODE.kvFormats(),
+                                    DECODE.batches(),
+                                    DECODE.contexts(),
+                                    DECODE.launches()),
+                            ROPE_THETA,
+                            true));
+            if (r != null) {
+                first = first == null ? r : first;
+                results.addAll(r.results());
+            }
+        }
+        return first == null ? null : new DecodeStepBenchmark.Results(first.device(), first.ceilings(), results);
+    }
+
+    /** Writes every file or none: each to a temporary file beside it first, then all renamed. */
+    static void writeAll(Map<Path, String> files) throws IOException {
+        Map<Path, Path> temps = new LinkedHashMap<>();
+        try {
+            for (Map.Entry<Path, String> e : files.entrySet()) {
+                Path target = e.getKey().toAbsolutePath();
+                Path temp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".partial");
+                temps.put(target, temp);
+                Files.writeString(temp, e.getValue());
+            }
+            for (Map.Entry<Path, Path> e : temps.entrySet()) {
+                Files.move(
+                        e.getValue(), e.getKey(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            }
+        } catch (IOException e) {
+            for (Path temp : temps.values()) {
+                Files.deleteIfExists(temp);
+            }
+            throw new IOException("cannot write " + files.keySet() + ": " + e.getMessage(), e);
         }
     }
 
@@ -187,19 +288,17 @@ public final class ValidateCommand implements Command {
         return p;
     }
 
-    private static Validation measure(
-            boolean quick, List<DecodeStepResult> decode, List<String> failures, PrintStream out) {
-        Device device = Cuda.device(0);
-        out.println(device);
-        Hardware sheet = device.hardware();
+    private static DeviceCeilings ceilings(Device device, boolean quick, PrintStream out) {
         BenchmarkOptions o = quick ? BenchmarkOptions.defaults().withRepetitions(10) : BenchmarkOptions.defaults();
-        DeviceCeilings ceilings;
         try (CublasLt lt = CublasLt.create();
                 Stream stream = Stream.create()) {
             out.println("ceilings: copies and " + PEAK_N + "^3 products");
-            ceilings = DeviceCeilings.measure(
+            return DeviceCeilings.measure(
                     lt, device, stream, 1L << 30, PEAK_N, precisions(device.computeCapability()), o);
         }
+    }
+
+    private static List<Measurement> gemv(Device device, boolean quick, PrintStream out) {
         out.println("GEMV kernels at M = 1");
         GemvBenchmarkOptions g = GemvBenchmarkOptions.defaults()
                 .withCublasBaseline(false)
@@ -213,31 +312,11 @@ public final class ValidateCommand implements Command {
         if (quick) {
             g = g.withRepetitions(10);
         }
-        ceilings.failures().forEach((p, why) -> failures.add(p.displayName() + " peak: " + why));
-        List<Measurement> kernels = List.of();
-        try {
-            GemvBenchmarkResults r = GemvBenchmark.run(
-                    device,
-                    g,
-                    m -> out.println("  " + m.label() + " " + m.operator().name()
-                            + String.format(Locale.ROOT, " %.2f us", m.time().medianMicros())));
-            kernels = r.kernels();
-        } catch (RuntimeException e) {
-            failures.add("GEMV kernels: " + e.getClass().getSimpleName() + ": " + e.getMessage());
-        }
-        MemoryFacts memory = Cuda.memoryFacts(device.ordinal());
-        return new Validation(
-                device.name(),
-                device.computeCapability(),
-                sheet.name(),
-                LocalDate.now(),
-                "CUDA runtime " + Cuda.runtimeVersion() + ", driver " + Cuda.driverVersion() + ", cuBLASLt "
-                        + CublasLt.version(),
-                Validation.checks(sheet, ceilings, memory),
-                kernels,
-                decode,
-                memory,
-                failures,
-                Validation.neverRunByUs(device.computeCapability()));
+        GemvBenchmarkResults r = GemvBenchmark.run(
+                device,
+                g,
+                m -> out.println("  " + m.label() + " " + m.operator().name()
+                        + String.format(Locale.ROOT, " %.2f us", m.time().medianMicros())));
+        return r.kernels();
     }
 }

@@ -5,6 +5,7 @@ import dev.roofline.core.roofline.Gemm;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** What a block-scaled product's scale buffers must hold: each operand's scales in 128 × 4 tiles, by hand. */
 class BlockScaleBytesTest {
@@ -27,5 +28,16 @@ class BlockScaleBytesTest {
     void aProductWithoutBlockScalesNeedsNone() {
         Gemm g = new Gemm("g", 1, 8, 4096, 4096, Precision.FP8_E4M3, Precision.FP8_E4M3, Precision.FP16);
         assertThat(Matmul.requiredBlockScaleBytes(g)).isEqualTo(new Matmul.BlockScaleBytes(0, 0));
+    }
+
+    @Test
+    void blockScaledProductsNeedWholeBlocksOfK() {
+        Gemm ragged = Gemm.of(1, 4096, 4080).in(Precision.NVFP4);
+        assertThatThrownBy(() -> Matmul.requireWholeScaleBlocks(ragged))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("K=4080");
+        Matmul.requireWholeScaleBlocks(Gemm.of(1, 4096, 4096).in(Precision.NVFP4));
+        // a product without block scales is not this rule's business
+        Matmul.requireWholeScaleBlocks(Gemm.of(1, 4096, 4080));
     }
 }

@@ -85,8 +85,37 @@ class ElementCodecTest {
     }
 
     @Test
-    void blockScaledFormatsHaveNoHostEncodingHere() {
-        assertThatThrownBy(() -> ElementCodec.encode(Precision.NVFP4, new float[1]))
-                .hasMessageContaining("NVFP4");
+    void nvfp4ElementsPackTwoToAByteLowNibbleFirst() {
+        // E2M1 (OCP MX): 1.0 is code 2, -6 is sign 8 + code 7 = 15, 0.5 is code 1
+        byte[] b = ElementCodec.encode(Precision.NVFP4, new float[] {1f, -6f, 0.5f});
+        assertThat(b).containsExactly((byte) 0xF2, 0x01);
+        assertThat(ElementCodec.decode(Precision.NVFP4, b)).containsExactly(1.0, -6.0, 0.5, 0.0);
+        assertThat(ElementCodec.bitsPerElement(Precision.NVFP4)).isEqualTo(4);
+    }
+
+    @Test
+    void mxfp8ElementsAreE4m3Codes() {
+        // E4M3 1.0: exponent 7 (bias 7), mantissa 0 = 0x38; 448 saturates to 0x7E
+        assertThat(ElementCodec.encode(Precision.MXFP8_E4M3, new float[] {1f, 1000f}))
+                .containsExactly(0x38, 0x7E);
+        assertThat(ElementCodec.decode(Precision.MXFP8_E4M3, new byte[] {0x38})).containsExactly(1.0);
+    }
+
+    @Test
+    void nvfp4RandomValuesUseE2m1sWholeRange() {
+        float[] v = ElementCodec.random(Precision.NVFP4, 1000, 7, 4f);
+        float lo = Float.MAX_VALUE, hi = -Float.MAX_VALUE;
+        for (float x : v) {
+            lo = Math.min(lo, x);
+            hi = Math.max(hi, x);
+        }
+        assertThat(lo).isGreaterThanOrEqualTo(-6f).isLessThan(-4f);
+        assertThat(hi).isLessThan(6f).isGreaterThan(4f);
+    }
+
+    @Test
+    void formatsWithoutAHostEncodingAreNamed() {
+        assertThatThrownBy(() -> ElementCodec.encode(Precision.MXFP4, new float[1]))
+                .hasMessageContaining("MXFP4");
     }
 }

@@ -9,8 +9,11 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 /** {@code roofline validate}: what it measures per GPU family, its refusals, and what it says without a GPU. */
@@ -65,5 +68,27 @@ class ValidateCommandTest {
                 MeasureCommandTest.run("validate", "--out", dir.toString(), "--model", "deepseek-v3");
         assertThat(latent.status()).isEqualTo(2);
         assertThat(latent.err()).startsWith("roofline validate: --model deepseek-v3: ");
+    }
+
+    @Test
+    void theRecordIsWrittenWholeOrNotAtAll(@TempDir Path dir) throws IOException {
+        Map<Path, String> files = new LinkedHashMap<>();
+        files.put(dir.resolve("validation.md"), "# md\n");
+        files.put(dir.resolve("validation.json"), "{}\n");
+        ValidateCommand.writeAll(files);
+        assertThat(Files.readString(dir.resolve("validation.md"))).isEqualTo("# md\n");
+        assertThat(Files.readString(dir.resolve("validation.json"))).isEqualTo("{}\n");
+        // a file whose folder is gone fails the set: the other file keeps its old text and no temporary file is left
+        Map<Path, String> broken = new LinkedHashMap<>();
+        broken.put(dir.resolve("validation.md"), "# new\n");
+        broken.put(dir.resolve("gone").resolve("calibration.json"), "{}\n");
+        assertThatThrownBy(() -> ValidateCommand.writeAll(broken))
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("cannot write");
+        assertThat(Files.readString(dir.resolve("validation.md"))).isEqualTo("# md\n");
+        try (var listing = Files.list(dir)) {
+            assertThat(listing.map(p -> p.getFileName().toString()))
+                    .containsExactlyInAnyOrder("validation.md", "validation.json");
+        }
     }
 }

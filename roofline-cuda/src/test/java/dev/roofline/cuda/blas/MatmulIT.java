@@ -111,6 +111,85 @@ class MatmulIT {
         }
     }
 
+    /**
+     * A block-scaled product against the CPU: random elements, a different scale for every block (so a misplaced tile
+     * shows) and a tensor scale other than 1 (so alpha is exercised). Needs compute capability 10.0; skipped below it,
+     * where {@link #blockScaledFormatsNameTheCapabilityTheyNeed} runs instead.
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"NVFP4, 2e-3", "MXFP8_E4M3, 2e-3"})
+    void blockScaledMatchesCpuReference(Precision p, double tolerance) {
+        org.junit.jupiter.api.Assumptions.assumeTrue(
+                device.computeCapability().atLeast(10, 0),
+                "block-scaled products need compute capability 10.0; this GPU is " + device.computeCapability());
+        int block = p.blockScaling().orElseThrow().blockSize();
+        int blocks = K / block;
+        Gemm g = Gemm.of(M, N, K).in(p).withOutput(Precision.FP32);
+        long seed = System.nanoTime();
+        byte[] wb = ElementCodec.encode(p, ElementCodec.random(p, N * K, seed, 4f));
+        byte[] xb = ElementCodec.encode(p, ElementCodec.random(p, M * K, seed + 1, 4f));
+        double[] w = ElementCodec.decode(p, wb);
+        double[] x = ElementCodec.decode(p, xb);
+        // scales 2^-1, 2^0, 2^1 cycling per block: exact in both E4M3 and E8M0
+        java.util.function.IntFunction<Double> scaleOf = i -> Math.scalb(1.0, i % 3 - 1);
+        boolean nvfp4 = p == Precision.NVFP4;
+        byte[] ws = new byte[N * blocks];
+        byte[] xs = new byte[M * blocks];
+        for (int i = 0; i < ws.length; i++) {
+            ws[i] = scaleCode(nvfp4, scaleOf.apply(i));
+        }
+        for (int i = 0; i < xs.length; i++) {
+            xs[i] = scaleCode(nvfp4, scaleOf.apply(i + 1));
+        }
+        byte[] wTiled = dev.roofline.core.format.ScaleTiles.of(N, blocks).tile(ws);
+        byte[] xTiled = dev.roofline.core.format.ScaleTiles.of(M, blocks).tile(xs);
+        float tensorScales = 0.75f;
+        try (Matmul mm = Matmul.plan(lt, g, device, MatmulOptions.defaults());
+                DeviceBuffer dw = DeviceBuffer.allocate(wb.length);
+                DeviceBuffer dx = DeviceBuffer.allocate(xb.length);
+                DeviceBuffer dy = DeviceBuffer.allocate(mm.requiredBytes().output());
+                DeviceBuffer dws = DeviceBuffer.allocate(wTiled.length);
+                DeviceBuffer dxs = DeviceBuffer.allocate(xTiled.length)) {
+            dw.copyFrom(wb);
+            dx.copyFrom(xb);
+            dws.copyFrom(wTiled);
+            dxs.copyFrom(xTiled);
+            dy.fill(0xFF);
+            mm.run(Operands.of(dw, dx, dy).withBlockScales(dws, dxs, tensorScales), stream);
+            stream.synchronize();
+            double[] y = ElementCodec.decode(Precision.FP32, dy.toByteArray());
+            double num = 0;
+            double den = 0;
+            for (int m = 0; m < M; m++) {
+                for (int n = 0; n < N; n++) {
+                    double ref = 0;
+                    for (int k = 0; k < K; k++) {
+                        ref += x[m * K + k]
+                                * scaleOf.apply(m * blocks + k / block + 1)
+                                * w[n * K + k]
+                                * scaleOf.apply(n * blocks + k / block);
+                    }
+                    ref *= tensorScales;
+                    double got = y[m * N + n];
+                    assertThat(got).as("C[%d][%d]", m, n).isNotNaN();
+                    num += (got - ref) * (got - ref);
+                    den += ref * ref;
+                }
+            }
+            double rel = Math.sqrt(num / den);
+            System.out.printf("%s: relative error %.3e (tolerance %.0e)%n", mm.label(), rel, tolerance);
+            assertThat(den).isPositive();
+            assertThat(rel).isLessThanOrEqualTo(tolerance);
+        }
+    }
+
+    private static byte scaleCode(boolean e4m3, double scale) {
+        return (byte)
+                (e4m3
+                        ? dev.roofline.core.format.E4M3Scale.encode((float) scale)
+                        : dev.roofline.core.format.E8M0.encodeExponent(Math.getExponent(scale)));
+    }
+
     @Test
     void blockScaledFormatsNameTheCapabilityTheyNeed() {
         if (device.computeCapability().atLeast(10, 0)) {

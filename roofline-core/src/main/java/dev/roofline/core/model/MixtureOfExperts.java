@@ -16,6 +16,8 @@ import java.util.function.Supplier;
  *                     router bias)
  * @param expertBiases every expert's gate, up and down projections carry biases (gpt-oss):
  *                     {@code 2 · expertIntermediateSize + H} per expert
+ * @param routerExperts the experts the router scores: {@code experts} for a whole model; under expert parallelism a GPU
+ *                      holds {@code experts} of them but still scores every one ({@code routerExperts ≥ experts})
  */
 public record MixtureOfExperts(
         int experts,
@@ -25,7 +27,8 @@ public record MixtureOfExperts(
         int denseLayers,
         int denseIntermediateSize,
         boolean routerBias,
-        boolean expertBiases)
+        boolean expertBiases,
+        int routerExperts)
         implements FeedForward {
 
     public MixtureOfExperts {
@@ -42,6 +45,32 @@ public record MixtureOfExperts(
         if (denseLayers > 0) {
             Checks.positive("denseIntermediateSize", denseIntermediateSize);
         }
+        if (routerExperts < experts) {
+            throw new IllegalArgumentException(
+                    "routerExperts must be >= experts, got " + routerExperts + " < " + experts);
+        }
+    }
+
+    /** A whole model's mixture: the router scores the {@code experts} it holds. */
+    public MixtureOfExperts(
+            int experts,
+            int topK,
+            int expertIntermediateSize,
+            int sharedExperts,
+            int denseLayers,
+            int denseIntermediateSize,
+            boolean routerBias,
+            boolean expertBiases) {
+        this(
+                experts,
+                topK,
+                expertIntermediateSize,
+                sharedExperts,
+                denseLayers,
+                denseIntermediateSize,
+                routerBias,
+                expertBiases,
+                experts);
     }
 
     /** Experts without biases. */
@@ -108,7 +137,7 @@ public record MixtureOfExperts(
             m.addAll(SwiGlu.matrices("dense ", hidden, denseIntermediateSize, denseLayers, WeightMatrix.Role.DENSE));
         }
         if (moe > 0) {
-            m.add(new WeightMatrix("router", experts, hidden, moe));
+            m.add(new WeightMatrix("router", routerExperts, hidden, moe));
             m.addAll(SwiGlu.matrices(
                     "expert ", hidden, expertIntermediateSize, moe * expertsPerLayer, WeightMatrix.Role.ROUTED_EXPERT));
             if (sharedExperts > 0) {
@@ -133,11 +162,11 @@ public record MixtureOfExperts(
         return vectorParameters(hiddenSize, layers, topK);
     }
 
-    /** The router's biases of every expert, and the biases of {@code expertsPerLayer} experts in each routed layer. */
+    /** The router's biases of every expert it scores, and the biases of {@code expertsPerLayer} experts in each routed layer. */
     private long vectorParameters(long hidden, long layers, long expertsPerLayer) {
         Supplier<String> what = () -> "router and expert bias parameters";
         long moe = moeLayers(layers);
-        long router = routerBias ? Checks.multiply(moe, experts, what) : 0;
+        long router = routerBias ? Checks.multiply(moe, routerExperts, what) : 0;
         long perExpert = expertBiases ? Checks.add(2L * expertIntermediateSize, hidden, what) : 0;
         return Checks.add(router, Checks.multiply(Checks.multiply(moe, expertsPerLayer, what), perExpert, what), what);
     }

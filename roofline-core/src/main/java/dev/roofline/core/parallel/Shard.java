@@ -70,7 +70,8 @@ final class Shard {
                 int columns = ep == 1
                         ? divide(m.name(), "expert columns", moe.expertIntermediateSize(), tp)
                         : moe.expertIntermediateSize();
-                // every GPU routes among all experts; it holds experts / ep of them, each top-k of the batch's tokens
+                // every GPU routes among all experts (the router whole); it holds experts / ep of them, each top-k of
+                // the batch's tokens
                 // landing on it in expectation k / ep
                 // shared experts run every token like the routed ones' columns: split by TP, whole under EP; the
                 // dense layers' MLPs are split by TP like any MLP. With pipeline stages the stage priced is the
@@ -87,7 +88,8 @@ final class Shard {
                         dense,
                         denseColumns,
                         moe.routerBias(),
-                        moe.expertBiases()));
+                        moe.expertBiases(),
+                        moe.routerExperts()));
             }
         }
         return b.build();

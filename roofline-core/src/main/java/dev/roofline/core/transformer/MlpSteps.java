@@ -36,7 +36,8 @@ final class MlpSteps {
      */
     static void mixture(StepList s, MixtureOfExperts moe, long layers) {
         Workload w = s.w;
-        long e = moe.experts();
+        // the router scores every expert, also on a GPU that holds a share of them under expert parallelism
+        long e = moe.routerExperts();
         long k = moe.topK();
         long n = s.n;
         s.linear("router", e, s.hidden, layers);

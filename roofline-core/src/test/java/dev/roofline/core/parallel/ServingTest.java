@@ -6,6 +6,7 @@ import dev.roofline.core.model.LatentAttention;
 import dev.roofline.core.model.MixtureOfExperts;
 import dev.roofline.core.model.Model;
 import dev.roofline.core.model.Models;
+import dev.roofline.core.model.WeightMatrix;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.transformer.ModelPrediction;
 import dev.roofline.core.transformer.OperatorTime;
@@ -140,9 +141,15 @@ class ServingTest {
         // the latent cache is whole on every GPU: 512 + 64 elements a token a layer, as on one GPU
         assertThat(tp8.attention().kvCacheElementsPerToken()).isEqualTo(576);
         // expert parallel: 32 experts whole on each GPU, each token's 8 picks landing 1 per GPU in expectation; the
-        // shared expert whole, the dense layers' MLPs still split 8 ways
+        // shared expert whole, the dense layers' MLPs still split 8 ways; the router whole, scoring all 256
         Model ep8 = new Deployment(8, 1, 8, 1, 1, Interconnect.NVLINK_4, false).shard(v3);
-        assertThat(ep8.feedForward()).isEqualTo(new MixtureOfExperts(32, 1, 2048, 1, 3, 2304, true));
+        assertThat(ep8.feedForward()).isEqualTo(new MixtureOfExperts(32, 1, 2048, 1, 3, 2304, true, false, 256));
+        // router: 256 x 7168 in each of the 58 routed layers; its bias 256 a layer
+        assertThat(ep8.feedForward().matrices(7168, 61).stream()
+                        .filter(w -> w.name().equals("router"))
+                        .findFirst()
+                        .orElseThrow())
+                .isEqualTo(new WeightMatrix("router", 256, 7168, 58));
         // and an FP8 V3 fits eight H200s at TP 8 (its 671 B parameters, about 84 GB a GPU)
         ServingPrediction s = Serving.predict(
                 v3,

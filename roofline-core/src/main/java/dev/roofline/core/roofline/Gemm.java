@@ -101,8 +101,23 @@ public record Gemm(
     private static long bytes(long batch, long m, long n, long k, Precision w, Precision a, Precision c) {
         Supplier<String> what = () -> "bytes of GEMM batch=" + batch + " M=" + m + " N=" + n + " K=" + k;
         long one = Checks.add(
-                Checks.add(activationBytes(a, m, k), w.storageBytes(n, k), what), c.storageBytes(m, n), what);
+                Checks.add(activationBytes(a, m, k), weightBytes(w, a, n, k), what), c.storageBytes(m, n), what);
         return Checks.multiply(batch, one, what);
+    }
+
+    /**
+     * B's (the weights') bytes: as stored, row-major scales included, for the weight-only kernels that read them so;
+     * in 128 × 4 tiles like A's ({@link #activationBytes}) when the activations are block-scaled too, as a block-scaled
+     * matmul reads both operands (N not a multiple of 128 or K/block not of 4 then reads padding).
+     */
+    static long weightBytes(Precision w, Precision a, long n, long k) {
+        boolean bothTiled = a.blockScaling()
+                        .filter(s -> s.layout() == BlockScaling.Layout.ROWS)
+                        .isPresent()
+                && w.blockScaling()
+                        .filter(s -> s.layout() == BlockScaling.Layout.ROWS)
+                        .isPresent();
+        return bothTiled ? activationBytes(w, n, k) : w.storageBytes(n, k);
     }
 
     /**

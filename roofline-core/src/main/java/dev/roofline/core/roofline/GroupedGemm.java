@@ -59,7 +59,7 @@ public record GroupedGemm(
 
     private static long bytes(double experts, long tokens, long n, long k, Precision w, Precision a, Precision c) {
         Supplier<String> what = () -> "bytes of grouped GEMM tokens=" + tokens + " N=" + n + " K=" + k;
-        double weightBytes = Math.ceil(experts * w.storageBytes(n, k));
+        double weightBytes = Math.ceil(experts * Gemm.weightBytes(w, a, n, k));
         if (weightBytes >= Long.MAX_VALUE) {
             throw new IllegalArgumentException(what.get() + " overflows a long");
         }

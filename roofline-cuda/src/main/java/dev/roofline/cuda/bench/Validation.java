@@ -6,6 +6,7 @@ import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.internal.Json;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.cuda.MemoryFacts;
+import dev.roofline.cuda.kernels.FatbinContents;
 
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -163,10 +164,13 @@ public record Validation(
 
     /**
      * What roofline builds for a GPU of {@code cc} but its developers have never run on one: everything off the Hopper
-     * GPUs they measure on; from compute capability 10.0, the block-scaled NVFP4/MXFP8 cuBLASLt products besides.
+     * GPUs they measure on, with whether {@code kernels} (the fatbin's table of contents) holds machine code for it or
+     * leaves the driver to compile its PTX; from compute capability 10.0, the block-scaled NVFP4/MXFP8 cuBLASLt products
+     * besides.
      */
-    public static List<String> neverRunByUs(ComputeCapability cc) {
+    public static List<String> neverRunByUs(ComputeCapability cc, FatbinContents kernels) {
         Objects.requireNonNull(cc, "cc");
+        Objects.requireNonNull(kernels, "kernels");
         if (cc.equals(RUN_BY_US)) {
             return List.of();
         }
@@ -174,6 +178,14 @@ public record Validation(
         out.add("every measurement on compute capability " + cc
                 + ": roofline's developers have run its kernels and products only on H100 and H200 (" + RUN_BY_US
                 + ")");
+        int arch = cc.major() * 10 + cc.minor();
+        out.add(
+                kernels.hasCubin(arch)
+                        ? "roofline's GEMV, attention and decode kernels: machine code for sm_" + arch
+                                + " is in the fatbin (built for this GPU, never run on one by us)"
+                        : "roofline's GEMV, attention and decode kernels: no machine code for sm_" + arch
+                                + " in the fatbin (" + kernels.entries()
+                                + "); the driver compiles its PTX, if any is for this GPU or an earlier one");
         if (cc.atLeast(10, 0)) {
             out.add("block-scaled cuBLASLt products (NVFP4 with VEC16_UE4M3 scales, MXFP8 with VEC32_UE8M0), their"
                     + " tiled 128x4 scale layout and the tensor scale as alpha: built for this GPU, never run on one by"

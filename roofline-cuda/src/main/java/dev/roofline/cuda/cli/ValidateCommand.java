@@ -26,6 +26,7 @@ import dev.roofline.cuda.bench.Measurement;
 import dev.roofline.cuda.bench.Validation;
 import dev.roofline.cuda.blas.CublasLt;
 import dev.roofline.cuda.decode.DecoderShape;
+import dev.roofline.cuda.kernels.FatbinContents;
 import dev.roofline.cuda.kernels.KernelLaunch;
 import dev.roofline.cuda.kernels.KvCacheFormat;
 import dev.roofline.cuda.kernels.WeightFormat;
@@ -185,7 +186,7 @@ public final class ValidateCommand implements Command {
                 decode,
                 memory,
                 failures,
-                Validation.neverRunByUs(device.computeCapability()));
+                Validation.neverRunByUs(device.computeCapability(), FatbinContents.embedded()));
         Map<Path, String> files = new LinkedHashMap<>();
         files.put(dir.resolve("validation.md"), v.markdown());
         files.put(dir.resolve("validation.json"), v.json());

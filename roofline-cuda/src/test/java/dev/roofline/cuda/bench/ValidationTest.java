@@ -11,6 +11,7 @@ import dev.roofline.core.roofline.Roofline;
 import dev.roofline.core.transformer.ModelPrediction;
 import dev.roofline.core.transformer.Transformer;
 import dev.roofline.cuda.MemoryFacts;
+import dev.roofline.cuda.kernels.FatbinContents;
 import dev.roofline.cuda.kernels.KernelLaunch;
 import dev.roofline.cuda.kernels.WeightFormat;
 import org.junit.jupiter.api.Test;
@@ -69,13 +70,20 @@ class ValidationTest {
 
     @Test
     void onlyHopperHasBeenRunByUsAndBlackwellAddsTheBlockScaledProducts() {
-        assertThat(Validation.neverRunByUs(new ComputeCapability(9, 0))).isEmpty();
-        assertThat(Validation.neverRunByUs(new ComputeCapability(8, 9)))
-                .singleElement()
-                .asString()
-                .contains("8.9");
-        assertThat(Validation.neverRunByUs(new ComputeCapability(12, 1)))
+        FatbinContents kernels = new FatbinContents(List.of(
+                new FatbinContents.Entry(FatbinContents.Kind.CUBIN, 90),
+                new FatbinContents.Entry(FatbinContents.Kind.CUBIN, 121),
+                new FatbinContents.Entry(FatbinContents.Kind.PTX, 90)));
+        assertThat(Validation.neverRunByUs(new ComputeCapability(9, 0), kernels))
+                .isEmpty();
+        assertThat(Validation.neverRunByUs(new ComputeCapability(8, 9), kernels))
                 .hasSize(2)
+                .last()
+                .asString()
+                .contains("no machine code for sm_89 in the fatbin ([sm_90, sm_121, compute_90])");
+        assertThat(Validation.neverRunByUs(new ComputeCapability(12, 1), kernels))
+                .hasSize(3)
+                .satisfies(l -> assertThat(l.get(1)).contains("machine code for sm_121 is in the fatbin"))
                 .last()
                 .asString()
                 .contains("block-scaled")
@@ -98,7 +106,7 @@ class ValidationTest {
                 List.of(),
                 MEMORY,
                 List.of("FP8 E4M3 peak: CublasException: no algorithm"),
-                Validation.neverRunByUs(new ComputeCapability(9, 0)));
+                Validation.neverRunByUs(new ComputeCapability(9, 0), FatbinContents.embedded()));
         // (8192 x 8192 weights + 8192 inputs + 8192 outputs) x 2 B = 134,250,496 B at the H200's 4.8 TB/s, no kernel
         // latency in its registry entry: 27.969 us, 69.92 % of the 40 us measured
         assertThat(Validation.percentOfDatasheet(kernel).getAsDouble()).isCloseTo(69.9221, within(1e-4));

@@ -24,7 +24,8 @@ import java.util.Map;
  *   "kernelsPerModel": 2,
  *   "efficiencies": {"attention": 0.7, "elementwise": 0.2, "gemv FP16": 0.97},
  *   "fixedSeconds": {"attention": 6.1E-6},
- *   "collectives": [{"op": "ALL_REDUCE", "ranks": 2, "latencySeconds": 2.1E-5, "busBytesPerSecond": 3.3E11}]
+ *   "collectives": [{"op": "ALL_REDUCE", "ranks": 2, "latencySeconds": 2.1E-5, "busBytesPerSecond": 3.3E11,
+ *                    "launch": "GRAPH"}]
  * }
  * }</pre>
  * Every field is required but {@code fixedSeconds} and {@code collectives}, which a file may leave out (none); no
@@ -45,7 +46,8 @@ final class CalibrationJson {
             "collectives");
 
     /** Every field of one collective's fit. */
-    static final List<String> COLLECTIVE_FIELDS = List.of("op", "ranks", "latencySeconds", "busBytesPerSecond");
+    static final List<String> COLLECTIVE_FIELDS =
+            List.of("op", "ranks", "latencySeconds", "busBytesPerSecond", "launch");
 
     private CalibrationJson() {}
 
@@ -74,8 +76,11 @@ final class CalibrationJson {
                         .append(", \"latencySeconds\": ")
                         .append(f.latencySeconds())
                         .append(", \"busBytesPerSecond\": ")
-                        .append(f.busBytesPerSecond())
-                        .append('}');
+                        .append(f.busBytesPerSecond());
+                if (f.launch() != CollectiveFit.Launch.UNRECORDED) {
+                    sb.append(", \"launch\": ").append(Json.quote(f.launch().name()));
+                }
+                sb.append('}');
                 separator = ",\n";
             }
             sb.append("\n  ]");
@@ -140,7 +145,7 @@ final class CalibrationJson {
                 m.containsKey("collectives") ? collectives(m) : List.of());
     }
 
-    /** The collectives' fits: an array of objects with exactly {@link #COLLECTIVE_FIELDS}. */
+    /** The collectives' fits: an array of objects with {@link #COLLECTIVE_FIELDS}, all but "launch" required. */
     private static List<CollectiveFit> collectives(Map<?, ?> m) {
         if (!(required(m, "collectives") instanceof List<?> given)) {
             throw new IllegalArgumentException(
@@ -167,11 +172,21 @@ final class CalibrationJson {
                     throw new IllegalArgumentException(
                             "field \"op\" must be one of " + List.of(Collective.Op.values()) + ", got \"" + op + "\"");
                 }
+                CollectiveFit.Launch launch = CollectiveFit.Launch.UNRECORDED;
+                if (f.containsKey("launch")) {
+                    String how = text(f, "launch");
+                    if (!how.equals("GRAPH") && !how.equals("EAGER")) {
+                        throw new IllegalArgumentException(
+                                "field \"launch\" must be \"GRAPH\" or \"EAGER\", got \"" + how + "\"");
+                    }
+                    launch = CollectiveFit.Launch.valueOf(how);
+                }
                 out.add(new CollectiveFit(
                         parsed,
                         count(f, "ranks", "GPUs"),
                         number(f, "latencySeconds"),
-                        number(f, "busBytesPerSecond")));
+                        number(f, "busBytesPerSecond"),
+                        launch));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(where + e.getMessage(), e);
             }

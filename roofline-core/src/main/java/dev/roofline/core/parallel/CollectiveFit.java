@@ -24,8 +24,31 @@ import java.util.Optional;
  * @param ranks             GPUs taking part, at least 2
  * @param latencySeconds    α, the time of an empty collective, &gt;= 0
  * @param busBytesPerSecond β, the rate each GPU's bus bytes move at, &gt; 0
+ * @param launch            how the timed calls were launched: α differs by the host's launch cost between them, and a
+ *                          graphed decode step wants a graph's fit
  */
-public record CollectiveFit(Collective.Op op, int ranks, double latencySeconds, double busBytesPerSecond) {
+public record CollectiveFit(
+        Collective.Op op, int ranks, double latencySeconds, double busBytesPerSecond, Launch launch) {
+
+    /** How the collectives behind a fit were launched. */
+    public enum Launch {
+        /** Replayed from a CUDA graph (nccl-tests -G), as a graphed decode step runs them. */
+        GRAPH,
+        /** Launched one by one from the host, as nccl-tests and PyTorch launch them by default. */
+        EAGER,
+        /** Not recorded (a calibration written before fits recorded it). */
+        UNRECORDED
+    }
+
+    /** A fit whose launch was not recorded. */
+    public CollectiveFit(Collective.Op op, int ranks, double latencySeconds, double busBytesPerSecond) {
+        this(op, ranks, latencySeconds, busBytesPerSecond, Launch.UNRECORDED);
+    }
+
+    /** This fit, stating how its calls were launched. */
+    public CollectiveFit withLaunch(Launch how) {
+        return new CollectiveFit(op, ranks, latencySeconds, busBytesPerSecond, how);
+    }
 
     /** One timing: a collective of {@code bytes} (as {@link Collective} counts its buffer) took {@code seconds}. */
     public record Sample(long bytes, double seconds) {
@@ -39,6 +62,7 @@ public record CollectiveFit(Collective.Op op, int ranks, double latencySeconds, 
 
     public CollectiveFit {
         Checks.notNull("op", op);
+        Checks.notNull("launch", launch);
         if (ranks < 2) {
             throw new IllegalArgumentException("ranks must be >= 2 for a collective that moves bytes, got " + ranks);
         }

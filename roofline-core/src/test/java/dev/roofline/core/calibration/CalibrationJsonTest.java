@@ -122,6 +122,26 @@ class CalibrationJsonTest {
     }
 
     @Test
+    void aFitSaysHowItsCallsWereLaunchedAndOlderFilesReadAsUnrecorded() {
+        Calibration c =
+                CALIBRATION.withCollectives(List.of(new CollectiveFit(Collective.Op.ALL_REDUCE, 2, 7.12e-6, 2.734e11)
+                        .withLaunch(CollectiveFit.Launch.GRAPH)));
+        assertThat(c.toJson())
+                .contains("{\"op\": \"ALL_REDUCE\", \"ranks\": 2, \"latencySeconds\": 7.12E-6,"
+                        + " \"busBytesPerSecond\": 2.734E11, \"launch\": \"GRAPH\"}");
+        assertThat(Calibration.parse(c.toJson()).collectives().getFirst().launch())
+                .isEqualTo(CollectiveFit.Launch.GRAPH);
+        // a file written before fits recorded it has no "launch": read, and said to be unrecorded
+        String old = TEXT.replace(
+                "  \"fixedSeconds\": {}\n",
+                "  \"fixedSeconds\": {},\n  \"collectives\": [{\"op\": \"ALL_REDUCE\", \"ranks\": 2,"
+                        + " \"latencySeconds\": 2e-5, \"busBytesPerSecond\": 3e11}]\n");
+        assertThat(Calibration.parse(old).collectives().getFirst().launch()).isEqualTo(CollectiveFit.Launch.UNRECORDED);
+        assertThat(refusal(old.replace("3e11}", "3e11, \"launch\": \"UNRECORDED\"}")))
+                .contains("[0]: field \"launch\" must be \"GRAPH\" or \"EAGER\", got \"UNRECORDED\"");
+    }
+
+    @Test
     void aBadCollectiveIsRefusedWithItsIndexAndField() {
         String one = "  \"fixedSeconds\": {},\n  \"collectives\": [{\"op\": \"ALL_REDUCE\", \"ranks\": 2,"
                 + " \"latencySeconds\": 2e-5, \"busBytesPerSecond\": 3e11}, %s]\n";

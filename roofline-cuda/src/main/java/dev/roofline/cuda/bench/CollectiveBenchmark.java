@@ -122,6 +122,7 @@ public final class CollectiveBenchmark {
                 List<CollectiveFit.Sample> samples = samples(op);
                 if (samples.stream().map(CollectiveFit.Sample::bytes).distinct().count() >= 2) {
                     CollectiveFit.fit(op, measurements.getFirst().ranks(), samples)
+                            .map(f -> f.withLaunch(graph ? CollectiveFit.Launch.GRAPH : CollectiveFit.Launch.EAGER))
                             .ifPresent(fits::add);
                 }
             }

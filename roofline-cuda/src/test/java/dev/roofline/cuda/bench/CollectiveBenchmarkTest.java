@@ -2,6 +2,7 @@ package dev.roofline.cuda.bench;
 
 import dev.roofline.core.hardware.Interconnect;
 import dev.roofline.core.parallel.Collective;
+import dev.roofline.core.parallel.CollectiveFit;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -46,6 +47,7 @@ class CollectiveBenchmarkTest {
         assertThat(r.fits()).singleElement().satisfies(f -> {
             assertThat(f.latencySeconds()).isCloseTo(10e-6, within(1e-12));
             assertThat(f.busBytesPerSecond()).isCloseTo(200e9, within(1e3));
+            assertThat(f.launch()).isEqualTo(CollectiveFit.Launch.GRAPH);
         });
         assertThat(r.render(ReportFormat.TEXT))
                 .startsWith("2 GPUs, NCCL 2.28.9, calls replayed from a CUDA graph; model on nvlink4\n")
@@ -68,5 +70,6 @@ class CollectiveBenchmarkTest {
                         new CollectiveBenchmark.Measurement(Collective.Op.ALL_GATHER, 2, 1024, 10e-6, 1e-5),
                         new CollectiveBenchmark.Measurement(Collective.Op.ALL_GATHER, 2, 1 << 20, 20e-6, 1e-5)));
         assertThat(r.fits()).extracting(f -> f.op()).containsExactly(Collective.Op.ALL_GATHER);
+        assertThat(r.fits().getFirst().launch()).isEqualTo(CollectiveFit.Launch.EAGER);
     }
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Registers, shared memory and local-memory spills of every kernel in roofline-cuda's fatbin, per target, as ptxas
+# Registers and local-memory spills of every kernel in roofline-cuda's fatbin, per target, as ptxas
 # reports them (-Xptxas -v), compiled with the fatbin's own flags (scripts/build-kernels.sh) one target at a time.
 #
 #   scripts/kernel-resources.sh [--no-spills] [sm_90a sm_100a sm_120a sm_121a]
@@ -31,9 +31,12 @@ for t in "${targets[@]}"; do
         gemv.cu -o "$tmp/$t.cubin") >"$tmp/$t.log" 2>&1 || { cat "$tmp/$t.log" >&2; exit 1; }
     # ptxas prints, per entry: "Compiling entry function 'NAME'", then a spill line, then a registers line
     awk -v t="$t" '
-        /Compiling entry function/ { match($0, /\x27[^\x27]+\x27/); name = substr($0, RSTART + 1, RLENGTH - 2) }
-        /bytes spill stores/ { for (i = 1; i <= NF; i++) { if ($(i+1) == "bytes" && $(i+2) == "spill" && $(i+3) == "stores,") s = $i; if ($(i+1) == "bytes" && $(i+2) == "spill" && $(i+3) == "loads") l = $i } }
-        /Used [0-9]+ registers/ { for (i = 1; i <= NF; i++) if ($i == "Used") r = $(i+1); printf "%s\t%s\t%s\t%s\t%s\n", t, name, r, s, l }
+        # the figures of an entry follow "Compiling entry function" and "Function properties for <entry>"; the
+        # properties of device functions it calls come in blocks of their own and are skipped
+        /Compiling entry function/ { match($0, /\x27[^\x27]+\x27/); name = substr($0, RSTART + 1, RLENGTH - 2); s = ""; l = ""; mine = 0 }
+        /Function properties for/ { mine = (index($0, "for " name) > 0) }
+        mine && /bytes spill stores/ { for (i = 1; i <= NF; i++) { if ($(i+1) == "bytes" && $(i+2) == "spill" && $(i+3) == "stores,") s = $i; if ($(i+1) == "bytes" && $(i+2) == "spill" && $(i+3) == "loads") l = $i } }
+        /Used [0-9]+ registers/ && name != "" { for (i = 1; i <= NF; i++) if ($i == "Used") r = $(i+1); printf "%s\t%s\t%s\t%s\t%s\n", t, name, r, (s == "" ? 0 : s), (l == "" ? 0 : l); name = "" }
     ' "$tmp/$t.log" >"$tmp/$t.tsv"
     cat "$tmp/$t.tsv"
     n=$(wc -l <"$tmp/$t.tsv")

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * A mixture of SwiGLU experts: a router ({@code experts × H}) picks {@code topK} of {@code experts} routed experts per
+ * A mixture of SwiGLU experts: a router ({@code routerExperts × H}) picks {@code topK} of {@code experts} routed experts per
  * token; {@code sharedExperts} always run (DeepSeek fuses them into one SwiGLU of {@code sharedExperts ×
  * expertIntermediateSize}). The first {@code denseLayers} layers use a dense SwiGLU of {@code denseIntermediateSize}
  * instead (DeepSeek-V3's {@code first_k_dense_replace}).

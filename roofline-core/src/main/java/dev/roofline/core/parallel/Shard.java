@@ -70,9 +70,8 @@ final class Shard {
                 int columns = ep == 1
                         ? divide(m.name(), "expert columns", moe.expertIntermediateSize(), tp)
                         : moe.expertIntermediateSize();
-                // every GPU routes among all experts (the router whole); it holds experts / ep of them, each top-k of
-                // the batch's tokens
-                // landing on it in expectation k / ep
+                // every GPU routes among all experts (the router whole); it holds experts / ep of them, each of the
+                // batch's tokens' top-k landing on it in expectation k / ep
                 // shared experts run every token like the routed ones' columns: split by TP, whole under EP; the
                 // dense layers' MLPs are split by TP like any MLP. With pipeline stages the stage priced is the
                 // heaviest, one of routed layers only (a routed layer holds more than a dense one), so the dense

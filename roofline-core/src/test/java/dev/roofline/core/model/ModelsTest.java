@@ -127,6 +127,9 @@ class ModelsTest {
                 .hasMessageContaining("hiddenSize must be > 0, got 0");
         assertThatThrownBy(() -> new MixtureOfExperts(8, 9, 128, 0, 0, 0, false))
                 .hasMessageContaining("topK must be <= experts, got 9 > 8");
+        // a router scores at least the experts a GPU holds
+        assertThatThrownBy(() -> new MixtureOfExperts(8, 2, 128, 0, 0, 0, false, false, 4))
+                .hasMessageContaining("routerExperts must be >= experts, got 4 < 8");
         assertThatThrownBy(() -> Model.newBuilder("x")
                         .hiddenSize(64)
                         .layers(2)

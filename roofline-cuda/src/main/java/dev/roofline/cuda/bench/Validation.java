@@ -183,9 +183,13 @@ public record Validation(
                 kernels.hasCubin(arch)
                         ? "roofline's GEMV, attention and decode kernels: machine code for sm_" + arch
                                 + " is in the fatbin (built for this GPU, never run on one by us)"
-                        : "roofline's GEMV, attention and decode kernels: no machine code for sm_" + arch
-                                + " in the fatbin (" + kernels.entries()
-                                + "); the driver compiles its PTX, if any is for this GPU or an earlier one");
+                        : kernels.hasPtxFor(arch)
+                                ? "roofline's GEMV, attention and decode kernels: no machine code for sm_" + arch
+                                        + " in the fatbin (" + kernels.entries()
+                                        + "); the driver compiles its PTX for this GPU"
+                                : "roofline's GEMV, attention and decode kernels: nothing in the fatbin ("
+                                        + kernels.entries() + ") runs on sm_" + arch
+                                        + "; they will not load on this GPU");
         if (cc.atLeast(10, 0)) {
             out.add("block-scaled cuBLASLt products (NVFP4 with VEC16_UE4M3 scales, MXFP8 with VEC32_UE8M0), their"
                     + " tiled 128x4 scale layout and the tensor scale as alpha: built for this GPU, never run on one by"

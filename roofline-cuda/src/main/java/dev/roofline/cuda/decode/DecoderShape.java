@@ -101,6 +101,11 @@ public record DecoderShape(
                             + " shared experts, " + moe.denseLayers() + " dense layers"
                             + (moe.routerBias() ? " and a router bias" : ""));
                 }
+                if (moe.routerExperts() != moe.experts()) {
+                    throw new IllegalArgumentException(model.name() + ": the decoder holds every expert it routes"
+                            + " among; this mixture holds " + moe.experts() + " of the " + moe.routerExperts()
+                            + " its router scores (an expert-parallel shard)");
+                }
                 yield new DecoderShape(
                         model.layers(),
                         model.hiddenSize(),

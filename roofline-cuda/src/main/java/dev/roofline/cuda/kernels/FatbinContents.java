@@ -64,11 +64,12 @@ public record FatbinContents(List<Entry> entries) {
             throw new IllegalArgumentException("fat binary version " + b.getShort(4) + " at byte 4; 1 is read here");
         }
         int header = Short.toUnsignedInt(b.getShort(6));
-        long end = header + b.getLong(8);
-        if (header < HEADER_BYTES || end > fatbin.length) {
+        long body = b.getLong(8);
+        if (header < HEADER_BYTES || body <= 0 || body > fatbin.length - header) {
             throw new IllegalArgumentException(
-                    "fat binary header says " + end + " bytes, the file has " + fatbin.length);
+                    "fat binary header says " + header + " + " + body + " bytes, the file has " + fatbin.length);
         }
+        long end = header + body;
         List<Entry> entries = new ArrayList<>();
         long at = header;
         while (at < end) {
@@ -77,10 +78,11 @@ public record FatbinContents(List<Entry> entries) {
             }
             int i = (int) at;
             int kind = Short.toUnsignedInt(b.getShort(i));
-            long size = Integer.toUnsignedLong(b.getInt(i + 4)) + b.getLong(i + 8);
-            if (size < ENTRY_MIN_BYTES || at + size > end) {
-                throw new IllegalArgumentException(
-                        "fat binary entry at byte " + at + " claims " + size + " bytes, past the end at " + end);
+            long entryHeader = Integer.toUnsignedLong(b.getInt(i + 4));
+            long payload = b.getLong(i + 8);
+            if (entryHeader < ENTRY_MIN_BYTES || payload < 0 || payload > end - at - entryHeader) {
+                throw new IllegalArgumentException("fat binary entry at byte " + at + " claims " + entryHeader + " + "
+                        + payload + " bytes, past the end at " + end);
             }
             entries.add(new Entry(
                     switch (kind) {
@@ -91,7 +93,7 @@ public record FatbinContents(List<Entry> entries) {
                                     + "; 1 (PTX) and 2 (ELF) are read");
                     },
                     b.getInt(i + ENTRY_ARCH_OFFSET)));
-            at += size;
+            at += entryHeader + payload;
         }
         return new FatbinContents(entries);
     }
@@ -99,6 +101,11 @@ public record FatbinContents(List<Entry> entries) {
     /** The contents of the GEMV, attention and decode kernels' fatbin in this jar. */
     public static FatbinContents embedded() {
         return read(GemvKernels.embeddedFatbin());
+    }
+
+    /** Whether PTX that the driver can compile for SM version {@code arch} is in it: PTX for {@code arch} or below. */
+    public boolean hasPtxFor(int arch) {
+        return entries.stream().anyMatch(e -> e.kind() == Kind.PTX && e.arch() <= arch);
     }
 
     /** Whether machine code for SM version {@code arch} (e.g. 121) is in it. */

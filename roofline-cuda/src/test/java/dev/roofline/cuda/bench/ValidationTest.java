@@ -80,7 +80,12 @@ class ValidationTest {
                 .hasSize(2)
                 .last()
                 .asString()
-                .contains("no machine code for sm_89 in the fatbin ([sm_90, sm_121, compute_90])");
+                .contains("nothing in the fatbin ([sm_90, sm_121, compute_90]) runs on sm_89");
+        // Blackwell B300 (10.3): no machine code of its own, compute_90 PTX compiled by the driver
+        assertThat(Validation.neverRunByUs(new ComputeCapability(10, 3), kernels)
+                        .get(1))
+                .contains("no machine code for sm_103")
+                .contains("the driver compiles its PTX for this GPU");
         assertThat(Validation.neverRunByUs(new ComputeCapability(12, 1), kernels))
                 .hasSize(3)
                 .satisfies(l -> assertThat(l.get(1)).contains("machine code for sm_121 is in the fatbin"))

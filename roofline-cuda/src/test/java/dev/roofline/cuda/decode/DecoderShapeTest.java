@@ -46,6 +46,21 @@ class DecoderShapeTest {
     }
 
     @Test
+    void anExpertParallelShardIsRefused() {
+        // Mixtral under EP 2: 4 experts held, the router still scoring all 8
+        Model shard = Model.newBuilder("mixtral shard")
+                .hiddenSize(4096)
+                .layers(2)
+                .vocabSize(32000)
+                .attention(32, 8)
+                .mixtureOfExperts(new MixtureOfExperts(4, 1, 14336, 0, 0, 0, false, false, 8))
+                .build();
+        assertThatThrownBy(() -> DecoderShape.of(shard))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("holds 4 of the 8 its router scores");
+    }
+
+    @Test
     void mixtralIsEightExpertsOfWhichEachTokenRunsTwo() {
         DecoderShape s = DecoderShape.of(Models.MIXTRAL_8X7B);
         assertThat(s).isEqualTo(new DecoderShape(32, 4096, 32, 8, 128, 14336, 32000, 8, 2));

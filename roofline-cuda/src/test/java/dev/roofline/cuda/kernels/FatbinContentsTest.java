@@ -45,6 +45,16 @@ class FatbinContentsTest {
                 .hasMessageContaining("the file has " + cut.length);
         assertThatThrownBy(() -> FatbinContents.read("\u007fELF and more bytes".getBytes()))
                 .hasMessageContaining("not a CUDA fat binary");
+        // a negative body length, and an entry whose payload would run past the end (or wrap a long)
+        byte[] negative = ok.clone();
+        ByteBuffer.wrap(negative).order(ByteOrder.LITTLE_ENDIAN).putLong(8, -1);
+        assertThatThrownBy(() -> FatbinContents.read(negative)).hasMessageContaining("header says 16 + -1 bytes");
+        byte[] huge = ok.clone();
+        ByteBuffer.wrap(huge).order(ByteOrder.LITTLE_ENDIAN).putLong(16 + 8, Long.MAX_VALUE - 8);
+        assertThatThrownBy(() -> FatbinContents.read(huge)).hasMessageContaining("entry at byte 16 claims 64 + ");
+        byte[] shortHeader = ok.clone();
+        ByteBuffer.wrap(shortHeader).order(ByteOrder.LITTLE_ENDIAN).putInt(16 + 4, 8);
+        assertThatThrownBy(() -> FatbinContents.read(shortHeader)).hasMessageContaining("entry at byte 16 claims 8 + ");
         byte[] badKind = container(new int[][] {{7, 90, 24}});
         assertThatThrownBy(() -> FatbinContents.read(badKind)).hasMessageContaining("entry at byte 16 is of kind 7");
     }

@@ -97,6 +97,7 @@ public final class TpDecodeCommand implements Command {
             } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
                 throw new UsageException("--calibration: " + e.getMessage());
             }
+            eagerFitWarning(calibration, gpus).ifPresent(err::println);
         }
         if (!Nccl.isAvailable()) {
             throw new IllegalStateException(Nccl.unavailableReason().orElseThrow() + " - nothing measured");
@@ -117,5 +118,20 @@ public final class TpDecodeCommand implements Command {
                     calibration);
         }
         out.print(r.render(ReportFormat.parse(args.get(NcclBenchCommand.FORMAT))));
+    }
+
+    /**
+     * A warning when the all-reduce fit for {@code gpus} GPUs was not measured from a CUDA graph: the decode step is
+     * graphed, and an eagerly launched collective's latency includes the host's launch cost the graph does not pay.
+     */
+    static java.util.Optional<String> eagerFitWarning(Calibration calibration, int gpus) {
+        return calibration
+                .collective(dev.roofline.core.parallel.Collective.Op.ALL_REDUCE, gpus)
+                .filter(f -> f.launch() != dev.roofline.core.parallel.CollectiveFit.Launch.GRAPH)
+                .map(f -> "roofline tp-decode: warning: the calibration's all-reduce fit on " + gpus + " GPUs was "
+                        + (f.launch() == dev.roofline.core.parallel.CollectiveFit.Launch.EAGER
+                                ? "measured with eager launches"
+                                : "measured without saying how it was launched")
+                        + "; the decode step is graphed (roofline nccl-bench --launch graph measures it alike)");
     }
 }

@@ -1,5 +1,8 @@
 package dev.roofline.cuda.cli;
 
+import dev.roofline.core.calibration.Calibration;
+import dev.roofline.core.parallel.Collective;
+import dev.roofline.core.parallel.CollectiveFit;
 import dev.roofline.cuda.nccl.Nccl;
 import org.junit.jupiter.api.Test;
 
@@ -42,5 +45,33 @@ class TpDecodeCommandTest {
         MeasureCommandTest.Run r = MeasureCommandTest.run("tp-decode");
         assertThat(r.status()).isEqualTo(1);
         assertThat(r.err()).endsWith(" - nothing measured\n").hasLineCount(1);
+    }
+
+    @Test
+    void anAllReduceFitNotTakenFromAGraphIsWarnedAbout() {
+        Calibration base = new Calibration(
+                new Calibration.Provenance("NVIDIA H100 80GB HBM3", java.time.LocalDate.of(2026, 11, 25), "test"),
+                3e12,
+                2e-6,
+                0,
+                0,
+                java.util.Map.of());
+        CollectiveFit fit = new CollectiveFit(Collective.Op.ALL_REDUCE, 2, 7.12e-6, 2.734e11);
+        assertThat(TpDecodeCommand.eagerFitWarning(
+                        base.withCollectives(java.util.List.of(fit.withLaunch(CollectiveFit.Launch.GRAPH))), 2))
+                .isEmpty();
+        assertThat(TpDecodeCommand.eagerFitWarning(
+                        base.withCollectives(java.util.List.of(fit.withLaunch(CollectiveFit.Launch.EAGER))), 2))
+                .get()
+                .asString()
+                .contains("measured with eager launches");
+        assertThat(TpDecodeCommand.eagerFitWarning(base.withCollectives(java.util.List.of(fit)), 2))
+                .get()
+                .asString()
+                .contains("without saying how it was launched");
+        // no fit for 4 GPUs: nothing to warn about (the datasheet's all-reduce is used)
+        assertThat(TpDecodeCommand.eagerFitWarning(
+                        base.withCollectives(java.util.List.of(fit.withLaunch(CollectiveFit.Launch.EAGER))), 4))
+                .isEmpty();
     }
 }

@@ -1,5 +1,8 @@
 package dev.roofline.core.format;
 
+import dev.roofline.core.precision.BlockScaling;
+import dev.roofline.core.precision.Precision;
+
 /**
  * The tiled layout in which cuBLASLt and the Blackwell block-scaled tensor cores read block scales (NVFP4's UE4M3 per
  * 16 elements, MXFP8's UE8M0 per 32), for an operand of {@code rows} rows (M of A, N of B) and {@code columns} scales
@@ -47,6 +50,19 @@ public record ScaleTiles(int rows, int columns) {
     /** The layout of {@code rows} rows of {@code columns} scales. */
     public static ScaleTiles of(int rows, int columns) {
         return new ScaleTiles(rows, columns);
+    }
+
+    /**
+     * Bytes of {@code p}'s block scales for {@code rows} rows of {@code k} elements in this layout, padding included:
+     * {@code ⌈k / block⌉} scales a row; 0 for a precision without block scales along its rows.
+     */
+    public static long scaleBytes(Precision p, int rows, long k) {
+        BlockScaling s = p.blockScaling().orElse(null);
+        if (s == null || s.layout() != BlockScaling.Layout.ROWS) {
+            return 0;
+        }
+        return (long) of(rows, Math.toIntExact(Math.ceilDiv(k, s.blockSize()))).bytes()
+                * s.scale().bytes();
     }
 
     /** Rows padded to whole tiles. */

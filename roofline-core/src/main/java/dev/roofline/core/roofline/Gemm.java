@@ -111,13 +111,7 @@ public record Gemm(
      * matmul reads both operands (N not a multiple of 128 or K/block not of 4 then reads padding).
      */
     static long weightBytes(Precision w, Precision a, long n, long k) {
-        boolean bothTiled = a.blockScaling()
-                        .filter(s -> s.layout() == BlockScaling.Layout.ROWS)
-                        .isPresent()
-                && w.blockScaling()
-                        .filter(s -> s.layout() == BlockScaling.Layout.ROWS)
-                        .isPresent();
-        return bothTiled ? activationBytes(w, n, k) : w.storageBytes(n, k);
+        return rowScaled(a) && rowScaled(w) ? activationBytes(w, n, k) : w.storageBytes(n, k);
     }
 
     /**
@@ -126,14 +120,18 @@ public record Gemm(
      * for an activation operand's bytes, here and in {@link GroupedGemm}.
      */
     static long activationBytes(Precision a, long m, long k) {
-        BlockScaling s = a.blockScaling().orElse(null);
-        if (s == null || s.layout() != BlockScaling.Layout.ROWS || m > Integer.MAX_VALUE) {
+        if (!rowScaled(a) || m > Integer.MAX_VALUE) {
             return a.storageBytes(m, k);
         }
-        long tiles = ScaleTiles.of((int) m, Math.toIntExact(Math.ceilDiv(k, s.blockSize())))
-                .bytes();
-        long scales = Checks.multiply(tiles, s.scale().bytes(), () -> "scale bytes of A");
+        long scales = ScaleTiles.scaleBytes(a, (int) m, k);
         return Checks.add(
                 Checks.add(a.elementBytes(m, k), scales, () -> "bytes of A"), a.tensorScaleBytes(), () -> "bytes of A");
+    }
+
+    /** Whether {@code p} carries block scales along its rows (NVFP4, MX), the scales a block-scaled matmul tiles. */
+    private static boolean rowScaled(Precision p) {
+        return p.blockScaling()
+                .filter(s -> s.layout() == BlockScaling.Layout.ROWS)
+                .isPresent();
     }
 }

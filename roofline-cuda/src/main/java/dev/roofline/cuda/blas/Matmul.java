@@ -2,7 +2,6 @@ package dev.roofline.cuda.blas;
 
 import dev.roofline.bindings.loader.OwnedHandle;
 import dev.roofline.core.format.ScaleTiles;
-import dev.roofline.core.precision.BlockScaling;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.roofline.Gemm;
 import dev.roofline.cuda.Device;
@@ -227,17 +226,8 @@ public final class Matmul implements AutoCloseable {
     public static BlockScaleBytes requiredBlockScaleBytes(Gemm gemm) {
         Objects.requireNonNull(gemm, "gemm must not be null");
         return new BlockScaleBytes(
-                tiledBytes(gemm.weights(), gemm.n(), gemm.k()), tiledBytes(gemm.activations(), gemm.m(), gemm.k()));
-    }
-
-    private static long tiledBytes(Precision p, long rows, long k) {
-        BlockScaling s = p.blockScaling().orElse(null);
-        if (s == null || s.layout() != BlockScaling.Layout.ROWS) {
-            return 0;
-        }
-        return (long) ScaleTiles.of(Math.toIntExact(rows), Math.toIntExact(Math.ceilDiv(k, s.blockSize())))
-                        .bytes()
-                * s.scale().bytes();
+                ScaleTiles.scaleBytes(gemm.weights(), Math.toIntExact(gemm.n()), gemm.k()),
+                ScaleTiles.scaleBytes(gemm.activations(), Math.toIntExact(gemm.m()), gemm.k()));
     }
 
     /** Block-scaled operands' K, in elements, is a multiple of this: whole 32-element blocks and 16-byte rows. */

@@ -31,7 +31,11 @@ public final class DeviceInputs {
 
     /** {@code elements} random values of {@code p}, in a buffer of at least {@code minBytes}. */
     public static DeviceBuffer random(Precision p, long elements, long minBytes, long seed) {
-        byte[] host = encoded(p, elements, seed);
+        return upload(encoded(p, elements, seed), minBytes);
+    }
+
+    /** {@code host} in a new device buffer of at least {@code minBytes}; the buffer is freed if the copy fails. */
+    private static DeviceBuffer upload(byte[] host, long minBytes) {
         DeviceBuffer b = DeviceBuffer.allocate(Math.max(minBytes, host.length));
         try {
             b.copyFrom(host);
@@ -68,14 +72,7 @@ public final class DeviceInputs {
     public static DeviceBuffer unitBlockScales(ScaleFormat format, long bytes) {
         byte[] host = new byte[Math.toIntExact(bytes)];
         Arrays.fill(host, unitScaleCode(format));
-        DeviceBuffer b = DeviceBuffer.allocate(Math.max(1, bytes));
-        try {
-            b.copyFrom(host);
-            return b;
-        } catch (RuntimeException e) {
-            b.close();
-            throw e;
-        }
+        return upload(host, 1);
     }
 
     /** The one-byte code of a block scale of 1 in {@code format}. */

@@ -30,8 +30,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -197,17 +199,32 @@ public final class MeasureCommand implements Command {
 
     /** Writes {@code text} to {@code file} whole or not at all: a temporary file beside it, then an atomic rename. */
     static void write(Path file, String text) throws IOException {
-        Path absolute = file.toAbsolutePath();
-        Path temp = null;
+        writeAll(Map.of(file, text));
+    }
+
+    /**
+     * Writes each file whole or not at all: every text to a temporary file beside its target first, then each renamed
+     * atomically, so no file is ever half-written and none is renamed before all are written.
+     */
+    static void writeAll(Map<Path, String> files) throws IOException {
+        Map<Path, Path> temps = new LinkedHashMap<>();
         try {
-            temp = Files.createTempFile(absolute.getParent(), "." + absolute.getFileName(), ".partial");
-            Files.writeString(temp, text);
-            Files.move(temp, absolute, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            for (Map.Entry<Path, String> e : files.entrySet()) {
+                Path target = e.getKey().toAbsolutePath();
+                Path temp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".partial");
+                temps.put(target, temp);
+                Files.writeString(temp, e.getValue());
+            }
+            for (Map.Entry<Path, Path> e : temps.entrySet()) {
+                Files.move(
+                        e.getValue(), e.getKey(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            }
         } catch (IOException e) {
-            if (temp != null) {
+            for (Path temp : temps.values()) {
                 Files.deleteIfExists(temp);
             }
-            throw new IOException("cannot write " + file + ": " + e.getMessage(), e);
+            Object what = files.size() == 1 ? files.keySet().iterator().next() : files.keySet();
+            throw new IOException("cannot write " + what + ": " + e.getMessage(), e);
         }
     }
 

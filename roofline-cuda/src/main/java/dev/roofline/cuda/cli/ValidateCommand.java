@@ -35,7 +35,6 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -193,7 +192,7 @@ public final class ValidateCommand implements Command {
         if (calibration != null) {
             files.put(dir.resolve("calibration.json"), calibration.toJson());
         }
-        writeAll(files);
+        MeasureCommand.writeAll(files);
         out.print(v.markdown());
         out.println("written: "
                 + String.join(", ", files.keySet().stream().map(Path::toString).toList()));
@@ -249,28 +248,6 @@ public final class ValidateCommand implements Command {
             }
         }
         return first == null ? null : new DecodeStepBenchmark.Results(first.device(), first.ceilings(), results);
-    }
-
-    /** Writes every file or none: each to a temporary file beside it first, then all renamed. */
-    static void writeAll(Map<Path, String> files) throws IOException {
-        Map<Path, Path> temps = new LinkedHashMap<>();
-        try {
-            for (Map.Entry<Path, String> e : files.entrySet()) {
-                Path target = e.getKey().toAbsolutePath();
-                Path temp = Files.createTempFile(target.getParent(), "." + target.getFileName(), ".partial");
-                temps.put(target, temp);
-                Files.writeString(temp, e.getValue());
-            }
-            for (Map.Entry<Path, Path> e : temps.entrySet()) {
-                Files.move(
-                        e.getValue(), e.getKey(), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-            }
-        } catch (IOException e) {
-            for (Path temp : temps.values()) {
-                Files.deleteIfExists(temp);
-            }
-            throw new IOException("cannot write " + files.keySet() + ": " + e.getMessage(), e);
-        }
     }
 
     /**

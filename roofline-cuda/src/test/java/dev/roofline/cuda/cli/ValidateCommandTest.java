@@ -75,14 +75,14 @@ class ValidateCommandTest {
         Map<Path, String> files = new LinkedHashMap<>();
         files.put(dir.resolve("validation.md"), "# md\n");
         files.put(dir.resolve("validation.json"), "{}\n");
-        ValidateCommand.writeAll(files);
+        MeasureCommand.writeAll(files);
         assertThat(Files.readString(dir.resolve("validation.md"))).isEqualTo("# md\n");
         assertThat(Files.readString(dir.resolve("validation.json"))).isEqualTo("{}\n");
         // a file whose folder is gone fails the set: the other file keeps its old text and no temporary file is left
         Map<Path, String> broken = new LinkedHashMap<>();
         broken.put(dir.resolve("validation.md"), "# new\n");
         broken.put(dir.resolve("gone").resolve("calibration.json"), "{}\n");
-        assertThatThrownBy(() -> ValidateCommand.writeAll(broken))
+        assertThatThrownBy(() -> MeasureCommand.writeAll(broken))
                 .isInstanceOf(IOException.class)
                 .hasMessageContaining("cannot write");
         assertThat(Files.readString(dir.resolve("validation.md"))).isEqualTo("# md\n");

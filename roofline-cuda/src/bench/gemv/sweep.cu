@@ -29,22 +29,29 @@
         }                                                                                         \
     } while (0)
 
-using Kernel = void (*)(const void*, const void*, const __half*, __half*, int, int, int, float);
+using Kernel = void (*)(const void*, const void*, const __half*, __half*, int, int, int, float, GemvEpilogue);
 
-#define SWEEP_ARGS const void* W_, const void* s, const __half* x, __half* y, int M, int N, int K, float g
+#define SWEEP_ARGS const void* W_, const void* s, const __half* x, __half* y, int M, int N, int K, float g, GemvEpilogue
 // CUDA-core variants: 128 threads, UNR chunks in flight per row, RPW rows per warp
 #define CC(FMT, UNR, RPW)                                                                                        \
     extern "C" __global__ void __launch_bounds__(128) sw_cc_##FMT##_u##UNR##_r##RPW(SWEEP_ARGS) {               \
-        gemv<Fmt::FMT, __half, 1, UNR, RPW>(W_, s, x, y, M, N, K, g);                                             \
+        gemv<Fmt::FMT, __half, 1, UNR, RPW>(W_, s, PlainRows<__half>{x, y}, M, N, K, g, blockIdx.x);                                             \
     }
-#define CC_ALL(FMT) CC(FMT, 4, 1) CC(FMT, 1, 2) CC(FMT, 2, 2) CC(FMT, 1, 4) CC(FMT, 2, 3)
+#define CC_ALL(FMT) CC(FMT, 4, 1) CC(FMT, 1, 2) CC(FMT, 2, 2) CC(FMT, 1, 4) CC(FMT, 2, 3) CC(FMT, 4, 2) CC(FMT, 8, 1) \
+    CC(FMT, 3, 2) CC(FMT, 2, 4)
+// 8-warp blocks of the CUDA-core kernel
+#define CC8(FMT, UNR, RPW)                                                                                       \
+    extern "C" __global__ void __launch_bounds__(256) sw_cc8_##FMT##_u##UNR##_r##RPW(SWEEP_ARGS) {              \
+        gemv<Fmt::FMT, __half, 1, UNR, RPW>(W_, s, PlainRows<__half>{x, y}, M, N, K, g, blockIdx.x);           \
+    }
+CC8(FP8, 2, 2) CC8(FP8, 4, 2) CC8(INT8, 2, 2) CC8(INT8, 4, 2)
 CC_ALL(F16)
 CC_ALL(FP8)
 CC_ALL(INT8)
 // tensor-core variants: W warps splitting K, UNR steps in flight
 #define TC(FMT, UNR, W)                                                                                          \
     extern "C" __global__ void __launch_bounds__(W * 32) sw_tc_##FMT##_u##UNR##_w##W(SWEEP_ARGS) {               \
-        gemv_4bit_f16_tc<Fmt::FMT, 1, UNR, W>(W_, s, x, y, M, N, K, g);                                          \
+        gemv_tc<Fmt::FMT, __half, 1, UNR, W>(W_, s, PlainRows<__half>{x, y}, M, N, K, g, blockIdx.x);                                          \
     }
 #define TC_W(FMT, UNR) TC(FMT, UNR, 4) TC(FMT, UNR, 8) TC(FMT, UNR, 16)
 #define TC_ALL(FMT) TC_W(FMT, 2) TC_W(FMT, 4) TC_W(FMT, 6)
@@ -55,7 +62,7 @@ TC_ALL(MXFP4)
 // docs/design/gemv-kernels.md; the bulk-L2-prefetch variants are a patch named in the issue-7 run-15 record)
 #define CCH(FMT, HINT)                                                                                           \
     extern "C" __global__ void __launch_bounds__(128) sw_cch_##FMT##_h##HINT(SWEEP_ARGS) {                       \
-        gemv<Fmt::FMT, __half, 1, 2, 2, HINT>(W_, s, x, y, M, N, K, g);                                           \
+        gemv<Fmt::FMT, __half, 1, 2, 2, HINT>(W_, s, PlainRows<__half>{x, y}, M, N, K, g, blockIdx.x);                                           \
     }
 #define CCH_ALL(FMT) CCH(FMT, 1) CCH(FMT, 2) CCH(FMT, 3) CCH(FMT, 4)
 CCH_ALL(F16)
@@ -64,7 +71,7 @@ CCH_ALL(INT8)
 // tensor-core variants of the shipped w8 kernel: UNR steps in flight, load hint HINT, bounds b5 = (256, 5), b4 = (256)
 #define TCV(FMT, UNR, HINT, B, BOUNDS)                                                                           \
     extern "C" __global__ void BOUNDS sw_tcv_##FMT##_u##UNR##_h##HINT##_##B(SWEEP_ARGS) {                         \
-        gemv_4bit_f16_tc<Fmt::FMT, 1, UNR, 8, HINT>(W_, s, x, y, M, N, K, g);                                     \
+        gemv_tc<Fmt::FMT, __half, 1, UNR, 8, HINT>(W_, s, PlainRows<__half>{x, y}, M, N, K, g, blockIdx.x);                                     \
     }
 #define TCV_FP4(FMT) TCV(FMT, 4, 0, b5, __launch_bounds__(256, 5)) TCV(FMT, 4, 2, b5, __launch_bounds__(256, 5))      \
     TCV(FMT, 6, 1, b4, __launch_bounds__(256)) TCV(FMT, 4, 1, b4, __launch_bounds__(256))                             \
@@ -82,7 +89,7 @@ __global__ void row_max_codes(uint8_t* s, int N, int nb) { // appends each row's
     }
 }
 // references for the differences: the CUDA-core kernel with its own decode (one row per warp, 4 chunks in flight)
-#define REF(FMT) extern "C" __global__ void __launch_bounds__(128) sw_ref_##FMT(SWEEP_ARGS) { gemv<Fmt::FMT, __half, 1, 4, 1>(W_, s, x, y, M, N, K, g); }
+#define REF(FMT) extern "C" __global__ void __launch_bounds__(128) sw_ref_##FMT(SWEEP_ARGS) { gemv<Fmt::FMT, __half, 1, 4, 1>(W_, s, PlainRows<__half>{x, y}, M, N, K, g, blockIdx.x); }
 REF(F16)
 REF(FP8)
 REF(INT8)
@@ -98,6 +105,11 @@ struct Variant {
 };
 
 #define V_CC(FMT, UNR, RPW) {"cc u" #UNR " r" #RPW, sw_cc_##FMT##_u##UNR##_r##RPW, 128, 4 * RPW}
+#define V_CC8(FMT, UNR, RPW) {"cc8 u" #UNR " r" #RPW, sw_cc8_##FMT##_u##UNR##_r##RPW, 256, 8 * RPW}
+// the 8-bit formats' shipped 8-row tensor-core kernels, run at one row
+#define V_8BIT(FMT, fmt) V_CC(FMT, 4, 1), V_CC(FMT, 4, 2), V_CC(FMT, 8, 1), V_CC(FMT, 3, 2), V_CC(FMT, 2, 4),          \
+    V_CC(FMT, 1, 4), V_CC(FMT, 2, 3), V_CC8(FMT, 2, 2), V_CC8(FMT, 4, 2),                                          \
+    {"tc m8 w8", gemv_##fmt##_f16_m8_w8, 256, 16}, {"tc m8 w16", gemv_##fmt##_f16_m8_w16, 512, 16}
 #define V_TC(FMT, UNR, W) {"tc u" #UNR " w" #W, sw_tc_##FMT##_u##UNR##_w##W, W * 32, 16}
 #define V_TC_W(FMT, UNR) V_TC(FMT, UNR, 4), V_TC(FMT, UNR, 8), V_TC(FMT, UNR, 16)
 
@@ -122,8 +134,8 @@ struct Format {
 static std::vector<Format> formats() {
     return {
         {"FP16", gemv_fp16_f16_m1, 128, sw_ref_F16, false, 16, 0, 0, {V_CCH_ALL(F16)}},
-        {"FP8", gemv_fp8_f16_m1, 128, sw_ref_FP8, false, 8, 0, 4, {V_CCH_ALL(FP8)}},
-        {"INT8", gemv_int8_f16_m1, 128, sw_ref_INT8, false, 8, 0, 4, {V_CCH_ALL(INT8)}},
+        {"FP8", gemv_fp8_f16_m1, 128, sw_ref_FP8, false, 8, 0, 4, {V_8BIT(FP8, fp8), V_CCH_ALL(FP8)}},
+        {"INT8", gemv_int8_f16_m1, 128, sw_ref_INT8, false, 8, 0, 4, {V_8BIT(INT8, int8), V_CCH_ALL(INT8)}},
         {"NVFP4", gemv_nvfp4_f16_m1_w8, 256, sw_ref_NVFP4, true, 4, 16, 1, {V_TCV_FP4(NVFP4)}},
         {"INT4", gemv_int4_f16_m1_w8, 256, sw_ref_INT4, true, 4, 128, 4, {V_TCV(INT4, 6, 0, b4), V_TCV(INT4, 6, 2, b4), V_TCV(INT4, 4, 1, b4), V_TCV(INT4, 8, 1, b4)}},
         {"MXFP4", gemv_mxfp4_f16_m1_w8, 256, sw_ref_MXFP4, true, 4, 32, 1, {V_TCV_FP4(MXFP4)}},
@@ -193,7 +205,7 @@ static float time_graph(cudaStream_t st, const std::vector<std::pair<Weights, __
     cudaGraphExec_t exec;
     CK(cudaStreamBeginCapture(st, cudaStreamCaptureModeThreadLocal));
     for (auto& set : sets) {
-        k<<<(N + rows_per_block - 1) / rows_per_block, threads, 0, st>>>(set.first.w, set.first.s, x, set.second, 1, N, K, global);
+        k<<<(N + rows_per_block - 1) / rows_per_block, threads, 0, st>>>(set.first.w, set.first.s, x, set.second, 1, N, K, global, GemvEpilogue{});
     }
     CK(cudaStreamEndCapture(st, &graph));
     CK(cudaGraphInstantiate(&exec, graph, 0));
@@ -269,7 +281,7 @@ int main(int argc, char** argv) {
             // the reference kernel's output on set 0
             const int sthreads = f.shipped_threads; // GemvKernels.tensorCoreWarps picks the other split at small N
             const int srows = f.tensor_cores ? 16 : 8; // GemvKernels.rowsPerBlock at M = 1
-            f.reference<<<(N + 3) / 4, 128, 0, st>>>(sets[0].first.w, sets[0].first.s, x, sets[0].second, 1, N, K, global);
+            f.reference<<<(N + 3) / 4, 128, 0, st>>>(sets[0].first.w, sets[0].first.s, x, sets[0].second, 1, N, K, global, GemvEpilogue{});
             CK(cudaStreamSynchronize(st));
             CK(cudaGetLastError());
             std::vector<__half> ref(N), got(N);
@@ -288,7 +300,7 @@ int main(int argc, char** argv) {
             for (const Variant& v : all) {
                 CK(cudaMemsetAsync(sets[0].second, 0xFF, 2 * static_cast<size_t>(N), st)); // NaN: an unwritten row shows
                 v.kernel<<<(N + v.rows_per_block - 1) / v.rows_per_block, v.threads, 0, st>>>(sets[0].first.w, sets[0].first.s, x,
-                                                                                            sets[0].second, 1, N, K, global);
+                                                                                            sets[0].second, 1, N, K, global, GemvEpilogue{});
                 CK(cudaStreamSynchronize(st));
                 CK(cudaGetLastError());
                 CK(cudaMemcpy(got.data(), sets[0].second, 2 * static_cast<size_t>(N), cudaMemcpyDeviceToHost));

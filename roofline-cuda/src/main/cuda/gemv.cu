@@ -652,11 +652,12 @@ __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void*
     constexpr int STEP_K = FOUR ? 128 : ROW_SCALE ? 64 : 32; // k per step, 16 bytes per lane
     constexpr int LANE_K = STEP_K / 4;
     constexpr int XV = LANE_K / 8; // 16-byte loads of x per fragment per step
-    // x loaded where each mma takes it rather than all of a step's at once: for the 16-bit formats at 9..16 rows (with
-    // their 80-register bound) 5-7 % faster at two of the three issue shapes on an H100 and within 1 % at the third;
-    // for the 4- and 8-bit formats slower at every shape (docs/design/gemv-kernels.md#batched-decode)
-    // for every format at 17..32 rows, whose four fragments' x would not fit in registers
-    constexpr bool LAZY_X = (SIXTEEN && MAXM == 16) || MAXM > 16;
+    // x loaded where each mma takes it rather than all of a step's at once: for the 16-bit formats from 9 rows up
+    // (at 9..16, with their 80-register bound, 5-7 % faster at two of the three issue shapes on an H100 and within 1 %
+    // at the third); the 4- and 8-bit formats load a whole step's x ahead at every row count: at 17..32 rows 1.5-1.6x
+    // (8-bit) and 2.9-4.7x (4-bit) faster than loading it at each mma on an H200, although INT4's 16-warp kernel spills
+    // (docs/design/gemv-kernels.md#17-to-32-rows-_m32)
+    constexpr bool LAZY_X = SIXTEEN && MAXM >= 16;
     // per-row scale entries along K, bytes per entry, scale bytes per row per step, entries one lane skips (4-bit)
     constexpr int SCALE_K = F == Fmt::NVFP4 ? 16 : F == Fmt::MXFP4 ? 32 : 128;
     constexpr int SCALE_BYTES = F == Fmt::INT4 ? 4 : 1;
@@ -844,8 +845,8 @@ __device__ __forceinline__ EpilogueRows<T> make_rows(EpilogueRows<T>*, const T* 
 // from memory, it takes 48 registers unbounded on sm_90a and sm_100a (54 on sm_120a), so five blocks fit anyway, and
 // it spills under the cap; INT4 spills under the cap too. (An explicit minimum of 1 block is not the same as none:
 // ptxas then spends up to twice the registers.) Numbers: docs/design/gemv-kernels.md#unrolling-and-register-caps
-// Above one row: _m8 for 2..8 rows (one B fragment, as at one row), _m16 for 9..16 (two) and _m32 for 17..32 (four, x
-// loaded where each mma takes it), since each fragment's x loads and accumulators cost registers, and so warps per SM,
+// Above one row: _m8 for 2..8 rows (one B fragment, as at one row), _m16 for 9..16 (two) and _m32 for 17..32 (four),
+// since each fragment's x loads and accumulators cost registers, and so warps per SM,
 // at every M (GemvKernels.rowsBound). The 16-row kernels
 // keep 2 steps of loads in flight per warp, not 4 (fewer registers, more warps per SM): 1.00-1.12x for the 4-bit and
 // 1.02-1.31x for the 8-bit formats on an H100; the 16-bit ones (ROOFLINE_GEMV_TC_BATCHED16) take at most 80 registers,

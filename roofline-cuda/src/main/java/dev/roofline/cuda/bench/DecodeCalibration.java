@@ -76,21 +76,13 @@ public final class DecodeCalibration {
         if (profiled.isEmpty()) {
             throw new IllegalArgumentException("a calibration needs at least one profiled decode step");
         }
-        double elementwiseSeconds = 0;
-        long elementwiseLaunches = 0;
         for (DecodeStepResult r : profiled) {
             if (!r.measured() || r.operators().isEmpty()) {
                 throw new IllegalArgumentException("a calibration is fitted to measured, profiled steps; "
                         + DecodeStepReport.title(r) + " is " + (r.measured() ? "not profiled" : r.notRun()));
             }
-            for (DecodeStepResult.OperatorTiming o : r.operators()) {
-                if (classOf(r.predicted(), o.operator()) == OperatorClass.ELEMENTWISE) {
-                    elementwiseSeconds += o.measuredSeconds();
-                    elementwiseLaunches += o.launches();
-                }
-            }
         }
-        double launch = elementwiseSeconds / elementwiseLaunches;
+        double launch = launchSeconds(profiled);
         Map<OperatorClass, double[]> sums = new LinkedHashMap<>(); // class -> {roofline s, measured s less launches}
         for (DecodeStepResult r : profiled) {
             for (DecodeStepResult.OperatorTiming o : r.operators()) {
@@ -138,6 +130,25 @@ public final class DecodeCalibration {
     }
 
     /** The class of the model operators {@code o} covers (they share one: the first's). */
+    /**
+     * What one kernel launch costs inside the graphed step: the elementwise operators' measured time over their
+     * launches, summed over {@code profiled} (their bytes are a few KiB, so their time is their launches'); NaN when
+     * none of them ran an elementwise operator.
+     */
+    static double launchSeconds(List<DecodeStepResult> profiled) {
+        double seconds = 0;
+        long launches = 0;
+        for (DecodeStepResult r : profiled) {
+            for (DecodeStepResult.OperatorTiming o : r.operators()) {
+                if (classOf(r.predicted(), o.operator()) == OperatorClass.ELEMENTWISE) {
+                    seconds += o.measuredSeconds();
+                    launches += o.launches();
+                }
+            }
+        }
+        return launches == 0 ? Double.NaN : seconds / launches;
+    }
+
     static OperatorClass classOf(ModelPrediction p, DecoderOperator o) {
         return OperatorClass.of(p.operator(o.modelOperators().getFirst()).step());
     }

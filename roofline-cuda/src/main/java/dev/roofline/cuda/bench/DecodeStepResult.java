@@ -179,6 +179,26 @@ public record DecodeStepResult(
         return (seconds / stepPrediction(predicted) - 1) * 100;
     }
 
+    /**
+     * The step's floor on its own measurements: each operator at least its roofline time on the measured ceilings and
+     * at least {@link DecodeCalibration#launchSeconds what one launch costs} in this graph, per launch:
+     * {@code Σ launches × max(predicted / launches, launch)}. NaN without a profile or without an elementwise operator
+     * in it. The roofline charges no launch; this floor is what a step of this many kernels can reach.
+     */
+    public double launchFloorSeconds() {
+        double launch = DecodeCalibration.launchSeconds(List.of(this));
+        if (Double.isNaN(launch)) {
+            return Double.NaN;
+        }
+        double floor = 0;
+        for (OperatorTiming o : operators) {
+            floor += o.launches() == 0
+                    ? o.predictedSeconds()
+                    : o.launches() * Math.max(o.predictedSeconds() / o.launches(), launch);
+        }
+        return floor;
+    }
+
     /** Weight and KV bytes over the median time. */
     public double bytesPerSecond() {
         return (weightBytes + kvBytes) / seconds;
@@ -200,6 +220,18 @@ public record DecodeStepResult(
             t -= p.operator(name).timeSeconds();
         }
         return t;
+    }
+
+    private String launchFloorNote() {
+        double floor = launchFloorSeconds();
+        return Double.isNaN(floor)
+                ? ""
+                : String.format(
+                        Locale.ROOT,
+                        "; floor with %.2f us a launch %.1f us, %.1f %% of it",
+                        DecodeCalibration.launchSeconds(List.of(this)) * 1e6,
+                        floor * 1e6,
+                        floor / seconds * 100);
     }
 
     private String expertsNote() {
@@ -236,6 +268,7 @@ public record DecodeStepResult(
                         percentOfRoofline(),
                         errorPercent(),
                         bytesPerSecond() / 1e9)
+                + launchFloorNote()
                 + (Double.isNaN(expertsRead) ? "" : expertsNote())
                 + energy.map(e -> String.format(
                                 Locale.ROOT,

@@ -115,7 +115,20 @@ public final class Matmul implements AutoCloseable {
                     "K must be a multiple of 16 for 8-bit operands (16-byte aligned rows), got K=" + gemm.k());
         }
         requireWholeScaleBlocks(gemm);
-        return new Matmul(lt, gemm, recipe, options);
+        try {
+            return new Matmul(lt, gemm, recipe, options);
+        } catch (CublasException e) {
+            String note = recipe.blockScaleMode() >= 0
+                    ? BlockScaledLimits.noAlgorithmNote(device.computeCapability(), recipe.label(), CublasLt.version())
+                    : "";
+            if (note.isEmpty()) {
+                throw e;
+            }
+            CublasException explained =
+                    new CublasException(e.function(), e.status(), e.statusName(), e.libraryMessage() + note);
+            explained.initCause(e);
+            throw explained;
+        }
     }
 
     public Gemm gemm() {
@@ -178,6 +191,8 @@ public final class Matmul implements AutoCloseable {
             BlockScaleBytes scales = requiredBlockScaleBytes(gemm);
             requireBlockScales("weightBlockScales", ops.weightBlockScales(), scales.weights());
             requireBlockScales("activationBlockScales", ops.activationBlockScales(), scales.activations());
+            BlockScaledLimits.requireAlignedScales("weightBlockScales", ops.weightBlockScales());
+            BlockScaledLimits.requireAlignedScales("activationBlockScales", ops.activationBlockScales());
             CublasLtCalls.setScalePointer(
                     desc.get(), ScalePointer.A, ops.weightBlockScales().pointer());
             CublasLtCalls.setScalePointer(

@@ -55,6 +55,22 @@ class DecodeCalibrationTest {
     }
 
     @Test
+    void theLaunchFloorChargesEachLaunchAtLeastTheElementwiseOperatorsCost() {
+        DecodeStepResult r = ProfiledSteps.llama3Fp16(new double[][] {
+            {1, 130}, {500, 564}, {0.2, 64}, {40, 208}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}
+        });
+        // launch: (130 + 64 + 64) us over 65 + 32 + 32 launches = 2 us. Per operator, launches x max(roofline /
+        // launches, 2 us): norms 65 x 2 = 130, qkv 500, rope 32 x 2 = 64, attention 64 x max(0.625, 2) = 128, o 300,
+        // gate_up 2000, silu 64, down 1000, lm_head 300: 4486 us, of a 5000 us step 89.72 %
+        assertThat(DecodeCalibration.launchSeconds(List.of(r))).isCloseTo(2e-6, within(1e-15));
+        assertThat(r.launchFloorSeconds()).isCloseTo(4486e-6, within(1e-12));
+        assertThat(r.toString()).contains("floor with 2.00 us a launch 4486.0 us, 89.7 % of it");
+        DecodeStepResult unprofiled = ProfiledSteps.llama3Fp16(new double[0][]);
+        assertThat(unprofiled.launchFloorSeconds()).isNaN();
+        assertThat(unprofiled.toString()).doesNotContain("floor");
+    }
+
+    @Test
     void aSecondAttentionPointThatReadsLessIsRefused() {
         DecodeStepResult r = ProfiledSteps.llama3Fp16(new double[][] {
             {1, 130}, {500, 564}, {0.2, 64}, {40, 208}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}

@@ -10,11 +10,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.lang.foreign.MemorySegment;
+import java.time.Duration;
 import java.util.List;
 import java.util.SplittableRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
@@ -149,6 +151,32 @@ class NcclIT {
                     }))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessage("rank 0 gave up");
+        }
+    }
+
+    @Test
+    void aRankThatFailsAbortsThePeersWaitingInACollective() {
+        int n = Cuda.deviceCount();
+        assumeTrue(n >= 2, "one GPU: no peer waits on another rank");
+        try (Communicators all = Communicators.ofAllDevices()) {
+            // rank 0 never joins the all-reduce the others enqueue and wait on: without the abort they would wait
+            // forever; with it, the call ends with rank 0's own exception and every communicator closed
+            assertTimeoutPreemptively(Duration.ofSeconds(60), () -> assertThatThrownBy(() -> all.onEachRank(c -> {
+                        if (c.rank() == 0) {
+                            throw new IllegalStateException("rank 0 gave up");
+                        }
+                        try (DeviceBuffer b = DeviceBuffer.allocate(4L << 20);
+                                Stream s = Stream.create()) {
+                            c.allReduce(b, b, 1L << 20, DataType.FLOAT32, ReduceOp.SUM, s);
+                            s.synchronize();
+                        }
+                        return c.rank();
+                    }))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("rank 0 gave up"));
+            for (int r = 0; r < n; r++) {
+                assertThat(all.rank(r).isClosed()).as("rank %d closed", r).isTrue();
+            }
         }
     }
 

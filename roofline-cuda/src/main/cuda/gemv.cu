@@ -902,3 +902,5 @@ ROOFLINE_GEMV_8BIT(INT8, int8)
 #include "decode.cu"
 // and the mixture-of-experts kernels, whose grouped GEMVs run the templates above
 #include "moe.cu"
+// and NVFP4 x NVFP4 on the block-scaled mma of sm_120a / sm_121a (a trap elsewhere), with its activation quantizer
+#include "gemv_w4a4.cu"

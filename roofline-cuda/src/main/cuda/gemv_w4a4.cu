@@ -118,6 +118,46 @@ struct BlockScaledMma {
     }
 };
 
+// The instruction computed from the PTX ISA's tables (the fragment and scale layouts in this file's header, read
+// independently of the packing above), one warp at a time through shared memory: what the kernels' loads, half
+// exchange and scale permutes feed the mma can be checked on a GPU without the instruction
+// (gemv_nvfp4_w4a4_emulated_*, GemvKernelsIT), and beside the instruction on one that has it.
+struct EmulatedMma {
+    static constexpr int WARPS = 8; // the emulated kernels' blocks
+    __device__ static float e2m1_value(uint32_t c) {
+        const float mag = (c & 7) < 4 ? 0.5f * (c & 7) : (c & 7) == 4 ? 2.f : (c & 7) == 5 ? 3.f : (c & 7) == 6 ? 4.f : 6.f;
+        return (c & 8) ? -mag : mag;
+    }
+    __device__ static void run(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3, uint32_t b0,
+                               uint32_t b1, uint32_t sfa, uint32_t sfb) {
+        __shared__ uint8_t A[WARPS][16][64], B[WARPS][64][8], SA[WARPS][16][4], SB[WARPS][4][8];
+        const int w = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, q = lane & 3;
+        const uint32_t ar[4] = {a0, a1, a2, a3}, br[2] = {b0, b1};
+        __syncwarp();
+        for (int i = 0; i < 32; i++) { // a_j nibble e: row g (j even) or g + 8, k 8q + e (+32 for j >= 2)
+            const int row = (i < 8 || (i >= 16 && i < 24)) ? g : g + 8;
+            A[w][row][q * 8 + (i & 7) + (i >= 16 ? 32 : 0)] = (ar[i / 8] >> (4 * (i % 8))) & 0xF;
+        }
+        for (int i = 0; i < 16; i++) // b_j nibble e: column g, k 8q + e (+32 for j = 1)
+            B[w][q * 8 + (i & 7) + (i >= 8 ? 32 : 0)][g] = (br[i / 8] >> (4 * (i % 8))) & 0xF;
+        for (int j = 0; j < 4; j++) { // scale byte j: k 16j .. 16j + 15
+            if (q == 0) SA[w][g][j] = (sfa >> (8 * j)) & 0xFF;
+            if (q == 1) SA[w][g + 8][j] = (sfa >> (8 * j)) & 0xFF;
+            if (q == 0) SB[w][j][g] = (sfb >> (8 * j)) & 0xFF;
+        }
+        __syncwarp();
+        for (int i = 0; i < 4; i++) { // d_i: row g + 8 (i / 2), column 2q + i % 2
+            const int row = g + 8 * (i >> 1), col = 2 * q + (i & 1);
+            float s = 0.f;
+            for (int k = 0; k < 64; k++)
+                s += e2m1_value(A[w][row][k]) * e4m3_to_float(SA[w][row][k / 16]) * e2m1_value(B[w][k][col])
+                     * e4m3_to_float(SB[w][k / 16][col]);
+            d[i] += s;
+        }
+        __syncwarp();
+    }
+};
+
 // One 128-k step of this lane: 16 weight bytes of rows g (wa) and g + 8 (wb), the weight scales of row g (q even) or
 // g + 8 (q odd), 16 bytes of x and x's scales (the row of column g).
 template <typename Mma>
@@ -255,3 +295,18 @@ ROOFLINE_GEMV_W4A4(8, 4, 8)
 ROOFLINE_GEMV_W4A4(8, 4, 16)
 #undef ROOFLINE_GEMV_W4A4
 #undef ROOFLINE_W4A4_BODY
+// the same kernels with the mma emulated (EmulatedMma), 8 warps, on every target
+#define ROOFLINE_GEMV_W4A4_EMULATED(MAXM)                                                                        \
+    extern "C" __global__ void __launch_bounds__(roofline_w4a4::EmulatedMma::WARPS * 32)                         \
+    gemv_nvfp4_w4a4_emulated_m##MAXM##_w8(const void* Wt, const void* scales, const void* xq, const void* xs,    \
+                                          __half* y, int M, int N, int K, float global, float x_global,         \
+                                          GemvEpilogue ep) {                                                    \
+        roofline_launch::wait_for_previous_kernel();                                                            \
+        roofline_w4a4::gemv_w4a4<MAXM, 4, roofline_w4a4::EmulatedMma::WARPS, roofline_w4a4::EmulatedMma>(       \
+                static_cast<const uint8_t*>(Wt), static_cast<const uint8_t*>(scales),                           \
+                static_cast<const uint8_t*>(xq), static_cast<const uint8_t*>(xs), y, M, N, K, global * x_global, \
+                blockIdx.x);                                                                                    \
+    }
+ROOFLINE_GEMV_W4A4_EMULATED(1)
+ROOFLINE_GEMV_W4A4_EMULATED(8)
+#undef ROOFLINE_GEMV_W4A4_EMULATED

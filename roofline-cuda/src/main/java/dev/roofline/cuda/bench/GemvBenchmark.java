@@ -15,6 +15,8 @@ import dev.roofline.cuda.internal.OwnedResources;
 import dev.roofline.cuda.kernels.Activation;
 import dev.roofline.cuda.kernels.DeviceWeights;
 import dev.roofline.cuda.kernels.GemvKernels;
+import dev.roofline.cuda.kernels.KernelLaunch;
+import dev.roofline.cuda.kernels.NativeFp4Gemv;
 import dev.roofline.cuda.kernels.WeightFormat;
 
 import java.util.ArrayList;
@@ -119,6 +121,79 @@ public final class GemvBenchmark {
                 }
             }
             return new GemvBenchmarkResults(device.toString(), ceilings, kernels, layer);
+        }
+    }
+
+    /**
+     * The native FP4 GEMV at one row ({@link NativeFp4Gemv}, the block-scaled mma) and how far its output lies from
+     * the same kernel with the mma emulated, on the same inputs.
+     *
+     * @param agreement max |native − emulated| / max |emulated|
+     */
+    public record NativeFp4Result(Measurement measurement, double agreement) {}
+
+    /**
+     * Times the native FP4 GEMV at {@code n × k}, one row: the FP16 activations quantized to NVFP4 and the product on
+     * the block-scaled mma, together (what a decode step runs), over enough weight copies to defeat the L2; priced as
+     * the NVFP4 × FP16 GEMV, whose bytes it reads. Needs {@link NativeFp4Gemv#hasInstruction}.
+     */
+    public static NativeFp4Result nativeFp4(
+            Device device, DeviceCeilings ceilings, BenchmarkOptions timing, int n, int k) {
+        Gemm g = Gemm.of(1, n, k)
+                .withWeights(WeightFormat.NVFP4.precision())
+                .withActivations(Activation.F16.precision())
+                .withOutput(Activation.F16.precision())
+                .named("NVFP4 W4A4 gemv " + n + "x" + k);
+        float[] xv = ElementCodec.random(Activation.F16.precision(), k, 11, 1f);
+        float amax = 0;
+        for (float v : xv) {
+            amax = Math.max(amax, Math.abs(v));
+        }
+        float xGlobal = amax > 0 ? amax / (6f * 448f) : 1f; // ModelOpt's per-tensor scale
+        try (OwnedResources owned = new OwnedResources();
+                Stream stream = Stream.create();
+                NativeFp4Gemv fp4 = NativeFp4Gemv.load(KernelLaunch.ORDERED)) {
+            DeviceWeights w0 = owned.add(RandomGemvWeights.upload(WeightFormat.NVFP4, n, k, 7));
+            int sets = timing.inputSets(device.l2Bytes(), WeightFormat.NVFP4.storedBytes(n, k));
+            DeviceWeights[] ws = new DeviceWeights[sets];
+            DeviceBuffer[] ys = new DeviceBuffer[sets];
+            ws[0] = w0;
+            for (int i = 1; i < sets; i++) {
+                ws[i] = owned.add(RandomGemvWeights.copyOf(w0));
+            }
+            for (int i = 0; i < sets; i++) {
+                ys[i] = owned.add(DeviceBuffer.allocate(2L * n));
+            }
+            DeviceBuffer x = owned.add(DeviceBuffer.allocate(2L * k));
+            DeviceBuffer xq = owned.add(DeviceBuffer.allocate(k / 2));
+            DeviceBuffer xs = owned.add(DeviceBuffer.allocate(k / 16));
+            DeviceBuffer emulated = owned.add(DeviceBuffer.allocate(2L * n));
+            x.copyFrom(ElementCodec.encode(Activation.F16.precision(), xv));
+            var cc = device.computeCapability();
+            fp4.quantizeActivations(x, xq, xs, 1, k, xGlobal, stream);
+            fp4.gemv(ws[0], xq, xs, xGlobal, ys[0], 1, NativeFp4Gemv.Mma.HARDWARE, cc, stream);
+            fp4.gemv(ws[0], xq, xs, xGlobal, emulated, 1, NativeFp4Gemv.Mma.EMULATED, cc, stream);
+            stream.synchronize();
+            double[] a = ElementCodec.decode(Activation.F16.precision(), ys[0].toByteArray());
+            double[] b = ElementCodec.decode(Activation.F16.precision(), emulated.toByteArray());
+            double diff = 0;
+            double max = 0;
+            for (int i = 0; i < n; i++) {
+                double d = Math.abs(a[i] - b[i]);
+                diff = Double.isNaN(d) ? Double.POSITIVE_INFINITY : Math.max(diff, d);
+                max = Math.max(max, Math.abs(b[i]));
+            }
+            TimingStats t = Benchmark.time(stream, timing, sets, i -> {
+                fp4.quantizeActivations(x, xq, xs, 1, k, xGlobal, stream);
+                fp4.gemv(ws[i], xq, xs, xGlobal, ys[i], 1, NativeFp4Gemv.Mma.HARDWARE, cc, stream);
+            });
+            Measurement m = new Measurement(
+                            "NVFP4_W4A4",
+                            g,
+                            t,
+                            Roofline.on(ceilings.applyTo(device.hardware())).predict(g))
+                    .withDatasheet(Roofline.on(device.hardware()).predict(g));
+            return new NativeFp4Result(m, max > 0 ? diff / max : diff);
         }
     }
 

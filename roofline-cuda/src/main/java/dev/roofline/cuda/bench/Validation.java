@@ -7,6 +7,7 @@ import dev.roofline.core.internal.Json;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.cuda.MemoryFacts;
 import dev.roofline.cuda.kernels.FatbinContents;
+import dev.roofline.cuda.kernels.NativeFp4Gemv;
 
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -194,6 +195,11 @@ public record Validation(
             out.add("block-scaled cuBLASLt products (NVFP4 with VEC16_UE4M3 scales, MXFP8 with VEC32_UE8M0), their"
                     + " tiled 128x4 scale layout and the tensor scale as alpha: built for this GPU, never run on one by"
                     + " us");
+        }
+        if (NativeFp4Gemv.hasInstruction(cc)) {
+            out.add("the native FP4 GEMV (NVFP4 weights x NVFP4 activations on mma.sync kind::mxf4nvf4, with its"
+                    + " activation quantizer): built for this GPU, never run on one by us; validate checks it against"
+                    + " the same kernel with the mma emulated from the PTX ISA's tables");
         }
         return out;
     }

@@ -29,6 +29,7 @@ import dev.roofline.cuda.decode.DecoderShape;
 import dev.roofline.cuda.kernels.FatbinContents;
 import dev.roofline.cuda.kernels.KernelLaunch;
 import dev.roofline.cuda.kernels.KvCacheFormat;
+import dev.roofline.cuda.kernels.NativeFp4Gemv;
 import dev.roofline.cuda.kernels.WeightFormat;
 
 import java.io.IOException;
@@ -295,6 +296,40 @@ public final class ValidateCommand implements Command {
                 g,
                 m -> out.println("  " + m.label() + " " + m.operator().name()
                         + String.format(Locale.ROOT, " %.2f us", m.time().medianMicros())));
-        return r.kernels();
+        if (!NativeFp4Gemv.hasInstruction(device.computeCapability())) {
+            return r.kernels();
+        }
+        // the block-scaled FP4 mma: timed, and checked against its emulation from the PTX ISA's tables
+        List<Measurement> all = new ArrayList<>(r.kernels());
+        for (GemvBenchmarkOptions.Shape s : g.shapes()) {
+            GemvBenchmark.NativeFp4Result n = GemvBenchmark.nativeFp4(device, r.ceilings(), g.timing(), s.n(), s.k());
+            out.println("  " + n.measurement().label() + " "
+                    + n.measurement().operator().name()
+                    + String.format(
+                            Locale.ROOT,
+                            " %.2f us; max |native - emulated| / max |emulated| %.1e",
+                            n.measurement().time().medianMicros(),
+                            n.agreement()));
+            if (!(n.agreement() <= NATIVE_FP4_AGREEMENT)) {
+                throw new IllegalStateException(String.format(
+                        Locale.ROOT,
+                        "the native FP4 GEMV (block-scaled mma) at %dx%d differs from its emulation by %.3g of the"
+                                + " largest output (more than %.0e): the mma reads its fragments or scales otherwise"
+                                + " than the PTX ISA's tables as roofline reads them",
+                        s.n(),
+                        s.k(),
+                        n.agreement(),
+                        NATIVE_FP4_AGREEMENT));
+            }
+            all.add(n.measurement());
+        }
+        return all;
     }
+
+    /**
+     * How far the native FP4 GEMV may lie from its emulation, relative to the largest output: both sum the same exact
+     * products in FP32 (in another order) and round each output to FP16 once, so two FP16 steps and the summation's
+     * reordering; a fragment or scale read otherwise gives errors of the order of the outputs.
+     */
+    static final double NATIVE_FP4_AGREEMENT = 1e-2;
 }

@@ -87,12 +87,18 @@ class ValidationTest {
                 .contains("no machine code for sm_103")
                 .contains("the driver compiles its PTX for this GPU");
         assertThat(Validation.neverRunByUs(new ComputeCapability(12, 1), kernels))
-                .hasSize(3)
+                .hasSize(4)
                 .satisfies(l -> assertThat(l.get(1)).contains("machine code for sm_121 is in the fatbin"))
+                .satisfies(l -> assertThat(l.get(2)).contains("block-scaled").contains("never run on one by us"))
                 .last()
                 .asString()
-                .contains("block-scaled")
+                .contains("native FP4 GEMV")
+                .contains("mma.sync kind::mxf4nvf4")
                 .contains("never run on one by us");
+        // data-center Blackwell has the block-scaled cuBLASLt products but not this mma
+        assertThat(Validation.neverRunByUs(new ComputeCapability(10, 0), kernels))
+                .hasSize(3)
+                .noneMatch(l -> l.contains("native FP4 GEMV"));
     }
 
     @Test

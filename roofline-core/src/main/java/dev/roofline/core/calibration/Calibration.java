@@ -6,6 +6,7 @@ import dev.roofline.core.internal.Checks;
 import dev.roofline.core.model.Model;
 import dev.roofline.core.parallel.Collective;
 import dev.roofline.core.parallel.CollectiveFit;
+import dev.roofline.core.roofline.Operator;
 import dev.roofline.core.roofline.Prediction;
 import dev.roofline.core.roofline.Roofline;
 import dev.roofline.core.transformer.ModelPrediction;
@@ -254,11 +255,34 @@ public record Calibration(
         ModelPrediction base = Transformer.of(t.model(), measured).predict(w);
         List<OperatorTime> operators = new ArrayList<>(base.operators().size());
         for (OperatorTime o : base.operators()) {
-            OperatorClass c = OperatorClass.of(o.step());
+            OperatorClass c = classOf(o.step().operator());
             Prediction p = o.prediction().atBandwidth(o.prediction().bytesPerSecond() * efficiency(c));
             operators.add(new OperatorTime(o.step(), p.withLatency(p.latencySeconds() + fixedSecondsOf(c))));
         }
         return new CalibratedPrediction(this, base, new ModelPrediction(base.model(), w, base.hardware(), operators));
+    }
+
+    /**
+     * The class whose efficiency prices {@code op}: for a product of m activation rows whose weights have classes
+     * measured at given rows ({@code gemv <PRECISION> m<ROWS>}), the one of the fewest rows ≥ m; else
+     * {@link OperatorClass#of(Operator)}.
+     */
+    public OperatorClass classOf(Operator op) {
+        OperatorClass plain = OperatorClass.of(op);
+        if (!(op instanceof dev.roofline.core.roofline.Gemm g)) {
+            return plain;
+        }
+        OperatorClass.Gemv best = null;
+        for (OperatorClass c : efficiencies.keySet()) {
+            if (c instanceof OperatorClass.Gemv v
+                    && v.rows() > 0
+                    && v.weights() == g.weights()
+                    && v.rows() >= g.m()
+                    && (best == null || v.rows() < best.rows())) {
+                best = v;
+            }
+        }
+        return best == null ? plain : best;
     }
 
     /** This calibration as a JSON object, one field a line ({@link #parse} reads it back). */

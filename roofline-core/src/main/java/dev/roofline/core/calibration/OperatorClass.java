@@ -14,6 +14,10 @@ import java.util.Arrays;
  * <ul>
  *   <li>{@code gemv <PRECISION>}: a {@link dev.roofline.core.roofline.Gemm} of at most {@link #GEMV_MAX_ROWS}
  *   activation rows (decode projections), by its weights' {@link Precision} name, e.g. {@code gemv NVFP4};</li>
+ *   <li>{@code gemv <PRECISION> m<ROWS>}: the same products measured at {@code ROWS} activation rows, e.g.
+ *   {@code gemv NVFP4 m16}; a calibration that has such classes prices a product of m rows at the one of the fewest
+ *   rows ≥ m ({@link Calibration#predict}), since GEMV kernels do not stream their weights equally fast at every
+ *   row count;</li>
  *   <li>{@code gemm <PRECISION>}: a Gemm of more rows (prefill, large batches);</li>
  *   <li>{@code grouped gemm <PRECISION>}: the routed experts of a mixture of experts;</li>
  *   <li>{@code attention}: fused attention over the KV cache;</li>
@@ -40,21 +44,36 @@ public sealed interface OperatorClass
      */
     int GEMV_MAX_ROWS = 16;
 
+    /** The most activation rows a {@link Gemv} class may be measured at: GEMV kernels run up to 32 (decode batches). */
+    int GEMV_MEASURED_MAX_ROWS = 32;
+
     OperatorClass ATTENTION = new Attention();
     OperatorClass ELEMENTWISE = new Elementwise();
 
     /** The name of this class in calibration files, e.g. {@code "gemv FP16"}; also what {@code toString} gives. */
     String key();
 
-    /** A matrix product of at most {@link #GEMV_MAX_ROWS} activation rows, weights stored in {@code weights}. */
-    record Gemv(Precision weights) implements OperatorClass {
+    /**
+     * A matrix-vector product, weights stored in {@code weights}: of at most {@link #GEMV_MAX_ROWS} activation rows
+     * ({@code rows} 0), or as measured at {@code rows} rows (1 to {@link #GEMV_MEASURED_MAX_ROWS}).
+     */
+    record Gemv(Precision weights, int rows) implements OperatorClass {
         public Gemv {
             Checks.notNull("weights", weights);
+            if (rows < 0 || rows > GEMV_MEASURED_MAX_ROWS) {
+                throw new IllegalArgumentException(
+                        "gemv rows must be 0 (any) or 1.." + GEMV_MEASURED_MAX_ROWS + ", got " + rows);
+            }
+        }
+
+        /** Any row count up to {@link #GEMV_MAX_ROWS}. */
+        public Gemv(Precision weights) {
+            this(weights, 0);
         }
 
         @Override
         public String key() {
-            return "gemv " + weights.name();
+            return "gemv " + weights.name() + (rows == 0 ? "" : " m" + rows);
         }
 
         @Override
@@ -158,7 +177,17 @@ public sealed interface OperatorClass
                 // "grouped gemm" first: it contains a space of its own
                 for (String kind : new String[] {"grouped gemm ", "gemv ", "gemm "}) {
                     if (key.startsWith(kind)) {
-                        Precision p = precision(key, key.substring(kind.length()));
+                        String rest = key.substring(kind.length());
+                        if (kind.equals("gemv ") && rest.matches("\\S+ m[0-9]{1,2}")) {
+                            int space = rest.indexOf(' ');
+                            int rows = Integer.parseInt(rest.substring(space + 2));
+                            if (rows < 1 || rows > GEMV_MEASURED_MAX_ROWS) {
+                                throw new IllegalArgumentException("operator class \"" + key + "\": rows must be 1.."
+                                        + GEMV_MEASURED_MAX_ROWS + ", got " + rows);
+                            }
+                            return new Gemv(precision(key, rest.substring(0, space)), rows);
+                        }
+                        Precision p = precision(key, rest);
                         return switch (kind) {
                             case "gemv " -> new Gemv(p);
                             case "gemm " -> new Gemm(p);
@@ -167,7 +196,8 @@ public sealed interface OperatorClass
                     }
                 }
                 throw new IllegalArgumentException("unknown operator class \"" + key
-                        + "\"; known: \"gemv <PRECISION>\", \"gemm <PRECISION>\", \"grouped gemm <PRECISION>\","
+                        + "\"; known: \"gemv <PRECISION>\", \"gemv <PRECISION> m<ROWS>\", \"gemm <PRECISION>\","
+                        + " \"grouped gemm <PRECISION>\","
                         + " \"attention\", \"elementwise\"");
             }
         }

@@ -210,4 +210,35 @@ class CalibratedPredictionTest {
         assertThat(CALIBRATION.launches(Models.LLAMA_3_8B)).isEqualTo(10 * 32 + 2);
         assertThat(CALIBRATION.applyTo(GPU).memoryBytesPerSecond()).isEqualTo(1e12);
     }
+
+    @Test
+    void aProductOfMRowsTakesTheGemvClassMeasuredAtTheFewestRowsAtLeastM() {
+        // FP16 GEMVs: 0.8 at any rows, 0.4 measured at 8 rows, 0.2 at 32 (none at 16)
+        Map<OperatorClass, Double> e = new java.util.HashMap<>(CALIBRATION.efficiencies());
+        e.put(new OperatorClass.Gemv(Precision.FP16, 8), 0.4);
+        e.put(new OperatorClass.Gemv(Precision.FP16, 32), 0.2);
+        Calibration rows = new Calibration(CALIBRATION.provenance(), 1e12, 2e-6, 10, 2, e);
+        dev.roofline.core.roofline.Gemm q = dev.roofline.core.roofline.Gemm.gemv(64, 64);
+        assertThat(rows.classOf(q)).isEqualTo(new OperatorClass.Gemv(Precision.FP16, 8));
+        assertThat(rows.classOf(dev.roofline.core.roofline.Gemm.of(8, 64, 64)))
+                .isEqualTo(new OperatorClass.Gemv(Precision.FP16, 8));
+        assertThat(rows.classOf(dev.roofline.core.roofline.Gemm.of(9, 64, 64)))
+                .isEqualTo(new OperatorClass.Gemv(Precision.FP16, 32));
+        assertThat(rows.classOf(dev.roofline.core.roofline.Gemm.of(32, 64, 64)))
+                .isEqualTo(new OperatorClass.Gemv(Precision.FP16, 32));
+        // beyond the rows measured: the plain class of the product (a Gemm of 33 rows)
+        assertThat(rows.classOf(dev.roofline.core.roofline.Gemm.of(33, 64, 64)))
+                .isEqualTo(new OperatorClass.Gemm(Precision.FP16));
+        // other weights keep their plain class
+        assertThat(rows.classOf(q.withWeights(Precision.FP8_E4M3)))
+                .isEqualTo(new OperatorClass.Gemv(Precision.FP8_E4M3));
+        assertThat(CALIBRATION.classOf(q)).isEqualTo(new OperatorClass.Gemv(Precision.FP16));
+
+        // the tiny model at batch 1 prices its GEMVs at 0.4 now (the 8-row class), so their 252 ns become 504 ns
+        CalibratedPrediction one = rows.predict(Transformer.of(TINY, GPU), DECODE);
+        assertThat(one.calibrated().timeSeconds() - tiny().calibrated().timeSeconds())
+                .isCloseTo(201_600 / 0.4e12 - 201_600 / 0.8e12, within(1e-15));
+        assertThat(one.count(new OperatorClass.Gemv(Precision.FP16, 8))).isEqualTo(4 * 2 + 3 * 2 + 1);
+        assertThat(one.uncalibratedClasses()).doesNotContain(new OperatorClass.Gemv(Precision.FP16, 8));
+    }
 }

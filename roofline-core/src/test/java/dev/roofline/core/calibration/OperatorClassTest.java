@@ -131,4 +131,22 @@ class OperatorClassTest {
         assertThatThrownBy(() -> OperatorClass.parse(null)).hasMessage("key must not be null");
         assertThatThrownBy(() -> new OperatorClass.Gemv(null)).hasMessage("weights must not be null");
     }
+
+    @Test
+    void gemvClassesMeasuredAtGivenRowsCarryThemInTheirKeys() {
+        OperatorClass.Gemv sixteen = new OperatorClass.Gemv(Precision.NVFP4, 16);
+        assertThat(sixteen.key()).isEqualTo("gemv NVFP4 m16");
+        assertThat(OperatorClass.parse("gemv NVFP4 m16")).isEqualTo(sixteen);
+        assertThat(OperatorClass.parse("gemv FP8_E4M3 m1")).isEqualTo(new OperatorClass.Gemv(Precision.FP8_E4M3, 1));
+        assertThat(OperatorClass.parse("gemv FP8_E4M3 m32")).isEqualTo(new OperatorClass.Gemv(Precision.FP8_E4M3, 32));
+        assertThat(new OperatorClass.Gemv(Precision.NVFP4)).isEqualTo(new OperatorClass.Gemv(Precision.NVFP4, 0));
+        assertThatThrownBy(() -> OperatorClass.parse("gemv NVFP4 m0"))
+                .hasMessage("operator class \"gemv NVFP4 m0\": rows must be 1..32, got 0");
+        assertThatThrownBy(() -> OperatorClass.parse("gemv NVFP4 m33"))
+                .hasMessage("operator class \"gemv NVFP4 m33\": rows must be 1..32, got 33");
+        assertThatThrownBy(() -> OperatorClass.parse("gemv NVFP4 m"))
+                .hasMessageStartingWith("operator class \"gemv NVFP4 m\" names no precision");
+        assertThatThrownBy(() -> new OperatorClass.Gemv(Precision.FP16, -1))
+                .hasMessage("gemv rows must be 0 (any) or 1..32, got -1");
+    }
 }

@@ -14,12 +14,14 @@ import dev.roofline.core.precision.Precision;
 import dev.roofline.core.transformer.Transformer;
 import dev.roofline.core.transformer.Workload;
 import dev.roofline.cuda.Cuda;
+import dev.roofline.cuda.bench.BenchmarkOptions;
 import dev.roofline.cuda.bench.DecodeCalibration;
 import dev.roofline.cuda.bench.DecodeStepBenchmark;
 import dev.roofline.cuda.bench.DecodeStepChart;
 import dev.roofline.cuda.bench.DecodeStepReport;
 import dev.roofline.cuda.bench.DecodeStepResult;
 import dev.roofline.cuda.bench.GemvBenchmarkOptions;
+import dev.roofline.cuda.bench.GemvRowScaling;
 import dev.roofline.cuda.bench.ReportFormat;
 import dev.roofline.cuda.decode.CheckpointWeights;
 import dev.roofline.cuda.decode.DecoderShape;
@@ -307,7 +309,21 @@ public final class DecodeCommand implements Command {
                         + sweep.contexts().getFirst() + " "
                         + sweep.launches().getFirst().name().toLowerCase(Locale.ROOT) + " launches, "
                         + fittedTo.stream().map(r -> r.config().format().name()).toList()
-                        + (fits ? "; attention alone at context " + far : ""));
+                        + (fits ? "; attention alone at context " + far : "")
+                        + (shape.hasExperts() ? "" : "; products timed at 1, 8, 16 and 32 rows"));
+        if (!shape.hasExperts()) {
+            // what one row's fit cannot know: how the products slow down with rows (GemvRowScaling)
+            calibration = GemvRowScaling.apply(
+                    calibration,
+                    GemvRowScaling.measure(
+                            Cuda.device(0),
+                            shape,
+                            fittedTo.stream()
+                                    .map(r -> r.config().format())
+                                    .distinct()
+                                    .toList(),
+                            BenchmarkOptions.defaults().withRepetitions(20)));
+        }
         return new Fitted(calibration, fittedTo);
     }
 

@@ -189,6 +189,14 @@ public final class DenseDecoder implements AutoCloseable {
     }
 
     /**
+     * Whether this decoder runs a linear of {@code format} at {@code batch} rows on roofline's GEMV (else on
+     * cuBLASLt): FP16 at one row, every other format up to 32 rows.
+     */
+    public static boolean runsOnGemv(WeightFormat format, int batch) {
+        return DecoderLinears.usesGemv(format, batch);
+    }
+
+    /**
      * A decoder over {@code weights} for {@code batch} sequences of up to {@code capacity} tokens each. The weights
      * stay the caller's (several decoders, e.g. of different batches, may share them) and must outlive the decoder.
      *

@@ -1,0 +1,163 @@
+package dev.roofline.cuda.bench;
+
+import dev.roofline.core.calibration.Calibration;
+import dev.roofline.core.calibration.OperatorClass;
+import dev.roofline.core.precision.Precision;
+import dev.roofline.core.roofline.Gemm;
+import dev.roofline.core.roofline.Roofline;
+import dev.roofline.cuda.Device;
+import dev.roofline.cuda.DeviceBuffer;
+import dev.roofline.cuda.Stream;
+import dev.roofline.cuda.blas.CublasLt;
+import dev.roofline.cuda.blas.ElementCodec;
+import dev.roofline.cuda.blas.MatmulOptions;
+import dev.roofline.cuda.decode.DecoderShape;
+import dev.roofline.cuda.decode.DenseDecoder;
+import dev.roofline.cuda.internal.OwnedResources;
+import dev.roofline.cuda.kernels.Activation;
+import dev.roofline.cuda.kernels.DeviceWeights;
+import dev.roofline.cuda.kernels.GemvKernels;
+import dev.roofline.cuda.kernels.WeightFormat;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * How much longer a dense decoder's products take at M activation rows than at one: per weight format, the time of
+ * the step's four products (q/k/v, o, gate/up, down of the {@link DecoderShape}), each on the kernel the decoder runs
+ * there ({@link DenseDecoder#runsOnGemv}: roofline's GEMV, or cuBLASLt), L2-cold, at M rows over the same at one row.
+ * The weights stream once whatever M, so the roofline prices M rows as one; the kernels do not
+ * (docs/design/gemv-kernels.md, batched decode), and a calibration fitted at one row
+ * ({@link DecodeCalibration#fit}) learns that only from this ratio:
+ * {@link #apply} adds, per format, its efficiency at M rows as {@code gemv <PRECISION> m<M>} = the one-row
+ * efficiency ÷ the ratio, and the one-row efficiency itself as {@code gemv <PRECISION> m1}.
+ */
+public final class GemvRowScaling {
+    /** The row counts measured: where the GEMV kernels change (8, 16 and 32 rows a kernel). */
+    public static final List<Integer> ROWS = List.of(8, 16, 32);
+
+    private GemvRowScaling() {}
+
+    /**
+     * Per format, per row count of {@link #ROWS}: the four products' total time at that many rows over their total at
+     * one row.
+     */
+    public static Map<WeightFormat, Map<Integer, Double>> measure(
+            Device device, DecoderShape shape, List<WeightFormat> formats, BenchmarkOptions timing) {
+        Objects.requireNonNull(shape, "shape");
+        if (shape.hasExperts()) {
+            throw new IllegalArgumentException("row scaling is measured on a dense decoder's products");
+        }
+        int[][] products = {
+            {shape.qkvWidth(), shape.hidden()},
+            {shape.hidden(), shape.attentionWidth()},
+            {2 * shape.intermediate(), shape.hidden()},
+            {shape.hidden(), shape.intermediate()}
+        };
+        Map<WeightFormat, Map<Integer, Double>> out = new LinkedHashMap<>();
+        try (Stream stream = Stream.create();
+                CublasLt lt = CublasLt.create();
+                GemvKernels gemv = GemvKernels.load()) {
+            Roofline roofline = Roofline.on(device.hardware());
+            for (WeightFormat f : formats) {
+                double[] total = new double[ROWS.size() + 1]; // one row, then each of ROWS
+                for (int[] p : products) {
+                    double[] t = seconds(lt, gemv, device, stream, timing, roofline, f, p[0], p[1]);
+                    for (int i = 0; i < t.length; i++) {
+                        total[i] += t[i];
+                    }
+                }
+                Map<Integer, Double> ratios = new LinkedHashMap<>();
+                for (int i = 0; i < ROWS.size(); i++) {
+                    ratios.put(ROWS.get(i), total[i + 1] / total[0]);
+                }
+                out.put(f, ratios);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * One product of {@code f} weights {@code n × k} at one row, then at each of {@link #ROWS}: roofline's GEMV over
+     * one upload of the weights rotated past the L2, or cuBLASLt (with inputs of its own) where the decoder runs it.
+     */
+    private static double[] seconds(
+            CublasLt lt,
+            GemvKernels gemv,
+            Device device,
+            Stream stream,
+            BenchmarkOptions timing,
+            Roofline roofline,
+            WeightFormat f,
+            int n,
+            int k) {
+        double[] out = new double[ROWS.size() + 1];
+        int maxRows = ROWS.getLast();
+        try (OwnedResources owned = new OwnedResources()) {
+            DeviceWeights w0 = owned.add(RandomGemvWeights.upload(f, n, k, 7));
+            int sets = timing.inputSets(device.l2Bytes(), f.storedBytes(n, k));
+            DeviceWeights[] ws = new DeviceWeights[sets];
+            DeviceBuffer[] ys = new DeviceBuffer[sets];
+            ws[0] = w0;
+            for (int i = 1; i < sets; i++) {
+                ws[i] = owned.add(RandomGemvWeights.copyOf(w0));
+            }
+            for (int i = 0; i < sets; i++) {
+                ys[i] = owned.add(DeviceBuffer.allocate(2L * maxRows * n));
+            }
+            Activation a = GemvBenchmark.activation(f);
+            DeviceBuffer x = owned.add(DeviceBuffer.allocate(2L * maxRows * k));
+            x.copyFrom(ElementCodec.encode(a.precision(), ElementCodec.random(a.precision(), maxRows * k, 11, 1f)));
+            for (int i = 0; i <= ROWS.size(); i++) {
+                int m = i == 0 ? 1 : ROWS.get(i - 1);
+                if (DenseDecoder.runsOnGemv(f, m)) {
+                    out[i] = Benchmark.time(stream, timing, sets, s -> gemv.gemv(ws[s], x, ys[s], m, a, stream))
+                            .medianSeconds();
+                } else {
+                    Gemm g = Gemm.of(m, n, k).in(f.precision()).withOutput(Precision.FP16);
+                    out[i] = GemmBenchmark.measure(lt, device, stream, g, roofline, timing, MatmulOptions.defaults())
+                            .time()
+                            .medianSeconds();
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * {@code c} with, for each format of {@code ratios} whose one-row GEMV class {@code c} calibrates, that efficiency
+     * as {@code gemv <PRECISION> m1} and at each measured row count M as {@code gemv <PRECISION> m<M>} = the one-row
+     * efficiency ÷ the ratio at M (kept within the calibration's bounds).
+     */
+    public static Calibration apply(Calibration c, Map<WeightFormat, Map<Integer, Double>> ratios) {
+        Map<OperatorClass, Double> efficiencies = new LinkedHashMap<>(c.efficiencies());
+        ratios.forEach((f, byRows) -> {
+            OperatorClass.Gemv plain = new OperatorClass.Gemv(f.precision());
+            if (!c.calibrates(plain)) {
+                return;
+            }
+            double e = c.efficiency(plain);
+            efficiencies.put(new OperatorClass.Gemv(f.precision(), 1), e);
+            byRows.forEach((m, ratio) -> {
+                if (!(ratio > 0) || !Double.isFinite(ratio)) {
+                    throw new IllegalArgumentException(
+                            f + " at " + m + " rows: the time ratio must be positive and finite, got " + ratio);
+                }
+                efficiencies.put(
+                        new OperatorClass.Gemv(f.precision(), m),
+                        Math.min(Calibration.MAX_EFFICIENCY, Math.max(1e-3, e / ratio)));
+            });
+        });
+        return new Calibration(
+                c.provenance(),
+                c.copyBytesPerSecond(),
+                c.launchSeconds(),
+                c.kernelsPerLayer(),
+                c.kernelsPerModel(),
+                efficiencies,
+                c.fixedSeconds(),
+                c.collectives());
+    }
+}

@@ -1,0 +1,72 @@
+package dev.roofline.cuda.bench;
+
+import dev.roofline.core.calibration.Calibration;
+import dev.roofline.core.calibration.OperatorClass;
+import dev.roofline.core.hardware.Hardware;
+import dev.roofline.core.model.Models;
+import dev.roofline.core.precision.Precision;
+import dev.roofline.core.transformer.Transformer;
+import dev.roofline.core.transformer.Workload;
+import dev.roofline.cuda.kernels.WeightFormat;
+import org.junit.jupiter.api.Test;
+
+import java.time.LocalDate;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+class GemvRowScalingTest {
+    private static final Calibration ONE_ROW = new Calibration(
+            new Calibration.Provenance("H200", LocalDate.of(2026, 11, 25), "test"),
+            4.3e12,
+            1.5e-6,
+            10,
+            2,
+            Map.of(new OperatorClass.Gemv(Precision.NVFP4), 0.6, OperatorClass.ATTENTION, 0.8));
+
+    @Test
+    void eachRowCountGetsTheOneRowEfficiencyOverItsTimeRatio() {
+        Calibration c = GemvRowScaling.apply(
+                ONE_ROW,
+                Map.of(
+                        WeightFormat.NVFP4, Map.of(8, 1.2, 16, 2.0, 32, 4.0),
+                        WeightFormat.FP8_E4M3, Map.of(8, 1.1))); // no one-row FP8 efficiency: left out
+        assertThat(c.efficiency(new OperatorClass.Gemv(Precision.NVFP4, 1))).isEqualTo(0.6);
+        assertThat(c.efficiency(new OperatorClass.Gemv(Precision.NVFP4, 8))).isCloseTo(0.5, within(1e-15));
+        assertThat(c.efficiency(new OperatorClass.Gemv(Precision.NVFP4, 16))).isCloseTo(0.3, within(1e-15));
+        assertThat(c.efficiency(new OperatorClass.Gemv(Precision.NVFP4, 32))).isCloseTo(0.15, within(1e-15));
+        assertThat(c.calibrates(new OperatorClass.Gemv(Precision.FP8_E4M3, 8))).isFalse();
+        assertThat(c.efficiency(OperatorClass.ATTENTION)).isEqualTo(0.8);
+        assertThat(c.provenance()).isEqualTo(ONE_ROW.provenance());
+
+        // Llama-3-8B NVFP4: a projection at 16 rows is priced at 0.3, half the one-row 0.6, so at twice the time the
+        // one-row calibration gives the same 16-row product (bytes and all); at one row nothing changes
+        Transformer t = Transformer.of(Models.LLAMA_3_8B, Hardware.H200);
+        Workload w1 = Workload.decode(1, 1024).withWeights(Precision.NVFP4);
+        Workload w16 = Workload.decode(16, 1024).withWeights(Precision.NVFP4);
+        assertThat(c.predict(t, w1).calibrated().operator("down_proj").timeSeconds())
+                .isCloseTo(
+                        ONE_ROW.predict(t, w1)
+                                .calibrated()
+                                .operator("down_proj")
+                                .timeSeconds(),
+                        within(1e-15));
+        assertThat(c.predict(t, w16).calibrated().operator("down_proj").timeSeconds())
+                .isCloseTo(
+                        2
+                                * ONE_ROW.predict(t, w16)
+                                        .calibrated()
+                                        .operator("down_proj")
+                                        .timeSeconds(),
+                        within(1e-15));
+    }
+
+    @Test
+    void aRatioThatIsNoTimeIsRefused() {
+        assertThatThrownBy(() -> GemvRowScaling.apply(ONE_ROW, Map.of(WeightFormat.NVFP4, Map.of(8, 0.0))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("NVFP4 at 8 rows: the time ratio must be positive and finite, got 0.0");
+    }
+}

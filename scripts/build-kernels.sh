@@ -120,7 +120,7 @@ trap 'rm -f "$tmp"' EXIT
 mv "$tmp" "$out"
 echo "roofline-cuda kernels: compiled $cuda_dir/gemv.cu with $nvcc into $out"
 # the native FP4 GEMV's block-scaled mma is in its sm_120a / sm_121a code, unspilled
-"$root/scripts/check-native-fp4.sh" "$nvcc"
+"$root/scripts/check-native-fp4.sh" "$nvcc" "$out"
 
 case $mode in
     refresh)

@@ -2,16 +2,19 @@
 # Checks the native FP4 GEMV of roofline-cuda's kernels (gemv_w4a4.cu) where the fatbin carries it, sm_120a and
 # sm_121a: the PTX of each gemv_nvfp4_w4a4_m* kernel holds the block-scaled mma (mma.sync ... kind::mxf4nvf4
 # .block_scale.scale_vec::4X), which ptxas must then put in the machine code, and ptxas assembles each of them without
-# local-memory spills. The build (scripts/build-kernels.sh) runs it after every compile. The machine code itself is
-# read with cuobjdump where one that knows these targets is at hand (the issue-19 records); this build machine's CUDA
-# has none.
+# local-memory spills; and, given the fatbin and a cuobjdump that knows these targets (CUDA 12.9 or later: $CUOBJDUMP,
+# else beside nvcc), that each kernel's machine code holds the block-scaled mma (OMMA.SF ... E2M1.E2M1.UE4M3.4X) and
+# no local-memory loads or stores (LDL, STL). Without such a cuobjdump the machine code is not read, and it says so.
+# The build (scripts/build-kernels.sh) runs it after every compile.
 #
-#   scripts/check-native-fp4.sh [NVCC]
+#   scripts/check-native-fp4.sh [NVCC [FATBIN]]
 set -euo pipefail
 export LC_ALL=C
 root=$(cd "$(dirname "$0")/.." && pwd)
 cuda_dir=$root/roofline-cuda/src/main/cuda
 nvcc=${1:-${NVCC:-$(command -v nvcc || echo "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc")}}
+fatbin=${2:-}
+cuobjdump=${CUOBJDUMP:-$(dirname "$nvcc")/cuobjdump}
 ptxas=$(dirname "$nvcc")/ptxas
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -44,5 +47,29 @@ for arch in 120a 121a; do
         fi
     done
     [[ $failed -ne $before ]] || echo "check-native-fp4: sm_$arch: ${#kernels[@]} kernels with the block-scaled mma, no spills"
+done
+if [[ -z "$fatbin" ]]; then
+    exit $failed
+fi
+if [[ ! -x "$cuobjdump" ]]; then
+    echo "check-native-fp4: no cuobjdump at $cuobjdump (set CUOBJDUMP): the machine code of $fatbin is not read"
+    exit $failed
+fi
+for arch in 120a 121a; do
+    if ! "$cuobjdump" -sass -arch "sm_$arch" "$fatbin" >"$tmp/$arch.sass" 2>"$tmp/$arch.err"; then
+        echo "check-native-fp4: $cuobjdump cannot read sm_$arch: $(head -1 "$tmp/$arch.err"); its machine code is not read"
+        continue
+    fi
+    before=$failed
+    for k in "${kernels[@]}"; do
+        counts=$(awk -v k="$k" '/Function : / { on = ($3 == k) } on && /OMMA\.SF\.16864\.F32\.E2M1\.E2M1\.UE4M3\.4X/ { m++ }
+            on && /[^A-Z](LDL|STL)[. ]/ { l++ } END { print m + 0, l + 0 }' "$tmp/$arch.sass")
+        read -r mmas locals <<<"$counts"
+        if [[ $mmas -eq 0 || $locals -ne 0 ]]; then
+            echo "check-native-fp4: $k in sm_$arch machine code: $mmas block-scaled mma, $locals local loads/stores" >&2
+            failed=1
+        fi
+    done
+    [[ $failed -ne $before ]] || echo "check-native-fp4: sm_$arch machine code: ${#kernels[@]} kernels with OMMA.SF, no LDL/STL"
 done
 exit $failed

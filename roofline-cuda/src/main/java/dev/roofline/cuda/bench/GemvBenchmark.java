@@ -153,17 +153,10 @@ public final class GemvBenchmark {
         try (OwnedResources owned = new OwnedResources();
                 Stream stream = Stream.create();
                 NativeFp4Gemv fp4 = NativeFp4Gemv.load(KernelLaunch.ORDERED)) {
-            DeviceWeights w0 = owned.add(RandomGemvWeights.upload(WeightFormat.NVFP4, n, k, 7));
-            int sets = timing.inputSets(device.l2Bytes(), WeightFormat.NVFP4.storedBytes(n, k));
-            DeviceWeights[] ws = new DeviceWeights[sets];
-            DeviceBuffer[] ys = new DeviceBuffer[sets];
-            ws[0] = w0;
-            for (int i = 1; i < sets; i++) {
-                ws[i] = owned.add(RandomGemvWeights.copyOf(w0));
-            }
-            for (int i = 0; i < sets; i++) {
-                ys[i] = owned.add(DeviceBuffer.allocate(2L * n));
-            }
+            Rotated r = rotated(owned, device, timing, WeightFormat.NVFP4, 1, n, k);
+            DeviceWeights[] ws = r.weights();
+            DeviceBuffer[] ys = r.outputs();
+            int sets = ws.length;
             DeviceBuffer x = owned.add(DeviceBuffer.allocate(2L * k));
             DeviceBuffer xq = owned.add(DeviceBuffer.allocate(k / 2));
             DeviceBuffer xs = owned.add(DeviceBuffer.allocate(k / 16));
@@ -258,20 +251,33 @@ public final class GemvBenchmark {
             int k) {
         Activation a = activation(f);
         try (OwnedResources owned = new OwnedResources()) {
-            DeviceWeights w0 = owned.add(RandomGemvWeights.upload(f, n, k, 7));
-            int sets = timing.inputSets(device.l2Bytes(), f.storedBytes(n, k));
-            DeviceWeights[] ws = new DeviceWeights[sets];
-            DeviceBuffer[] ys = new DeviceBuffer[sets];
-            ws[0] = w0;
-            for (int i = 1; i < sets; i++) {
-                ws[i] = owned.add(RandomGemvWeights.copyOf(w0));
-            }
-            for (int i = 0; i < sets; i++) {
-                ys[i] = owned.add(DeviceBuffer.allocate(2L * m * n));
-            }
+            Rotated r = rotated(owned, device, timing, f, m, n, k);
             DeviceBuffer x = owned.add(DeviceBuffer.allocate(2L * m * k));
             x.copyFrom(ElementCodec.encode(a.precision(), ElementCodec.random(a.precision(), m * k, 11, 1f)));
-            return Benchmark.time(stream, timing, sets, i -> gemv.gemv(ws[i], x, ys[i], m, a, stream));
+            return Benchmark.time(
+                    stream,
+                    timing,
+                    r.weights().length,
+                    i -> gemv.gemv(r.weights()[i], x, r.outputs()[i], m, a, stream));
         }
+    }
+
+    /** Random weights and their copies, enough to rotate past the L2, and one output buffer of {@code rows} rows each. */
+    record Rotated(DeviceWeights[] weights, DeviceBuffer[] outputs) {}
+
+    /** {@link Rotated} weights of {@code f}, {@code n × k}, owned by {@code owned}: the first random, the rest copies. */
+    static Rotated rotated(
+            OwnedResources owned, Device device, BenchmarkOptions timing, WeightFormat f, int rows, int n, int k) {
+        int sets = timing.inputSets(device.l2Bytes(), f.storedBytes(n, k));
+        DeviceWeights[] ws = new DeviceWeights[sets];
+        DeviceBuffer[] ys = new DeviceBuffer[sets];
+        ws[0] = owned.add(RandomGemvWeights.upload(f, n, k, 7));
+        for (int i = 1; i < sets; i++) {
+            ws[i] = owned.add(RandomGemvWeights.copyOf(ws[0]));
+        }
+        for (int i = 0; i < sets; i++) {
+            ys[i] = owned.add(DeviceBuffer.allocate(2L * rows * n));
+        }
+        return new Rotated(ws, ys);
     }
 }

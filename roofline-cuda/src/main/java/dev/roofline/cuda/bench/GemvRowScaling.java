@@ -96,17 +96,10 @@ public final class GemvRowScaling {
         double[] out = new double[ROWS.size() + 1];
         int maxRows = ROWS.getLast();
         try (OwnedResources owned = new OwnedResources()) {
-            DeviceWeights w0 = owned.add(RandomGemvWeights.upload(f, n, k, 7));
-            int sets = timing.inputSets(device.l2Bytes(), f.storedBytes(n, k));
-            DeviceWeights[] ws = new DeviceWeights[sets];
-            DeviceBuffer[] ys = new DeviceBuffer[sets];
-            ws[0] = w0;
-            for (int i = 1; i < sets; i++) {
-                ws[i] = owned.add(RandomGemvWeights.copyOf(w0));
-            }
-            for (int i = 0; i < sets; i++) {
-                ys[i] = owned.add(DeviceBuffer.allocate(2L * maxRows * n));
-            }
+            GemvBenchmark.Rotated r = GemvBenchmark.rotated(owned, device, timing, f, maxRows, n, k);
+            DeviceWeights[] ws = r.weights();
+            DeviceBuffer[] ys = r.outputs();
+            int sets = ws.length;
             Activation a = GemvBenchmark.activation(f);
             DeviceBuffer x = owned.add(DeviceBuffer.allocate(2L * maxRows * k));
             x.copyFrom(ElementCodec.encode(a.precision(), ElementCodec.random(a.precision(), maxRows * k, 11, 1f)));

@@ -25,7 +25,8 @@ stamp=$cuda_dir/gemv.fatbin.sha256
 committed=$root/roofline-cuda/src/main/resources/dev/roofline/cuda/kernels/gemv.fatbin
 # --compress-mode=size: the fatbin's entries compressed with zstd (3.8 MB of sm_90a SASS to 0.35 MB, where the jar's
 # deflate gets 0.77 MB); the driver decompresses them at load (CUDA 12.8 and later drivers)
-flags=(-O3 -std=c++17 -fatbin --compress-mode=size
+common_flags=(-O3 -std=c++17) # also the native FP4 check's (scripts/check-native-fp4.sh)
+flags=("${common_flags[@]}" -fatbin --compress-mode=size
     -gencode=arch=compute_90a,code=sm_90a
     -gencode=arch=compute_100a,code=sm_100a
     -gencode=arch=compute_120a,code=sm_120a
@@ -117,10 +118,11 @@ trap 'rm -f "$tmp"' EXIT
 # from the source's folder, by its bare name: the fatbin's entries then name "gemv.cu", not where the checkout lies,
 # and every checkout builds the same bytes
 (cd "$cuda_dir" && "$nvcc" "${flags[@]}" -o "$tmp" gemv.cu)
+# the native FP4 GEMV's block-scaled mma is in its sm_120a / sm_121a code, unspilled: checked before the fatbin is
+# put anywhere
+KERNEL_FLAGS="${common_flags[*]}" "$root/scripts/check-native-fp4.sh" "$nvcc" "$tmp"
 mv "$tmp" "$out"
 echo "roofline-cuda kernels: compiled $cuda_dir/gemv.cu with $nvcc into $out"
-# the native FP4 GEMV's block-scaled mma is in its sm_120a / sm_121a code, unspilled
-"$root/scripts/check-native-fp4.sh" "$nvcc" "$out"
 
 case $mode in
     refresh)

@@ -7,13 +7,14 @@
 # no local-memory loads or stores (LDL, STL). Without such a cuobjdump the machine code is not read, and it says so.
 # The build (scripts/build-kernels.sh) runs it after every compile.
 #
-#   scripts/check-native-fp4.sh [NVCC [FATBIN]]
+#   scripts/check-native-fp4.sh [NVCC [FATBIN]]      KERNEL_FLAGS: nvcc's flags other than the targets (build-kernels.sh's)
 set -euo pipefail
 export LC_ALL=C
 root=$(cd "$(dirname "$0")/.." && pwd)
 cuda_dir=$root/roofline-cuda/src/main/cuda
 nvcc=${1:-${NVCC:-$(command -v nvcc || echo "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc")}}
 fatbin=${2:-}
+read -ra common <<<"${KERNEL_FLAGS:--O3 -std=c++17}"
 cuobjdump=${CUOBJDUMP:-$(dirname "$nvcc")/cuobjdump}
 ptxas=$(dirname "$nvcc")/ptxas
 tmp=$(mktemp -d)
@@ -23,7 +24,7 @@ mma='mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X'
 failed=0
 for arch in 120a 121a; do
     before=$failed
-    (cd "$cuda_dir" && "$nvcc" -O3 -std=c++17 -ptx "-arch=compute_$arch" -o "$tmp/$arch.ptx" gemv.cu)
+    (cd "$cuda_dir" && "$nvcc" "${common[@]}" -ptx "-arch=compute_$arch" -o "$tmp/$arch.ptx" gemv.cu)
     for k in "${kernels[@]}"; do
         # the entry's body: from its .entry line to the next .entry
         n=$(awk -v k="$k" '/^\.(visible )?\.entry / { in_k = ($0 ~ ("\\.entry " k "\\(")) } in_k' "$tmp/$arch.ptx" \
@@ -55,9 +56,20 @@ if [[ ! -x "$cuobjdump" ]]; then
     echo "check-native-fp4: no cuobjdump at $cuobjdump (set CUOBJDUMP): the machine code of $fatbin is not read"
     exit $failed
 fi
+elves=$("$cuobjdump" -lelf "$fatbin")
 for arch in 120a 121a; do
     if ! "$cuobjdump" -sass -arch "sm_$arch" "$fatbin" >"$tmp/$arch.sass" 2>"$tmp/$arch.err"; then
-        echo "check-native-fp4: $cuobjdump cannot read sm_$arch: $(head -1 "$tmp/$arch.err"); its machine code is not read"
+        if grep -q "is not defined" "$tmp/$arch.err"; then # a cuobjdump older than the target
+            echo "check-native-fp4: $cuobjdump does not know sm_$arch: its machine code is not read"
+            continue
+        fi
+        echo "check-native-fp4: $cuobjdump cannot read sm_$arch of $fatbin: $(head -1 "$tmp/$arch.err")" >&2
+        failed=1
+        continue
+    fi
+    if ! grep -q "sm_$arch" <<<"$elves"; then
+        echo "check-native-fp4: $fatbin has no sm_$arch machine code" >&2
+        failed=1
         continue
     fi
     before=$failed

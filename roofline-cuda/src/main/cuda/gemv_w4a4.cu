@@ -1,7 +1,7 @@
 // NVFP4 weights x NVFP4 activations (W4A4) on the block-scaled mma of sm_120a / sm_121a (GeForce and RTX PRO
 // Blackwell, GB10). gemv.cu includes this file after its kernels; it uses gemv.cu's load_stream, e4m3_to_float,
-// TC_ROWS, TC_LOAD_HINT and GemvEpilogue. COMPILED, NEVER RUN on a GPU that has the instruction: no sm_120/121 GPU was
-// at hand when it was written (docs/design/gemv-kernels.md, "Native FP4 on Blackwell").
+// TC_ROWS, TC_LOAD_HINT and GemvEpilogue. The instruction exists on sm_120a / sm_121a only; the emulated kernels below
+// check everything feeding it on any GPU (what has run where: docs/design/gemv-kernels.md, "Native FP4 on Blackwell").
 //
 // mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3 takes E2M1 on both
 // operands, so the activations are quantized first (quantize_x_nvfp4_f16), then the product runs on the mma:

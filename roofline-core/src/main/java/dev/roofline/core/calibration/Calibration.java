@@ -216,10 +216,14 @@ public record Calibration(
 
     /**
      * What one operator of class {@code c} costs beyond its roofline time and its launches: its measured fixed time, or
-     * 0 when it has none.
+     * 0 when it has none; a GEMV class measured at given rows without one of its own takes its plain class's.
      */
     public double fixedSecondsOf(OperatorClass c) {
-        return fixedSeconds.getOrDefault(Checks.notNull("class", c), 0.0);
+        Checks.notNull("class", c);
+        if (!fixedSeconds.containsKey(c) && c instanceof OperatorClass.Gemv v && v.rows() > 0) {
+            return fixedSeconds.getOrDefault(new OperatorClass.Gemv(v.weights()), 0.0); // the plain class's
+        }
+        return fixedSeconds.getOrDefault(c, 0.0);
     }
 
     /** Whether {@code c} has a measured efficiency. */
@@ -263,13 +267,14 @@ public record Calibration(
     }
 
     /**
-     * The class whose efficiency prices {@code op}: for a product of m activation rows whose weights have classes
-     * measured at given rows ({@code gemv <PRECISION> m<ROWS>}), the one of the fewest rows ≥ m; else
+     * The class whose efficiency prices {@code op}: for a product of m activation rows (one matrix of weights, not a
+     * batch of them, as unfused attention's products over each KV head are) whose weights have classes measured at
+     * given rows ({@code gemv <PRECISION> m<ROWS>}), the one of the fewest rows ≥ m; else
      * {@link OperatorClass#of(Operator)}.
      */
     public OperatorClass classOf(Operator op) {
         OperatorClass plain = OperatorClass.of(op);
-        if (!(op instanceof dev.roofline.core.roofline.Gemm g)) {
+        if (!(op instanceof dev.roofline.core.roofline.Gemm g) || g.batch() != 1) {
             return plain;
         }
         OperatorClass.Gemv best = null;

@@ -39,8 +39,10 @@ public sealed interface OperatorClass
                 OperatorClass.Elementwise {
 
     /**
-     * The most activation rows a GEMV kernel takes: up to one tensor-core tile of M rows the weights are streamed once
-     * by a matrix-vector kernel, so such products reach the bandwidth decode GEMVs reach; beyond it GEMM kernels run.
+     * The most activation rows of a plain {@code gemv} class: up to one tensor-core tile of M rows the weights are
+     * streamed once by a matrix-vector kernel, so such products reach the bandwidth decode GEMVs reach; beyond it a
+     * product is a {@code gemm} unless a calibration has GEMV classes measured at its rows
+     * ({@link #GEMV_MEASURED_MAX_ROWS}).
      */
     int GEMV_MAX_ROWS = 16;
 
@@ -178,14 +180,14 @@ public sealed interface OperatorClass
                 for (String kind : new String[] {"grouped gemm ", "gemv ", "gemm "}) {
                     if (key.startsWith(kind)) {
                         String rest = key.substring(kind.length());
-                        if (kind.equals("gemv ") && rest.matches("\\S+ m[0-9]{1,2}")) {
+                        if (kind.equals("gemv ") && rest.matches("\\S+ m[0-9]+")) {
                             int space = rest.indexOf(' ');
-                            int rows = Integer.parseInt(rest.substring(space + 2));
-                            if (rows < 1 || rows > GEMV_MEASURED_MAX_ROWS) {
+                            String rows = rest.substring(space + 2);
+                            if (!rows.matches("[1-9][0-9]?") || Integer.parseInt(rows) > GEMV_MEASURED_MAX_ROWS) {
                                 throw new IllegalArgumentException("operator class \"" + key + "\": rows must be 1.."
-                                        + GEMV_MEASURED_MAX_ROWS + ", got " + rows);
+                                        + GEMV_MEASURED_MAX_ROWS + " without leading zeros, got " + rows);
                             }
-                            return new Gemv(precision(key, rest.substring(0, space)), rows);
+                            return new Gemv(precision(key, rest.substring(0, space)), Integer.parseInt(rows));
                         }
                         Precision p = precision(key, rest);
                         return switch (kind) {

@@ -233,6 +233,16 @@ class CalibratedPredictionTest {
         assertThat(rows.classOf(q.withWeights(Precision.FP8_E4M3)))
                 .isEqualTo(new OperatorClass.Gemv(Precision.FP8_E4M3));
         assertThat(CALIBRATION.classOf(q)).isEqualTo(new OperatorClass.Gemv(Precision.FP16));
+        // a batch of matrices (unfused attention's products over each KV head) keeps its plain class
+        assertThat(rows.classOf(dev.roofline.core.roofline.Gemm.batched(8, 4, 64, 64)))
+                .isEqualTo(new OperatorClass.Gemv(Precision.FP16));
+        // a fixed time given for the plain class serves its row classes, which have none of their own
+        Calibration fixed = new Calibration(
+                CALIBRATION.provenance(), 1e12, 2e-6, 10, 2, e, Map.of(new OperatorClass.Gemv(Precision.FP16), 1e-6));
+        assertThat(fixed.fixedSecondsOf(new OperatorClass.Gemv(Precision.FP16, 8)))
+                .isEqualTo(1e-6);
+        assertThat(fixed.fixedSecondsOf(new OperatorClass.Gemv(Precision.FP8_E4M3, 8)))
+                .isZero();
 
         // the tiny model at batch 1 prices its GEMVs at 0.4 now (the 8-row class), so their 252 ns become 504 ns
         CalibratedPrediction one = rows.predict(Transformer.of(TINY, GPU), DECODE);

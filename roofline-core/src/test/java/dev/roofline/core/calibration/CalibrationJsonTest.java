@@ -50,6 +50,27 @@ class CalibrationJsonTest {
     }
 
     @Test
+    void gemvClassesMeasuredAtGivenRowsRoundTrip() {
+        String text = TEXT.replace("\"gemv FP16\": 0.8", """
+                "gemv FP16": 0.8,
+                    "gemv FP16 m8": 0.7,
+                    "gemv FP16 m16": 0.6""");
+        Calibration c = Calibration.parse(text);
+        assertThat(c.efficiency(new OperatorClass.Gemv(Precision.FP16, 8))).isEqualTo(0.7);
+        assertThat(c.efficiency(new OperatorClass.Gemv(Precision.FP16, 16))).isEqualTo(0.6);
+        // written in key order ("m16" before "m8") and read back to the same calibration
+        assertThat(c.toJson()).contains("""
+                    "gemv FP16": 0.8,
+                    "gemv FP16 m16": 0.6,
+                    "gemv FP16 m8": 0.7
+                """);
+        assertThat(Calibration.parse(c.toJson())).isEqualTo(c);
+        assertThatThrownBy(() -> Calibration.parse(text.replace("m16", "m016")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("rows must be 1..32 without leading zeros, got 016");
+    }
+
+    @Test
     void writesFixedTimesByKeyAfterTheEfficiencies() {
         Calibration c = Calibration.parse(FIXED);
         assertThat(c.toJson()).isEqualTo(TEXT.replace("\"fixedSeconds\": {}", """

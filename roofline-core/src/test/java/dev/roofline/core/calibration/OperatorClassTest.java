@@ -141,9 +141,13 @@ class OperatorClassTest {
         assertThat(OperatorClass.parse("gemv FP8_E4M3 m32")).isEqualTo(new OperatorClass.Gemv(Precision.FP8_E4M3, 32));
         assertThat(new OperatorClass.Gemv(Precision.NVFP4)).isEqualTo(new OperatorClass.Gemv(Precision.NVFP4, 0));
         assertThatThrownBy(() -> OperatorClass.parse("gemv NVFP4 m0"))
-                .hasMessage("operator class \"gemv NVFP4 m0\": rows must be 1..32, got 0");
+                .hasMessage("operator class \"gemv NVFP4 m0\": rows must be 1..32 without leading zeros, got 0");
         assertThatThrownBy(() -> OperatorClass.parse("gemv NVFP4 m33"))
-                .hasMessage("operator class \"gemv NVFP4 m33\": rows must be 1..32, got 33");
+                .hasMessage("operator class \"gemv NVFP4 m33\": rows must be 1..32 without leading zeros, got 33");
+        assertThatThrownBy(() -> OperatorClass.parse("gemv NVFP4 m05"))
+                .hasMessage("operator class \"gemv NVFP4 m05\": rows must be 1..32 without leading zeros, got 05");
+        assertThatThrownBy(() -> OperatorClass.parse("gemv NVFP4 m100"))
+                .hasMessage("operator class \"gemv NVFP4 m100\": rows must be 1..32 without leading zeros, got 100");
         assertThatThrownBy(() -> OperatorClass.parse("gemv NVFP4 m"))
                 .hasMessageStartingWith("operator class \"gemv NVFP4 m\" names no precision");
         assertThatThrownBy(() -> new OperatorClass.Gemv(Precision.FP16, -1))

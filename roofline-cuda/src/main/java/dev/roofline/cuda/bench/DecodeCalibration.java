@@ -129,7 +129,6 @@ public final class DecodeCalibration {
                 fixed);
     }
 
-    /** The class of the model operators {@code o} covers (they share one: the first's). */
     /**
      * What one kernel launch costs inside the graphed step: the elementwise operators' measured time over their
      * launches, summed over {@code profiled} (their bytes are a few KiB, so their time is their launches'); NaN when
@@ -149,6 +148,7 @@ public final class DecodeCalibration {
         return launches == 0 ? Double.NaN : seconds / launches;
     }
 
+    /** The class of the model operators {@code o} covers (they share one: the first's). */
     static OperatorClass classOf(ModelPrediction p, DecoderOperator o) {
         return OperatorClass.of(p.operator(o.modelOperators().getFirst()).step());
     }

@@ -42,7 +42,8 @@ public final class GemvRowScaling {
 
     /**
      * Per format, per row count of {@link #ROWS}: the four products' total time at that many rows over their total at
-     * one row.
+     * one row, divided by the same ratio of their roofline times (the activations and outputs they read and write
+     * grow with the rows): what the kernels lose beyond the bytes the roofline already prices.
      */
     public static Map<WeightFormat, Map<Integer, Double>> measure(
             Device device, DecoderShape shape, List<WeightFormat> formats, BenchmarkOptions timing) {
@@ -63,15 +64,18 @@ public final class GemvRowScaling {
             Roofline roofline = Roofline.on(device.hardware());
             for (WeightFormat f : formats) {
                 double[] total = new double[ROWS.size() + 1]; // one row, then each of ROWS
+                double[] priced = new double[ROWS.size() + 1];
                 for (int[] p : products) {
                     double[] t = seconds(lt, gemv, device, stream, timing, roofline, f, p[0], p[1]);
                     for (int i = 0; i < t.length; i++) {
                         total[i] += t[i];
+                        priced[i] += roofline.predict(GemvBenchmark.gemm(f, rows(i), p[0], p[1]))
+                                .timeSeconds();
                     }
                 }
                 Map<Integer, Double> ratios = new LinkedHashMap<>();
                 for (int i = 0; i < ROWS.size(); i++) {
-                    ratios.put(ROWS.get(i), total[i + 1] / total[0]);
+                    ratios.put(ROWS.get(i), (total[i + 1] / total[0]) / (priced[i + 1] / priced[0]));
                 }
                 out.put(f, ratios);
             }
@@ -104,7 +108,7 @@ public final class GemvRowScaling {
             DeviceBuffer x = owned.add(DeviceBuffer.allocate(2L * maxRows * k));
             x.copyFrom(ElementCodec.encode(a.precision(), ElementCodec.random(a.precision(), maxRows * k, 11, 1f)));
             for (int i = 0; i <= ROWS.size(); i++) {
-                int m = i == 0 ? 1 : ROWS.get(i - 1);
+                int m = rows(i);
                 if (DenseDecoder.runsOnGemv(f, m)) {
                     out[i] = Benchmark.time(stream, timing, sets, s -> gemv.gemv(ws[s], x, ys[s], m, a, stream))
                             .medianSeconds();
@@ -119,10 +123,17 @@ public final class GemvRowScaling {
         return out;
     }
 
+    /** Rows of entry {@code i} of a measurement: 1, then {@link #ROWS}. */
+    private static int rows(int i) {
+        return i == 0 ? 1 : ROWS.get(i - 1);
+    }
+
     /**
      * {@code c} with, for each format of {@code ratios} whose one-row GEMV class {@code c} calibrates, that efficiency
      * as {@code gemv <PRECISION> m1} and at each measured row count M as {@code gemv <PRECISION> m<M>} = the one-row
-     * efficiency ÷ the ratio at M (kept within the calibration's bounds).
+     * efficiency ÷ the ratio at M.
+     *
+     * @throws IllegalArgumentException when a ratio puts an efficiency outside (0, {@link Calibration#MAX_EFFICIENCY}]
      */
     public static Calibration apply(Calibration c, Map<WeightFormat, Map<Integer, Double>> ratios) {
         Map<OperatorClass, Double> efficiencies = new LinkedHashMap<>(c.efficiencies());
@@ -134,13 +145,13 @@ public final class GemvRowScaling {
             double e = c.efficiency(plain);
             efficiencies.put(new OperatorClass.Gemv(f.precision(), 1), e);
             byRows.forEach((m, ratio) -> {
-                if (!(ratio > 0) || !Double.isFinite(ratio)) {
-                    throw new IllegalArgumentException(
-                            f + " at " + m + " rows: the time ratio must be positive and finite, got " + ratio);
+                double atRows = e / ratio;
+                if (!(atRows > 0 && atRows <= Calibration.MAX_EFFICIENCY)) {
+                    throw new IllegalArgumentException(f + " at " + m + " rows: a time ratio of " + ratio
+                            + " puts the efficiency at " + atRows + ", outside (0, " + Calibration.MAX_EFFICIENCY
+                            + "]");
                 }
-                efficiencies.put(
-                        new OperatorClass.Gemv(f.precision(), m),
-                        Math.min(Calibration.MAX_EFFICIENCY, Math.max(1e-3, e / ratio)));
+                efficiencies.put(new OperatorClass.Gemv(f.precision(), m), atRows);
             });
         });
         return new Calibration(

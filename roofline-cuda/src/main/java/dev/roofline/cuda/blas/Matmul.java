@@ -118,7 +118,7 @@ public final class Matmul implements AutoCloseable {
         try {
             return new Matmul(lt, gemm, recipe, options);
         } catch (CublasException e) {
-            String note = recipe.blockScaleMode() >= 0
+            String note = recipe.blockScaleMode() >= 0 && e.function().equals("cublasLtMatmulAlgoGetHeuristic")
                     ? BlockScaledLimits.noAlgorithmNote(device.computeCapability(), recipe.label(), CublasLt.version())
                     : "";
             if (note.isEmpty()) {

@@ -310,8 +310,10 @@ public final class DecodeCommand implements Command {
                         + sweep.launches().getFirst().name().toLowerCase(Locale.ROOT) + " launches, "
                         + fittedTo.stream().map(r -> r.config().format().name()).toList()
                         + (fits ? "; attention alone at context " + far : "")
-                        + (shape.hasExperts() ? "" : "; products timed at 1, 8, 16 and 32 rows"));
-        if (!shape.hasExperts()) {
+                        + (rowScaling(shape, batch)
+                                ? "; products timed at 1 and " + GemvRowScaling.ROWS + " rows"
+                                : ""));
+        if (rowScaling(shape, batch)) {
             // what one row's fit cannot know: how the products slow down with rows (GemvRowScaling)
             calibration = GemvRowScaling.apply(
                     calibration,
@@ -325,6 +327,14 @@ public final class DecodeCommand implements Command {
                             BenchmarkOptions.defaults().withRepetitions(20)));
         }
         return new Fitted(calibration, fittedTo);
+    }
+
+    /**
+     * Whether a fit also times the products at several rows ({@link GemvRowScaling}): for a dense model fitted at one
+     * row, whose efficiencies the row classes divide.
+     */
+    private static boolean rowScaling(DecoderShape shape, int batch) {
+        return !shape.hasExperts() && batch == 1;
     }
 
     private static Calibration readCalibration(Path file) {

@@ -22,7 +22,7 @@ import java.util.Objects;
  * {@link GemvKernels}' NVFP4 × FP16 kernels, which every GPU keeps.
  *
  * <p>Two forms of the GEMV ({@code gemv_w4a4.cu}): {@link Mma#HARDWARE}, the instruction, which only compute
- * capability 12.x has (roofline's developers have never run it: no such GPU was lent to them); and
+ * capability 12.x has (what has run where: {@code Validation.neverRunByUs}, docs/design/gemv-kernels.md); and
  * {@link Mma#EMULATED}, the same loads, half exchanges and scale permutes feeding the instruction computed from the PTX
  * ISA's fragment and block-scale tables, which runs on every GPU and checks that data path where the instruction is
  * missing, and the instruction's layout where it is not.
@@ -123,7 +123,8 @@ public final class NativeFp4Gemv implements AutoCloseable {
         checkActivations(m, k, xGlobal);
         if (mma == Mma.HARDWARE && !hasInstruction(cc)) {
             throw new UnsupportedOnDeviceException(
-                    "the block-scaled FP4 mma (mma.sync kind::mxf4nvf4, sm_120a and sm_121a only)",
+                    "the block-scaled FP4 mma (mma.sync kind::mxf4nvf4)",
+                    "compute capability 12.x (sm_120a, sm_121a)",
                     INSTRUCTION,
                     "this GPU",
                     cc);

@@ -64,9 +64,16 @@ class GemvRowScalingTest {
     }
 
     @Test
-    void aRatioThatIsNoTimeIsRefused() {
+    void aRatioThatPutsTheEfficiencyOutOfBoundsIsRefused() {
         assertThatThrownBy(() -> GemvRowScaling.apply(ONE_ROW, Map.of(WeightFormat.NVFP4, Map.of(8, 0.0))))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("NVFP4 at 8 rows: the time ratio must be positive and finite, got 0.0");
+                .hasMessage("NVFP4 at 8 rows: a time ratio of 0.0 puts the efficiency at Infinity, outside (0, 1.5]");
+        assertThatThrownBy(() -> GemvRowScaling.apply(ONE_ROW, Map.of(WeightFormat.NVFP4, Map.of(16, Double.NaN))))
+                .hasMessage("NVFP4 at 16 rows: a time ratio of NaN puts the efficiency at NaN, outside (0, 1.5]");
+        // 0.6 / 0.3 = 2: faster than the copy by more than half again
+        assertThatThrownBy(() -> GemvRowScaling.apply(ONE_ROW, Map.of(WeightFormat.NVFP4, Map.of(32, 0.3))))
+                .hasMessage("NVFP4 at 32 rows: a time ratio of 0.3 puts the efficiency at 2.0, outside (0, 1.5]");
+        assertThatThrownBy(() -> GemvRowScaling.apply(ONE_ROW, Map.of(WeightFormat.NVFP4, Map.of(32, -1.0))))
+                .hasMessage("NVFP4 at 32 rows: a time ratio of -1.0 puts the efficiency at -0.6, outside (0, 1.5]");
     }
 }

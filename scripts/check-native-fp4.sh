@@ -23,7 +23,7 @@ kernels=(gemv_nvfp4_w4a4_m1_w8 gemv_nvfp4_w4a4_m1_w16 gemv_nvfp4_w4a4_m8_w8 gemv
 mma='mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X'
 failed=0
 for arch in 120a 121a; do
-    before=$failed
+    bad=0
     (cd "$cuda_dir" && "$nvcc" "${common[@]}" -ptx "-arch=compute_$arch" -o "$tmp/$arch.ptx" gemv.cu)
     for k in "${kernels[@]}"; do
         # the entry's body: from its .entry line to the next .entry
@@ -31,7 +31,7 @@ for arch in 120a 121a; do
             | grep -cF "$mma" || true)
         if [[ $n -eq 0 ]]; then
             echo "check-native-fp4: $k for sm_$arch has no $mma in its PTX" >&2
-            failed=1
+            bad=1
         fi
     done
     "$ptxas" -O3 "-arch=sm_$arch" -v -o "$tmp/$arch.cubin" "$tmp/$arch.ptx" >"$tmp/$arch.log" 2>&1 \
@@ -41,13 +41,16 @@ for arch in 120a 121a; do
             "$tmp/$arch.log")
         if [[ -z "$line" ]]; then
             echo "check-native-fp4: ptxas did not report $k for sm_$arch" >&2
-            failed=1
+            bad=1
         elif ! grep -q ' 0 bytes spill stores, 0 bytes spill loads' <<<"$line"; then
             echo "check-native-fp4: $k spills on sm_$arch:$line" >&2
-            failed=1
+            bad=1
         fi
     done
-    [[ $failed -ne $before ]] || echo "check-native-fp4: sm_$arch: ${#kernels[@]} kernels with the block-scaled mma, no spills"
+    if [[ $bad -eq 0 ]]; then
+        echo "check-native-fp4: sm_$arch: ${#kernels[@]} kernels with the block-scaled mma, no spills"
+    fi
+    failed=$((failed | bad))
 done
 if [[ -z "$fatbin" ]]; then
     exit $failed
@@ -72,16 +75,19 @@ for arch in 120a 121a; do
         failed=1
         continue
     fi
-    before=$failed
+    bad=0
     for k in "${kernels[@]}"; do
         counts=$(awk -v k="$k" '/Function : / { on = ($3 == k) } on && /OMMA\.SF\.16864\.F32\.E2M1\.E2M1\.UE4M3\.4X/ { m++ }
             on && /[^A-Z](LDL|STL)[. ]/ { l++ } END { print m + 0, l + 0 }' "$tmp/$arch.sass")
         read -r mmas locals <<<"$counts"
         if [[ $mmas -eq 0 || $locals -ne 0 ]]; then
             echo "check-native-fp4: $k in sm_$arch machine code: $mmas block-scaled mma, $locals local loads/stores" >&2
-            failed=1
+            bad=1
         fi
     done
-    [[ $failed -ne $before ]] || echo "check-native-fp4: sm_$arch machine code: ${#kernels[@]} kernels with OMMA.SF, no LDL/STL"
+    if [[ $bad -eq 0 ]]; then
+        echo "check-native-fp4: sm_$arch machine code: ${#kernels[@]} kernels with OMMA.SF, no LDL/STL"
+    fi
+    failed=$((failed | bad))
 done
 exit $failed

@@ -44,8 +44,7 @@ import java.util.Optional;
  *
  * <p>Predicted: one GPU's part priced as a model of its own ({@link Deployment#shard}) on the datasheet, plus
  * {@code 2 × layers} all-reduces of {@code batch × hidden} FP16 values as NCCL's tuner prices them on {@code link}
- * ({@link Serving#allReduceSeconds}); with a {@link Calibration}, the part at its measured efficiencies (the GEMV row
- * classes timed again on each GPU's share of the products, {@link GemvRowScaling}) and launches
+ * ({@link Serving#allReduceSeconds}); with a {@link Calibration}, the part at its measured efficiencies and launches
  * (10 kernels a layer, the decoder's unfused plan) plus the all-reduces at the calibration's measured fit
  * ({@link CollectiveFit}) where it has one for this many GPUs.
  */
@@ -220,17 +219,6 @@ public final class TensorParallelBenchmark {
         int tp = comms.size();
         DecoderShape shard = DecoderShape.of(model).shard(tp);
         Hardware hw = Cuda.device(comms.rank(0).device()).hardware();
-        if (calibration != null && !shard.hasExperts() && batches.stream().anyMatch(b -> b > 1)) {
-            // the row classes of the products each GPU runs, narrower than the whole model's the calibration timed
-            Cuda.setDevice(comms.rank(0).device());
-            calibration = GemvRowScaling.apply(
-                    calibration,
-                    GemvRowScaling.measure(
-                            Cuda.device(comms.rank(0).device()),
-                            shard,
-                            formats,
-                            BenchmarkOptions.defaults().withRepetitions(20)));
-        }
         List<Result> results = new ArrayList<>();
         for (WeightFormat f : formats) {
             for (int b : batches) {

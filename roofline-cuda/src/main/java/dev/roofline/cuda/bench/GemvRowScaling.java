@@ -47,6 +47,45 @@ public final class GemvRowScaling {
      */
     public static Map<WeightFormat, Map<Integer, Double>> measure(
             Device device, DecoderShape shape, List<WeightFormat> formats, BenchmarkOptions timing) {
+        Map<WeightFormat, Map<Integer, Double>> out = new LinkedHashMap<>();
+        timeOverRoofline(device, shape, formats, timing).forEach((f, r) -> {
+            Map<Integer, Double> ratios = new LinkedHashMap<>();
+            for (int i = 0; i < ROWS.size(); i++) {
+                ratios.put(ROWS.get(i), r[i + 1] / r[0]);
+            }
+            out.put(f, ratios);
+        });
+        return out;
+    }
+
+    /**
+     * For a tensor-parallel shard: per format, at one row and each of {@link #ROWS}, the shard's four products' time
+     * over their roofline time, divided by the whole model's at one row. A calibration fitted to the whole model at
+     * one row prices the shard's products at m rows at its one-row efficiency over this ratio ({@link #apply}): the
+     * narrower products each GPU runs are measured, not assumed as fast as the whole model's.
+     */
+    public static Map<WeightFormat, Map<Integer, Double>> forShard(
+            Device device,
+            DecoderShape whole,
+            DecoderShape shard,
+            List<WeightFormat> formats,
+            BenchmarkOptions timing) {
+        Map<WeightFormat, double[]> w = timeOverRoofline(device, whole, formats, timing);
+        Map<WeightFormat, double[]> s = timeOverRoofline(device, shard, formats, timing);
+        Map<WeightFormat, Map<Integer, Double>> out = new LinkedHashMap<>();
+        for (WeightFormat f : formats) {
+            Map<Integer, Double> ratios = new LinkedHashMap<>();
+            for (int i = 0; i <= ROWS.size(); i++) {
+                ratios.put(rows(i), s.get(f)[i] / w.get(f)[0]);
+            }
+            out.put(f, ratios);
+        }
+        return out;
+    }
+
+    /** Per format: the four products' total time over their total roofline time, at one row, then each of ROWS. */
+    private static Map<WeightFormat, double[]> timeOverRoofline(
+            Device device, DecoderShape shape, List<WeightFormat> formats, BenchmarkOptions timing) {
         Objects.requireNonNull(shape, "shape");
         if (shape.hasExperts()) {
             throw new IllegalArgumentException("row scaling is measured on a dense decoder's products");
@@ -57,7 +96,7 @@ public final class GemvRowScaling {
             {2 * shape.intermediate(), shape.hidden()},
             {shape.hidden(), shape.intermediate()}
         };
-        Map<WeightFormat, Map<Integer, Double>> out = new LinkedHashMap<>();
+        Map<WeightFormat, double[]> out = new LinkedHashMap<>();
         try (Stream stream = Stream.create();
                 CublasLt lt = CublasLt.create();
                 GemvKernels gemv = GemvKernels.load()) {
@@ -73,11 +112,11 @@ public final class GemvRowScaling {
                                 .timeSeconds();
                     }
                 }
-                Map<Integer, Double> ratios = new LinkedHashMap<>();
-                for (int i = 0; i < ROWS.size(); i++) {
-                    ratios.put(ROWS.get(i), (total[i + 1] / total[0]) / (priced[i + 1] / priced[0]));
+                double[] r = new double[total.length];
+                for (int i = 0; i < r.length; i++) {
+                    r[i] = total[i] / priced[i];
                 }
-                out.put(f, ratios);
+                out.put(f, r);
             }
         }
         return out;
@@ -130,8 +169,8 @@ public final class GemvRowScaling {
 
     /**
      * {@code c} with, for each format of {@code ratios} whose one-row GEMV class {@code c} calibrates, that efficiency
-     * as {@code gemv <PRECISION> m1} and at each measured row count M as {@code gemv <PRECISION> m<M>} = the one-row
-     * efficiency ÷ the ratio at M.
+     * e as {@code gemv <PRECISION> m1} and at each row count M of the ratios as {@code gemv <PRECISION> m<M>} = e ÷ the
+     * ratio at M (M = 1 included, when the ratios have it: {@link #forShard}).
      *
      * @throws IllegalArgumentException when a ratio puts an efficiency outside (0, {@link Calibration#MAX_EFFICIENCY}]
      */
@@ -143,7 +182,7 @@ public final class GemvRowScaling {
                 return;
             }
             double e = c.efficiency(plain);
-            efficiencies.put(new OperatorClass.Gemv(f.precision(), 1), e);
+            efficiencies.put(new OperatorClass.Gemv(f.precision(), 1), e); // unless byRows has a ratio at one row
             byRows.forEach((m, ratio) -> {
                 double atRows = e / ratio;
                 if (!(atRows > 0 && atRows <= Calibration.MAX_EFFICIENCY)) {

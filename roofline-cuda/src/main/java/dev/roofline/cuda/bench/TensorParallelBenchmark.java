@@ -44,7 +44,9 @@ import java.util.Optional;
  *
  * <p>Predicted: one GPU's part priced as a model of its own ({@link Deployment#shard}) on the datasheet, plus
  * {@code 2 × layers} all-reduces of {@code batch × hidden} FP16 values as NCCL's tuner prices them on {@code link}
- * ({@link Serving#allReduceSeconds}); with a {@link Calibration}, the part at its measured efficiencies and launches
+ * ({@link Serving#allReduceSeconds}); with a {@link Calibration}, the part at its measured efficiencies (the GEMV
+ * classes of each GPU's narrower products at every row count from them timed beside the whole model's,
+ * {@link GemvRowScaling#forShard}) and launches
  * (10 kernels a layer, the decoder's unfused plan) plus the all-reduces at the calibration's measured fit
  * ({@link CollectiveFit}) where it has one for this many GPUs.
  */
@@ -217,8 +219,22 @@ public final class TensorParallelBenchmark {
         Objects.requireNonNull(model, "model");
         Objects.requireNonNull(link, "link");
         int tp = comms.size();
-        DecoderShape shard = DecoderShape.of(model).shard(tp);
+        DecoderShape whole = DecoderShape.of(model);
+        DecoderShape shard = whole.shard(tp);
         Hardware hw = Cuda.device(comms.rank(0).device()).hardware();
+        if (calibration != null && !shard.hasExperts() && tp > 1) {
+            // each GPU's products are narrower than the whole model's the calibration was fitted to: their GEMV classes
+            // at every row count from the two measured side by side
+            Cuda.setDevice(comms.rank(0).device());
+            calibration = GemvRowScaling.apply(
+                    calibration,
+                    GemvRowScaling.forShard(
+                            Cuda.device(comms.rank(0).device()),
+                            whole,
+                            shard,
+                            formats,
+                            BenchmarkOptions.defaults().withRepetitions(20)));
+        }
         List<Result> results = new ArrayList<>();
         for (WeightFormat f : formats) {
             for (int b : batches) {

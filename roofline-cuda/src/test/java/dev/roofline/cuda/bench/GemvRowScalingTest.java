@@ -64,6 +64,15 @@ class GemvRowScalingTest {
     }
 
     @Test
+    void aRatioAtOneRowReplacesTheOneRowEfficiency() {
+        // a shard 1.2x further from its roofline than the whole model at one row, 2.4x at 8 rows
+        Calibration c = GemvRowScaling.apply(ONE_ROW, Map.of(WeightFormat.NVFP4, Map.of(1, 1.2, 8, 2.4)));
+        assertThat(c.efficiency(new OperatorClass.Gemv(Precision.NVFP4, 1))).isCloseTo(0.5, within(1e-15));
+        assertThat(c.efficiency(new OperatorClass.Gemv(Precision.NVFP4, 8))).isCloseTo(0.25, within(1e-15));
+        assertThat(c.efficiency(new OperatorClass.Gemv(Precision.NVFP4))).isEqualTo(0.6);
+    }
+
+    @Test
     void aRatioThatPutsTheEfficiencyOutOfBoundsIsRefused() {
         assertThatThrownBy(() -> GemvRowScaling.apply(ONE_ROW, Map.of(WeightFormat.NVFP4, Map.of(8, 0.0))))
                 .isInstanceOf(IllegalArgumentException.class)

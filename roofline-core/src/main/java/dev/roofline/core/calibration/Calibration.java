@@ -166,6 +166,19 @@ public record Calibration(
                 fits);
     }
 
+    /** This calibration with {@code e} as its efficiencies, replacing the ones it had. */
+    public Calibration withEfficiencies(Map<OperatorClass, Double> e) {
+        return new Calibration(
+                provenance,
+                copyBytesPerSecond,
+                launchSeconds,
+                kernelsPerLayer,
+                kernelsPerModel,
+                e,
+                fixedSeconds,
+                collectives);
+    }
+
     /** The measured fit of {@code op} on {@code ranks} GPUs, if this calibration has one. */
     public Optional<CollectiveFit> collective(Collective.Op op, int ranks) {
         Checks.notNull("op", op);

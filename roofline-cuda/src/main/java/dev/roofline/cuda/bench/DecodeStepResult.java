@@ -186,7 +186,11 @@ public record DecodeStepResult(
      * in it. The roofline charges no launch; this floor is what a step of this many kernels can reach.
      */
     public double launchFloorSeconds() {
-        double launch = DecodeCalibration.launchSeconds(List.of(this));
+        return launchFloorSeconds(DecodeCalibration.launchSeconds(List.of(this)));
+    }
+
+    /** {@link #launchFloorSeconds()} with {@code launch} the cost of one launch (NaN: none measured). */
+    private double launchFloorSeconds(double launch) {
         if (Double.isNaN(launch)) {
             return Double.NaN;
         }
@@ -223,13 +227,14 @@ public record DecodeStepResult(
     }
 
     private String launchFloorNote() {
-        double floor = launchFloorSeconds();
+        double launch = DecodeCalibration.launchSeconds(List.of(this));
+        double floor = launchFloorSeconds(launch);
         return Double.isNaN(floor)
                 ? ""
                 : String.format(
                         Locale.ROOT,
                         "; floor with %.2f us a launch %.1f us, %.1f %% of it",
-                        DecodeCalibration.launchSeconds(List.of(this)) * 1e6,
+                        launch * 1e6,
                         floor * 1e6,
                         floor / seconds * 100);
     }

@@ -139,12 +139,8 @@ public final class GemvBenchmark {
      */
     public static NativeFp4Result nativeFp4(
             Device device, DeviceCeilings ceilings, BenchmarkOptions timing, int n, int k) {
-        Gemm g = Gemm.of(1, n, k)
-                .withWeights(WeightFormat.NVFP4.precision())
-                .withActivations(Activation.F16.precision())
-                .withOutput(Activation.F16.precision())
-                .named("NVFP4 W4A4 gemv " + n + "x" + k);
-        float[] xv = ElementCodec.random(Activation.F16.precision(), k, 11, 1f);
+        Gemm g = gemm(WeightFormat.NVFP4, 1, n, k).named("NVFP4 W4A4 gemv " + n + "x" + k);
+        float[] xv = activations(WeightFormat.NVFP4, k); // the values of the rotation's x
         float amax = 0;
         for (float v : xv) {
             amax = Math.max(amax, Math.abs(v));
@@ -157,11 +153,10 @@ public final class GemvBenchmark {
             DeviceWeights[] ws = r.weights();
             DeviceBuffer[] ys = r.outputs();
             int sets = ws.length;
-            DeviceBuffer x = owned.add(DeviceBuffer.allocate(2L * k));
+            DeviceBuffer x = r.x();
             DeviceBuffer xq = owned.add(DeviceBuffer.allocate(k / 2));
             DeviceBuffer xs = owned.add(DeviceBuffer.allocate(k / 16));
             DeviceBuffer emulated = owned.add(DeviceBuffer.allocate(2L * n));
-            x.copyFrom(ElementCodec.encode(Activation.F16.precision(), xv));
             var cc = device.computeCapability();
             fp4.quantizeActivations(x, xq, xs, 1, k, xGlobal, stream);
             fp4.gemv(ws[0], xq, xs, xGlobal, ys[0], 1, NativeFp4Gemv.Mma.HARDWARE, cc, stream);
@@ -252,18 +247,24 @@ public final class GemvBenchmark {
         Activation a = activation(f);
         try (OwnedResources owned = new OwnedResources()) {
             Rotated r = rotated(owned, device, timing, f, m, n, k);
-            DeviceBuffer x = owned.add(DeviceBuffer.allocate(2L * m * k));
-            x.copyFrom(ElementCodec.encode(a.precision(), ElementCodec.random(a.precision(), m * k, 11, 1f)));
             return Benchmark.time(
                     stream,
                     timing,
                     r.weights().length,
-                    i -> gemv.gemv(r.weights()[i], x, r.outputs()[i], m, a, stream));
+                    i -> gemv.gemv(r.weights()[i], r.x(), r.outputs()[i], m, a, stream));
         }
     }
 
-    /** Random weights and their copies, enough to rotate past the L2, and one output buffer of {@code rows} rows each. */
-    record Rotated(DeviceWeights[] weights, DeviceBuffer[] outputs) {}
+    /**
+     * Random weights and their copies, enough to rotate past the L2, one output buffer of {@code rows} rows each, and
+     * {@code rows} rows of activations ({@link #activations}).
+     */
+    record Rotated(DeviceWeights[] weights, DeviceBuffer[] outputs, DeviceBuffer x) {}
+
+    /** The benchmarks' random activations for {@code f}'s products, {@code count} values of {@link #activation}. */
+    static float[] activations(WeightFormat f, int count) {
+        return ElementCodec.random(activation(f).precision(), count, 11, 1f);
+    }
 
     /** {@link Rotated} weights of {@code f}, {@code n × k}, owned by {@code owned}: the first random, the rest copies. */
     static Rotated rotated(
@@ -278,6 +279,8 @@ public final class GemvBenchmark {
         for (int i = 0; i < sets; i++) {
             ys[i] = owned.add(DeviceBuffer.allocate(2L * rows * n));
         }
-        return new Rotated(ws, ys);
+        DeviceBuffer x = owned.add(DeviceBuffer.allocate(2L * rows * k));
+        x.copyFrom(ElementCodec.encode(activation(f).precision(), activations(f, rows * k)));
+        return new Rotated(ws, ys, x);
     }
 }

@@ -9,7 +9,6 @@ import dev.roofline.cuda.Device;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.blas.CublasLt;
-import dev.roofline.cuda.blas.ElementCodec;
 import dev.roofline.cuda.blas.MatmulOptions;
 import dev.roofline.cuda.decode.DecoderShape;
 import dev.roofline.cuda.decode.DenseDecoder;
@@ -144,8 +143,7 @@ public final class GemvRowScaling {
             DeviceBuffer[] ys = r.outputs();
             int sets = ws.length;
             Activation a = GemvBenchmark.activation(f);
-            DeviceBuffer x = owned.add(DeviceBuffer.allocate(2L * maxRows * k));
-            x.copyFrom(ElementCodec.encode(a.precision(), ElementCodec.random(a.precision(), maxRows * k, 11, 1f)));
+            DeviceBuffer x = r.x();
             for (int i = 0; i <= ROWS.size(); i++) {
                 int m = rows(i);
                 if (DenseDecoder.runsOnGemv(f, m)) {
@@ -193,14 +191,6 @@ public final class GemvRowScaling {
                 efficiencies.put(new OperatorClass.Gemv(f.precision(), m), atRows);
             });
         });
-        return new Calibration(
-                c.provenance(),
-                c.copyBytesPerSecond(),
-                c.launchSeconds(),
-                c.kernelsPerLayer(),
-                c.kernelsPerModel(),
-                efficiencies,
-                c.fixedSeconds(),
-                c.collectives());
+        return c.withEfficiencies(efficiencies);
     }
 }

@@ -493,7 +493,8 @@ public final class DecodeKernels implements AutoCloseable {
         }
     }
 
-    private static void requireBytes(String name, DeviceBuffer b, long bytes) {
+    /** Refuses a null buffer, or one smaller than {@code bytes}, naming it. */
+    static void requireBytes(String name, DeviceBuffer b, long bytes) {
         if (b == null) {
             throw new NullPointerException(name + " must not be null");
         }

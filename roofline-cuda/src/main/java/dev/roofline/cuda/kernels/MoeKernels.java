@@ -96,9 +96,9 @@ public final class MoeKernels implements AutoCloseable {
             int topK,
             Stream stream) {
         routing(rows, experts, topK);
-        requireBytes("logits", logits, 2L * rows * experts);
-        requireBytes("ids", ids, 4L * rows * topK);
-        requireBytes("weights", weights, 4L * rows * topK);
+        DecodeKernels.requireBytes("logits", logits, 2L * rows * experts);
+        DecodeKernels.requireBytes("ids", ids, 4L * rows * topK);
+        DecodeKernels.requireBytes("weights", weights, 4L * rows * topK);
         library.launch("moe_top_k_f16", rows, 32, stream, logits, ids, weights, experts, topK);
     }
 
@@ -119,9 +119,9 @@ public final class MoeKernels implements AutoCloseable {
             int topK,
             Stream stream) {
         Grouped g = Grouped.of(w, experts, rows, topK);
-        requireBytes("x", x, 2L * rows * g.k());
-        requireBytes("ids", ids, 4L * rows * topK);
-        requireBytes("y", y, 2L * rows * topK * g.n());
+        DecodeKernels.requireBytes("x", x, 2L * rows * g.k());
+        DecodeKernels.requireBytes("ids", ids, 4L * rows * topK);
+        DecodeKernels.requireBytes("y", y, 2L * rows * topK * g.n());
         launch(g, false, x, y, ids, null, stream);
     }
 
@@ -144,10 +144,10 @@ public final class MoeKernels implements AutoCloseable {
             int topK,
             Stream stream) {
         Grouped g = Grouped.of(w, experts, rows, topK);
-        requireBytes("x", x, 2L * rows * topK * g.k());
-        requireBytes("ids", ids, 4L * rows * topK);
-        requireBytes("weights", weights, 4L * rows * topK);
-        requireBytes("y", y, 4L * rows * topK * g.n());
+        DecodeKernels.requireBytes("x", x, 2L * rows * topK * g.k());
+        DecodeKernels.requireBytes("ids", ids, 4L * rows * topK);
+        DecodeKernels.requireBytes("weights", weights, 4L * rows * topK);
+        DecodeKernels.requireBytes("y", y, 4L * rows * topK * g.n());
         launch(g, true, x, y, ids, weights, stream);
     }
 
@@ -158,11 +158,11 @@ public final class MoeKernels implements AutoCloseable {
      * @param delta     {@code half[rows][hidden]}
      */
     public void combine(DeviceBuffer expertOut, DeviceBuffer delta, int rows, int hidden, int topK, Stream stream) {
-        positive("rows", rows);
-        positive("hidden", hidden);
-        positive("topK", topK);
-        requireBytes("expertOut", expertOut, 4L * rows * topK * hidden);
-        requireBytes("delta", delta, 2L * rows * hidden);
+        DecodeKernels.positive("rows", rows);
+        DecodeKernels.positive("hidden", hidden);
+        DecodeKernels.positive("topK", topK);
+        DecodeKernels.requireBytes("expertOut", expertOut, 4L * rows * topK * hidden);
+        DecodeKernels.requireBytes("delta", delta, 2L * rows * hidden);
         library.launch(
                 "moe_combine_f16",
                 Math.multiplyExact(rows, Math.ceilDiv(hidden, 256)),
@@ -276,19 +276,6 @@ public final class MoeKernels implements AutoCloseable {
         if (topK < 1 || topK > Math.min(MAX_TOP_K, experts)) {
             throw new IllegalArgumentException(
                     "topK must be 1.." + Math.min(MAX_TOP_K, experts) + " for " + experts + " experts, got " + topK);
-        }
-    }
-
-    private static void positive(String name, int value) {
-        if (value <= 0) {
-            throw new IllegalArgumentException(name + " must be positive, got " + value);
-        }
-    }
-
-    private static void requireBytes(String name, DeviceBuffer b, long bytes) {
-        Objects.requireNonNull(b, name);
-        if (b.byteSize() < bytes) {
-            throw new IllegalArgumentException(name + " holds " + b.byteSize() + " bytes; the shape needs " + bytes);
         }
     }
 

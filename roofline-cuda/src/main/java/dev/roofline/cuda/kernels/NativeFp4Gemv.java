@@ -85,9 +85,9 @@ public final class NativeFp4Gemv implements AutoCloseable {
     public void quantizeActivations(
             DeviceBuffer x, DeviceBuffer xq, DeviceBuffer xs, int m, int k, float xGlobal, Stream stream) {
         checkActivations(m, k, xGlobal);
-        requireBytes("x", x, 2L * m * k);
-        requireBytes("xq", xq, (long) m * k / 2);
-        requireBytes("xs", xs, (long) m * k / BLOCK);
+        DecodeKernels.requireBytes("x", x, 2L * m * k);
+        DecodeKernels.requireBytes("xq", xq, (long) m * k / 2);
+        DecodeKernels.requireBytes("xs", xs, (long) m * k / BLOCK);
         long blocks = (long) m * k / BLOCK;
         int grid = (int) Math.min(QUANTIZE_MAX_GRID, Math.ceilDiv(blocks, QUANTIZE_THREADS));
         library.launch(QUANTIZE, grid, QUANTIZE_THREADS, stream, x, xq, xs, m, k, xGlobal);
@@ -129,9 +129,9 @@ public final class NativeFp4Gemv implements AutoCloseable {
                     "this GPU",
                     cc);
         }
-        requireBytes("xq", xq, (long) m * k / 2);
-        requireBytes("xs", xs, (long) m * k / BLOCK);
-        requireBytes("y", y, 2L * m * n);
+        DecodeKernels.requireBytes("xq", xq, (long) m * k / 2);
+        DecodeKernels.requireBytes("xs", xs, (long) m * k / BLOCK);
+        DecodeKernels.requireBytes("y", y, 2L * m * n);
         int warps = mma == Mma.EMULATED ? EMULATED_WARPS : GemvKernels.tensorCoreWarps(n);
         String name = kernelName(m, mma, warps);
         library.kernel(name); // a closed library fails before any argument is allocated
@@ -186,13 +186,6 @@ public final class NativeFp4Gemv implements AutoCloseable {
         if (!(Float.isFinite(xGlobal) && xGlobal > 0)) {
             throw new IllegalArgumentException(
                     "the activations' global scale must be finite and positive, got " + xGlobal);
-        }
-    }
-
-    private static void requireBytes(String name, DeviceBuffer b, long bytes) {
-        Objects.requireNonNull(b, name);
-        if (b.byteSize() < bytes) {
-            throw new IllegalArgumentException(name + " holds " + b.byteSize() + " bytes, needs " + bytes);
         }
     }
 

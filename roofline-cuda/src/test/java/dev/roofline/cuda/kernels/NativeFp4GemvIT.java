@@ -154,7 +154,7 @@ class NativeFp4GemvIT {
                     .hasMessage("K must be a positive multiple of 128 for the native FP4 GEMV, got 96");
             assertThatThrownBy(() -> fp4.gemv(w, xq, xsShort, 1f, y, 8, Mma.EMULATED, cc, stream))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("xs holds 32 bytes, needs 64");
+                    .hasMessage("xs holds 32 bytes; the shape needs 64");
         }
     }
 

@@ -261,31 +261,20 @@ public final class GemvKernels implements AutoCloseable {
                     + " activations" + (epilogue.none() ? "" : " and an epilogue"));
         }
         String kernel = tc ? kernelName(format, activation, m, n) : baseName(format, activation, m == 1 ? 1 : MAX_M);
-        library.kernel(kernel); // a closed library fails before any argument is allocated
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment[] values = {
-                arena.allocateFrom(ValueLayout.ADDRESS, weights.pointer()),
-                arena.allocateFrom(ValueLayout.ADDRESS, scales == null ? MemorySegment.NULL : scales.pointer()),
-                arena.allocateFrom(ValueLayout.ADDRESS, x.pointer()),
-                arena.allocateFrom(ValueLayout.ADDRESS, y.pointer()),
-                arena.allocateFrom(ValueLayout.JAVA_INT, m),
-                arena.allocateFrom(ValueLayout.JAVA_INT, n),
-                arena.allocateFrom(ValueLayout.JAVA_INT, k),
-                arena.allocateFrom(ValueLayout.JAVA_FLOAT, globalScale),
-                epilogue.write(arena)
-            };
-            MemorySegment args = arena.allocate(ValueLayout.ADDRESS, values.length);
-            for (int i = 0; i < values.length; i++) {
-                args.setAtIndex(ValueLayout.ADDRESS, i, values[i]);
-            }
-            library.launch(
-                    arena,
-                    kernel,
-                    Math.ceilDiv(n, tc ? TC_ROWS_PER_BLOCK : cudaCoreRowsPerBlock(format, m)),
-                    tc ? 32 * tensorCoreWarps(n) : THREADS,
-                    args,
-                    stream.handle());
-        }
+        library.launch(
+                kernel,
+                Math.ceilDiv(n, tc ? TC_ROWS_PER_BLOCK : cudaCoreRowsPerBlock(format, m)),
+                tc ? 32 * tensorCoreWarps(n) : THREADS,
+                stream,
+                weights,
+                scales,
+                x,
+                y,
+                m,
+                n,
+                k,
+                globalScale,
+                epilogue);
     }
 
     /**

@@ -89,7 +89,7 @@ final class KernelLibrary implements AutoCloseable {
     /**
      * Enqueues kernel {@code name} with {@code args} in the kernel's parameter order: each a {@link DeviceBuffer}
      * (its pointer; null passes a null pointer), a device pointer ({@link MemorySegment}, e.g. an offset into a
-     * buffer), an {@link Integer} or a {@link Float}.
+     * buffer), an {@link Integer}, a {@link Float} or a {@link GemvKernels.Epilogue} (the struct, by value).
      */
     void launch(String name, int grid, int block, Stream stream, Object... args) {
         kernel(name); // a closed library fails before any argument is allocated
@@ -103,6 +103,7 @@ final class KernelLibrary implements AutoCloseable {
                             case MemorySegment p -> arena.allocateFrom(ValueLayout.ADDRESS, p);
                             case Integer n -> arena.allocateFrom(ValueLayout.JAVA_INT, n);
                             case Float f -> arena.allocateFrom(ValueLayout.JAVA_FLOAT, f);
+                            case GemvKernels.Epilogue e -> e.write(arena);
                             default ->
                                 throw new IllegalArgumentException(
                                         "kernel argument " + i + " of " + name + ": " + args[i]);

@@ -5,9 +5,6 @@ import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.UnsupportedOnDeviceException;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -134,27 +131,22 @@ public final class NativeFp4Gemv implements AutoCloseable {
         DecodeKernels.requireBytes("y", y, 2L * m * n);
         int warps = mma == Mma.EMULATED ? EMULATED_WARPS : GemvKernels.tensorCoreWarps(n);
         String name = kernelName(m, mma, warps);
-        library.kernel(name); // a closed library fails before any argument is allocated
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment[] values = {
-                arena.allocateFrom(ValueLayout.ADDRESS, weights.weights().pointer()),
-                arena.allocateFrom(ValueLayout.ADDRESS, weights.scales().pointer()),
-                arena.allocateFrom(ValueLayout.ADDRESS, xq.pointer()),
-                arena.allocateFrom(ValueLayout.ADDRESS, xs.pointer()),
-                arena.allocateFrom(ValueLayout.ADDRESS, y.pointer()),
-                arena.allocateFrom(ValueLayout.JAVA_INT, m),
-                arena.allocateFrom(ValueLayout.JAVA_INT, n),
-                arena.allocateFrom(ValueLayout.JAVA_INT, k),
-                arena.allocateFrom(ValueLayout.JAVA_FLOAT, weights.globalScale()),
-                arena.allocateFrom(ValueLayout.JAVA_FLOAT, xGlobal),
-                GemvKernels.Epilogue.NONE.write(arena)
-            };
-            MemorySegment args = arena.allocate(ValueLayout.ADDRESS, values.length);
-            for (int i = 0; i < values.length; i++) {
-                args.setAtIndex(ValueLayout.ADDRESS, i, values[i]);
-            }
-            library.launch(arena, name, Math.ceilDiv(n, ROWS_PER_BLOCK), 32 * warps, args, stream.handle());
-        }
+        library.launch(
+                name,
+                Math.ceilDiv(n, ROWS_PER_BLOCK),
+                32 * warps,
+                stream,
+                weights.weights(),
+                weights.scales(),
+                xq,
+                xs,
+                y,
+                m,
+                n,
+                k,
+                weights.globalScale(),
+                xGlobal,
+                GemvKernels.Epilogue.NONE);
     }
 
     /** {@code gemv_nvfp4_w4a4[_emulated]_m<1|8>_w<warps>}. */

@@ -229,12 +229,18 @@ public record Calibration(
 
     /**
      * What one operator of class {@code c} costs beyond its roofline time and its launches: its measured fixed time, or
-     * 0 when it has none; a GEMV class measured at given rows without one of its own takes its plain class's.
+     * 0 when it has none; a GEMV class measured at given rows, or an attention class at given sequences, without one of
+     * its own takes its plain class's.
      */
     public double fixedSecondsOf(OperatorClass c) {
         Checks.notNull("class", c);
-        if (!fixedSeconds.containsKey(c) && c instanceof OperatorClass.Gemv v && v.rows() > 0) {
-            return fixedSeconds.getOrDefault(new OperatorClass.Gemv(v.weights()), 0.0); // the plain class's
+        if (!fixedSeconds.containsKey(c)) {
+            if (c instanceof OperatorClass.Gemv v && v.rows() > 0) {
+                return fixedSeconds.getOrDefault(new OperatorClass.Gemv(v.weights()), 0.0); // the plain class's
+            }
+            if (c instanceof OperatorClass.Attention a && a.sequences() > 0) {
+                return fixedSeconds.getOrDefault(OperatorClass.ATTENTION, 0.0);
+            }
         }
         return fixedSeconds.getOrDefault(c, 0.0);
     }
@@ -272,11 +278,34 @@ public record Calibration(
         ModelPrediction base = Transformer.of(t.model(), measured).predict(w);
         List<OperatorTime> operators = new ArrayList<>(base.operators().size());
         for (OperatorTime o : base.operators()) {
-            OperatorClass c = classOf(o.step().operator());
+            OperatorClass c = classOf(o.step().operator(), w.batch());
             Prediction p = o.prediction().atBandwidth(o.prediction().bytesPerSecond() * efficiency(c));
             operators.add(new OperatorTime(o.step(), p.withLatency(p.latencySeconds() + fixedSecondsOf(c))));
         }
         return new CalibratedPrediction(this, base, new ModelPrediction(base.model(), w, base.hardware(), operators));
+    }
+
+    /**
+     * The class whose efficiency prices {@code op} in a step of {@code sequences} sequences: for fused attention whose
+     * class this calibration has measured at given sequences ({@code attention b<SEQUENCES>}), the one of the most
+     * sequences ≤ {@code sequences} (a kernel given more sequences has more blocks over the cache and streams it at
+     * least as fast, so the nearest measurement below is the safe one), else the plain {@code attention}; for any
+     * other operator {@link #classOf(Operator)}.
+     */
+    public OperatorClass classOf(Operator op, long sequences) {
+        if (!(op instanceof dev.roofline.core.roofline.Attention)) {
+            return classOf(op);
+        }
+        OperatorClass.Attention best = null;
+        for (OperatorClass c : efficiencies.keySet()) {
+            if (c instanceof OperatorClass.Attention a
+                    && a.sequences() > 0
+                    && a.sequences() <= sequences
+                    && (best == null || a.sequences() > best.sequences())) {
+                best = a;
+            }
+        }
+        return best == null ? OperatorClass.ATTENTION : best;
     }
 
     /**

@@ -21,6 +21,10 @@ import java.util.Arrays;
  *   <li>{@code gemm <PRECISION>}: a Gemm of more rows (prefill, large batches);</li>
  *   <li>{@code grouped gemm <PRECISION>}: the routed experts of a mixture of experts;</li>
  *   <li>{@code attention}: fused attention over the KV cache;</li>
+ *   <li>{@code attention b<SEQUENCES>}: the same measured at {@code SEQUENCES} sequences a step, e.g.
+ *   {@code attention b8}; a calibration that has such classes prices a step of B sequences at the one of the most
+ *   sequences ≤ B ({@link Calibration#classOf(Operator, long)}): more sequences give the kernel more blocks over the
+ *   cache, so it streams the cache faster than one sequence's does;</li>
  *   <li>{@code elementwise}: everything on the CUDA cores (norms, residual adds, RoPE, SiLU × up, embedding, top-k).</li>
  * </ul>
  * Unfused attention's Q·Kᵀ and score·V are Gemms whose "weights" are the KV cache, and are classed as such.
@@ -48,6 +52,9 @@ public sealed interface OperatorClass
 
     /** The most activation rows a {@link Gemv} class may be measured at: GEMV kernels run up to 32 (decode batches). */
     int GEMV_MEASURED_MAX_ROWS = 32;
+
+    /** The most sequences an {@link Attention} class may be measured at: more than any decode batch of one GPU. */
+    int ATTENTION_MEASURED_MAX_SEQUENCES = 1024;
 
     OperatorClass ATTENTION = new Attention();
     OperatorClass ELEMENTWISE = new Elementwise();
@@ -118,11 +125,26 @@ public sealed interface OperatorClass
         }
     }
 
-    /** Fused attention reading the KV cache. */
-    record Attention() implements OperatorClass {
+    /**
+     * Fused attention reading the KV cache: at any number of sequences ({@code sequences} 0), or as measured at
+     * {@code sequences} sequences a step (1 to {@link #ATTENTION_MEASURED_MAX_SEQUENCES}).
+     */
+    record Attention(int sequences) implements OperatorClass {
+        public Attention {
+            if (sequences < 0 || sequences > ATTENTION_MEASURED_MAX_SEQUENCES) {
+                throw new IllegalArgumentException("attention sequences must be 0 (any) or 1.."
+                        + ATTENTION_MEASURED_MAX_SEQUENCES + ", got " + sequences);
+            }
+        }
+
+        /** Any number of sequences. */
+        public Attention() {
+            this(0);
+        }
+
         @Override
         public String key() {
-            return "attention";
+            return "attention" + (sequences == 0 ? "" : " b" + sequences);
         }
 
         @Override
@@ -176,6 +198,14 @@ public sealed interface OperatorClass
                 return ELEMENTWISE;
             }
             default -> {
+                if (key.startsWith("attention b")) {
+                    String n = key.substring("attention b".length());
+                    if (!n.matches("[1-9][0-9]{0,3}") || Integer.parseInt(n) > ATTENTION_MEASURED_MAX_SEQUENCES) {
+                        throw new IllegalArgumentException("operator class \"" + key + "\": sequences must be 1.."
+                                + ATTENTION_MEASURED_MAX_SEQUENCES + " without leading zeros, got " + n);
+                    }
+                    return new Attention(Integer.parseInt(n));
+                }
                 // "grouped gemm" first: it contains a space of its own
                 for (String kind : new String[] {"grouped gemm ", "gemv ", "gemm "}) {
                     if (key.startsWith(kind)) {
@@ -200,7 +230,7 @@ public sealed interface OperatorClass
                 throw new IllegalArgumentException("unknown operator class \"" + key
                         + "\"; known: \"gemv <PRECISION>\", \"gemv <PRECISION> m<ROWS>\", \"gemm <PRECISION>\","
                         + " \"grouped gemm <PRECISION>\","
-                        + " \"attention\", \"elementwise\"");
+                        + " \"attention\", \"attention b<SEQUENCES>\", \"elementwise\"");
             }
         }
     }

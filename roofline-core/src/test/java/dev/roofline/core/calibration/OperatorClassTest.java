@@ -133,6 +133,26 @@ class OperatorClassTest {
     }
 
     @Test
+    void attentionClassesMeasuredAtGivenSequencesCarryThemInTheirKeys() {
+        OperatorClass.Attention eight = new OperatorClass.Attention(8);
+        assertThat(eight.key()).isEqualTo("attention b8");
+        assertThat(OperatorClass.parse("attention b8")).isEqualTo(eight);
+        assertThat(OperatorClass.parse("attention b1024")).isEqualTo(new OperatorClass.Attention(1024));
+        assertThat(OperatorClass.parse("attention"))
+                .isEqualTo(new OperatorClass.Attention())
+                .isNotEqualTo(eight);
+        for (String bad :
+                new String[] {"attention b0", "attention b08", "attention b1025", "attention b", "attention bx"}) {
+            assertThatThrownBy(() -> OperatorClass.parse(bad))
+                    .as(bad)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("operator class \"" + bad + "\": sequences must be 1..1024");
+        }
+        assertThatThrownBy(() -> new OperatorClass.Attention(-1))
+                .hasMessage("attention sequences must be 0 (any) or 1..1024, got -1");
+    }
+
+    @Test
     void gemvClassesMeasuredAtGivenRowsCarryThemInTheirKeys() {
         OperatorClass.Gemv sixteen = new OperatorClass.Gemv(Precision.NVFP4, 16);
         assertThat(sixteen.key()).isEqualTo("gemv NVFP4 m16");

@@ -104,18 +104,14 @@ public final class DecodeCalibration {
                     .filter(o -> o.operator() == DecoderOperator.ATTENTION)
                     .findFirst()
                     .orElseThrow();
-            double launches = near.launches() * launch;
-            double work1 = near.measuredSeconds() - launches;
-            double work2 = attention.measuredSeconds() - launches;
-            double bytesTime = attention.predictedSeconds() - near.predictedSeconds();
-            if (bytesTime <= 0 || work2 <= work1) {
-                throw new IllegalArgumentException("the second attention point must read more and take longer than"
-                        + " the profiled one: " + attention + " against " + near);
-            }
-            double e = clamp(bytesTime / (work2 - work1));
-            efficiencies.put(OperatorClass.ATTENTION, e);
-            double perLayer = (work1 - near.predictedSeconds() / e) / layers;
-            fixed.put(OperatorClass.ATTENTION, Math.max(0, perLayer));
+            double[] line = line(
+                    new AttentionPoint(
+                            profiled.getFirst().config().context(), near.measuredSeconds(), near.predictedSeconds()),
+                    attention,
+                    near.launches() * launch,
+                    layers);
+            efficiencies.put(OperatorClass.ATTENTION, line[0]);
+            fixed.put(OperatorClass.ATTENTION, line[1]);
         }
         int perModel = DecoderOperator.LM_HEAD.launches(layers) + 1; // lm_head and one norm
         int perLayer = (profiled.getFirst().launches() - perModel) / layers;
@@ -127,6 +123,66 @@ public final class DecodeCalibration {
                 perModel,
                 efficiencies,
                 fixed);
+    }
+
+    /**
+     * The attention timed alone at {@code sequences} sequences a step, at two contexts ({@code near} the shorter): its
+     * points for {@code attention b<SEQUENCES>} ({@link #withAttentionAt}).
+     */
+    public record AttentionAtBatch(int sequences, AttentionPoint near, AttentionPoint far) {
+        public AttentionAtBatch {
+            if (sequences < 1 || near == null || far == null || far.context() <= near.context()) {
+                throw new IllegalArgumentException(
+                        "attention at a batch needs sequences >= 1 and two points, the second"
+                                + " at the longer context; got " + sequences + ", " + near + ", " + far);
+            }
+        }
+    }
+
+    /**
+     * {@code c} with, for each of {@code points}, the class {@code attention b<SEQUENCES>}: the efficiency and fixed time
+     * per layer of the line through its two points, as the attention's own at the fitted batch
+     * ({@link #fit(List, AttentionPoint, DeviceCeilings, String, LocalDate, String)}); each point's measured time holds
+     * {@code launchesPerStep} launches at the calibration's launch cost, over a model of {@code layers} layers.
+     *
+     * @throws IllegalArgumentException when a far point reads no more or takes no longer than its near one
+     */
+    public static Calibration withAttentionAt(
+            Calibration c, List<AttentionAtBatch> points, int launchesPerStep, int layers) {
+        Map<OperatorClass, Double> efficiencies = new LinkedHashMap<>(c.efficiencies());
+        Map<OperatorClass, Double> fixed = new LinkedHashMap<>(c.fixedSeconds());
+        for (AttentionAtBatch p : points) {
+            double[] line = line(p.near(), p.far(), launchesPerStep * c.launchSeconds(), layers);
+            OperatorClass a = new OperatorClass.Attention(p.sequences());
+            efficiencies.put(a, line[0]);
+            fixed.put(a, line[1]);
+        }
+        return new Calibration(
+                c.provenance(),
+                c.copyBytesPerSecond(),
+                c.launchSeconds(),
+                c.kernelsPerLayer(),
+                c.kernelsPerModel(),
+                efficiencies,
+                fixed,
+                c.collectives());
+    }
+
+    /**
+     * The line through two attention points, each's time less {@code launches} seconds of launches: {efficiency (its
+     * slope against the roofline time), fixed time per layer (its intercept, at least 0)}.
+     */
+    private static double[] line(AttentionPoint near, AttentionPoint far, double launches, int layers) {
+        double work1 = near.measuredSeconds() - launches;
+        double work2 = far.measuredSeconds() - launches;
+        double bytesTime = far.predictedSeconds() - near.predictedSeconds();
+        if (bytesTime <= 0 || work2 <= work1) {
+            throw new IllegalArgumentException(
+                    "the second attention point must read more and take longer than the first: " + far + " against "
+                            + near);
+        }
+        double e = clamp(bytesTime / (work2 - work1));
+        return new double[] {e, Math.max(0, (work1 - near.predictedSeconds() / e) / layers)};
     }
 
     /**

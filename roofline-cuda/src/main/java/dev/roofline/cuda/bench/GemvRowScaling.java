@@ -42,12 +42,19 @@ public final class GemvRowScaling {
     /**
      * Per format, per row count of {@link #ROWS}: the four products' total time at that many rows over their total at
      * one row, divided by the same ratio of their roofline times (the activations and outputs they read and write
-     * grow with the rows): what the kernels lose beyond the bytes the roofline already prices.
+     * grow with the rows): what the kernels lose beyond the bytes the roofline already prices. Each total is taken
+     * less its four launches at {@code launchSeconds} (the calibration's launch cost): the calibration charges launches
+     * apart and divides only the rest by the efficiency, so the ratio must be of the rest too, or it understates how
+     * much longer the streaming takes where the launches are a visible part of a one-row product.
      */
     public static Map<WeightFormat, Map<Integer, Double>> measure(
-            Device device, DecoderShape shape, List<WeightFormat> formats, BenchmarkOptions timing) {
+            Device device,
+            DecoderShape shape,
+            List<WeightFormat> formats,
+            BenchmarkOptions timing,
+            double launchSeconds) {
         Map<WeightFormat, Map<Integer, Double>> out = new LinkedHashMap<>();
-        timeOverRoofline(device, shape, formats, timing).forEach((f, r) -> {
+        timeOverRoofline(device, shape, formats, timing, launchSeconds).forEach((f, r) -> {
             Map<Integer, Double> ratios = new LinkedHashMap<>();
             for (int i = 0; i < ROWS.size(); i++) {
                 ratios.put(ROWS.get(i), r[i + 1] / r[0]);
@@ -59,18 +66,20 @@ public final class GemvRowScaling {
 
     /**
      * For a tensor-parallel shard: per format, at one row and each of {@link #ROWS}, the shard's four products' time
-     * over their roofline time, divided by the whole model's at one row. A calibration fitted to the whole model at
-     * one row prices the shard's products at m rows at its one-row efficiency over this ratio ({@link #apply}): the
-     * narrower products each GPU runs are measured, not assumed as fast as the whole model's.
+     * over their roofline time, divided by the whole model's at one row, each time less its launches as in
+     * {@link #measure}. A calibration fitted to the whole model at one row prices the shard's products at m rows at its
+     * one-row efficiency over this ratio ({@link #apply}): the narrower products each GPU runs are measured, not
+     * assumed as fast as the whole model's.
      */
     public static Map<WeightFormat, Map<Integer, Double>> forShard(
             Device device,
             DecoderShape whole,
             DecoderShape shard,
             List<WeightFormat> formats,
-            BenchmarkOptions timing) {
-        Map<WeightFormat, double[]> w = timeOverRoofline(device, whole, formats, timing);
-        Map<WeightFormat, double[]> s = timeOverRoofline(device, shard, formats, timing);
+            BenchmarkOptions timing,
+            double launchSeconds) {
+        Map<WeightFormat, double[]> w = timeOverRoofline(device, whole, formats, timing, launchSeconds);
+        Map<WeightFormat, double[]> s = timeOverRoofline(device, shard, formats, timing, launchSeconds);
         Map<WeightFormat, Map<Integer, Double>> out = new LinkedHashMap<>();
         for (WeightFormat f : formats) {
             Map<Integer, Double> ratios = new LinkedHashMap<>();
@@ -82,9 +91,16 @@ public final class GemvRowScaling {
         return out;
     }
 
-    /** Per format: the four products' total time over their total roofline time, at one row, then each of ROWS. */
+    /**
+     * Per format: the four products' total time less their four launches at {@code launchSeconds}, over their total
+     * roofline time, at one row, then each of ROWS.
+     */
     private static Map<WeightFormat, double[]> timeOverRoofline(
-            Device device, DecoderShape shape, List<WeightFormat> formats, BenchmarkOptions timing) {
+            Device device,
+            DecoderShape shape,
+            List<WeightFormat> formats,
+            BenchmarkOptions timing,
+            double launchSeconds) {
         Objects.requireNonNull(shape, "shape");
         if (shape.hasExperts()) {
             throw new IllegalArgumentException("row scaling is measured on a dense decoder's products");
@@ -111,14 +127,36 @@ public final class GemvRowScaling {
                                 .timeSeconds();
                     }
                 }
-                double[] r = new double[total.length];
-                for (int i = 0; i < r.length; i++) {
-                    r[i] = total[i] / priced[i];
-                }
-                out.put(f, r);
+                out.put(f, overRoofline(f, total, priced, products.length, launchSeconds));
             }
         }
         return out;
+    }
+
+    /**
+     * Entry by entry, ({@code total} less {@code launches} launches at {@code launchSeconds}) over {@code priced}: the
+     * time {@code f}'s products spend beyond their launches, per second of their roofline time.
+     *
+     * @throws IllegalStateException when a total is no more than its launches (a launch cost not of this GPU)
+     */
+    static double[] overRoofline(WeightFormat f, double[] total, double[] priced, int launches, double launchSeconds) {
+        double[] r = new double[total.length];
+        for (int i = 0; i < r.length; i++) {
+            double work = total[i] - launches * launchSeconds;
+            if (!(work > 0)) {
+                throw new IllegalStateException(String.format(
+                        java.util.Locale.ROOT,
+                        "%s products at %d rows took %.2f us, no more than their %d launches at %.2f us: the launch"
+                                + " cost does not belong to this GPU",
+                        f,
+                        rows(i),
+                        total[i] * 1e6,
+                        launches,
+                        launchSeconds * 1e6));
+            }
+            r[i] = work / priced[i];
+        }
+        return r;
     }
 
     /**

@@ -233,7 +233,8 @@ public final class TensorParallelBenchmark {
                             whole,
                             shard,
                             formats,
-                            BenchmarkOptions.defaults().withRepetitions(20)));
+                            BenchmarkOptions.defaults().withRepetitions(20),
+                            calibration.launchSeconds()));
         }
         List<Result> results = new ArrayList<>();
         for (WeightFormat f : formats) {

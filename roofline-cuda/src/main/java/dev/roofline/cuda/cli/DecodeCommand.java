@@ -24,6 +24,7 @@ import dev.roofline.cuda.bench.GemvBenchmarkOptions;
 import dev.roofline.cuda.bench.GemvRowScaling;
 import dev.roofline.cuda.bench.ReportFormat;
 import dev.roofline.cuda.decode.CheckpointWeights;
+import dev.roofline.cuda.decode.DecoderOperator;
 import dev.roofline.cuda.decode.DecoderShape;
 import dev.roofline.cuda.kernels.KernelLaunch;
 import dev.roofline.cuda.kernels.KvCacheFormat;
@@ -34,6 +35,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -49,6 +51,12 @@ public final class DecodeCommand implements Command {
      * 1k): long enough that its bytes dominate, and not one of the contexts a sweep usually holds out.
      */
     static final int ATTENTION_CALIBRATION_CONTEXT_FACTOR = 16;
+
+    /**
+     * A calibration fitted at one sequence also times the attention alone at these many sequences a step
+     * ({@code attention b<SEQUENCES>}): the decode batches a sweep holds out.
+     */
+    static final List<Integer> ATTENTION_CALIBRATION_BATCHES = List.of(8, 16, 32);
 
     static final Option<List<WeightFormat>> WEIGHTS = Option.of(
             "--weights",
@@ -278,41 +286,54 @@ public final class DecodeCommand implements Command {
             throw new IllegalStateException("nothing was measured at the sweep's first batch and" + " context (" + batch
                     + ", " + sweep.contexts().getFirst() + ") to fit a calibration to");
         }
-        int far = Math.multiplyExact(
-                ATTENTION_CALIBRATION_CONTEXT_FACTOR, sweep.contexts().getFirst());
+        int context = sweep.contexts().getFirst();
+        int far = Math.multiplyExact(ATTENTION_CALIBRATION_CONTEXT_FACTOR, context);
+        KernelLaunch launch = sweep.launches().getFirst();
         // the attention alone at the longer context, when its caches fit; else attention keeps one efficiency
-        boolean fits = DecodeStepBenchmark.kvBytes(shape, batch, far) + (256L << 20) < Cuda.freeMemoryBytes();
-        DecodeCalibration.AttentionPoint attention = fits
-                ? new DecodeCalibration.AttentionPoint(
-                        far,
-                        DecodeStepBenchmark.attentionSeconds(
-                                Cuda.device(0),
-                                shape,
-                                batch,
-                                far,
-                                sweep.launches().getFirst()),
-                        Transformer.of(
-                                        model,
-                                        results.ceilings()
-                                                .applyTo(Cuda.device(0).hardware()))
-                                .predict(DecodeStepBenchmark.workload(WeightFormat.FP16, batch, far))
-                                .operator("attention")
-                                .timeSeconds())
-                : null;
+        boolean fits = attentionFits(shape, batch, far);
+        DecodeCalibration.AttentionPoint attention =
+                fits ? attentionPoint(model, shape, results, batch, far, launch) : null;
+        // and, fitted at one sequence, at more sequences a step: at two contexts each, neither of which a sweep
+        // usually holds out (2x and 16x the calibration context), the longer one shortened until its caches fit
+        List<DecodeCalibration.AttentionAtBatch> atBatches = new ArrayList<>();
+        if (fits && batch == 1) {
+            int near = Math.multiplyExact(2, context);
+            for (int b : ATTENTION_CALIBRATION_BATCHES) {
+                int longer = far;
+                while (longer > 2 * near && !attentionFits(shape, b, longer)) {
+                    longer /= 2;
+                }
+                if (attentionFits(shape, b, longer)) {
+                    atBatches.add(new DecodeCalibration.AttentionAtBatch(
+                            b,
+                            attentionPoint(model, shape, results, b, near, launch),
+                            attentionPoint(model, shape, results, b, longer, launch)));
+                }
+            }
+        }
         Calibration calibration = DecodeCalibration.fit(
                 fittedTo,
                 attention,
                 results.ceilings(),
                 results.device(),
                 LocalDate.now(),
-                command + " " + model.name() + " batch " + batch + " context "
-                        + sweep.contexts().getFirst() + " "
-                        + sweep.launches().getFirst().name().toLowerCase(Locale.ROOT) + " launches, "
+                command + " " + model.name() + " batch " + batch + " context " + context + " "
+                        + launch.name().toLowerCase(Locale.ROOT) + " launches, "
                         + fittedTo.stream().map(r -> r.config().format().name()).toList()
                         + (fits ? "; attention alone at context " + far : "")
+                        + atBatches.stream()
+                                .map(a -> a.sequences() + " x " + a.near().context() + "/"
+                                        + a.far().context())
+                                .reduce((x, y) -> x + ", " + y)
+                                .map(t -> "; attention alone at batch x contexts " + t)
+                                .orElse("")
                         + (rowScaling(shape, batch)
                                 ? "; products timed at 1 and " + GemvRowScaling.ROWS + " rows"
                                 : ""));
+        if (!atBatches.isEmpty()) {
+            calibration = DecodeCalibration.withAttentionAt(
+                    calibration, atBatches, DecoderOperator.ATTENTION.launches(shape.layers()), shape.layers());
+        }
         if (rowScaling(shape, batch)) {
             // what one row's fit cannot know: how the products slow down with rows (GemvRowScaling)
             calibration = GemvRowScaling.apply(
@@ -324,9 +345,32 @@ public final class DecodeCommand implements Command {
                                     .map(r -> r.config().format())
                                     .distinct()
                                     .toList(),
-                            BenchmarkOptions.defaults().withRepetitions(20)));
+                            BenchmarkOptions.defaults().withRepetitions(20),
+                            calibration.launchSeconds()));
         }
         return new Fitted(calibration, fittedTo);
+    }
+
+    /** Whether the KV caches of an attention timed alone at {@code batch} x {@code context} fit in free memory. */
+    private static boolean attentionFits(DecoderShape shape, int batch, int context) {
+        return DecodeStepBenchmark.kvBytes(shape, batch, context) + (256L << 20) < Cuda.freeMemoryBytes();
+    }
+
+    /** The step's attention timed alone at {@code batch} x {@code context}, beside its roofline time. */
+    private static DecodeCalibration.AttentionPoint attentionPoint(
+            Model model,
+            DecoderShape shape,
+            DecodeStepBenchmark.Results results,
+            int batch,
+            int context,
+            KernelLaunch launch) {
+        return new DecodeCalibration.AttentionPoint(
+                context,
+                DecodeStepBenchmark.attentionSeconds(Cuda.device(0), shape, batch, context, launch),
+                Transformer.of(model, results.ceilings().applyTo(Cuda.device(0).hardware()))
+                        .predict(DecodeStepBenchmark.workload(WeightFormat.FP16, batch, context))
+                        .operator("attention")
+                        .timeSeconds());
     }
 
     /**

@@ -55,6 +55,49 @@ class DecodeCalibrationTest {
     }
 
     @Test
+    void attentionTimedAloneAtMoreSequencesGetsItsOwnClassFromItsTwoPoints() {
+        DecodeStepResult r = ProfiledSteps.llama3Fp16(new double[][] {
+            {1, 130}, {500, 564}, {0.2, 64}, {40, 208}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}
+        });
+        Calibration one = DecodeCalibration.fit(
+                List.of(r), new DecodeCalibration.AttentionPoint(16384, 1008e-6, 640e-6), CEILINGS, "H200", DAY, "t");
+        // 8 sequences, 64 launches of 2 us: at 2k 768 us measured, 640 us of work for 500 us of roofline; at 16k
+        // 4128 us, 4000 us of work for 4000 us of roofline. Slope: 3360 us of work for 3500 us of roofline, efficiency
+        // 3500 / 3360 = 1.0417; intercept 640 - 500 / 1.0417 = 160 us over 32 layers = 5 us a layer
+        Calibration c = DecodeCalibration.withAttentionAt(
+                one,
+                List.of(new DecodeCalibration.AttentionAtBatch(
+                        8,
+                        new DecodeCalibration.AttentionPoint(2048, 768e-6, 500e-6),
+                        new DecodeCalibration.AttentionPoint(16384, 4128e-6, 4000e-6))),
+                64,
+                32);
+        OperatorClass b8 = new OperatorClass.Attention(8);
+        assertThat(c.efficiency(b8)).isCloseTo(3500.0 / 3360, within(1e-12));
+        assertThat(c.fixedSecondsOf(b8)).isCloseTo(5e-6, within(1e-12));
+        // the one-sequence attention and everything else unchanged
+        assertThat(c.efficiency(OperatorClass.ATTENTION)).isEqualTo(one.efficiency(OperatorClass.ATTENTION));
+        assertThat(c.fixedSecondsOf(OperatorClass.ATTENTION)).isEqualTo(one.fixedSecondsOf(OperatorClass.ATTENTION));
+        assertThat(c.launchSeconds()).isEqualTo(one.launchSeconds());
+        assertThat(c.efficiencies()).hasSize(one.efficiencies().size() + 1);
+        // a far point that reads no more is refused; so is an empty batch
+        assertThatThrownBy(() -> DecodeCalibration.withAttentionAt(
+                        one,
+                        List.of(new DecodeCalibration.AttentionAtBatch(
+                                8,
+                                new DecodeCalibration.AttentionPoint(2048, 768e-6, 500e-6),
+                                new DecodeCalibration.AttentionPoint(16384, 700e-6, 4000e-6))),
+                        64,
+                        32))
+                .hasMessageContaining("must read more and take longer");
+        assertThatThrownBy(() -> new DecodeCalibration.AttentionAtBatch(
+                        0,
+                        new DecodeCalibration.AttentionPoint(2048, 768e-6, 500e-6),
+                        new DecodeCalibration.AttentionPoint(16384, 4128e-6, 4000e-6)))
+                .hasMessageStartingWith("attention at a batch needs sequences >= 1");
+    }
+
+    @Test
     void theLaunchFloorChargesEachLaunchAtLeastTheElementwiseOperatorsCost() {
         DecodeStepResult r = ProfiledSteps.llama3Fp16(new double[][] {
             {1, 130}, {500, 564}, {0.2, 64}, {40, 208}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}

@@ -73,6 +73,22 @@ class GemvRowScalingTest {
     }
 
     @Test
+    void timesAreTakenLessTheirLaunchesBeforeTheyAreSetAgainstTheRoofline() {
+        // four products, launches of 1.5 us: 6 us. One row: 46 us measured, 40 us of it streaming, over a roofline of
+        // 20 us = 2.0; 32 rows: 166 us, 160 of it streaming, over 25 us = 6.4. The ratio the calibration divides by is
+        // 6.4 / 2.0 = 3.2, where the times with their launches would give (166 / 25) / (46 / 20) = 2.887
+        double[] r = GemvRowScaling.overRoofline(
+                WeightFormat.NVFP4, new double[] {46e-6, 166e-6}, new double[] {20e-6, 25e-6}, 4, 1.5e-6);
+        assertThat(r[0]).isCloseTo(2.0, within(1e-12));
+        assertThat(r[1]).isCloseTo(6.4, within(1e-12));
+        assertThatThrownBy(() -> GemvRowScaling.overRoofline(
+                        WeightFormat.NVFP4, new double[] {5e-6}, new double[] {20e-6}, 4, 1.5e-6))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("NVFP4 products at 1 rows took 5.00 us, no more than their 4 launches at 1.50 us: the"
+                        + " launch cost does not belong to this GPU");
+    }
+
+    @Test
     void aRatioThatPutsTheEfficiencyOutOfBoundsIsRefused() {
         assertThatThrownBy(() -> GemvRowScaling.apply(ONE_ROW, Map.of(WeightFormat.NVFP4, Map.of(8, 0.0))))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -72,9 +72,7 @@ public record CalibratedPrediction(Calibration calibration, ModelPrediction base
         Checks.notNull("class", c);
         long n = 0;
         for (OperatorTime o : base.operators()) {
-            if (calibration
-                    .classOf(o.step().operator(), base.workload().batch())
-                    .equals(c)) {
+            if (calibration.classOf(o.step().operator()).equals(c)) {
                 n = Checks.add(n, o.count(), () -> "operators of class " + c);
             }
         }
@@ -90,8 +88,7 @@ public record CalibratedPrediction(Calibration calibration, ModelPrediction base
     public List<OperatorClass> uncalibratedClasses() {
         List<OperatorClass> out = new ArrayList<>();
         for (OperatorTime o : base.operators()) {
-            OperatorClass c =
-                    calibration.classOf(o.step().operator(), base.workload().batch());
+            OperatorClass c = calibration.classOf(o.step().operator());
             if (!calibration.calibrates(c) && !out.contains(c)) {
                 out.add(c);
             }

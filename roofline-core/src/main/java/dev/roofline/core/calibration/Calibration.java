@@ -229,8 +229,8 @@ public record Calibration(
 
     /**
      * What one operator of class {@code c} costs beyond its roofline time and its launches: its measured fixed time, or
-     * 0 when it has none; a GEMV class measured at given rows, or an attention class at given sequences, without one of
-     * its own takes its plain class's.
+     * 0 when it has none; a GEMV class measured at given rows, or an attention class at given heads, without one of its
+     * own takes its plain class's.
      */
     public double fixedSecondsOf(OperatorClass c) {
         Checks.notNull("class", c);
@@ -238,7 +238,7 @@ public record Calibration(
             if (c instanceof OperatorClass.Gemv v && v.rows() > 0) {
                 return fixedSeconds.getOrDefault(new OperatorClass.Gemv(v.weights()), 0.0); // the plain class's
             }
-            if (c instanceof OperatorClass.Attention a && a.sequences() > 0) {
+            if (c instanceof OperatorClass.Attention a && a.heads() > 0) {
                 return fixedSeconds.getOrDefault(OperatorClass.ATTENTION, 0.0);
             }
         }
@@ -278,7 +278,7 @@ public record Calibration(
         ModelPrediction base = Transformer.of(t.model(), measured).predict(w);
         List<OperatorTime> operators = new ArrayList<>(base.operators().size());
         for (OperatorTime o : base.operators()) {
-            OperatorClass c = classOf(o.step().operator(), w.batch());
+            OperatorClass c = classOf(o.step().operator());
             Prediction p = o.prediction().atBandwidth(o.prediction().bytesPerSecond() * efficiency(c));
             operators.add(new OperatorTime(o.step(), p.withLatency(p.latencySeconds() + fixedSecondsOf(c))));
         }
@@ -286,36 +286,28 @@ public record Calibration(
     }
 
     /**
-     * The class whose efficiency prices {@code op} in a step of {@code sequences} sequences: for fused attention whose
-     * class this calibration has measured at given sequences ({@code attention b<SEQUENCES>}), the one of the most
-     * sequences ≤ {@code sequences} (a kernel given more sequences has more blocks over the cache and streams it at
-     * least as fast, so the nearest measurement below is the safe one), else the plain {@code attention}; for any
-     * other operator {@link #classOf(Operator)}.
-     */
-    public OperatorClass classOf(Operator op, long sequences) {
-        if (!(op instanceof dev.roofline.core.roofline.Attention)) {
-            return classOf(op);
-        }
-        OperatorClass.Attention best = null;
-        for (OperatorClass c : efficiencies.keySet()) {
-            if (c instanceof OperatorClass.Attention a
-                    && a.sequences() > 0
-                    && a.sequences() <= sequences
-                    && (best == null || a.sequences() > best.sequences())) {
-                best = a;
-            }
-        }
-        return best == null ? OperatorClass.ATTENTION : best;
-    }
-
-    /**
      * The class whose efficiency prices {@code op}: for a product of m activation rows (one matrix of weights, not a
      * batch of them, as unfused attention's products over each KV head are) whose weights have classes measured at
      * given rows ({@code gemv <PRECISION> m<ROWS>}), the one of the fewest rows ≥ m; else
-     * {@link OperatorClass#of(Operator)}.
+     * {@link OperatorClass#of(Operator)}. For fused attention over H KV heads (sequences × KV heads) when this
+     * calibration has attention classes measured at given heads ({@code attention h<HEADS>}): the one of the most heads
+     * ≤ H, else the plain {@code attention} (a kernel given more heads has more blocks over the cache and streams it at
+     * least as fast, so the nearest measurement below is the safe one).
      */
     public OperatorClass classOf(Operator op) {
         OperatorClass plain = OperatorClass.of(op);
+        if (op instanceof dev.roofline.core.roofline.Attention a) {
+            OperatorClass.Attention best = null;
+            for (OperatorClass c : efficiencies.keySet()) {
+                if (c instanceof OperatorClass.Attention at
+                        && at.heads() > 0
+                        && at.heads() <= a.batch()
+                        && (best == null || at.heads() > best.heads())) {
+                    best = at;
+                }
+            }
+            return best == null ? plain : best;
+        }
         if (!(op instanceof dev.roofline.core.roofline.Gemm g) || g.batch() != 1) {
             return plain;
         }

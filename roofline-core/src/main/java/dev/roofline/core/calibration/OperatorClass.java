@@ -21,10 +21,12 @@ import java.util.Arrays;
  *   <li>{@code gemm <PRECISION>}: a Gemm of more rows (prefill, large batches);</li>
  *   <li>{@code grouped gemm <PRECISION>}: the routed experts of a mixture of experts;</li>
  *   <li>{@code attention}: fused attention over the KV cache;</li>
- *   <li>{@code attention b<SEQUENCES>}: the same measured at {@code SEQUENCES} sequences a step, e.g.
- *   {@code attention b8}; a calibration that has such classes prices a step of B sequences at the one of the most
- *   sequences ≤ B ({@link Calibration#classOf(Operator, long)}): more sequences give the kernel more blocks over the
- *   cache, so it streams the cache faster than one sequence's does;</li>
+ *   <li>{@code attention h<HEADS>}: the same measured at {@code HEADS} KV heads a step, summed over the sequences
+ *   (sequences × KV heads, the {@link dev.roofline.core.roofline.Attention#batch()} of the operator), e.g.
+ *   {@code attention h64} for 8 sequences of a model with 8 KV heads; a calibration that has such classes prices an
+ *   attention over H KV heads at the one of the most heads ≤ H ({@link Calibration#classOf}): more heads give the
+ *   kernel more blocks over the cache, so it streams the cache faster. Heads, not sequences, so that one GPU's share of
+ *   a tensor-parallel model (fewer KV heads a sequence) is priced by what its kernel runs;</li>
  *   <li>{@code elementwise}: everything on the CUDA cores (norms, residual adds, RoPE, SiLU × up, embedding, top-k).</li>
  * </ul>
  * Unfused attention's Q·Kᵀ and score·V are Gemms whose "weights" are the KV cache, and are classed as such.
@@ -53,8 +55,11 @@ public sealed interface OperatorClass
     /** The most activation rows a {@link Gemv} class may be measured at: GEMV kernels run up to 32 (decode batches). */
     int GEMV_MEASURED_MAX_ROWS = 32;
 
-    /** The most sequences an {@link Attention} class may be measured at: more than any decode batch of one GPU. */
-    int ATTENTION_MEASURED_MAX_SEQUENCES = 1024;
+    /**
+     * The most KV heads (sequences × KV heads) an {@link Attention} class may be measured at: 1024 sequences of a model
+     * with 64 KV heads.
+     */
+    int ATTENTION_MEASURED_MAX_HEADS = 65536;
 
     OperatorClass ATTENTION = new Attention();
     OperatorClass ELEMENTWISE = new Elementwise();
@@ -126,25 +131,25 @@ public sealed interface OperatorClass
     }
 
     /**
-     * Fused attention reading the KV cache: at any number of sequences ({@code sequences} 0), or as measured at
-     * {@code sequences} sequences a step (1 to {@link #ATTENTION_MEASURED_MAX_SEQUENCES}).
+     * Fused attention reading the KV cache: at any number of KV heads ({@code heads} 0), or as measured at {@code heads}
+     * KV heads a step, summed over its sequences (1 to {@link #ATTENTION_MEASURED_MAX_HEADS}).
      */
-    record Attention(int sequences) implements OperatorClass {
+    record Attention(int heads) implements OperatorClass {
         public Attention {
-            if (sequences < 0 || sequences > ATTENTION_MEASURED_MAX_SEQUENCES) {
-                throw new IllegalArgumentException("attention sequences must be 0 (any) or 1.."
-                        + ATTENTION_MEASURED_MAX_SEQUENCES + ", got " + sequences);
+            if (heads < 0 || heads > ATTENTION_MEASURED_MAX_HEADS) {
+                throw new IllegalArgumentException(
+                        "attention heads must be 0 (any) or 1.." + ATTENTION_MEASURED_MAX_HEADS + ", got " + heads);
             }
         }
 
-        /** Any number of sequences. */
+        /** Any number of KV heads. */
         public Attention() {
             this(0);
         }
 
         @Override
         public String key() {
-            return "attention" + (sequences == 0 ? "" : " b" + sequences);
+            return "attention" + (heads == 0 ? "" : " h" + heads);
         }
 
         @Override
@@ -198,11 +203,11 @@ public sealed interface OperatorClass
                 return ELEMENTWISE;
             }
             default -> {
-                if (key.startsWith("attention b")) {
-                    String n = key.substring("attention b".length());
-                    if (!n.matches("[1-9][0-9]{0,3}") || Integer.parseInt(n) > ATTENTION_MEASURED_MAX_SEQUENCES) {
-                        throw new IllegalArgumentException("operator class \"" + key + "\": sequences must be 1.."
-                                + ATTENTION_MEASURED_MAX_SEQUENCES + " without leading zeros, got " + n);
+                if (key.startsWith("attention h")) {
+                    String n = key.substring("attention h".length());
+                    if (!n.matches("[1-9][0-9]{0,4}") || Integer.parseInt(n) > ATTENTION_MEASURED_MAX_HEADS) {
+                        throw new IllegalArgumentException("operator class \"" + key + "\": heads must be 1.."
+                                + ATTENTION_MEASURED_MAX_HEADS + " without leading zeros, got " + n);
                     }
                     return new Attention(Integer.parseInt(n));
                 }
@@ -230,7 +235,7 @@ public sealed interface OperatorClass
                 throw new IllegalArgumentException("unknown operator class \"" + key
                         + "\"; known: \"gemv <PRECISION>\", \"gemv <PRECISION> m<ROWS>\", \"gemm <PRECISION>\","
                         + " \"grouped gemm <PRECISION>\","
-                        + " \"attention\", \"attention b<SEQUENCES>\", \"elementwise\"");
+                        + " \"attention\", \"attention h<HEADS>\", \"elementwise\"");
             }
         }
     }

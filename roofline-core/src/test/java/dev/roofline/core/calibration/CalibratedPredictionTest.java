@@ -212,47 +212,45 @@ class CalibratedPredictionTest {
     }
 
     @Test
-    void aStepOfBSequencesTakesTheAttentionClassMeasuredAtTheMostSequencesAtMostB() {
+    void anAttentionOverHKvHeadsTakesTheClassMeasuredAtTheMostHeadsAtMostH() {
+        // the tiny model has 2 KV heads: batch 8 is 16 heads
         Map<OperatorClass, Double> e = new java.util.HashMap<>(CALIBRATION.efficiencies());
         e.put(OperatorClass.ATTENTION, 0.5);
-        e.put(new OperatorClass.Attention(8), 0.8);
-        e.put(new OperatorClass.Attention(32), 1.0);
-        Calibration seq = new Calibration(
+        e.put(new OperatorClass.Attention(16), 0.8);
+        e.put(new OperatorClass.Attention(64), 1.0);
+        Calibration heads = new Calibration(
                 CALIBRATION.provenance(),
                 1e12,
                 2e-6,
                 10,
                 2,
                 e,
-                Map.of(OperatorClass.ATTENTION, 1e-6, new OperatorClass.Attention(32), 3e-6));
-        dev.roofline.core.roofline.Attention a =
-                dev.roofline.core.roofline.Attention.of("attention", 2, 1, 16, 32, 32, Precision.FP16, Precision.FP16);
-        assertThat(seq.classOf(a, 1)).isEqualTo(OperatorClass.ATTENTION);
-        assertThat(seq.classOf(a, 7)).isEqualTo(OperatorClass.ATTENTION);
-        assertThat(seq.classOf(a, 8)).isEqualTo(new OperatorClass.Attention(8));
-        assertThat(seq.classOf(a, 31)).isEqualTo(new OperatorClass.Attention(8));
-        assertThat(seq.classOf(a, 500)).isEqualTo(new OperatorClass.Attention(32));
-        assertThat(CALIBRATION.classOf(a, 500)).isEqualTo(OperatorClass.ATTENTION);
-        // other operators keep their class whatever the sequences
-        assertThat(seq.classOf(dev.roofline.core.roofline.Gemm.gemv(64, 64), 8))
-                .isEqualTo(new OperatorClass.Gemv(Precision.FP16));
-        // b8 has no fixed time of its own: the plain attention's; b32 has its own
-        assertThat(seq.fixedSecondsOf(new OperatorClass.Attention(8))).isEqualTo(1e-6);
-        assertThat(seq.fixedSecondsOf(new OperatorClass.Attention(32))).isEqualTo(3e-6);
+                Map.of(OperatorClass.ATTENTION, 1e-6, new OperatorClass.Attention(64), 3e-6));
+        java.util.function.LongFunction<dev.roofline.core.roofline.Attention> over = h ->
+                dev.roofline.core.roofline.Attention.of("attention", h, 1, 16, 32, 32, Precision.FP16, Precision.FP16);
+        assertThat(heads.classOf(over.apply(2))).isEqualTo(OperatorClass.ATTENTION);
+        assertThat(heads.classOf(over.apply(15))).isEqualTo(OperatorClass.ATTENTION);
+        assertThat(heads.classOf(over.apply(16))).isEqualTo(new OperatorClass.Attention(16));
+        assertThat(heads.classOf(over.apply(63))).isEqualTo(new OperatorClass.Attention(16));
+        assertThat(heads.classOf(over.apply(4000))).isEqualTo(new OperatorClass.Attention(64));
+        assertThat(CALIBRATION.classOf(over.apply(4000))).isEqualTo(OperatorClass.ATTENTION);
+        // h16 has no fixed time of its own: the plain attention's; h64 has its own
+        assertThat(heads.fixedSecondsOf(new OperatorClass.Attention(16))).isEqualTo(1e-6);
+        assertThat(heads.fixedSecondsOf(new OperatorClass.Attention(64))).isEqualTo(3e-6);
 
         // the tiny model at batch 8 over 16 tokens: attention reads Q, K, V and writes O, 2 layers. Per layer, 8
         // sequences x 2 KV heads x 16 tokens x 32 x 2 B for K and for V = 32768 B, Q and O 8 x 64 x 2 B each = 2048 B:
         // 34816 B at 0.8 TB/s = 43.52 ns, plus 1 us fixed; at batch 1, 4352 B at 0.5 TB/s = 8.704 ns plus 1 us
         Workload eight = Workload.decode(8, 16);
-        assertThat(seq.predict(Transformer.of(TINY, GPU), eight)
+        assertThat(heads.predict(Transformer.of(TINY, GPU), eight)
                         .operator("attention")
                         .timeSeconds())
                 .isCloseTo(2 * (34816 / 0.8e12 + 1e-6), within(1e-15));
-        assertThat(seq.predict(Transformer.of(TINY, GPU), DECODE)
+        assertThat(heads.predict(Transformer.of(TINY, GPU), DECODE)
                         .operator("attention")
                         .timeSeconds())
                 .isCloseTo(2 * (4352 / 0.5e12 + 1e-6), within(1e-15));
-        assertThat(seq.predict(Transformer.of(TINY, GPU), eight).count(new OperatorClass.Attention(8)))
+        assertThat(heads.predict(Transformer.of(TINY, GPU), eight).count(new OperatorClass.Attention(16)))
                 .isEqualTo(2);
     }
 

@@ -71,18 +71,18 @@ class CalibrationJsonTest {
     }
 
     @Test
-    void attentionClassesMeasuredAtGivenSequencesRoundTripWithTheirFixedTimes() {
+    void attentionClassesMeasuredAtGivenHeadsRoundTripWithTheirFixedTimes() {
         String text = FIXED.replace("\"gemv FP16\": 0.8", """
                 "gemv FP16": 0.8,
-                    "attention b32": 0.9""")
-                .replace("\"attention\": 6.1E-6", "\"attention\": 6.1E-6,\n    \"attention b32\": 2.5E-6");
+                    "attention h256": 0.9""")
+                .replace("\"attention\": 6.1E-6", "\"attention\": 6.1E-6,\n    \"attention h256\": 2.5E-6");
         Calibration c = Calibration.parse(text);
-        assertThat(c.efficiency(new OperatorClass.Attention(32))).isEqualTo(0.9);
-        assertThat(c.fixedSecondsOf(new OperatorClass.Attention(32))).isEqualTo(2.5e-6);
+        assertThat(c.efficiency(new OperatorClass.Attention(256))).isEqualTo(0.9);
+        assertThat(c.fixedSecondsOf(new OperatorClass.Attention(256))).isEqualTo(2.5e-6);
         assertThat(Calibration.parse(c.toJson())).isEqualTo(c);
-        assertThatThrownBy(() -> Calibration.parse(text.replace("b32", "b032")))
+        assertThatThrownBy(() -> Calibration.parse(text.replace("h256", "h0256")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("sequences must be 1..1024 without leading zeros, got 032");
+                .hasMessageContaining("heads must be 1..65536 without leading zeros, got 0256");
     }
 
     @Test

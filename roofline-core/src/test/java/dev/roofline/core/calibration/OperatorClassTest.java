@@ -133,23 +133,24 @@ class OperatorClassTest {
     }
 
     @Test
-    void attentionClassesMeasuredAtGivenSequencesCarryThemInTheirKeys() {
-        OperatorClass.Attention eight = new OperatorClass.Attention(8);
-        assertThat(eight.key()).isEqualTo("attention b8");
-        assertThat(OperatorClass.parse("attention b8")).isEqualTo(eight);
-        assertThat(OperatorClass.parse("attention b1024")).isEqualTo(new OperatorClass.Attention(1024));
+    void attentionClassesMeasuredAtGivenHeadsCarryThemInTheirKeys() {
+        OperatorClass.Attention h64 = new OperatorClass.Attention(64);
+        assertThat(h64.key()).isEqualTo("attention h64");
+        assertThat(OperatorClass.parse("attention h64")).isEqualTo(h64);
+        assertThat(OperatorClass.parse("attention h65536")).isEqualTo(new OperatorClass.Attention(65536));
         assertThat(OperatorClass.parse("attention"))
                 .isEqualTo(new OperatorClass.Attention())
-                .isNotEqualTo(eight);
+                .isNotEqualTo(h64);
         for (String bad :
-                new String[] {"attention b0", "attention b08", "attention b1025", "attention b", "attention bx"}) {
+                new String[] {"attention h0", "attention h08", "attention h65537", "attention h", "attention hx"}) {
             assertThatThrownBy(() -> OperatorClass.parse(bad))
                     .as(bad)
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageStartingWith("operator class \"" + bad + "\": sequences must be 1..1024");
+                    .hasMessageStartingWith("operator class \"" + bad + "\": heads must be 1..65536");
         }
+        assertThatThrownBy(() -> OperatorClass.parse("attention b8")).hasMessageContaining("unknown operator class");
         assertThatThrownBy(() -> new OperatorClass.Attention(-1))
-                .hasMessage("attention sequences must be 0 (any) or 1..1024, got -1");
+                .hasMessage("attention heads must be 0 (any) or 1..65536, got -1");
     }
 
     @Test

@@ -127,7 +127,7 @@ public final class DecodeCalibration {
 
     /**
      * The attention timed alone at {@code sequences} sequences a step, at two contexts ({@code near} the shorter): its
-     * points for {@code attention b<SEQUENCES>} ({@link #withAttentionAt}).
+     * points for {@code attention h<HEADS>} ({@link #withAttentionAt}).
      */
     public record AttentionAtBatch(int sequences, AttentionPoint near, AttentionPoint far) {
         public AttentionAtBatch {
@@ -140,20 +140,21 @@ public final class DecodeCalibration {
     }
 
     /**
-     * {@code c} with, for each of {@code points}, the class {@code attention b<SEQUENCES>}: the efficiency and fixed time
-     * per layer of the line through its two points, as the attention's own at the fitted batch
-     * ({@link #fit(List, AttentionPoint, DeviceCeilings, String, LocalDate, String)}); each point's measured time holds
-     * {@code launchesPerStep} launches at the calibration's launch cost, over a model of {@code layers} layers.
+     * {@code c} with, for each of {@code points}, the class {@code attention h<HEADS>} of its sequences × {@code kvHeads}
+     * (the model's KV heads): the efficiency and fixed time per layer of the line through its two points, as the
+     * attention's own at the fitted batch ({@link #fit(List, AttentionPoint, DeviceCeilings, String, LocalDate,
+     * String)}); each point's measured time holds {@code launchesPerStep} launches at the calibration's launch cost, over
+     * a model of {@code layers} layers.
      *
      * @throws IllegalArgumentException when a far point reads no more or takes no longer than its near one
      */
     public static Calibration withAttentionAt(
-            Calibration c, List<AttentionAtBatch> points, int launchesPerStep, int layers) {
+            Calibration c, List<AttentionAtBatch> points, int kvHeads, int launchesPerStep, int layers) {
         Map<OperatorClass, Double> efficiencies = new LinkedHashMap<>(c.efficiencies());
         Map<OperatorClass, Double> fixed = new LinkedHashMap<>(c.fixedSeconds());
         for (AttentionAtBatch p : points) {
             double[] line = line(p.near(), p.far(), launchesPerStep * c.launchSeconds(), layers);
-            OperatorClass a = new OperatorClass.Attention(p.sequences());
+            OperatorClass a = new OperatorClass.Attention(Math.multiplyExact(p.sequences(), kvHeads));
             efficiencies.put(a, line[0]);
             fixed.put(a, line[1]);
         }

@@ -54,7 +54,7 @@ public final class DecodeCommand implements Command {
 
     /**
      * A calibration fitted at one sequence also times the attention alone at these many sequences a step
-     * ({@code attention b<SEQUENCES>}): the decode batches a sweep holds out.
+     * ({@code attention h<HEADS>}, sequences × the model's KV heads): the decode batches a sweep holds out.
      */
     static final List<Integer> ATTENTION_CALIBRATION_BATCHES = List.of(8, 16, 32);
 
@@ -332,7 +332,11 @@ public final class DecodeCommand implements Command {
                                 : ""));
         if (!atBatches.isEmpty()) {
             calibration = DecodeCalibration.withAttentionAt(
-                    calibration, atBatches, DecoderOperator.ATTENTION.launches(shape.layers()), shape.layers());
+                    calibration,
+                    atBatches,
+                    shape.kvHeads(),
+                    DecoderOperator.ATTENTION.launches(shape.layers()),
+                    shape.layers());
         }
         if (rowScaling(shape, batch)) {
             // what one row's fit cannot know: how the products slow down with rows (GemvRowScaling)

@@ -55,7 +55,7 @@ class DecodeCalibrationTest {
     }
 
     @Test
-    void attentionTimedAloneAtMoreSequencesGetsItsOwnClassFromItsTwoPoints() {
+    void attentionTimedAloneAtMoreSequencesGetsTheClassOfItsHeadsFromItsTwoPoints() {
         DecodeStepResult r = ProfiledSteps.llama3Fp16(new double[][] {
             {1, 130}, {500, 564}, {0.2, 64}, {40, 208}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}
         });
@@ -70,9 +70,10 @@ class DecodeCalibrationTest {
                         8,
                         new DecodeCalibration.AttentionPoint(2048, 768e-6, 500e-6),
                         new DecodeCalibration.AttentionPoint(16384, 4128e-6, 4000e-6))),
+                8,
                 64,
                 32);
-        OperatorClass b8 = new OperatorClass.Attention(8);
+        OperatorClass b8 = new OperatorClass.Attention(64); // 8 sequences of 8 KV heads
         assertThat(c.efficiency(b8)).isCloseTo(3500.0 / 3360, within(1e-12));
         assertThat(c.fixedSecondsOf(b8)).isCloseTo(5e-6, within(1e-12));
         // the one-sequence attention and everything else unchanged
@@ -87,6 +88,7 @@ class DecodeCalibrationTest {
                                 8,
                                 new DecodeCalibration.AttentionPoint(2048, 768e-6, 500e-6),
                                 new DecodeCalibration.AttentionPoint(16384, 700e-6, 4000e-6))),
+                        8,
                         64,
                         32))
                 .hasMessageContaining("must read more and take longer");

@@ -898,6 +898,9 @@ ROOFLINE_GEMV_4BIT(MXFP4, mxfp4, 4, __launch_bounds__(256))
 ROOFLINE_GEMV_8BIT(FP8, fp8)
 ROOFLINE_GEMV_8BIT(INT8, int8)
 
+// the 4-bit formats on weights tiled at upload (DeviceWeights.uploadForGemv), which GemvKernels runs in place of the
+// row-major 4-bit kernels above with FP16 activations
+#include "gemv_tiled.cu"
 // the decoder kernels (decode.cu) ship in this fatbin too: one build, one library load per context
 #include "decode.cu"
 // and the mixture-of-experts kernels, whose grouped GEMVs run the templates above

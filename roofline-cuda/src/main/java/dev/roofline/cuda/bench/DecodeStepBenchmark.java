@@ -398,8 +398,8 @@ public final class DecodeStepBenchmark {
                     postNorm.fill(EXPERT_NORM_BYTE);
                     layers.add(new DecoderWeights.Layer(
                             inputNorm,
-                            partial.add(RandomGemvWeights.upload(f, shape.qkvWidth(), h, s + 1)),
-                            partial.add(RandomGemvWeights.upload(f, h, shape.attentionWidth(), s + 4)),
+                            partial.add(RandomGemvWeights.uploadForGemv(f, shape.qkvWidth(), h, s + 1)),
+                            partial.add(RandomGemvWeights.uploadForGemv(f, h, shape.attentionWidth(), s + 4)),
                             postNorm,
                             partial.add(new ExpertWeights(
                                     partial.add(RandomGemvWeights.upload(WeightFormat.FP16, e, h, s + 7)),
@@ -409,11 +409,11 @@ public final class DecodeStepBenchmark {
                 }
                 layers.add(new DecoderWeights.Layer(
                         partial.add(norm(h)),
-                        partial.add(RandomGemvWeights.upload(f, shape.qkvWidth(), h, s + 1)),
-                        partial.add(RandomGemvWeights.upload(f, h, shape.attentionWidth(), s + 4)),
+                        partial.add(RandomGemvWeights.uploadForGemv(f, shape.qkvWidth(), h, s + 1)),
+                        partial.add(RandomGemvWeights.uploadForGemv(f, h, shape.attentionWidth(), s + 4)),
                         partial.add(norm(h)),
-                        partial.add(RandomGemvWeights.upload(f, 2 * shape.intermediate(), h, s + 5)),
-                        partial.add(RandomGemvWeights.upload(f, h, shape.intermediate(), s + 6))));
+                        partial.add(RandomGemvWeights.uploadForGemv(f, 2 * shape.intermediate(), h, s + 5)),
+                        partial.add(RandomGemvWeights.uploadForGemv(f, h, shape.intermediate(), s + 6))));
             }
             DecoderWeights w = new DecoderWeights(
                     layers,

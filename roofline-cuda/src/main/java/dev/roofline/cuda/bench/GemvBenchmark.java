@@ -149,7 +149,7 @@ public final class GemvBenchmark {
         try (OwnedResources owned = new OwnedResources();
                 Stream stream = Stream.create();
                 NativeFp4Gemv fp4 = NativeFp4Gemv.load(KernelLaunch.ORDERED)) {
-            Rotated r = rotated(owned, device, timing, WeightFormat.NVFP4, 1, n, k);
+            Rotated r = rotated(owned, device, timing, WeightFormat.NVFP4, 1, n, k, false);
             DeviceWeights[] ws = r.weights();
             DeviceBuffer[] ys = r.outputs();
             int sets = ws.length;
@@ -246,7 +246,7 @@ public final class GemvBenchmark {
             int k) {
         Activation a = activation(f);
         try (OwnedResources owned = new OwnedResources()) {
-            Rotated r = rotated(owned, device, timing, f, m, n, k);
+            Rotated r = rotated(owned, device, timing, f, m, n, k, true);
             return Benchmark.time(
                     stream,
                     timing,
@@ -266,13 +266,24 @@ public final class GemvBenchmark {
         return ElementCodec.random(activation(f).precision(), count, 11, 1f);
     }
 
-    /** {@link Rotated} weights of {@code f}, {@code n × k}, owned by {@code owned}: the first random, the rest copies. */
+    /**
+     * {@link Rotated} weights of {@code f}, {@code n × k}, owned by {@code owned}: the first random, the rest copies;
+     * {@code forGemv}: in the layout {@code GemvKernels.gemv} runs fastest ({@link DeviceWeights#uploadForGemv}), else
+     * row-major.
+     */
     static Rotated rotated(
-            OwnedResources owned, Device device, BenchmarkOptions timing, WeightFormat f, int rows, int n, int k) {
+            OwnedResources owned,
+            Device device,
+            BenchmarkOptions timing,
+            WeightFormat f,
+            int rows,
+            int n,
+            int k,
+            boolean forGemv) {
         int sets = timing.inputSets(device.l2Bytes(), f.storedBytes(n, k));
         DeviceWeights[] ws = new DeviceWeights[sets];
         DeviceBuffer[] ys = new DeviceBuffer[sets];
-        ws[0] = owned.add(RandomGemvWeights.upload(f, n, k, 7));
+        ws[0] = owned.add(forGemv ? RandomGemvWeights.uploadForGemv(f, n, k, 7) : RandomGemvWeights.upload(f, n, k, 7));
         for (int i = 1; i < sets; i++) {
             ws[i] = owned.add(RandomGemvWeights.copyOf(ws[0]));
         }

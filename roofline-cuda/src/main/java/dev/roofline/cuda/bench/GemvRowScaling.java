@@ -176,7 +176,7 @@ public final class GemvRowScaling {
         double[] out = new double[ROWS.size() + 1];
         int maxRows = ROWS.getLast();
         try (OwnedResources owned = new OwnedResources()) {
-            GemvBenchmark.Rotated r = GemvBenchmark.rotated(owned, device, timing, f, maxRows, n, k);
+            GemvBenchmark.Rotated r = GemvBenchmark.rotated(owned, device, timing, f, maxRows, n, k, true);
             DeviceWeights[] ws = r.weights();
             DeviceBuffer[] ys = r.outputs();
             int sets = ws.length;

@@ -30,10 +30,21 @@ final class RandomGemvWeights {
 
     private RandomGemvWeights() {}
 
+    /** Random {@code f} weights of {@code n × k} from {@code seed}, row-major ({@link DeviceWeights#upload}). */
     static DeviceWeights upload(WeightFormat f, int n, int k, long seed) {
         SplittableRandom rnd = new SplittableRandom(seed);
         byte[] w = elements(f, n, k, rnd);
         return DeviceWeights.upload(f, n, k, w, scales(f, n, k, rnd), NVFP4_GLOBAL_SCALE);
+    }
+
+    /**
+     * The same weights as {@link #upload} in the layout {@code GemvKernels.gemv} runs fastest
+     * ({@link DeviceWeights#uploadForGemv}: tiled for the 4-bit formats where the shape allows).
+     */
+    static DeviceWeights uploadForGemv(WeightFormat f, int n, int k, long seed) {
+        SplittableRandom rnd = new SplittableRandom(seed);
+        byte[] w = elements(f, n, k, rnd);
+        return DeviceWeights.uploadForGemv(f, n, k, w, scales(f, n, k, rnd), NVFP4_GLOBAL_SCALE);
     }
 
     /**
@@ -88,7 +99,7 @@ final class RandomGemvWeights {
                 ss = DeviceBuffer.allocate(w.scales().byteSize());
                 ss.copyFrom(w.scales());
             }
-            return new DeviceWeights(w.format(), w.rows(), w.cols(), ww, ss, w.globalScale());
+            return new DeviceWeights(w.format(), w.rows(), w.cols(), ww, ss, w.globalScale(), w.tiled());
         } catch (RuntimeException e) {
             ww.close();
             if (ss != null) {

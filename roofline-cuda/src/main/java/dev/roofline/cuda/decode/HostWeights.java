@@ -2,6 +2,7 @@ package dev.roofline.cuda.decode;
 
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.kernels.DeviceWeights;
+import dev.roofline.cuda.kernels.TiledLayout;
 import dev.roofline.cuda.kernels.WeightFormat;
 
 import java.lang.foreign.MemorySegment;
@@ -83,8 +84,22 @@ record HostWeights(
         return new HostWeights(format, Math.addExact(rows, next.rows), cols, w, s, globalScale);
     }
 
-    /** Copies the bytes to new device buffers, freed again if a copy fails. */
+    /**
+     * Copies the bytes to new device buffers, freed again if a copy fails: in the layout the decoder's products run
+     * fastest ({@link DeviceWeights#uploadForGemv}, tiled for the 4-bit formats where the shape allows), else as they
+     * are.
+     */
     DeviceWeights upload() {
+        if (TiledLayout.supports(format, rows, cols)) {
+            byte[] s = gather(scales);
+            return DeviceWeights.uploadForGemv(
+                    format,
+                    rows,
+                    cols,
+                    gather(weights),
+                    java.util.Arrays.copyOf(s, Math.toIntExact(format.scaleBytes(rows, cols))),
+                    globalScale);
+        }
         DeviceBuffer w = DeviceBuffer.allocate(format.weightBytes(rows, cols));
         DeviceBuffer s = null;
         try {
@@ -101,6 +116,21 @@ record HostWeights(
             }
             throw e;
         }
+    }
+
+    /** The pieces' bytes one after another (a tiled layout takes whole rows of the matrix at once). */
+    private static byte[] gather(List<MemorySegment> pieces) {
+        long total = 0;
+        for (MemorySegment p : pieces) {
+            total += p.byteSize();
+        }
+        byte[] out = new byte[Math.toIntExact(total)];
+        int at = 0;
+        for (MemorySegment p : pieces) {
+            MemorySegment.copy(p, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, out, at, Math.toIntExact(p.byteSize()));
+            at += Math.toIntExact(p.byteSize());
+        }
+        return out;
     }
 
     private static void copy(List<MemorySegment> pieces, DeviceBuffer to) {

@@ -8,15 +8,27 @@ import java.util.Objects;
 /**
  * A GEMV weight matrix W[rows×cols] on the device in one {@link WeightFormat}: its element bytes, its scale bytes as
  * the kernels read them ({@link WeightFormat#deviceScaleBytes}; null when the format has none) and NVFP4's global
- * scale. Owns both buffers.
+ * scale, either in the format's row-major layout or, when {@code tiled}, in {@link TiledLayout} (4-bit formats, which
+ * {@link GemvKernels} then runs on its tiled kernels). Owns both buffers.
  */
 public record DeviceWeights(
-        WeightFormat format, int rows, int cols, DeviceBuffer weights, DeviceBuffer scales, float globalScale)
+        WeightFormat format,
+        int rows,
+        int cols,
+        DeviceBuffer weights,
+        DeviceBuffer scales,
+        float globalScale,
+        boolean tiled)
         implements AutoCloseable {
 
     public DeviceWeights {
         Objects.requireNonNull(format, "format");
         Objects.requireNonNull(weights, "weights");
+        if (tiled && !TiledLayout.supports(format, rows, cols)) {
+            throw new IllegalArgumentException(format + " " + rows + " x " + cols
+                    + " has no tiled layout (a 4-bit format," + " rows a multiple of " + TiledLayout.TILE_ROWS
+                    + ", columns of " + TiledLayout.GROUP_K + ")");
+        }
         if ((format.scaleBytes(rows, cols) > 0) != (scales != null)) {
             throw new IllegalArgumentException(format + (scales == null ? " needs" : " has no") + " scales");
         }
@@ -27,15 +39,53 @@ public record DeviceWeights(
         }
     }
 
+    /** Weights in the format's row-major layout. */
+    public DeviceWeights(
+            WeightFormat format, int rows, int cols, DeviceBuffer weights, DeviceBuffer scales, float globalScale) {
+        this(format, rows, cols, weights, scales, globalScale, false);
+    }
+
     /**
      * Copies {@code weights} and {@code scales} (exactly the format's byte layout) to new device buffers, the scales
-     * as {@link #deviceScales} extends them.
+     * as {@link #deviceScales} extends them, in the row-major layout every kernel reads.
      */
     public static DeviceWeights upload(
             WeightFormat format, int rows, int cols, byte[] weights, byte[] scales, float globalScale) {
         requireLength("weights", weights.length, format.weightBytes(rows, cols), format, rows, cols);
         requireLength("scales", scales == null ? 0 : scales.length, format.scaleBytes(rows, cols), format, rows, cols);
         byte[] onDevice = format.scaleBytes(rows, cols) == 0 ? null : deviceScales(format, rows, cols, scales);
+        return copy(format, rows, cols, weights, onDevice, globalScale, false);
+    }
+
+    /**
+     * {@link #upload} in the layout {@link GemvKernels#gemv} runs fastest: {@link TiledLayout} where it applies (4-bit
+     * formats, rows a multiple of 16, columns of 128), else row-major. Tiled weights run on {@link GemvKernels} with
+     * FP16 activations and no epilogue only; the grouped expert GEMVs ({@link MoeKernels}) and the native FP4 GEMV read
+     * the row-major layout ({@link #upload}).
+     */
+    public static DeviceWeights uploadForGemv(
+            WeightFormat format, int rows, int cols, byte[] weights, byte[] scales, float globalScale) {
+        if (!TiledLayout.supports(format, rows, cols)) {
+            return upload(format, rows, cols, weights, scales, globalScale);
+        }
+        requireLength("weights", weights.length, format.weightBytes(rows, cols), format, rows, cols);
+        requireLength("scales", scales == null ? 0 : scales.length, format.scaleBytes(rows, cols), format, rows, cols);
+        byte[] tiledScales = TiledLayout.scales(format, rows, cols, scales);
+        // MXFP4's row maxima come from the row-major scales and follow the tiled ones unchanged
+        byte[] onDevice = deviceScales(format, rows, cols, scales).clone();
+        System.arraycopy(tiledScales, 0, onDevice, 0, tiledScales.length);
+        return copy(format, rows, cols, TiledLayout.weights(format, rows, cols, weights), onDevice, globalScale, true);
+    }
+
+    /** New device buffers holding {@code weights} and {@code onDevice} (null: none), freed again if a copy fails. */
+    private static DeviceWeights copy(
+            WeightFormat format,
+            int rows,
+            int cols,
+            byte[] weights,
+            byte[] onDevice,
+            float globalScale,
+            boolean tiled) {
         DeviceBuffer w = DeviceBuffer.allocate(weights.length);
         DeviceBuffer s = null;
         try {
@@ -44,7 +94,7 @@ public record DeviceWeights(
                 s = DeviceBuffer.allocate(onDevice.length);
                 s.copyFrom(onDevice);
             }
-            return new DeviceWeights(format, rows, cols, w, s, globalScale);
+            return new DeviceWeights(format, rows, cols, w, s, globalScale, tiled);
         } catch (RuntimeException e) {
             w.close();
             if (s != null) {
@@ -81,6 +131,18 @@ public record DeviceWeights(
             out[scales.length + r] = (byte) max;
         }
         return out;
+    }
+
+    /**
+     * Throws unless these weights are row-major: {@code reader} (e.g. "the grouped expert GEMV") reads that layout only.
+     *
+     * @throws IllegalArgumentException naming the reader, when the weights are tiled
+     */
+    void requireRowMajor(String reader) {
+        if (tiled) {
+            throw new IllegalArgumentException(reader + " reads row-major weights; these " + format + " " + rows + " x "
+                    + cols + " are tiled (DeviceWeights.uploadForGemv): upload them with DeviceWeights.upload");
+        }
     }
 
     private static void requireLength(String what, long have, long need, WeightFormat f, int rows, int cols) {

@@ -178,6 +178,10 @@ public final class GemvKernels implements AutoCloseable {
             Activation activation,
             Epilogue epilogue,
             Stream stream) {
+        if (w.tiled()) {
+            tiled(w, x, y, m, activation, epilogue, stream);
+            return;
+        }
         gemv(
                 w.format(),
                 w.weights(),
@@ -278,6 +282,72 @@ public final class GemvKernels implements AutoCloseable {
     }
 
     /**
+     * {@code w}'s product on the tiled kernels ({@code gemv_<format>_f16_m<1|8|16|32>_tiled}, gemv_tiled.cu): FP16
+     * activations, no epilogue, 8 warps a block over {@link #tiledTiles} tiles of 16 rows.
+     */
+    private void tiled(
+            DeviceWeights w,
+            DeviceBuffer x,
+            DeviceBuffer y,
+            int m,
+            Activation activation,
+            Epilogue epilogue,
+            Stream s) {
+        Objects.requireNonNull(epilogue, "epilogue");
+        if (activation != Activation.F16 || !epilogue.none()) {
+            throw new IllegalArgumentException(w.format() + " weights in the tiled layout run with " + Activation.F16
+                    + " activations and no epilogue, got " + activation + " activations"
+                    + (epilogue.none() ? "" : " and an epilogue") + "; upload them with DeviceWeights.upload for the"
+                    + " row-major kernels");
+        }
+        GemvShape.check(
+                w.format(),
+                m,
+                w.rows(),
+                w.cols(),
+                w.weights().byteSize(),
+                w.scales() == null ? 0 : w.scales().byteSize(),
+                x.byteSize(),
+                y.byteSize(),
+                activation.bytes());
+        if (w.format().usesGlobalScale() && !(Float.isFinite(w.globalScale()) && w.globalScale() != 0)) {
+            throw new IllegalArgumentException("NVFP4 needs a finite, nonzero global scale, got " + w.globalScale());
+        }
+        int bound = tiledRowsBound(m);
+        library.launch(
+                tiledName(w.format(), bound),
+                Math.ceilDiv(w.rows() / TiledLayout.TILE_ROWS, tiledTiles(bound)),
+                32 * TILED_WARPS,
+                s,
+                w.weights(),
+                w.scales(),
+                x,
+                y,
+                m,
+                w.rows(),
+                w.cols(),
+                w.globalScale(),
+                epilogue);
+    }
+
+    /** Warps per block of the tiled kernels, which split K among them (the 8 of gemv_tiled.cu's kernels). */
+    static final int TILED_WARPS = 8;
+
+    /** The most activation rows of the tiled kernel that runs {@code m}: 1, 8, 16 or 32. */
+    static int tiledRowsBound(int m) {
+        return m == 1 ? 1 : m <= 8 ? 8 : m <= MAX_M ? MAX_M : MAX_ROWS;
+    }
+
+    /** 16-row tiles one block of the tiled kernel for {@code bound} rows computes: 2 at 8 and 16 rows, else 1. */
+    static int tiledTiles(int bound) {
+        return bound == 8 || bound == MAX_M ? 2 : 1;
+    }
+
+    private static String tiledName(WeightFormat format, int bound) {
+        return baseName(format, Activation.F16, bound) + "_tiled";
+    }
+
+    /**
      * Output rows one block computes: 16 for the tensor-core kernels ({@link #tensorCores}); for the CUDA-core kernels
      * 4 warps of one row each, or of two rows for FP16, BF16, FP8 and INT8 weights at {@code m = 1} (the
      * {@code ROOFLINE_GEMV(…, 1, 2, 2)} kernels in gemv.cu).
@@ -360,6 +430,9 @@ public final class GemvKernels implements AutoCloseable {
                     }
                     if (!tensorCores(f, a, m) || (m == MAX_M && runsEpilogue(f, a))) {
                         names.add(name);
+                    }
+                    if (f.isFourBit() && a == Activation.F16) {
+                        names.add(tiledName(f, m));
                     }
                 }
             }

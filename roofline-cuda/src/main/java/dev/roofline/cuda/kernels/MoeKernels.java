@@ -206,6 +206,7 @@ public final class MoeKernels implements AutoCloseable {
         static Grouped of(DeviceWeights w, int experts, int rows, int topK) {
             Objects.requireNonNull(w, "weights");
             requireFormat(w.format());
+            w.requireRowMajor("the grouped expert GEMV");
             routing(rows, experts, topK);
             if (w.rows() % experts != 0) {
                 throw new IllegalArgumentException(

@@ -115,6 +115,7 @@ public final class NativeFp4Gemv implements AutoCloseable {
         if (weights.format() != WeightFormat.NVFP4) {
             throw new IllegalArgumentException("the native FP4 GEMV takes NVFP4 weights, got " + weights.format());
         }
+        weights.requireRowMajor("the native FP4 GEMV");
         int n = weights.rows();
         int k = weights.cols();
         checkActivations(m, k, xGlobal);

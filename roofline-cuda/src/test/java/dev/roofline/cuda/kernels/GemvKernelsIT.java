@@ -204,6 +204,107 @@ class GemvKernelsIT {
             int K,
             java.util.function.Function<Random, float[]> weights,
             double tolerance) {
+        check(format, activation, m, N, K, weights, tolerance, false);
+    }
+
+    /**
+     * The 4-bit formats on weights tiled at upload ({@link DeviceWeights#uploadForGemv}, gemv_tiled.cu) at every rows
+     * bound (1, 8, 16, 32) and between: K = 8576 is 67 groups of 128 over 8 warps (8 whole trips and 3 groups more,
+     * so the unrolled loop's tail runs), N = 2096 is 131 tiles (the two-tile blocks' last one half past N); 16 × 128 is
+     * one tile and one group (7 of 8 warps without a group).
+     */
+    @ParameterizedTest(name = "{0} weights tiled, F16 activations, M={1}, N={2}, K={3}")
+    @CsvSource({
+        "INT4, 1, 2096, 8576",
+        "INT4, 3, 2096, 8576",
+        "INT4, 8, 2096, 8576",
+        "INT4, 9, 2096, 8576",
+        "INT4, 16, 2096, 8576",
+        "INT4, 17, 2096, 8576",
+        "INT4, 32, 2096, 8576",
+        "INT4, 1, 16, 128",
+        "INT4, 32, 16, 128",
+        "NVFP4, 1, 2096, 8576",
+        "NVFP4, 2, 2096, 8576",
+        "NVFP4, 8, 2096, 8576",
+        "NVFP4, 12, 2096, 8576",
+        "NVFP4, 16, 2096, 8576",
+        "NVFP4, 25, 2096, 8576",
+        "NVFP4, 32, 2096, 8576",
+        "NVFP4, 1, 16, 128",
+        "NVFP4, 9, 16, 128",
+        "MXFP4, 1, 2096, 8576",
+        "MXFP4, 5, 2096, 8576",
+        "MXFP4, 8, 2096, 8576",
+        "MXFP4, 16, 2096, 8576",
+        "MXFP4, 20, 2096, 8576",
+        "MXFP4, 32, 2096, 8576",
+        "MXFP4, 1, 16, 128",
+        "MXFP4, 16, 16, 128"
+    })
+    void tiledWeights(WeightFormat format, int m, int n, int k) {
+        check(format, Activation.F16, m, n, k, rnd -> weightsWithOutliers(rnd, n * k), 2e-3, true);
+    }
+
+    /** MXFP4's row-relative scales over 40 binades, tiled: the row maxima follow the tiled scales unchanged. */
+    @ParameterizedTest(name = "MXFP4 weights tiled, F16 activations, M={0}, row scales over 40 binades")
+    @CsvSource({"1", "16", "32"})
+    void tiledMxfp4RowScalesSpanningManyBinades(int m) {
+        int n = 208;
+        int k = 4096;
+        check(
+                WeightFormat.MXFP4,
+                Activation.F16,
+                m,
+                n,
+                k,
+                rnd -> {
+                    float[] w = weightsWithOutliers(rnd, n * k);
+                    for (int i = 0; i < w.length; i++) {
+                        if ((i / 32) % 3 != 0) {
+                            w[i] = Math.scalb(w[i], -40);
+                        }
+                    }
+                    return w;
+                },
+                2e-3,
+                true);
+    }
+
+    @Test
+    void tiledWeightsRunWithFp16ActivationsOnlyAndOnlyOnTheGemvKernels() {
+        Random rnd = new Random(3);
+        QuantizedWeights q = QuantizedWeights.quantize(WeightFormat.NVFP4, weightsWithOutliers(rnd, 32 * 256), 32, 256);
+        try (DeviceWeights w = q.uploadForGemv();
+                DeviceBuffer xd = DeviceBuffer.allocate(2L * 256);
+                DeviceBuffer yd = DeviceBuffer.allocate(2L * 32)) {
+            assertThat(w.tiled()).isTrue();
+            assertThatThrownBy(() -> gemv.gemv(w, xd, yd, 1, Activation.BF16, stream))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("NVFP4 weights in the tiled layout run with F16 activations and no"
+                            + " epilogue, got BF16 activations");
+            assertThatThrownBy(() -> MoeKernels.Grouped.of(w, 2, 1, 1))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith(
+                            "the grouped expert GEMV reads row-major weights; these NVFP4 32 x 256 are" + " tiled");
+        }
+        // a shape the layout does not take stays row-major
+        QuantizedWeights odd =
+                QuantizedWeights.quantize(WeightFormat.INT4, weightsWithOutliers(rnd, 70 * 1024), 70, 1024);
+        try (DeviceWeights w = odd.uploadForGemv()) {
+            assertThat(w.tiled()).isFalse();
+        }
+    }
+
+    private static void check(
+            WeightFormat format,
+            Activation activation,
+            int m,
+            int N,
+            int K,
+            java.util.function.Function<Random, float[]> weights,
+            double tolerance,
+            boolean tiled) {
         long seed = System.nanoTime();
         Random rnd = new Random(seed);
         QuantizedWeights q = QuantizedWeights.quantize(format, weights.apply(rnd), N, K);
@@ -215,16 +316,18 @@ class GemvKernelsIT {
         double[] x = ElementCodec.decode(activation.precision(), xBytes);
         double[] ref = reference(q.values(), x, m, N, K);
 
-        try (DeviceWeights w = q.upload();
+        try (DeviceWeights w = tiled ? q.uploadForGemv() : q.upload();
                 DeviceBuffer xd = DeviceBuffer.allocate(xBytes.length);
                 DeviceBuffer yd = DeviceBuffer.allocate(2L * m * N)) {
+            assertThat(w.tiled()).as("tiled").isEqualTo(tiled);
             xd.copyFrom(xBytes);
             yd.fill(0xFF); // NaN in FP16 and BF16: an element the kernel does not write fails
             gemv.gemv(w, xd, yd, m, activation, stream);
             stream.synchronize();
             double[] y = ElementCodec.decode(activation.precision(), yd.toByteArray());
 
-            String context = format + "/" + activation + " M=" + m + " N=" + N + " K=" + K + " seed=" + seed;
+            String context = format + (tiled ? " tiled" : "") + "/" + activation + " M=" + m + " N=" + N + " K=" + K
+                    + " seed=" + seed;
             assertThat(Arrays.stream(y).allMatch(Double::isFinite))
                     .as("every output written and finite, " + context)
                     .isTrue();

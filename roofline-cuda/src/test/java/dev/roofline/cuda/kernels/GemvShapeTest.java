@@ -165,14 +165,36 @@ class GemvShapeTest {
     }
 
     @Test
+    void theTiledKernelsBoundRowsAsTheTensorCoreKernelsAndTakeTwoTilesBetween2And16Rows() {
+        assertThat(java.util.stream.IntStream.rangeClosed(1, 32)
+                        .map(GemvKernels::tiledRowsBound)
+                        .distinct())
+                .containsExactly(1, 8, 16, 32);
+        assertThat(GemvKernels.tiledRowsBound(9)).isEqualTo(16);
+        assertThat(GemvKernels.tiledRowsBound(17)).isEqualTo(32);
+        assertThat(GemvKernels.tiledTiles(1)).isEqualTo(1);
+        assertThat(GemvKernels.tiledTiles(8)).isEqualTo(2);
+        assertThat(GemvKernels.tiledTiles(16)).isEqualTo(2);
+        assertThat(GemvKernels.tiledTiles(32)).isEqualTo(1);
+    }
+
+    @Test
     void theLauncherNamesEveryKernelOnce() {
         // the fatbin's entries are compressed (scripts/build-kernels.sh), so their names cannot be read here: loading
         // looks every one of these up and fails naming a missing one, which every GPU test of the kernels does
         // per format, F16 then BF16 activations: FP16 1 + 6 + 1 (its 16-row CUDA-core kernel, for an epilogue), 2;
-        // BF16 7, 7; FP8 and INT8 7, 2; each 4-bit format 8, 2 (a tensor-core kernel: 2 K splits; m1, m8, m16, m32)
+        // BF16 7, 7; FP8 and INT8 7, 2; each 4-bit format 8 + 4, 2 (a tensor-core kernel: 2 K splits; m1, m8, m16,
+        // m32; and the tiled kernels, one per rows bound)
         assertThat(GemvKernels.kernelNames())
-                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 2))
+                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 2))
                 .doesNotHaveDuplicates();
+        assertThat(GemvKernels.kernelNames())
+                .contains(
+                        "gemv_int4_f16_m1_tiled",
+                        "gemv_nvfp4_f16_m8_tiled",
+                        "gemv_mxfp4_f16_m16_tiled",
+                        "gemv_nvfp4_f16_m32_tiled")
+                .noneMatch(n -> n.contains("bf16") && n.endsWith("_tiled"));
         assertThat(GemvKernels.kernelNames())
                 .contains("gemv_fp16_f16_m16", "gemv_fp16_f16_m16_w8", "gemv_int8_bf16_m16");
         assertThat(GemvKernels.kernelNames())

@@ -73,6 +73,11 @@ public record QuantizedWeights(
         return DeviceWeights.upload(format, rows, cols, weights, scales, globalScale);
     }
 
+    /** {@link DeviceWeights#uploadForGemv}: tiled where the format and shape allow. */
+    public DeviceWeights uploadForGemv() {
+        return DeviceWeights.uploadForGemv(format, rows, cols, weights, scales, globalScale);
+    }
+
     private static IllegalArgumentException unsupported(QuantizedTensor t, String need) {
         return new IllegalArgumentException("no GEMV kernel reads " + t.precision() + " " + t.rows() + " x " + t.cols()
                 + " in this layout; the kernels need " + need);

@@ -1,0 +1,268 @@
+// roofline's 4-bit GEMV on weights tiled at upload (INT4 g128, NVFP4, MXFP4 weights x FP16 activations, mma.sync
+// m16n8k16, FP32 accumulators): y[M x N] = x[M x K] . W[N x K]^T for M = 1..32, N % 16 == 0, K % 128 == 0. The layout
+// is TiledLayout's (roofline-cuda, dev.roofline.cuda.kernels; DeviceWeights.uploadForGemv writes it): each lane's
+// 16-byte load is four whole A fragments in the mma's own k order, so the weights need no shuffle and x no byte
+// permute, and one scale load per lane serves a whole 128-k step. Against gemv_tc's row-major kernels this saves the
+// byte permutes of x and a third of the E2M1 decode's logic ops (the ALU pipe, which issues every other cycle, bounds
+// those kernels on an H200), and at M > 1 decodes each A fragment once for all of x's fragments.
+//
+// The layout. Tile t = rows 16t .. 16t + 15, group kg = k 128kg .. 128kg + 127 (INT4's scale group, and one step of a
+// warp). Each (tile, group) is 1024 contiguous bytes: two 512-byte halves h, each 32 lanes x 16 bytes; word j of lane
+// (g = lane / 4, q = lane % 4) in half h is the whole A fragment of mma i = 4h + j. The mma's k slots of lane q are
+// given the physical inputs k = 128kg + 32q + 4i + c (c = 0..3 for slots 2q, 2q+1, 2q+8, 2q+9), so lane q's B
+// fragments of the step are x[128kg + 32q .. +31], 64 contiguous bytes: b0, b1 of mma i are words 2(i%2), 2(i%2)+1 of
+// the (i/2)-th 16-byte load, as they lie in memory. A word's element e (row g + 8(e%2), c = e/2) goes to fragment
+// register p = e%2 + 2(c/2), half c%2 (lower k in the lower half):
+//   INT4 : nibble p + 4(c%2), so register p is nibbles (p, p + 4), 16 bits apart: one LOP3 (mask, xor 8, under 0x6400)
+//          and one HSUB2 / HFMA2 per register (int4_pair), and one shift (IMAD.HI) per word for p = 2, 3.
+//   E2M1 : the code's bits (m, e0, e1, s) at bits {9,10,11,15}, {6,7,8,12}, {0,1,2,13}, {3,4,5,14} of the half (+16 for
+//          the upper half) for p = 0..3, so that a left shift by 0, 3, 9, 6 puts (m, e0, e1) at bits 9..11 and one by
+//          0, 3, 2, 1 the sign at 15 (value x 2^-14, as gemv_tc decodes): registers 0 and 1 take one logic op each, 2
+//          and 3 two. Four translates of {9, 10, 11, 15} cannot tile 16 bits, so no layout decodes all four with one.
+// Scales, per (tile, group), as one lane reads them: INT4 float2 {s[g], s[g+8]} per g (8 bytes; lanes of one g read the
+// same address); NVFP4 4 bytes per lane {s[g][2q], s[g+8][2q], s[g][2q+1], s[g+8][2q+1]} (16-k blocks 2q for mma 0..3
+// and 2q + 1 for mma 4..7: lane q's k all lie in these two); MXFP4 2 bytes per lane {s[g][q], s[g+8][q]} (lane q's k lie
+// in 32-k block q), then N bytes of each row's largest code, as the row-major MXFP4 scales end.
+// Where the scale goes: INT4 on the FP32 partial sums of the step (one group per row per step, exact); NVFP4 and MXFP4
+// on A in half, exactly as gemv_tc does.
+// Measured against gemv_tc on an H200: docs/measurements/2026-11-26-issue20-tiled-h200.
+namespace roofline_tiled {
+using namespace roofline_gemv;
+
+constexpr int TILE_ROWS = 16, GROUP_K = 128, GROUP_BYTES = 1024; // one (tile, group) of the layout
+
+__device__ __forceinline__ uint32_t lop3_or_and(uint32_t a, uint32_t b, uint32_t c) { // a | (b & c)
+    uint32_t r;
+    asm("lop3.b32 %0, %1, %2, %3, 0xf8;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+    return r;
+}
+__device__ __forceinline__ uint32_t and_mask(uint32_t a, uint32_t m) {
+    uint32_t r;
+    asm("and.b32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(m));
+    return r;
+}
+// one layout word as the four A registers of its mma: INT4 integers, E2M1 value x 2^-14 (before the block scale)
+template <Fmt F>
+__device__ __forceinline__ void decode_word(uint32_t v, uint32_t (&a)[4]) {
+    if constexpr (F == Fmt::INT4) {
+        a[0] = int4_pair<0>(v);
+        a[1] = int4_pair<1>(v);
+        a[2] = int4_pair<2>(v);
+        a[3] = int4_pair<3>(v);
+    } else {
+        a[0] = and_mask(v, 0x8E008E00u);
+        a[1] = and_mask(v * 8u, 0x8E008E00u);
+        a[2] = lop3_or_and(and_mask(v * 512u, 0x0E000E00u), v * 4u, 0x80008000u);
+        a[3] = lop3_or_and(and_mask(v * 64u, 0x0E000E00u), v * 2u, 0x80008000u);
+    }
+}
+
+template <int MAXM>
+inline constexpr int NB_OF = MAXM <= 8 ? 1 : MAXM <= 16 ? 2 : 4; // B fragments: 8 activation rows each
+
+// One 128-k step of T tiles: w[j] = tile j's two 16-byte loads, s[j] its scale entry (INT4: two float bits, NVFP4:
+// 4 bytes in .x, MXFP4: 2 bytes in .x), xv[f] = 64 bytes of x of fragment f, rmax (MXFP4) rows g / g + 8's largest code.
+template <Fmt F, int MAXM, int T>
+__device__ __forceinline__ void step(const uint4 (&w)[T][2], const uint2 (&s)[T], const uint4 (&xv)[NB_OF<MAXM>][4],
+                                     int nf, float (&acc)[T][NB_OF<MAXM>][4], const uint32_t (&rmax)[T][2]) {
+    constexpr int NB = NB_OF<MAXM>;
+    constexpr bool CHAIN = F != Fmt::INT4;
+    #pragma unroll
+    for (int j = 0; j < T; j++) {
+        __half2 sg[2], sg8[2]; // A multipliers of rows g / g + 8 for mma 0..3 and 4..7
+        if constexpr (F == Fmt::NVFP4) {
+            const __half2 lo = e4m3x2_times_64(s[j].x & 0xFFFFu), hi = e4m3x2_times_64(s[j].x >> 16);
+            sg[0] = __low2half2(lo); sg8[0] = __high2half2(lo);
+            sg[1] = __low2half2(hi); sg8[1] = __high2half2(hi);
+        } else if constexpr (F == Fmt::MXFP4) {
+            sg[0] = sg[1] = e8m0_rel_half2(s[j].x & 0xFFu, rmax[j][0]);
+            sg8[0] = sg8[1] = e8m0_rel_half2((s[j].x >> 8) & 0xFFu, rmax[j][1]);
+        }
+        float part[NB][4];
+        #pragma unroll
+        for (int f = 0; f < NB; f++)
+            #pragma unroll
+            for (int c = 0; c < 4; c++) part[f][c] = 0.f;
+        float (&d)[NB][4] = CHAIN ? acc[j] : part;
+        const uint32_t words[8] = {w[j][0].x, w[j][0].y, w[j][0].z, w[j][0].w,
+                                   w[j][1].x, w[j][1].y, w[j][1].z, w[j][1].w};
+        #pragma unroll
+        for (int i = 0; i < 8; i++) {
+            uint32_t a[4];
+            decode_word<F>(words[i], a);
+            if constexpr (F != Fmt::INT4) {
+                a[0] = hmul2_bits(a[0], sg[i >> 2]);
+                a[1] = hmul2_bits(a[1], sg8[i >> 2]);
+                a[2] = hmul2_bits(a[2], sg[i >> 2]);
+                a[3] = hmul2_bits(a[3], sg8[i >> 2]);
+            }
+            #pragma unroll
+            for (int f = 0; f < NB; f++) {
+                if (f >= nf) break;
+                const uint4 X = xv[f][i >> 1];
+                mma_16816(d[f], a[0], a[1], a[2], a[3], (i & 1) ? X.z : X.x, (i & 1) ? X.w : X.y);
+            }
+        }
+        if constexpr (!CHAIN) {
+            const float fa = __uint_as_float(s[j].x), fb = __uint_as_float(s[j].y);
+            #pragma unroll
+            for (int f = 0; f < NB; f++) {
+                acc[j][f][0] = fmaf(part[f][0], fa, acc[j][f][0]);
+                acc[j][f][2] = fmaf(part[f][2], fb, acc[j][f][2]);
+                if constexpr (MAXM > 1) { // at one row only D column 0 (c0, c2 of lanes q = 0) is stored
+                    acc[j][f][1] = fmaf(part[f][1], fa, acc[j][f][1]);
+                    acc[j][f][3] = fmaf(part[f][3], fb, acc[j][f][3]);
+                }
+            }
+        }
+    }
+}
+
+// lane's scale entry of one (tile, group)
+template <Fmt F>
+__device__ __forceinline__ uint2 load_scale(const uint8_t* p) {
+    if constexpr (F == Fmt::INT4) return __ldg(reinterpret_cast<const uint2*>(p));
+    else if constexpr (F == Fmt::NVFP4) return make_uint2(__ldg(reinterpret_cast<const uint32_t*>(p)), 0u);
+    else return make_uint2(__ldg(reinterpret_cast<const unsigned short*>(p)), 0u);
+}
+
+// A block of WARPS warps owns T tiles (16T rows); the warps split K (group it goes to warp it % WARPS), UNROLL groups of
+// loads per trip, and add their partial sums in shared memory at the end. N % 16 == 0 and K % 128 == 0 (the host
+// checks); activation rows past M read row 0 and are not stored.
+template <Fmt F, int MAXM, int T, int UNROLL, int WARPS>
+__device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const void* __restrict__ Sv,
+                                        const __half* __restrict__ x, __half* __restrict__ y, int M, int N, int K,
+                                        float global) {
+    constexpr int NB = NB_OF<MAXM>;
+    constexpr int SB = F == Fmt::INT4 ? 64 : F == Fmt::NVFP4 ? 128 : 64; // scale bytes per (tile, group)
+    __shared__ float red[WARPS][T][NB][4][32];
+    if (blockDim.x != WARPS * 32) __trap(); // GemvKernels launches 32 WARPS threads
+    roofline_launch::wait_for_previous_kernel();
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, q = lane & 3;
+    const int G = K / GROUP_K, tiles = N / TILE_ROWS;
+    const int m_count = MAXM == 1 ? 1 : M;
+    const int nf = NB == 1 ? 1 : min(NB, (M + 7) >> 3);
+    const int lane_scale = F == Fmt::INT4 ? 8 * g : F == Fmt::NVFP4 ? 4 * lane : 2 * lane;
+    const uint8_t* pw[T];
+    const uint8_t* ps[T];
+    uint32_t rmax[T][2];
+    #pragma unroll
+    for (int j = 0; j < T; j++) {
+        const int t = blockIdx.x * T + j < tiles ? blockIdx.x * T + j : 0;
+        pw[j] = static_cast<const uint8_t*>(Wv) + (static_cast<size_t>(t) * G + warp) * GROUP_BYTES + 16 * lane;
+        ps[j] = static_cast<const uint8_t*>(Sv) + (static_cast<size_t>(t) * G + warp) * SB + lane_scale;
+        rmax[j][0] = rmax[j][1] = 0;
+        if constexpr (F == Fmt::MXFP4) {
+            const uint8_t* row_emax = static_cast<const uint8_t*>(Sv) + static_cast<size_t>(N) * (K / 32);
+            rmax[j][0] = __ldg(row_emax + TILE_ROWS * t + g);
+            rmax[j][1] = __ldg(row_emax + TILE_ROWS * t + g + 8);
+        }
+    }
+    const __half* px[NB];
+    #pragma unroll
+    for (int f = 0; f < NB; f++) px[f] = x + static_cast<size_t>(8 * f + g < m_count ? 8 * f + g : 0) * K + 32 * q + GROUP_K * warp;
+
+    float acc[T][NB][4];
+    #pragma unroll
+    for (int j = 0; j < T; j++)
+        #pragma unroll
+        for (int f = 0; f < NB; f++)
+            #pragma unroll
+            for (int c = 0; c < 4; c++) acc[j][f][c] = 0.f;
+
+    auto advance = [&](int steps) {
+        #pragma unroll
+        for (int j = 0; j < T; j++) {
+            pw[j] += static_cast<size_t>(GROUP_BYTES) * WARPS * steps;
+            ps[j] += SB * WARPS * steps;
+        }
+        #pragma unroll
+        for (int f = 0; f < NB; f++) px[f] += GROUP_K * WARPS * steps;
+    };
+    auto load_x = [&](uint4 (&xv)[NB][4], int u) {
+        #pragma unroll
+        for (int f = 0; f < NB; f++)
+            #pragma unroll
+            for (int i = 0; i < 4; i++)
+                xv[f][i] = f < nf ? __ldg(reinterpret_cast<const uint4*>(px[f] + GROUP_K * WARPS * u) + i) : make_uint4(0, 0, 0, 0);
+    };
+    int it = warp;
+    for (; it + WARPS * (UNROLL - 1) < G; it += WARPS * UNROLL) {
+        uint4 w[UNROLL][T][2];
+        uint2 s[UNROLL][T];
+        #pragma unroll
+        for (int u = 0; u < UNROLL; u++)
+            #pragma unroll
+            for (int j = 0; j < T; j++) {
+                w[u][j][0] = load_stream<0>(pw[j] + GROUP_BYTES * WARPS * u);
+                w[u][j][1] = load_stream<0>(pw[j] + GROUP_BYTES * WARPS * u + 512);
+                s[u][j] = load_scale<F>(ps[j] + SB * WARPS * u);
+            }
+        #pragma unroll
+        for (int u = 0; u < UNROLL; u++) {
+            uint4 xv[NB][4];
+            load_x(xv, u);
+            step<F, MAXM, T>(w[u], s[u], xv, nf, acc, rmax);
+        }
+        advance(UNROLL);
+    }
+    for (; it < G; it += WARPS) { // at most UNROLL - 1 groups per warp
+        uint4 w[T][2];
+        uint2 s[T];
+        #pragma unroll
+        for (int j = 0; j < T; j++) {
+            w[j][0] = load_stream<0>(pw[j]);
+            w[j][1] = load_stream<0>(pw[j] + 512);
+            s[j] = load_scale<F>(ps[j]);
+        }
+        uint4 xv[NB][4];
+        load_x(xv, 0);
+        step<F, MAXM, T>(w, s, xv, nf, acc, rmax);
+        advance(1);
+    }
+    #pragma unroll
+    for (int j = 0; j < T; j++)
+        #pragma unroll
+        for (int f = 0; f < NB; f++)
+            #pragma unroll
+            for (int c = 0; c < 4; c++) red[warp][j][f][c][lane] = acc[j][f][c];
+    __syncthreads();
+    const float out_scale = F == Fmt::NVFP4 ? global * 256.f : 1.f; // NVFP4: 2^-14 (e2m1) x 2^6 (scale) = 2^-8
+    for (int e = threadIdx.x; e < T * NB * 4 * 32; e += WARPS * 32) {
+        const int j = e / (NB * 128), f = (e / 128) % NB, c = (e / 32) & 3, l = e & 31;
+        const int row = (blockIdx.x * T + j) * TILE_ROWS + (l >> 2) + 8 * (c >> 1);
+        const int m = 8 * f + 2 * (l & 3) + (c & 1);
+        if (m < m_count && row < N) {
+            float v = 0.f;
+            #pragma unroll
+            for (int ww = 0; ww < WARPS; ww++) v += red[ww][j][f][c][l];
+            // MXFP4: 2^(Emax - 128) = 2^(Emax - 127) x 2^14 (e2m1) x 2^-15 (e8m0_rel_half2), as in gemv.cu
+            const float sc = F == Fmt::MXFP4
+                    ? e8m0_to_float(__ldg(static_cast<const uint8_t*>(Sv) + static_cast<size_t>(N) * (K / 32) + row)) * 0.5f
+                    : out_scale;
+            y[static_cast<size_t>(m) * N + row] = __float2half_rn(v * sc);
+        }
+    }
+}
+
+} // namespace roofline_tiled
+
+// _m<rows bound>: 1, 8, 16, 32 (GemvKernels.rowsBound); T tiles per block (16T rows), UNR steps of loads per trip, 8
+// warps splitting K. At one row one tile a block: NVFP4 and MXFP4 capped at 48 registers (5 blocks per SM, as gemv_tc's
+// NVFP4) with 2 steps in flight, INT4 with 4 (under the cap it spills). Above one row two tiles a block, which halves
+// the x loads per weight byte (each 16-row block reads all of x); at 32 rows one tile, as x's four fragments and their
+// accumulators take the registers two tiles would.
+#define ROOFLINE_GEMV_TILED(FMT, fmt, MAXM, T, UNR, BOUNDS)                                                     \
+    extern "C" __global__ void BOUNDS gemv_##fmt##_f16_m##MAXM##_tiled(const void* W, const void* scales,         \
+                                                                       const __half* x, __half* y, int M, int N, \
+                                                                       int K, float global, GemvEpilogue) {      \
+        roofline_tiled::gemv_tiled<Fmt::FMT, MAXM, T, UNR, 8>(W, scales, x, y, M, N, K, global);                \
+    }
+#define ROOFLINE_GEMV_TILED_FORMAT(FMT, fmt, UNR1, BOUNDS1)              \
+    ROOFLINE_GEMV_TILED(FMT, fmt, 1, 1, UNR1, BOUNDS1)                   \
+    ROOFLINE_GEMV_TILED(FMT, fmt, 8, 2, 2, __launch_bounds__(256))       \
+    ROOFLINE_GEMV_TILED(FMT, fmt, 16, 2, 1, __launch_bounds__(256))      \
+    ROOFLINE_GEMV_TILED(FMT, fmt, 32, 1, 1, __launch_bounds__(256))
+ROOFLINE_GEMV_TILED_FORMAT(INT4, int4, 4, __launch_bounds__(256))
+ROOFLINE_GEMV_TILED_FORMAT(NVFP4, nvfp4, 2, __launch_bounds__(256, 5))
+ROOFLINE_GEMV_TILED_FORMAT(MXFP4, mxfp4, 2, __launch_bounds__(256, 5))

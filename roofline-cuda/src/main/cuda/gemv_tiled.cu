@@ -247,11 +247,13 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
 
 } // namespace roofline_tiled
 
-// _m<rows bound>: 1, 8, 16, 32 (GemvKernels.rowsBound); T tiles per block (16T rows), UNR steps of loads per trip, 8
-// warps splitting K. At one row one tile a block: NVFP4 and MXFP4 capped at 48 registers (5 blocks per SM, as gemv_tc's
-// NVFP4) with 2 steps in flight, INT4 with 4 (under the cap it spills). Above one row two tiles a block, which halves
-// the x loads per weight byte (each 16-row block reads all of x); at 32 rows one tile, as x's four fragments and their
-// accumulators take the registers two tiles would.
+// _m<rows bound>: 1, 8, 16, 32 (GemvKernels.tiledRowsBound); T tiles per block (16T rows), UNR steps of loads per trip,
+// 8 warps splitting K. At one row one tile a block: NVFP4 and MXFP4 capped at 48 registers (5 blocks per SM, as
+// gemv_tc's NVFP4) with 2 steps in flight, INT4 with 4 (under the cap it spills). Up to 8 rows one tile with 4 steps in
+// flight; at 16 rows two tiles a block, which halves the x loads per weight byte (each block reads all of x, 4 KB per
+// 1 KB of one tile's weights a step at 16 rows), with 1 step in flight; at 32 rows one tile, as x's four fragments and
+// their accumulators take the registers two tiles would. The fastest of 4 to 6 configurations each on an H200
+// (docs/measurements/2026-11-26-issue20-tiled-h200).
 #define ROOFLINE_GEMV_TILED(FMT, fmt, MAXM, T, UNR, BOUNDS)                                                     \
     extern "C" __global__ void BOUNDS gemv_##fmt##_f16_m##MAXM##_tiled(const void* W, const void* scales,         \
                                                                        const __half* x, __half* y, int M, int N, \
@@ -260,7 +262,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
     }
 #define ROOFLINE_GEMV_TILED_FORMAT(FMT, fmt, UNR1, BOUNDS1)              \
     ROOFLINE_GEMV_TILED(FMT, fmt, 1, 1, UNR1, BOUNDS1)                   \
-    ROOFLINE_GEMV_TILED(FMT, fmt, 8, 2, 2, __launch_bounds__(256))       \
+    ROOFLINE_GEMV_TILED(FMT, fmt, 8, 1, 4, __launch_bounds__(256))       \
     ROOFLINE_GEMV_TILED(FMT, fmt, 16, 2, 1, __launch_bounds__(256))      \
     ROOFLINE_GEMV_TILED(FMT, fmt, 32, 1, 1, __launch_bounds__(256))
 ROOFLINE_GEMV_TILED_FORMAT(INT4, int4, 4, __launch_bounds__(256))

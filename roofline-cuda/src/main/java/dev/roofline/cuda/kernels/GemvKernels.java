@@ -338,9 +338,9 @@ public final class GemvKernels implements AutoCloseable {
         return m == 1 ? 1 : m <= 8 ? 8 : m <= MAX_M ? MAX_M : MAX_ROWS;
     }
 
-    /** 16-row tiles one block of the tiled kernel for {@code bound} rows computes: 2 at 8 and 16 rows, else 1. */
+    /** 16-row tiles one block of the tiled kernel for {@code bound} rows computes: 2 at 16 rows, else 1. */
     static int tiledTiles(int bound) {
-        return bound == 8 || bound == MAX_M ? 2 : 1;
+        return bound == MAX_M ? 2 : 1;
     }
 
     private static String tiledName(WeightFormat format, int bound) {

@@ -283,7 +283,11 @@ public final class GemvKernels implements AutoCloseable {
 
     /**
      * {@code w}'s product on the tiled kernels ({@code gemv_<format>_f16_m<1|8|16|32>_tiled}, gemv_tiled.cu): FP16
-     * activations, no epilogue, 8 warps a block over {@link #tiledTiles} tiles of 16 rows.
+     * activations, no epilogue, 8 warps a block over {@link #tiledTiles} tiles of 16 rows. Always launched in plain
+     * stream order, also from a library of programmatic launches: made resident while the kernel before drains, they
+     * slowed a Llama-3-8B decode step on an H200 by up to 10 % (NVFP4 at batch 8), and in stream order they run as fast
+     * in the step as timed alone, so a calibration's products timed alone predict them
+     * (docs/measurements/2026-11-26-issue20-tiled-h200). The kernels after them still launch early.
      */
     private void tiled(
             DeviceWeights w,
@@ -314,7 +318,7 @@ public final class GemvKernels implements AutoCloseable {
             throw new IllegalArgumentException("NVFP4 needs a finite, nonzero global scale, got " + w.globalScale());
         }
         int bound = tiledRowsBound(m);
-        library.launch(
+        library.launchOrdered(
                 tiledName(w.format(), bound),
                 Math.ceilDiv(w.rows() / TiledLayout.TILE_ROWS, tiledTiles(bound)),
                 32 * TILED_WARPS,

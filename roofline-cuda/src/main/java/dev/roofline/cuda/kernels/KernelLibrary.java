@@ -78,8 +78,19 @@ final class KernelLibrary implements AutoCloseable {
      * @param args the kernel's argument array, in {@code arena}: one pointer per parameter, to its value
      */
     void launch(Arena arena, String name, int grid, int block, MemorySegment args, MemorySegment stream) {
+        launch(arena, name, grid, block, args, stream, launch);
+    }
+
+    private void launch(
+            Arena arena,
+            String name,
+            int grid,
+            int block,
+            MemorySegment args,
+            MemorySegment stream,
+            KernelLaunch order) {
         MemorySegment k = kernel(name);
-        if (launch == KernelLaunch.PROGRAMMATIC) {
+        if (order == KernelLaunch.PROGRAMMATIC) {
             Cudart.launchKernelEx(arena, k, grid, block, args, stream, true);
         } else {
             Cudart.launchKernel(arena, k, grid, block, args, stream);
@@ -92,6 +103,19 @@ final class KernelLibrary implements AutoCloseable {
      * buffer), an {@link Integer}, a {@link Float} or a {@link GemvKernels.Epilogue} (the struct, by value).
      */
     void launch(String name, int grid, int block, Stream stream, Object... args) {
+        launch(launch, name, grid, block, stream, args);
+    }
+
+    /**
+     * {@link #launch(String, int, int, Stream, Object...)} in plain stream order whatever this library's
+     * {@link KernelLaunch}: the kernel starts once the one before has finished (a kernel that slows the step when it is
+     * made resident early; the kernels after it may still be).
+     */
+    void launchOrdered(String name, int grid, int block, Stream stream, Object... args) {
+        launch(KernelLaunch.ORDERED, name, grid, block, stream, args);
+    }
+
+    private void launch(KernelLaunch order, String name, int grid, int block, Stream stream, Object... args) {
         kernel(name); // a closed library fails before any argument is allocated
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment array = arena.allocate(ValueLayout.ADDRESS, args.length);
@@ -110,7 +134,7 @@ final class KernelLibrary implements AutoCloseable {
                         };
                 array.setAtIndex(ValueLayout.ADDRESS, i, value);
             }
-            launch(arena, name, grid, block, array, stream.handle());
+            launch(arena, name, grid, block, array, stream.handle(), order);
         }
     }
 

@@ -1,4 +1,4 @@
-# call 5 (H200): the tiled layout's 8-row kernel configurations (w4_m8.cu, built with nvcc 13.0 for sm_90a on the
+# call 5 (H200): the tiled layout's 8-row kernel configurations (w4_m8.cu = ../run1/w4_layout.cu with w4_m8.diff applied, built with nvcc 13.0 for sm_90a on the
 # build machine: nvcc -std=c++17 -O3 -arch=sm_90a -o dist/packed/w4m8 dist/packed/w4_m8.cu) at M = 1, 2, 8, 16 beside
 # gemv.cu's row-major _w8 kernels and the tiled m8 kernel of build 3c767c0 (two tiles, two steps in flight)
 S=$(date +%s); mkdir -p /tmp/o

@@ -1,5 +1,5 @@
 # call 6 (H200): the tiled kernels with the 8-row kernel at one tile and 4 steps in flight: GemvKernelsIT (its output
-# was lost: it.txt came back empty; the same IT passed in run 8); the tile count sweep at 8 and 16 rows (w4_t4.cu,
+# was lost: it.txt came back empty; the same IT passed in run 8); the tile count sweep at 8 and 16 rows (w4_t4.cu = ../run1/w4_layout.cu with w4_t4.diff applied,
 # built on the build machine as w4_m8.cu is); gemv-bench of the 4-bit formats with this build and with the build before
 # the tiled layout (old-cuda.jar) in the same call
 source dist/packed/common.sh

@@ -242,19 +242,7 @@ public final class GemvKernels implements AutoCloseable {
                     + " FP16 activations only, got " + format + " weights with " + activation + " activations");
         }
 
-        GemvShape.check(
-                format,
-                m,
-                n,
-                k,
-                weights.byteSize(),
-                scales == null ? 0 : scales.byteSize(),
-                x.byteSize(),
-                y.byteSize(),
-                activation.bytes());
-        if (format.usesGlobalScale() && !(Float.isFinite(globalScale) && globalScale != 0)) {
-            throw new IllegalArgumentException("NVFP4 needs a finite, nonzero global scale, got " + globalScale);
-        }
+        checkOperands(format, weights, scales, globalScale, x, y, m, n, k, activation);
         // an epilogue runs on the CUDA-core kernels only (the tensor-core ones store plain outputs): above one row,
         // FP16's 16-row CUDA-core kernel
         boolean tc = tensorCores(format, activation, m) && epilogue.none();
@@ -304,19 +292,7 @@ public final class GemvKernels implements AutoCloseable {
                     + (epilogue.none() ? "" : " and an epilogue") + "; upload them with DeviceWeights.upload for the"
                     + " row-major kernels");
         }
-        GemvShape.check(
-                w.format(),
-                m,
-                w.rows(),
-                w.cols(),
-                w.weights().byteSize(),
-                w.scales() == null ? 0 : w.scales().byteSize(),
-                x.byteSize(),
-                y.byteSize(),
-                activation.bytes());
-        if (w.format().usesGlobalScale() && !(Float.isFinite(w.globalScale()) && w.globalScale() != 0)) {
-            throw new IllegalArgumentException("NVFP4 needs a finite, nonzero global scale, got " + w.globalScale());
-        }
+        checkOperands(w.format(), w.weights(), w.scales(), w.globalScale(), x, y, m, w.rows(), w.cols(), activation);
         int bound = tiledRowsBound(m);
         library.launchOrdered(
                 tiledName(w.format(), bound),
@@ -332,6 +308,33 @@ public final class GemvKernels implements AutoCloseable {
                 w.cols(),
                 w.globalScale(),
                 epilogue);
+    }
+
+    /** The shape and buffer sizes of a product ({@link GemvShape#check}) and NVFP4's global scale. */
+    private static void checkOperands(
+            WeightFormat format,
+            DeviceBuffer weights,
+            DeviceBuffer scales,
+            float globalScale,
+            DeviceBuffer x,
+            DeviceBuffer y,
+            int m,
+            int n,
+            int k,
+            Activation activation) {
+        GemvShape.check(
+                format,
+                m,
+                n,
+                k,
+                weights.byteSize(),
+                scales == null ? 0 : scales.byteSize(),
+                x.byteSize(),
+                y.byteSize(),
+                activation.bytes());
+        if (format.usesGlobalScale() && !(Float.isFinite(globalScale) && globalScale != 0)) {
+            throw new IllegalArgumentException("NVFP4 needs a finite, nonzero global scale, got " + globalScale);
+        }
     }
 
     /** Warps per block of the tiled kernels, which split K among them (the 8 of gemv_tiled.cu's kernels). */

@@ -171,19 +171,22 @@ class GemvKernelsIT {
     @CsvSource({"1", "16"})
     void mxfp4RowScalesSpanningManyBinades(int m) {
         int n = 200, k = 4096;
-        check(WeightFormat.MXFP4, Activation.F16, m, n, k, rnd -> {
-            float[] w = weightsWithOutliers(rnd, n * k);
-            for (int i = 0; i < w.length; i++) {
-                if ((i / 32) % 3 != 0) {
-                    w[i] = Math.scalb(w[i], -40);
-                }
-            }
-            return w;
-        });
+        check(WeightFormat.MXFP4, Activation.F16, m, n, k, rnd -> overFortyBinades(rnd, n * k));
     }
 
     private static void check(WeightFormat format, Activation activation, int m, int N, int K) {
         check(format, activation, m, N, K, rnd -> weightsWithOutliers(rnd, N * K));
+    }
+
+    /** {@code count} weights with outliers, every block of 32 but each third scaled down by 2^40. */
+    private static float[] overFortyBinades(Random rnd, int count) {
+        float[] w = weightsWithOutliers(rnd, count);
+        for (int i = 0; i < w.length; i++) {
+            if ((i / 32) % 3 != 0) {
+                w[i] = Math.scalb(w[i], -40);
+            }
+        }
+        return w;
     }
 
     private static void check(
@@ -252,23 +255,7 @@ class GemvKernelsIT {
     void tiledMxfp4RowScalesSpanningManyBinades(int m) {
         int n = 208;
         int k = 4096;
-        check(
-                WeightFormat.MXFP4,
-                Activation.F16,
-                m,
-                n,
-                k,
-                rnd -> {
-                    float[] w = weightsWithOutliers(rnd, n * k);
-                    for (int i = 0; i < w.length; i++) {
-                        if ((i / 32) % 3 != 0) {
-                            w[i] = Math.scalb(w[i], -40);
-                        }
-                    }
-                    return w;
-                },
-                2e-3,
-                true);
+        check(WeightFormat.MXFP4, Activation.F16, m, n, k, rnd -> overFortyBinades(rnd, n * k), 2e-3, true);
     }
 
     @Test

@@ -30,6 +30,8 @@ import java.util.Map;
  *   <li>attention, given the step's attention timed alone at a second, longer context ({@link AttentionPoint}): two
  *       points of measured time against KV bytes, so a line: its slope is the efficiency, its intercept less the
  *       launches a fixed time per layer (split passes and the merge cost microseconds whatever the context).
+ *   <li>the attention at more sequences ({@link #withAttentionAt}): the same line through two points timed alone at
+ *       each number of sequences, as the class {@code attention h<HEADS>} of its KV heads.
  * </ul>
  * The kernels per layer and per model are those the engine launched in the first profiled step
  * ({@link DecodeStepResult#launches}: 10 a layer, 8 where it ran the norms in the FP16 products' epilogues), and 2 per
@@ -150,6 +152,13 @@ public final class DecodeCalibration {
      */
     public static Calibration withAttentionAt(
             Calibration c, List<AttentionAtBatch> points, int kvHeads, int launchesPerStep, int layers) {
+        if (kvHeads < 1 || launchesPerStep < 0 || layers < 1) {
+            throw new IllegalArgumentException("attention at more sequences needs kvHeads >= 1, launchesPerStep >= 0"
+                    + " and layers >= 1, got " + kvHeads + ", " + launchesPerStep + ", " + layers);
+        }
+        if (points.stream().map(AttentionAtBatch::sequences).distinct().count() != points.size()) {
+            throw new IllegalArgumentException("attention points name a number of sequences twice: " + points);
+        }
         Map<OperatorClass, Double> efficiencies = new LinkedHashMap<>(c.efficiencies());
         Map<OperatorClass, Double> fixed = new LinkedHashMap<>(c.fixedSeconds());
         for (AttentionAtBatch p : points) {

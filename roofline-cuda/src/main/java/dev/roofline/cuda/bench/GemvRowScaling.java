@@ -20,6 +20,7 @@ import dev.roofline.cuda.kernels.WeightFormat;
 
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
@@ -45,7 +46,9 @@ public final class GemvRowScaling {
      * grow with the rows): what the kernels lose beyond the bytes the roofline already prices. Each total is taken
      * less its four launches at {@code launchSeconds} (the calibration's launch cost): the calibration charges launches
      * apart and divides only the rest by the efficiency, so the ratio must be of the rest too, or it understates how
-     * much longer the streaming takes where the launches are a visible part of a one-row product.
+     * much longer the streaming takes where the launches are a visible part of a one-row product. Each product counts
+     * as one launch: roofline's GEMV kernels split K inside a block, and cuBLASLt's FP16 products above one row are
+     * taken to run as one kernel too (a split-K algorithm with a reduction kernel would be charged one launch short).
      */
     public static Map<WeightFormat, Map<Integer, Double>> measure(
             Device device,
@@ -145,9 +148,9 @@ public final class GemvRowScaling {
             double work = total[i] - launches * launchSeconds;
             if (!(work > 0)) {
                 throw new IllegalStateException(String.format(
-                        java.util.Locale.ROOT,
-                        "%s products at %d rows took %.2f us, no more than their %d launches at %.2f us: the launch"
-                                + " cost does not belong to this GPU",
+                        Locale.ROOT,
+                        "%s products at %d rows took %.2f us, no more than their %d launches at %.2f us: they are"
+                                + " launch-bound, or the launch cost is another GPU's",
                         f,
                         rows(i),
                         total[i] * 1e6,

@@ -6,13 +6,16 @@ import dev.roofline.cuda.kernels.TiledLayout;
 import dev.roofline.cuda.kernels.WeightFormat;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * One weight matrix W[rows×cols] on the host, its bytes exactly as {@link DeviceWeights} holds them on the device: the
- * element bytes, the scale bytes ({@link WeightFormat#deviceScaleBytes}) and NVFP4's global scale. Each kind of bytes
+ * One weight matrix W[rows×cols] on the host, its bytes in the format's row-major layout (as {@link DeviceWeights}
+ * holds them unless {@link #upload} tiles them): the element bytes, the scale bytes
+ * ({@link WeightFormat#deviceScaleBytes}) and NVFP4's global scale. Each kind of bytes
  * is a list of pieces laid end to end: one piece per checkpoint tensor, and a stack of matrices holds its parts'
  * pieces in row order. Pieces are typically read-only views of a mapped checkpoint, valid while it is open.
  */
@@ -84,20 +87,23 @@ record HostWeights(
         return new HostWeights(format, Math.addExact(rows, next.rows), cols, w, s, globalScale);
     }
 
+    /** The largest matrix {@link #upload} tiles: its bytes pass through one Java array. */
+    private static final long MAX_ARRAY_BYTES = Integer.MAX_VALUE - 8;
+
     /**
      * Copies the bytes to new device buffers, freed again if a copy fails: in the layout the decoder's products run
-     * fastest ({@link DeviceWeights#uploadForGemv}, tiled for the 4-bit formats where the shape allows), else as they
-     * are.
+     * fastest ({@link DeviceWeights#uploadForGemv}, tiled for the 4-bit formats where the shape allows, through the
+     * heap, so for matrices that fit one Java array), else as they are.
      */
     DeviceWeights upload() {
-        if (TiledLayout.supports(format, rows, cols)) {
+        if (TiledLayout.supports(format, rows, cols) && format.weightBytes(rows, cols) <= MAX_ARRAY_BYTES) {
             byte[] s = gather(scales);
             return DeviceWeights.uploadForGemv(
                     format,
                     rows,
                     cols,
                     gather(weights),
-                    java.util.Arrays.copyOf(s, Math.toIntExact(format.scaleBytes(rows, cols))),
+                    Arrays.copyOf(s, Math.toIntExact(format.scaleBytes(rows, cols))),
                     globalScale);
         }
         DeviceBuffer w = DeviceBuffer.allocate(format.weightBytes(rows, cols));
@@ -127,7 +133,7 @@ record HostWeights(
         byte[] out = new byte[Math.toIntExact(total)];
         int at = 0;
         for (MemorySegment p : pieces) {
-            MemorySegment.copy(p, java.lang.foreign.ValueLayout.JAVA_BYTE, 0, out, at, Math.toIntExact(p.byteSize()));
+            MemorySegment.copy(p, ValueLayout.JAVA_BYTE, 0, out, at, Math.toIntExact(p.byteSize()));
             at += Math.toIntExact(p.byteSize());
         }
         return out;

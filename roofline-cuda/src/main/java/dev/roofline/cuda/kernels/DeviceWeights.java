@@ -24,10 +24,8 @@ public record DeviceWeights(
     public DeviceWeights {
         Objects.requireNonNull(format, "format");
         Objects.requireNonNull(weights, "weights");
-        if (tiled && !TiledLayout.supports(format, rows, cols)) {
-            throw new IllegalArgumentException(format + " " + rows + " x " + cols
-                    + " has no tiled layout (a 4-bit format," + " rows a multiple of " + TiledLayout.TILE_ROWS
-                    + ", columns of " + TiledLayout.GROUP_K + ")");
+        if (tiled) {
+            TiledLayout.requireSupported(format, rows, cols);
         }
         if ((format.scaleBytes(rows, cols) > 0) != (scales != null)) {
             throw new IllegalArgumentException(format + (scales == null ? " needs" : " has no") + " scales");

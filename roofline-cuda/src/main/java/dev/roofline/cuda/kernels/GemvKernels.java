@@ -198,7 +198,9 @@ public final class GemvKernels implements AutoCloseable {
     }
 
     /**
-     * {@code y[m×n] = x[m×k] · W[n×k]ᵀ} with W in {@code format} (see {@link WeightFormat} for the byte layouts).
+     * {@code y[m×n] = x[m×k] · W[n×k]ᵀ} with W in {@code format} (see {@link WeightFormat} for the byte layouts), in
+     * the row-major layout: the buffers of tiled weights ({@link DeviceWeights#tiled}) go through
+     * {@link #gemv(DeviceWeights, DeviceBuffer, DeviceBuffer, int, Activation, Stream)}.
      *
      * @param scales      the format's scales as the kernels read them ({@link WeightFormat#deviceScaleBytes}: for
      *                    MXFP4 followed by each row's largest code of exactly these n rows, see
@@ -273,9 +275,9 @@ public final class GemvKernels implements AutoCloseable {
      * {@code w}'s product on the tiled kernels ({@code gemv_<format>_f16_m<1|8|16|32>_tiled}, gemv_tiled.cu): FP16
      * activations, no epilogue, 8 warps a block over {@link #tiledTiles} tiles of 16 rows. Always launched in plain
      * stream order, also from a library of programmatic launches: made resident while the kernel before drains, they
-     * slowed a Llama-3-8B decode step on an H200 by up to 10 % (NVFP4 at batch 8), and in stream order they run as fast
-     * in the step as timed alone, so a calibration's products timed alone predict them
-     * (docs/measurements/2026-11-26-issue20-tiled-h200). The kernels after them still launch early.
+     * slow a decode step, and in stream order they run in the step as fast as timed alone, so a calibration's products
+     * timed alone predict them (docs/measurements/2026-11-26-issue20-tiled-h200). The kernels after them still launch
+     * early.
      */
     private void tiled(
             DeviceWeights w,

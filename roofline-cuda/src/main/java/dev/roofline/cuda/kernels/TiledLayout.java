@@ -166,13 +166,18 @@ public final class TiledLayout {
 
     private static void check(WeightFormat format, int rows, int cols, String what, byte[] bytes, long need) {
         Objects.requireNonNull(bytes, what);
-        if (!supports(format, rows, cols)) {
-            throw new IllegalArgumentException(format + " " + rows + " x " + cols + " has no tiled layout: it takes a"
-                    + " 4-bit format with rows a multiple of " + TILE_ROWS + " and columns a multiple of " + GROUP_K);
-        }
+        requireSupported(format, rows, cols);
         if (bytes.length != need) {
             throw new IllegalArgumentException(
                     format + " " + rows + " x " + cols + " has " + need + " " + what + " bytes, got " + bytes.length);
+        }
+    }
+
+    /** Throws unless {@link #supports} these weights, naming what the layout takes. */
+    static void requireSupported(WeightFormat format, int rows, int cols) {
+        if (!supports(format, rows, cols)) {
+            throw new IllegalArgumentException(format + " " + rows + " x " + cols + " has no tiled layout: it takes a"
+                    + " 4-bit format with rows a multiple of " + TILE_ROWS + " and columns a multiple of " + GROUP_K);
         }
     }
 

@@ -92,6 +92,15 @@ class DecodeCalibrationTest {
                         64,
                         32))
                 .hasMessageContaining("must read more and take longer");
+        DecodeCalibration.AttentionAtBatch eight = new DecodeCalibration.AttentionAtBatch(
+                8,
+                new DecodeCalibration.AttentionPoint(2048, 768e-6, 500e-6),
+                new DecodeCalibration.AttentionPoint(16384, 4128e-6, 4000e-6));
+        assertThatThrownBy(() -> DecodeCalibration.withAttentionAt(one, List.of(eight), 0, 64, 32))
+                .hasMessage("attention at more sequences needs kvHeads >= 1, launchesPerStep >= 0 and layers >= 1,"
+                        + " got 0, 64, 32");
+        assertThatThrownBy(() -> DecodeCalibration.withAttentionAt(one, List.of(eight, eight), 8, 64, 32))
+                .hasMessageStartingWith("attention points name a number of sequences twice");
         assertThatThrownBy(() -> new DecodeCalibration.AttentionAtBatch(
                         0,
                         new DecodeCalibration.AttentionPoint(2048, 768e-6, 500e-6),

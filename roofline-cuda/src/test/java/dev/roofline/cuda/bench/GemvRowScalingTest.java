@@ -75,8 +75,9 @@ class GemvRowScalingTest {
     @Test
     void timesAreTakenLessTheirLaunchesBeforeTheyAreSetAgainstTheRoofline() {
         // four products, launches of 1.5 us: 6 us. One row: 46 us measured, 40 us of it streaming, over a roofline of
-        // 20 us = 2.0; 32 rows: 166 us, 160 of it streaming, over 25 us = 6.4. The ratio the calibration divides by is
-        // 6.4 / 2.0 = 3.2, where the times with their launches would give (166 / 25) / (46 / 20) = 2.887
+        // 20 us = 2.0; 8 rows (the second entry): 166 us, 160 of it streaming, over 25 us = 6.4. The ratio the
+        // calibration divides by is 6.4 / 2.0 = 3.2, where the times with their launches would give (166 / 25) / (46 /
+        // 20) = 2.887
         double[] r = GemvRowScaling.overRoofline(
                 WeightFormat.NVFP4, new double[] {46e-6, 166e-6}, new double[] {20e-6, 25e-6}, 4, 1.5e-6);
         assertThat(r[0]).isCloseTo(2.0, within(1e-12));
@@ -84,8 +85,8 @@ class GemvRowScalingTest {
         assertThatThrownBy(() -> GemvRowScaling.overRoofline(
                         WeightFormat.NVFP4, new double[] {5e-6}, new double[] {20e-6}, 4, 1.5e-6))
                 .isInstanceOf(IllegalStateException.class)
-                .hasMessage("NVFP4 products at 1 rows took 5.00 us, no more than their 4 launches at 1.50 us: the"
-                        + " launch cost does not belong to this GPU");
+                .hasMessage("NVFP4 products at 1 rows took 5.00 us, no more than their 4 launches at 1.50 us: they"
+                        + " are launch-bound, or the launch cost is another GPU's");
     }
 
     @Test

@@ -270,6 +270,34 @@ class GemvKernelsIT {
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageStartingWith("NVFP4 weights in the tiled layout run with F16 activations and no"
                             + " epilogue, got BF16 activations");
+            try (DeviceBuffer sd = DeviceBuffer.allocate(4L * GemvKernels.Epilogue.SUM_SPREAD)) {
+                assertThatThrownBy(() -> gemv.gemv(
+                                w,
+                                xd,
+                                yd,
+                                1,
+                                Activation.F16,
+                                GemvKernels.Epilogue.normScale(sd.pointer(), 256, 1e-5f),
+                                stream))
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageStartingWith("NVFP4 weights in the tiled layout run with F16 activations and no"
+                                + " epilogue, got F16 activations and an epilogue");
+            }
+            try (NativeFp4Gemv fp4 = NativeFp4Gemv.load(KernelLaunch.ORDERED)) {
+                assertThatThrownBy(() -> fp4.gemv(
+                                w,
+                                xd,
+                                xd,
+                                1f,
+                                yd,
+                                1,
+                                NativeFp4Gemv.Mma.EMULATED,
+                                dev.roofline.cuda.Cuda.device(0).computeCapability(),
+                                stream))
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageStartingWith(
+                                "the native FP4 GEMV reads row-major weights; these NVFP4 32 x 256 are" + " tiled");
+            }
             assertThatThrownBy(() -> MoeKernels.Grouped.of(w, 2, 1, 1))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageStartingWith(

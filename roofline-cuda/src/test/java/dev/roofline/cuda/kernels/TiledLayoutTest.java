@@ -27,8 +27,9 @@ class TiledLayoutTest {
 
     /**
      * Element (n, k)'s code read from tiled bytes by the definition: tile n / 16, group k / 128, lane 4r + q with
-     * r = n % 8 and q = (k % 128) / 32, mma i = (k % 32) / 4, half i / 4, word 4 of the lane's 16 bytes... element
-     * e = 2c + rho with c = k % 4, rho = (n % 16) / 8; its register p = rho + 2(c / 2) and half c % 2.
+     * r = n % 8 and q = (k % 128) / 32, mma i = (k % 32) / 4 in half i / 4 as word i % 4 of the lane's 16 bytes;
+     * within the word element e = rho + 2c with c = k % 4 and rho = (n % 16) / 8, in register p = rho + 2(c / 2), half
+     * c % 2.
      */
     private static int tiledCode(byte[] t, boolean e2m1, int cols, int n, int k) {
         int tile = n / 16;
@@ -78,9 +79,8 @@ class TiledLayoutTest {
         int[][] cases = {
             // n, k, byte, shift: (0,0) word 0 bits 0..3; (8,0) register 1 bits 4..7; (0,1) upper half bits 16..19;
             // (0,2) register 2 bits 8..11; (0,4) mma 1 = word 1; (0,32) lane 1 = word 4; (1,0) lane 4 = word 16;
-            // (0,16) mma 4 = half 1 = word 128; (0,128) group 1 = byte 1024; (9,37): lane 5, mma 1 = word 21, register
-            // 1
-            // of the upper half = bits 20..23 = byte 86 high nibble
+            // (0,16) mma 4 = half 1 = word 128; (0,128) group 1 = byte 1024;
+            // (9,37): lane 5, mma 1 = word 21, register 1 of the upper half = bits 20..23 = byte 86, high nibble
             {0, 0, 0, 0},
             {8, 0, 0, 4},
             {0, 1, 2, 0},

@@ -230,19 +230,12 @@ public record Calibration(
     /**
      * What one operator of class {@code c} costs beyond its roofline time and its launches: its measured fixed time, or
      * 0 when it has none; a GEMV class measured at given rows, or an attention class at given heads, without one of its
-     * own takes its plain class's.
+     * own takes its plain class's ({@link OperatorClass#plain}).
      */
     public double fixedSecondsOf(OperatorClass c) {
         Checks.notNull("class", c);
-        if (!fixedSeconds.containsKey(c)) {
-            if (c instanceof OperatorClass.Gemv v && v.rows() > 0) {
-                return fixedSeconds.getOrDefault(new OperatorClass.Gemv(v.weights()), 0.0); // the plain class's
-            }
-            if (c instanceof OperatorClass.Attention a && a.heads() > 0) {
-                return fixedSeconds.getOrDefault(OperatorClass.ATTENTION, 0.0);
-            }
-        }
-        return fixedSeconds.getOrDefault(c, 0.0);
+        Double own = fixedSeconds.get(c);
+        return own != null ? own : fixedSeconds.getOrDefault(c.plain(), 0.0);
     }
 
     /** Whether {@code c} has a measured efficiency. */

@@ -68,6 +68,14 @@ public sealed interface OperatorClass
     String key();
 
     /**
+     * The class this one is a measurement of at given rows or heads ({@code gemv NVFP4 m16} → {@code gemv NVFP4},
+     * {@code attention h64} → {@code attention}); itself for a class measured at none.
+     */
+    default OperatorClass plain() {
+        return this;
+    }
+
+    /**
      * A matrix-vector product, weights stored in {@code weights}: of at most {@link #GEMV_MAX_ROWS} activation rows
      * ({@code rows} 0), or as measured at {@code rows} rows (1 to {@link #GEMV_MEASURED_MAX_ROWS}).
      */
@@ -83,6 +91,11 @@ public sealed interface OperatorClass
         /** Any row count up to {@link #GEMV_MAX_ROWS}. */
         public Gemv(Precision weights) {
             this(weights, 0);
+        }
+
+        @Override
+        public OperatorClass plain() {
+            return rows == 0 ? this : new Gemv(weights);
         }
 
         @Override
@@ -145,6 +158,11 @@ public sealed interface OperatorClass
         /** Any number of KV heads. */
         public Attention() {
             this(0);
+        }
+
+        @Override
+        public OperatorClass plain() {
+            return heads == 0 ? this : ATTENTION;
         }
 
         @Override

@@ -149,6 +149,11 @@ class OperatorClassTest {
                     .hasMessageStartingWith("operator class \"" + bad + "\": heads must be 1..65536");
         }
         assertThatThrownBy(() -> OperatorClass.parse("attention b8")).hasMessageContaining("unknown operator class");
+        assertThat(h64.plain()).isSameAs(OperatorClass.ATTENTION);
+        assertThat(OperatorClass.ATTENTION.plain()).isSameAs(OperatorClass.ATTENTION);
+        assertThat(new OperatorClass.Gemv(Precision.NVFP4, 16).plain())
+                .isEqualTo(new OperatorClass.Gemv(Precision.NVFP4));
+        assertThat(OperatorClass.ELEMENTWISE.plain()).isSameAs(OperatorClass.ELEMENTWISE);
         assertThatThrownBy(() -> new OperatorClass.Attention(-1))
                 .hasMessage("attention heads must be 0 (any) or 1..65536, got -1");
     }

@@ -49,8 +49,7 @@ public record DeviceWeights(
      */
     public static DeviceWeights upload(
             WeightFormat format, int rows, int cols, byte[] weights, byte[] scales, float globalScale) {
-        requireLength("weights", weights.length, format.weightBytes(rows, cols), format, rows, cols);
-        requireLength("scales", scales == null ? 0 : scales.length, format.scaleBytes(rows, cols), format, rows, cols);
+        requireBytes(format, rows, cols, weights, scales);
         byte[] onDevice = format.scaleBytes(rows, cols) == 0 ? null : deviceScales(format, rows, cols, scales);
         return copy(format, rows, cols, weights, onDevice, globalScale, false);
     }
@@ -66,8 +65,7 @@ public record DeviceWeights(
         if (!TiledLayout.supports(format, rows, cols)) {
             return upload(format, rows, cols, weights, scales, globalScale);
         }
-        requireLength("weights", weights.length, format.weightBytes(rows, cols), format, rows, cols);
-        requireLength("scales", scales == null ? 0 : scales.length, format.scaleBytes(rows, cols), format, rows, cols);
+        requireBytes(format, rows, cols, weights, scales);
         byte[] tiledScales = TiledLayout.scales(format, rows, cols, scales);
         // MXFP4's row maxima come from the row-major scales and follow the tiled ones unchanged
         byte[] onDevice = deviceScales(format, rows, cols, scales).clone();
@@ -143,7 +141,14 @@ public record DeviceWeights(
         }
     }
 
-    private static void requireLength(String what, long have, long need, WeightFormat f, int rows, int cols) {
+    /** Throws unless {@code weights} and {@code scales} (null: none) are exactly the format's bytes for the shape. */
+    private static void requireBytes(WeightFormat format, int rows, int cols, byte[] weights, byte[] scales) {
+        requireLength("weights", weights.length, format.weightBytes(rows, cols), format, rows, cols);
+        requireLength("scales", scales == null ? 0 : scales.length, format.scaleBytes(rows, cols), format, rows, cols);
+    }
+
+    /** Throws, naming the shape and {@code what}, unless {@code have} bytes are the {@code need} bytes it takes. */
+    static void requireLength(String what, long have, long need, WeightFormat f, int rows, int cols) {
         if (have != need) {
             throw new IllegalArgumentException(
                     f + " " + rows + " x " + cols + " has " + need + " " + what + " bytes, got " + have);

@@ -167,10 +167,7 @@ public final class TiledLayout {
     private static void check(WeightFormat format, int rows, int cols, String what, byte[] bytes, long need) {
         Objects.requireNonNull(bytes, what);
         requireSupported(format, rows, cols);
-        if (bytes.length != need) {
-            throw new IllegalArgumentException(
-                    format + " " + rows + " x " + cols + " has " + need + " " + what + " bytes, got " + bytes.length);
-        }
+        DeviceWeights.requireLength(what, bytes.length, need, format, rows, cols);
     }
 
     /** Throws unless {@link #supports} these weights, naming what the layout takes. */

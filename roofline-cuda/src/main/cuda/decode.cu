@@ -61,17 +61,15 @@ __device__ __forceinline__ void rotate_pair(half* x, int i, int half_d, double a
     x[i + half_d] = __float2half_rn((float)(x2 * c + x1 * s));
 }
 
-// The KV cache's element types. Raw: what one load of eight elements reads (16 bytes of a 16-bit type, 8 of FP8), so
-// every cache type keeps the same threads per token row and the same loop shapes; ROWS_IN_FLIGHT keeps 128 bytes of
-// loads in flight per thread whatever the element size. store rounds a float to the type (round to nearest even, FP8
-// saturating to +-448 as vLLM's scaled conversion does).
+// The KV cache's element types. Raw: what one read of eight elements takes (16 bytes of a 16-bit type, 8 of FP8), so
+// every cache type keeps the same threads per token row and the same loop shapes. store rounds a float to the type
+// (round to nearest even, FP8 saturating to +-448 as vLLM's scaled conversion does).
 __device__ __forceinline__ float2 pair_to_float2(half2 p) { return __half22float2(p); }
 __device__ __forceinline__ float2 pair_to_float2(__nv_bfloat162 p) { return __bfloat1622float2(p); }
 
 // A 16-bit element type C whose pairs are P (half2, bf162).
 template <typename C, typename P> struct KvTraits16 {
     using Raw = uint4;
-    static constexpr int ROWS_IN_FLIGHT = 8;
     __device__ static __forceinline__ void widen8(Raw raw, float* out) {
         const P* h = reinterpret_cast<const P*>(&raw);
 #pragma unroll
@@ -91,7 +89,6 @@ template <> struct KvTraits<__nv_bfloat16> : KvTraits16<__nv_bfloat16, __nv_bflo
 };
 template <> struct KvTraits<__nv_fp8_e4m3> {
     using Raw = uint2;
-    static constexpr int ROWS_IN_FLIGHT = 16;
     __device__ static __forceinline__ void widen8(Raw raw, float* out) {
         const __nv_fp8x2_storage_t* p = reinterpret_cast<const __nv_fp8x2_storage_t*>(&raw);
 #pragma unroll
@@ -286,21 +283,39 @@ extern "C" __global__ void __launch_bounds__(256) decode_silu_mul_f16(const half
 // Two fusions of this pass measured slower and are not made (docs/design/decode-kernels.md): merging the splits in the
 // last block of each KV head instead of decode_attention_reduce, and RoPE with the KV append done here instead of in
 // decode_rope_append.
-// Three phases over the chunk (at most ATTENTION_MAX_CHUNK tokens): the logits, D/8 threads per token row with one
-// 16-byte load each and many rows in flight, into shared memory; their max and sum; then the values the same way, each
-// thread summing its 8 columns over every ROWS-th token, the ROWS partial sums added through shared memory.
+// Three phases over the chunk (at most MAX_CHUNK<QPK> tokens): the logits, D/8 threads per token row with one
+// 16-byte (8-byte for FP8) shared-memory read each, into shared memory; their max and sum; then the values the same
+// way, each thread summing its 8 columns over every ROWS-th token, the ROWS partial sums added through shared memory.
+// The chunk reaches shared memory as a stream of ATTENTION_TILE_BYTES tiles, first the keys' then the values', through
+// a ring of ATTENTION_STAGES slots filled by cp.async: STAGES - 1 tiles are in flight while one is used, and the first
+// value tiles are already on their way while the block takes the softmax, so DRAM is never idle on a block's account
+// between its first load and its last (loads into registers kept at most 16 KiB a block in flight and left DRAM idle
+// through the softmax).
 constexpr int ATTENTION_THREADS = 128;
-constexpr int ATTENTION_MAX_CHUNK = 256;
+// The most tokens of a chunk (DecodeKernels.ATTENTION_MAX_CHUNK): 512 up to 4 query heads per KV head, 256 at 8,
+// whose logits would otherwise take the block past 48 KiB of static shared memory.
+constexpr int ATTENTION_MAX_CHUNK = 512;
+template <int QPK> inline constexpr int MAX_CHUNK = QPK > 4 ? 256 : ATTENTION_MAX_CHUNK;
+constexpr int ATTENTION_TILE_BYTES = 8192;
+constexpr int ATTENTION_STAGES = 4;
+
+// Rows of keys whose dot products one reduce_scatter sums: up to 8 rows x QPK heads values per lane (32 at QPK = 4).
+constexpr int SCATTER_ROWS = 8;
 
 __device__ __forceinline__ void load8(const half* p, float* out) {
     KvTraits<half>::widen8(*reinterpret_cast<const uint4*>(p), out);
 }
 
-// Token rows each thread has in flight at once: the loads of UNROLL = KvTraits<C>::ROWS_IN_FLIGHT rows (8 of a 16-bit
-// cache, 16 of FP8) are issued before any is used, so a block keeps 128 x 128 B = 16 KiB in flight; Little's law asks
-// ~22 KB per SM at 4.8 TB/s and ~600 ns.
-// Rows of keys whose dot products one reduce_scatter sums: 8 rows x QPK heads values per lane (32 at QPK = 4).
-constexpr int SCATTER_ROWS = 8;
+// 16 bytes from global to shared memory, bypassing L1 (cp.async.cg); they land by the matching cp_async_wait.
+__device__ __forceinline__ void cp_async16(void* shared, const void* global) {
+    unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(global) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
+// until at most N of this thread's committed groups are still in flight
+template <int N> __device__ __forceinline__ void cp_async_wait() {
+    asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
+}
 
 // Sums v[0..N) over the LANES lanes of a row group (lanes sub = 0..LANES-1, adjacent in the warp), leaving lane sub
 // with the totals of v[sub * N/LANES .. (sub + 1) * N/LANES) in v[0 .. N/LANES): each round halves what a lane holds,
@@ -332,11 +347,17 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                                 float* partial_ml, float* partial_acc, int q_row_stride, int heads, int kv_heads,
                                 int capacity, int splits, int chunk, float k_scale, float v_scale) {
     using Raw = typename KvTraits<C>::Raw;
-    constexpr int UNROLL = KvTraits<C>::ROWS_IN_FLIGHT;
     constexpr int VEC = 8;
     constexpr int LANES = D / VEC;                  // threads per token row: 16 (D = 128) or 8 (D = 64)
-    constexpr int ROWS = ATTENTION_THREADS / LANES; // token rows in flight: 8 or 16
-    __shared__ float s_p[QPK][ATTENTION_MAX_CHUNK];
+    constexpr int ROWS = ATTENTION_THREADS / LANES; // token rows read at once: 8 or 16
+    constexpr int ROW_BYTES = D * (int)sizeof(C);
+    constexpr int TILE = ATTENTION_TILE_BYTES / ROW_BYTES; // tokens per tile: 32 (D = 128, 16-bit) .. 128 (64, FP8)
+    constexpr int RPT = TILE / ROWS;                        // token rows per thread per tile: 4 (16-bit) or 8 (FP8)
+    constexpr int COPIES = ATTENTION_TILE_BYTES / 16 / ATTENTION_THREADS; // cp.async per thread per tile
+    constexpr int SR = RPT < SCATTER_ROWS ? RPT : SCATTER_ROWS;
+    static_assert(TILE % ROWS == 0 && MAX_CHUNK<QPK> % TILE == 0, "whole tiles of whole row groups");
+    __shared__ __align__(16) unsigned char s_tiles[ATTENTION_STAGES][ATTENTION_TILE_BYTES];
+    __shared__ float s_p[QPK][MAX_CHUNK<QPK>];
     __shared__ float s_acc[ROWS][D];
     __shared__ float s_max[QPK][ATTENTION_THREADS / 32];
     __shared__ float s_sum[QPK][ATTENTION_THREADS / 32];
@@ -366,6 +387,35 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
         return;
     }
 
+    // Tile i < kt is keys [i * TILE, (i + 1) * TILE), tile kt + i the same tokens' values; the split's tokens are
+    // contiguous in the cache, so a tile is one contiguous span of bytes, copied in 16-byte pieces by consecutive
+    // threads. Rows at or past n are not copied: their slot keeps an older tile's bytes, which no sum below uses.
+    const int kt = (n + TILE - 1) / TILE;
+    const int tiles = 2 * kt;
+    size_t first = (((size_t)b * kv_heads + g) * capacity + begin) * ROW_BYTES;
+    const unsigned char* k_bytes = reinterpret_cast<const unsigned char*>(k_cache) + first;
+    const unsigned char* v_bytes = reinterpret_cast<const unsigned char*>(v_cache) + first;
+    auto issue = [&](int i) {
+        if (i < tiles) {
+            int tile = i < kt ? i : i - kt;
+            const unsigned char* src = (i < kt ? k_bytes : v_bytes) + (size_t)tile * ATTENTION_TILE_BYTES;
+            int bytes = min(TILE, n - tile * TILE) * ROW_BYTES;
+            unsigned char* dst = s_tiles[i % ATTENTION_STAGES];
+#pragma unroll
+            for (int c = 0; c < COPIES; c++) {
+                int off = (c * ATTENTION_THREADS + threadIdx.x) * 16;
+                if (off < bytes) {
+                    cp_async16(dst + off, src + off);
+                }
+            }
+        }
+        cp_async_commit(); // an empty group past the last tile keeps the count the waits rely on
+    };
+#pragma unroll
+    for (int i = 0; i < ATTENTION_STAGES - 1; i++) {
+        issue(i);
+    }
+
     float qv[QPK][VEC];
 #pragma unroll
     for (int j = 0; j < QPK; j++) {
@@ -375,26 +425,41 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
             qv[j][e] *= scale;
         }
     }
-    size_t base = (((size_t)b * kv_heads + g) * capacity + begin) * D + sub * VEC;
+    constexpr int WARPS = ATTENTION_THREADS / 32;
+    float m[QPK];
+    float l[QPK];
+#pragma unroll
+    for (int j = 0; j < QPK; j++) {
+        m[j] = -CUDART_INF_F;
+        l[j] = 0.f;
+    }
+    // tile i in its slot, this thread's first row of it; the next tile but STAGES - 2 on its way
+    auto next = [&](int i) {
+        cp_async_wait<ATTENTION_STAGES - 2>(); // this thread's pieces of tile i have landed
+        __syncthreads(); // everyone's have, and every thread is done with tile i - 1, whose slot the next issue fills
+        issue(i + ATTENTION_STAGES - 1);
+        return s_tiles[i % ATTENTION_STAGES] + row * ROW_BYTES + sub * VEC * (int)sizeof(C);
+    };
 
-    // 1. logits; the loop runs the same count on every thread of a warp, whose lanes shuffle together
-    for (int t0 = 0; t0 < n; t0 += UNROLL * ROWS) {
-        Raw raw[UNROLL];
+    for (int i = 0; i < kt; i++) {
+        const unsigned char* slot = next(i);
+        // 1. logits of this tile's tokens t = t0 + u * ROWS + row
+        const int t0 = i * TILE;
+        Raw raw[RPT];
 #pragma unroll
-        for (int u = 0; u < UNROLL; u++) {
-            int t = t0 + u * ROWS + row;
-            raw[u] = t < n ? *reinterpret_cast<const Raw*>(k_cache + base + (size_t)t * D) : Raw{};
+        for (int u = 0; u < RPT; u++) {
+            raw[u] = *reinterpret_cast<const Raw*>(slot + u * ROWS * ROW_BYTES);
         }
-        if constexpr (SCATTER_ROWS * QPK >= LANES) {
-            // SCATTER_ROWS rows' QPK dot products reduced across the row's LANES lanes together (reduce_scatter):
-            // log2(LANES) rounds in which each lane sends half of what it still holds, so the lanes end up with the
-            // whole sums between them, SCATTER_ROWS * QPK - 1 shuffles instead of SCATTER_ROWS * QPK * log2(LANES)
+        if constexpr (SR * QPK >= LANES) {
+            // SR rows' QPK dot products reduced across the row's LANES lanes together (reduce_scatter):
+            // log2(LANES) rounds in which each lane sends half of what it still holds, so the lanes end up with
+            // the whole sums between them, SR * QPK - 1 shuffles instead of SR * QPK * log2(LANES)
 #pragma unroll
-            for (int u0 = 0; u0 < UNROLL; u0 += SCATTER_ROWS) {
-                constexpr int NV = SCATTER_ROWS * QPK;
+            for (int u0 = 0; u0 < RPT; u0 += SR) {
+                constexpr int NV = SR * QPK;
                 float vals[NV]; // vals[r * QPK + j]: row u0 + r, head j
 #pragma unroll
-                for (int r = 0; r < SCATTER_ROWS; r++) {
+                for (int r = 0; r < SR; r++) {
                     float kv[VEC];
                     KvTraits<C>::widen8(raw[u0 + r], kv);
 #pragma unroll
@@ -420,7 +485,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
             }
         } else {
 #pragma unroll
-            for (int u = 0; u < UNROLL; u++) {
+            for (int u = 0; u < RPT; u++) {
                 int t = t0 + u * ROWS + row;
                 float kv[VEC];
                 KvTraits<C>::widen8(raw[u], kv);
@@ -442,25 +507,9 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
             }
         }
     }
-    // the first rows of V do not depend on the softmax: their loads are issued now and land during phase 2
-    Raw vraw[UNROLL];
-#pragma unroll
-    for (int u = 0; u < UNROLL; u++) {
-        int t = u * ROWS + row;
-        vraw[u] = t < n ? *reinterpret_cast<const Raw*>(v_cache + base + (size_t)t * D) : Raw{};
-    }
-    __syncthreads();
-
-    // 2. every head's max, then exp and sum (s_p becomes the unnormalised weights): the heads side by side in each
-    // pass, so the block meets at two barriers, not four per head
-    constexpr int WARPS = ATTENTION_THREADS / 32;
-    float m[QPK];
-    float l[QPK];
-#pragma unroll
-    for (int j = 0; j < QPK; j++) {
-        m[j] = -CUDART_INF_F;
-        l[j] = 0.f;
-    }
+    // 2. every head's max, then exp and sum (s_p becomes the unnormalised weights), the heads side by side in each pass
+    // so the block meets at three barriers, not more per head; the first value tiles are in flight meanwhile
+    __syncthreads(); // every logit is in s_p
     for (int t = threadIdx.x; t < n; t += ATTENTION_THREADS) {
 #pragma unroll
         for (int j = 0; j < QPK; j++) {
@@ -507,8 +556,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
             l[j] += s_sum[j][w];
         }
     }
-
-    // 3. values: each thread its 8 columns over tokens row, row + ROWS, ...
+    // 3. values: each thread its 8 columns over each tile's tokens row, row + ROWS, ...
     float acc[QPK][VEC];
 #pragma unroll
     for (int j = 0; j < QPK; j++) {
@@ -517,20 +565,15 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
             acc[j][e] = 0.f;
         }
     }
-    for (int t0 = 0; t0 < n; t0 += UNROLL * ROWS) {
-        if (t0 > 0) {
+    for (int i = kt; i < tiles; i++) {
+        const unsigned char* slot = next(i);
+        const int t0 = (i - kt) * TILE;
 #pragma unroll
-            for (int u = 0; u < UNROLL; u++) {
-                int t = t0 + u * ROWS + row;
-                vraw[u] = t < n ? *reinterpret_cast<const Raw*>(v_cache + base + (size_t)t * D) : Raw{};
-            }
-        }
-#pragma unroll
-        for (int u = 0; u < UNROLL; u++) {
+        for (int u = 0; u < RPT; u++) {
             int t = t0 + u * ROWS + row;
             if (t < n) {
                 float vv[VEC];
-                KvTraits<C>::widen8(vraw[u], vv);
+                KvTraits<C>::widen8(*reinterpret_cast<const Raw*>(slot + u * ROWS * ROW_BYTES), vv);
 #pragma unroll
                 for (int j = 0; j < QPK; j++) {
                     float p = s_p[j][t];
@@ -566,8 +609,9 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     }
 }
 
-// BLOCKS: the blocks per SM the register budget is set for. Five hold 20 KiB of loads in flight per SM on Hopper;
-// groups of 8 query heads keep twice the accumulators and would spill at five, so they take what fits. One kernel per
+// BLOCKS: the blocks per SM the register budget is set for (DecodeKernels.attentionBlocksPerSm). Five keep up to
+// 5 x 3 tiles = 120 KiB in flight per SM and fit its shared memory (~41 KiB a block); groups of 8 query heads keep
+// twice the accumulators and would spill at five, so they take what fits. One kernel per
 // cache type (sfx: f16, bf16, e4m3), head size and group size.
 #define ROOFLINE_ATTENTION_SPLIT(C, sfx, D, QPK, BLOCKS)                                                             \
     extern "C" __global__ void __launch_bounds__(ATTENTION_THREADS, BLOCKS)                                          \

@@ -247,7 +247,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
 
 } // namespace roofline_tiled
 
-// _m<rows bound>: 1, 8, 16, 32 (GemvKernels.tiledRowsBound); T tiles per block (16T rows), UNR steps of loads per trip,
+// _m<rows bound>: 1, 8, 16, 32 (GemvKernels.rowsBound); T tiles per block (16T rows), UNR steps of loads per trip,
 // 8 warps splitting K. At one row one tile a block: NVFP4 and MXFP4 capped at 48 registers (5 blocks per SM, as
 // gemv_tc's NVFP4) with 2 steps in flight, INT4 with 4 (under the cap it spills). Up to 8 rows one tile with 4 steps in
 // flight; at 16 rows two tiles a block, which halves the x loads per weight byte (each block reads all of x, 4 KB per

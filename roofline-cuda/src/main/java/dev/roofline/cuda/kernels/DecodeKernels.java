@@ -25,13 +25,20 @@ import java.util.Objects;
  * }</pre>
  */
 public final class DecodeKernels implements AutoCloseable {
-    /** The most tokens one block of the attention's first pass reads (its chunk of the context). */
-    public static final int ATTENTION_MAX_CHUNK = 256;
+    /**
+     * The most tokens one block of the attention's first pass reads (its chunk of the context) for groups of up to 4
+     * query heads per KV head; groups of 8 take {@link #ATTENTION_MAX_CHUNK_GROUP8} (ATTENTION_MAX_CHUNK in decode.cu:
+     * the block keeps a logit per head and token in shared memory, beside its 32 KiB of KV tiles and under the 48 KiB a
+     * block's static shared memory may take).
+     */
+    public static final int ATTENTION_MAX_CHUNK = 512;
+    /** {@link #ATTENTION_MAX_CHUNK} for groups of more than 4 query heads per KV head. */
+    public static final int ATTENTION_MAX_CHUNK_GROUP8 = 256;
     /** The fewest tokens one block of the attention's first pass reads, unless the context is shorter. */
     public static final int ATTENTION_MIN_CHUNK = 32;
     /** Columns of a head one block of the attention's merge writes (REDUCE_COLS in decode.cu). */
     static final int ATTENTION_REDUCE_COLUMNS = 32;
-    /** Chunks are whole multiples of this many tokens (a block's rows of loads in flight). */
+    /** Chunks are whole multiples of this many tokens (the token rows the attention block reads at once: 8 or 16). */
     static final int ATTENTION_CHUNK_STEP = 16;
     /**
      * The widest row {@link #addRmsNorm} takes: its 256 threads keep eight 16-byte pieces each in registers
@@ -286,12 +293,17 @@ public final class DecodeKernels implements AutoCloseable {
         return group > 4 ? 3 : 5;
     }
 
+    /** The most tokens a block of the attention's first pass reads for groups of {@code group} query heads. */
+    static int attentionMaxChunk(int group) {
+        return group > 4 ? ATTENTION_MAX_CHUNK_GROUP8 : ATTENTION_MAX_CHUNK;
+    }
+
     /**
      * Tokens per block of the attention's first pass on a GPU of {@code smCount} SMs. The blocks ({@code rows ×
      * kvHeads} KV heads times the splits) are sized to fill whole waves of resident blocks: the fewest splits chunks
-     * of {@link #ATTENTION_MAX_CHUNK} tokens allow, raised to as many as the waves those need can hold, then the
-     * chunk that many splits need, rounded up to a multiple of 16 and kept in [{@link #ATTENTION_MIN_CHUNK},
-     * {@link #ATTENTION_MAX_CHUNK}]. A last wave a third full would otherwise leave most SMs idle while it runs.
+     * of {@link #attentionMaxChunk} tokens allow, raised to as many as the waves those need can hold, then the chunk
+     * that many splits need, rounded up to a multiple of 16 and kept in [{@link #ATTENTION_MIN_CHUNK},
+     * {@link #attentionMaxChunk}]. A last wave a third full would otherwise leave most SMs idle while it runs.
      */
     public static int attentionChunk(int smCount, int rows, int heads, int kvHeads, int maxLength) {
         positive("smCount", smCount);
@@ -299,12 +311,13 @@ public final class DecodeKernels implements AutoCloseable {
         groups(heads, kvHeads);
         positive("maxLength", maxLength);
         long kvRows = (long) rows * kvHeads;
+        int maxChunk = attentionMaxChunk(heads / kvHeads);
         long slots = (long) smCount * attentionBlocksPerSm(heads / kvHeads);
-        long fewest = Math.ceilDiv(maxLength, ATTENTION_MAX_CHUNK);
+        long fewest = Math.ceilDiv(maxLength, maxChunk);
         long waves = Math.ceilDiv(kvRows * fewest, slots);
         long splits = Math.max(fewest, waves * slots / kvRows);
         long chunk = Math.ceilDiv(Math.ceilDiv(maxLength, splits), ATTENTION_CHUNK_STEP) * ATTENTION_CHUNK_STEP;
-        return Math.clamp(chunk, ATTENTION_MIN_CHUNK, ATTENTION_MAX_CHUNK);
+        return Math.clamp(chunk, ATTENTION_MIN_CHUNK, maxChunk);
     }
 
     /** Splits of the context the attention's first pass makes: the longest row over {@link #attentionChunk}. */

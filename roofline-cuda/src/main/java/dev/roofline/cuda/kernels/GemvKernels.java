@@ -295,7 +295,7 @@ public final class GemvKernels implements AutoCloseable {
                     + " row-major kernels");
         }
         checkOperands(w.format(), w.weights(), w.scales(), w.globalScale(), x, y, m, w.rows(), w.cols(), activation);
-        int bound = tiledRowsBound(m);
+        int bound = rowsBound(w.format(), activation, m); // 1, 8, 16 or 32: the 4-bit formats run on the tensor cores
         library.launchOrdered(
                 tiledName(w.format(), bound),
                 Math.ceilDiv(w.rows() / TiledLayout.TILE_ROWS, tiledTiles(bound)),
@@ -341,11 +341,6 @@ public final class GemvKernels implements AutoCloseable {
 
     /** Warps per block of the tiled kernels, which split K among them (the 8 of gemv_tiled.cu's kernels). */
     static final int TILED_WARPS = 8;
-
-    /** The most activation rows of the tiled kernel that runs {@code m}: 1, 8, 16 or 32. */
-    static int tiledRowsBound(int m) {
-        return m == 1 ? 1 : m <= 8 ? 8 : m <= MAX_M ? MAX_M : MAX_ROWS;
-    }
 
     /** 16-row tiles one block of the tiled kernel for {@code bound} rows computes: 2 at 16 rows, else 1. */
     static int tiledTiles(int bound) {

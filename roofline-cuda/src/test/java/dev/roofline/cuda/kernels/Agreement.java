@@ -3,14 +3,14 @@ package dev.roofline.cuda.kernels;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** How close a kernel's output is to its reference, bounded two ways and reported with the worst element. */
-final class Agreement {
+public final class Agreement {
     private Agreement() {}
 
     /**
      * Asserts ||y - ref|| / ||ref|| below {@code relative} and max |y - ref| / max |ref| below {@code worst}; a NaN in
      * {@code y} counts as the worst element and fails both.
      */
-    static void check(String what, double[] y, double[] ref, double relative, double worst) {
+    public static void check(String what, double[] y, double[] ref, double relative, double worst) {
         assertThat(y).hasSameSizeAs(ref);
         double err = 0;
         double norm = 0;

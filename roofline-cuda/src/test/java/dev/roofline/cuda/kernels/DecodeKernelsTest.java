@@ -26,30 +26,38 @@ class DecodeKernelsTest {
 
     @Test
     void longContextsOfLargeBatchesTakeTheLargestChunk() {
-        // 32 rows x 8 KV heads x ceil(32768 / 256) = 32768 blocks: 50 waves of 660 hold 33000, 33000 / 256 KV rows =
-        // 128 splits, which is the fewest already: chunk 256
-        assertThat(DecodeKernels.attentionChunk(SMS, 32, 32, 8, 32_768)).isEqualTo(256);
-        assertThat(DecodeKernels.attentionSplits(SMS, 32, 32, 8, 32_768)).isEqualTo(128);
+        // 32 rows x 8 KV heads x ceil(32768 / 512) = 16384 blocks: 25 waves of 660 hold 16500, 16500 / 256 KV rows =
+        // 64 splits, which is the fewest already: chunk 512
+        assertThat(DecodeKernels.attentionChunk(SMS, 32, 32, 8, 32_768)).isEqualTo(512);
+        assertThat(DecodeKernels.attentionSplits(SMS, 32, 32, 8, 32_768)).isEqualTo(64);
     }
 
     @Test
     void theSplitsFillWholeWavesOfResidentBlocks() {
-        // 1 x 8 KV heads, 8192 tokens: at least 32 splits (256 blocks, one wave); one wave holds 660 / 8 = 82 splits,
+        // 1 x 8 KV heads, 8192 tokens: at least 16 splits (128 blocks, one wave); one wave holds 660 / 8 = 82 splits,
         // ceil(8192 / 82) = 100 tokens, rounded up to 112: ceil(8192 / 112) = 74 splits, 592 blocks
         assertThat(DecodeKernels.attentionChunk(SMS, 1, 32, 8, 8192)).isEqualTo(112);
         assertThat(DecodeKernels.attentionSplits(SMS, 1, 32, 8, 8192)).isEqualTo(74);
-        // 32768 tokens: at least 128 splits, 1024 blocks, two waves; 1320 / 8 = 165 splits, ceil(32768 / 165) = 199,
-        // rounded up to 208: 158 splits, 1264 blocks
-        assertThat(DecodeKernels.attentionChunk(SMS, 1, 32, 8, 32_768)).isEqualTo(208);
-        assertThat(DecodeKernels.attentionSplits(SMS, 1, 32, 8, 32_768)).isEqualTo(158);
-        // 32 rows, 1024 tokens: 4 splits = 1024 blocks, two waves; 1320 / 256 = 5 splits, ceil(1024 / 5) = 205 -> 208
-        assertThat(DecodeKernels.attentionChunk(SMS, 32, 32, 8, 1024)).isEqualTo(208);
-        // groups of 8 query heads: 3 blocks an SM, 396 slots; 396 / 8 = 49 splits, ceil(8192 / 49) = 168 -> 176
+        // 32768 tokens: at least 64 splits, 512 blocks, one wave; 82 splits, ceil(32768 / 82) = 400 tokens (a multiple
+        // of 16): 82 splits, 656 blocks
+        assertThat(DecodeKernels.attentionChunk(SMS, 1, 32, 8, 32_768)).isEqualTo(400);
+        assertThat(DecodeKernels.attentionSplits(SMS, 1, 32, 8, 32_768)).isEqualTo(82);
+        // 32 rows, 1024 tokens: 2 splits = 512 blocks, one wave; 660 / 256 = 2 splits: chunk 512
+        assertThat(DecodeKernels.attentionChunk(SMS, 32, 32, 8, 1024)).isEqualTo(512);
+        // 32 rows, 8192 tokens: 16 splits = 4096 blocks, 7 waves of 660 hold 4620, 4620 / 256 = 18 splits,
+        // ceil(8192 / 18) = 456 tokens, rounded up to 464: ceil(8192 / 464) = 18 splits
+        assertThat(DecodeKernels.attentionChunk(SMS, 32, 32, 8, 8192)).isEqualTo(464);
+        assertThat(DecodeKernels.attentionSplits(SMS, 32, 32, 8, 8192)).isEqualTo(18);
+        // groups of 8 query heads: 3 blocks an SM, 396 slots, chunks of at most 256 tokens; 396 / 8 = 49 splits,
+        // ceil(8192 / 49) = 168 -> 176
         assertThat(DecodeKernels.attentionChunk(SMS, 1, 64, 8, 8192)).isEqualTo(176);
-        // a GPU of 48 SMs (240 slots): the fewest 32 splits make 256 blocks, two waves of 240; 480 / 8 = 60 splits,
-        // ceil(8192 / 60) = 137 -> 144 tokens, 57 splits, 456 blocks
-        assertThat(DecodeKernels.attentionChunk(48, 1, 32, 8, 8192)).isEqualTo(144);
-        assertThat(DecodeKernels.attentionSplits(48, 1, 32, 8, 8192)).isEqualTo(57);
+        // ... and at 32 rows x 32768 tokens the 256-token ceiling: 128 splits, 32768 blocks, 83 waves of 396 hold
+        // 32868, 32868 / 256 = 128 splits
+        assertThat(DecodeKernels.attentionChunk(SMS, 32, 64, 8, 32_768)).isEqualTo(256);
+        // a GPU of 48 SMs (240 slots): the fewest 16 splits make 128 blocks, one wave; 240 / 8 = 30 splits,
+        // ceil(8192 / 30) = 274 -> 288 tokens, 29 splits, 232 blocks
+        assertThat(DecodeKernels.attentionChunk(48, 1, 32, 8, 8192)).isEqualTo(288);
+        assertThat(DecodeKernels.attentionSplits(48, 1, 32, 8, 8192)).isEqualTo(29);
     }
 
     @Test

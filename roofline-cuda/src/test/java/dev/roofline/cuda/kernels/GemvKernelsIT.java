@@ -26,7 +26,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * order; the bounds are on ||y - ref|| / ||ref|| and on the worst element relative to the largest output.
  */
 @RequiresGpu
-class GemvKernelsIT {
+public class GemvKernelsIT {
     private static final int N = 70; // not a multiple of the rows a block computes (4, 8 or 16)
     private static final int K = 1024;
     private static GemvKernels gemv;
@@ -526,7 +526,7 @@ class GemvKernelsIT {
     }
 
     /** Gaussian weights with one in 64 scaled by 10-50x: the outliers that block scales exist for. */
-    static float[] weightsWithOutliers(Random rnd, int count) {
+    public static float[] weightsWithOutliers(Random rnd, int count) {
         float[] w = new float[count];
         for (int i = 0; i < count; i++) {
             w[i] = (float) (0.02 * rnd.nextGaussian() * (rnd.nextInt(64) == 0 ? 10 + 40 * rnd.nextDouble() : 1));
@@ -534,7 +534,7 @@ class GemvKernelsIT {
         return w;
     }
 
-    static double[] reference(float[] w, double[] x, int m, int N, int K) {
+    public static double[] reference(float[] w, double[] x, int m, int N, int K) {
         double[] y = new double[m * N];
         for (int r = 0; r < m; r++) {
             for (int n = 0; n < N; n++) {

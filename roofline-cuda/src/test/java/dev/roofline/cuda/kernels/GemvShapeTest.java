@@ -167,11 +167,12 @@ class GemvShapeTest {
     @Test
     void theTiledKernelsBoundRowsAsTheTensorCoreKernelsAndTakeTwoTilesAt16Rows() {
         assertThat(java.util.stream.IntStream.rangeClosed(1, 32)
-                        .map(GemvKernels::tiledRowsBound)
+                        .map(m -> GemvKernels.rowsBound(WeightFormat.NVFP4, Activation.F16, m))
                         .distinct())
                 .containsExactly(1, 8, 16, 32);
-        assertThat(GemvKernels.tiledRowsBound(9)).isEqualTo(16);
-        assertThat(GemvKernels.tiledRowsBound(17)).isEqualTo(32);
+        assertThat(GemvKernels.rowsBound(WeightFormat.INT4, Activation.F16, 9)).isEqualTo(16);
+        assertThat(GemvKernels.rowsBound(WeightFormat.MXFP4, Activation.F16, 17))
+                .isEqualTo(32);
         assertThat(GemvKernels.tiledTiles(1)).isEqualTo(1);
         assertThat(GemvKernels.tiledTiles(8)).isEqualTo(1);
         assertThat(GemvKernels.tiledTiles(16)).isEqualTo(2);

@@ -203,14 +203,6 @@ constexpr int SUM_SPREAD = 8; // GemvKernels.Epilogue.SUM_SPREAD
 __device__ __forceinline__ float to_float1(__half v) { return __half2float(v); }
 __device__ __forceinline__ float to_float1(__nv_bfloat16 v) { return __bfloat162float(v); }
 
-// 1 / rms of activation row m from the FP32 sums a product before left in ep.row_sumsq (1 when there are none)
-__device__ __forceinline__ float norm_scale(const GemvEpilogue& ep, int m) {
-    if (ep.row_sumsq == nullptr) return 1.f;
-    const float4* p = reinterpret_cast<const float4*>(ep.row_sumsq + m * SUM_SPREAD);
-    const float4 a = p[0], b = p[1];
-    return rsqrtf(((a.x + a.y) + (a.z + a.w) + ((b.x + b.y) + (b.z + b.w))) * ep.inv_k + ep.eps);
-}
-
 template <typename T>
 struct EpilogueRows {
     static constexpr bool SUMS = true;
@@ -221,7 +213,11 @@ struct EpilogueRows {
     // stores output (m, n) and returns what it adds to row m's sum of squares
     __device__ __forceinline__ float store(int m, int n, int N, float v) const {
         const size_t i = static_cast<size_t>(m) * N + n;
-        v *= norm_scale(ep, m);
+        if (ep.row_sumsq != nullptr) {
+            const float4* p = reinterpret_cast<const float4*>(ep.row_sumsq + m * SUM_SPREAD);
+            const float4 a = p[0], b = p[1];
+            v *= rsqrtf(((a.x + a.y) + (a.z + a.w) + ((b.x + b.y) + (b.z + b.w))) * ep.inv_k + ep.eps);
+        }
         if (ep.residual == nullptr) {
             y[i] = from_float<T>(v);
             return 0.f;
@@ -244,31 +240,6 @@ struct EpilogueRows {
     }
 };
 
-// A decoder's gate and up products with SiLU(gate) x up in their epilogue, on the stacked [gate; up] matrix of
-// N = 2 x inter rows: each warp computes rows i and i + inter (RPW = 2) and writes the one output y[m][i]. Gate and up
-// are each scaled by the row's 1 / rms (ep.row_sumsq, as EpilogueRows does) and rounded to T first, as the separate
-// decode_silu_mul kernel reads them from the product's output, so the fused product gives the same bits.
-template <typename T>
-struct SiluPairRows {
-    static constexpr bool SUMS = false;
-    static constexpr bool PAIRED = true;
-    const T* __restrict__ x;
-    T* __restrict__ y;
-    GemvEpilogue ep;
-    __device__ __forceinline__ const T* x_row(int m, int K) const { return x + static_cast<size_t>(m) * K; }
-    __device__ __forceinline__ void store_pair(int m, int i, int inter, float gate, float up) const {
-        const float s = norm_scale(ep, m);
-        const float g = to_float1(from_float<T>(gate * s));
-        const float u = to_float1(from_float<T>(up * s));
-        y[static_cast<size_t>(m) * inter + i] = from_float<T>(g / (1.f + __expf(-g)) * u);
-    }
-    __device__ __forceinline__ void begin(int) const {}
-};
-
-// Whether a Rows type pairs each warp's two rows into one output (SiluPairRows); the others store row by row.
-template <typename R, typename = void> struct Paired : std::false_type {};
-template <typename R> struct Paired<R, std::void_t<decltype(R::PAIRED)>> : std::bool_constant<R::PAIRED> {};
-
 // UNROLL 16-byte chunks per lane in flight for each of the warp's RPW rows (rows n0 .. n0 + RPW - 1 share the x loads).
 // The block computes rows tile * (warps per block) * RPW onwards; activation row m is rows.x_row(m), output (m, n) goes
 // to rows.store.
@@ -276,21 +247,16 @@ template <Fmt F, typename T, int MAXM, int UNROLL = 4, int RPW = 1, int HINT = 0
 __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __restrict__ scales, const Rows& rows,
                                      int M, int N, int K, float global, int tile) {
     constexpr int EPC = Traits<F>::EPC;
-    // paired rows (SiluPairRows): warp w reads rows w and w + N/2 and writes output w of N/2
-    constexpr bool PAIRED = Paired<Rows>::value;
-    static_assert(!PAIRED || (RPW == 2 && (F == Fmt::F16 || F == Fmt::BF16)), "pairs: two rows, no row scales");
     const int lane = threadIdx.x & 31;
-    const int warp = tile * (blockDim.x >> 5) + (threadIdx.x >> 5);
-    const int n0 = PAIRED ? warp : warp * RPW;
-    const int outputs = PAIRED ? N / 2 : N;
-    if (n0 >= outputs) return;
+    const int n0 = (tile * (blockDim.x >> 5) + (threadIdx.x >> 5)) * RPW;
+    if (n0 >= N) return;
     const int m_count = MAXM == 1 ? 1 : M;
     const int chunks = K / EPC;
     int rn[RPW]; // the rows read: a row past N reads row n0 again and is not written
     const uint8_t* row[RPW];
     #pragma unroll
     for (int r = 0; r < RPW; r++) {
-        rn[r] = PAIRED ? n0 + r * outputs : n0 + r < N ? n0 + r : n0;
+        rn[r] = n0 + r < N ? n0 + r : n0;
         row[r] = static_cast<const uint8_t*>(Wv) + static_cast<size_t>(rn[r]) * chunks * 16;
     }
 
@@ -358,45 +324,30 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
             }
         }
     }
-    if constexpr (PAIRED) {
-        #pragma unroll
-        for (int m = 0; m < MAXM; m++) {
-            if (m >= m_count) break;
-            float v[RPW];
-            #pragma unroll
-            for (int r = 0; r < RPW; r++) {
-                v[r] = acc[r][m];
-                #pragma unroll
-                for (int off = 16; off > 0; off >>= 1) v[r] += __shfl_xor_sync(0xFFFFFFFFu, v[r], off);
-            }
-            if (lane == 0) rows.store_pair(m, n0, outputs, v[0], v[1]);
-        }
-    } else {
-        float row_scale[RPW];
+    float row_scale[RPW];
+    #pragma unroll
+    for (int r = 0; r < RPW; r++) {
+        row_scale[r] = 1.f;
+        if constexpr (F == Fmt::FP8 || F == Fmt::INT8)
+            if (n0 + r < N) row_scale[r] = static_cast<const float*>(scales)[n0 + r];
+    }
+    #pragma unroll
+    for (int m = 0; m < MAXM; m++) {
+        if (m >= m_count) break;
+        float sq = 0.f;
         #pragma unroll
         for (int r = 0; r < RPW; r++) {
-            row_scale[r] = 1.f;
-            if constexpr (F == Fmt::FP8 || F == Fmt::INT8)
-                if (n0 + r < N) row_scale[r] = static_cast<const float*>(scales)[n0 + r];
-        }
-        #pragma unroll
-        for (int m = 0; m < MAXM; m++) {
-            if (m >= m_count) break;
-            float sq = 0.f;
+            if (n0 + r >= N) break;
+            float v = acc[r][m];
             #pragma unroll
-            for (int r = 0; r < RPW; r++) {
-                if (n0 + r >= N) break;
-                float v = acc[r][m];
-                #pragma unroll
-                for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xFFFFFFFFu, v, off);
-                if (lane == 0) {
-                    if constexpr (Rows::SUMS) sq += rows.store(m, n0 + r, N, v * row_scale[r]);
-                    else rows.store(m, n0 + r, N, v * row_scale[r]);
-                }
+            for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xFFFFFFFFu, v, off);
+            if (lane == 0) {
+                if constexpr (Rows::SUMS) sq += rows.store(m, n0 + r, N, v * row_scale[r]);
+                else rows.store(m, n0 + r, N, v * row_scale[r]);
             }
-            if constexpr (Rows::SUMS)
-                if (lane == 0) rows.flush(m, sq, n0 / RPW);
         }
+        if constexpr (Rows::SUMS)
+            if (lane == 0) rows.flush(m, sq, n0 / RPW);
     }
 }
 
@@ -877,15 +828,6 @@ __device__ __forceinline__ EpilogueRows<T> make_rows(EpilogueRows<T>*, const T* 
         rows.begin(M);                                                                                          \
         gemv<Fmt::FMT, T, MAXM, UNR, RPW>(W, scales, rows, M, N, K, global, blockIdx.x);                        \
     }
-// FP16 gate and up products of a decoder at one row with SiLU(gate) x up in the epilogue (SiluPairRows): N = 2 x inter
-// stacked rows, one warp per output (GemvKernels.gemvSiluMul).
-extern "C" __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32)
-gemv_fp16_f16_m1_silu(const void* W, const void* scales, const __half* x, __half* y, int M, int N, int K, float global,
-                      GemvEpilogue ep) {
-    roofline_launch::wait_for_previous_kernel();
-    const SiluPairRows<__half> rows{x, y, ep};
-    gemv<Fmt::F16, __half, 1, 2, 2>(W, scales, rows, M, N, K, global, blockIdx.x);
-}
 // Tensor-core kernels (gemv_tc above): TC_ROWS rows per block, K split over 8 or 16 warps (suffix _w8, _w16;
 // GemvKernels.tensorCoreWarps picks by N). UNR: steps of loads in flight per warp, the fastest on an H200 at M = 1:
 // 6 for INT4, 4 for NVFP4 and MXFP4 (docs/design/gemv-kernels.md#unrolling-and-register-caps); 4 at M = 16.

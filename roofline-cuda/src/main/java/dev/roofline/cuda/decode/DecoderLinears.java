@@ -112,32 +112,6 @@ final class DecoderLinears implements AutoCloseable {
         return true;
     }
 
-    /**
-     * Whether {@code gateUp}'s product can take the MLP's {@code SiLU(gate) × up} in its epilogue ({@link
-     * #runSiluMul}): one row-major FP16 matrix on roofline's GEMV at batch 1.
-     */
-    boolean fusesSiluMul(StackedWeights gateUp) {
-        if (batch != 1 || gateUp.parts().size() != 1) {
-            return false;
-        }
-        DeviceWeights w = gateUp.parts().getFirst();
-        return w.format() == WeightFormat.FP16 && !w.tiled();
-    }
-
-    /**
-     * {@code y = silu(x · gateᵀ) · (x · upᵀ)}, {@code y} = {@code half[inter]}, in one launch: the stacked gate and
-     * up product with the SiLU in its epilogue ({@link GemvKernels#gemvSiluMul}); needs {@link #fusesSiluMul}.
-     */
-    void runSiluMul(StackedWeights gateUp, DeviceBuffer x, DeviceBuffer y, GemvKernels.Epilogue epilogue, Stream s) {
-        if (!fusesSiluMul(gateUp)) {
-            throw new IllegalStateException("SiLU x up runs in the gate and up product for one FP16 matrix at batch 1,"
-                    + " got " + gateUp.parts().size() + " part(s) of "
-                    + gateUp.parts().getFirst().format()
-                    + " at batch " + batch);
-        }
-        gemv.gemvSiluMul(gateUp.parts().getFirst(), x, y, epilogue, s);
-    }
-
     /** {@code y = x · Wᵀ}, {@code y} = {@code half[batch][w.rows()]}: each part's product into its rows. */
     void run(StackedWeights w, DeviceBuffer x, DeviceBuffer y, Stream stream) {
         run(w, x, y, GemvKernels.Epilogue.NONE, stream);

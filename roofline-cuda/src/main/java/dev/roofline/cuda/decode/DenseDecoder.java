@@ -26,8 +26,7 @@ import java.util.List;
  * last residual add with the final norm and {@code lm_head} ({@link DecoderOperator}). Linears run roofline's GEMV
  * kernels at batch 1, and up to 32 rows for BF16, 8- and 4-bit weights; FP16 linears of more rows run cuBLASLt.
  * With FP16 weights at batch 1 the residual adds and norms after layer 0's input norm run in the products'
- * epilogues instead ({@link #fusesNorms}), and so does SiLU·up in the gate/up product's ({@link #fusesSiluMul}): 7
- * launches a layer instead of 10.
+ * epilogues instead ({@link #fusesNorms}): 8 launches a layer instead of 10.
  * {@link ReferenceDecoder} computes the same model in double on the CPU.
  *
  * <p>A shape with experts ({@link DecoderShape#hasExperts}, Mixtral style) runs a mixture of experts in place of the
@@ -127,8 +126,6 @@ public final class DenseDecoder implements AutoCloseable {
      * is, so a shape with experts keeps the norm launches.
      */
     private final boolean fusedNorms;
-    /** Whether SiLU × up runs in the gate and up products' epilogue ({@link DecoderLinears#fusesSiluMul}). */
-    private final boolean fusedSilu;
     /** The two sums of squares, {@code float[2][batch][Epilogue.SUM_SPREAD]}, which the producers fill and clear in turn. */
     private final DeviceBuffer sums;
 
@@ -183,7 +180,6 @@ public final class DenseDecoder implements AutoCloseable {
             experts = shape.hasExperts() ? owned.add(ExpertBuffers.allocate(shape, batch, launch)) : null;
             // the fused epilogue adds o_proj's output into the residual, where a tensor-parallel GPU has only a part
             fusedNorms = experts == null && partialSums == null && linears.fusesNorms(weights);
-            fusedSilu = experts == null && weights.layers().stream().allMatch(w -> linears.fusesSiluMul(w.gateUp()));
             sums = buffer(8L * Epilogue.SUM_SPREAD * batch);
             sums.copyFrom(new float[2 * Epilogue.SUM_SPREAD * batch]);
         } catch (RuntimeException e) {
@@ -415,18 +411,7 @@ public final class DenseDecoder implements AutoCloseable {
      * input) when the norms run in the products ({@link #fusesNorms}).
      */
     public int launches(DecoderOperator operator) {
-        if (fusedSilu && operator == DecoderOperator.SILU_MUL) {
-            return 0;
-        }
         return fusedNorms && operator == DecoderOperator.ADD_RMSNORM ? 1 : operator.launches(shape.layers());
-    }
-
-    /**
-     * Whether SiLU × up runs in the epilogue of the gate and up product (one FP16 matrix per layer at batch 1,
-     * {@link DecoderLinears#fusesSiluMul}); its launches are then gone from the step ({@link #launches}).
-     */
-    public boolean fusesSiluMul() {
-        return fusedSilu;
     }
 
     /**
@@ -531,18 +516,8 @@ public final class DenseDecoder implements AutoCloseable {
                     completePartialSums(stream);
                 }
             }
-            case GATE_UP_PROJ -> {
-                if (fusedSilu) {
-                    linears.runSiluMul(w.gateUp(), normed, activated, normed(0, false), stream);
-                } else {
-                    linears.run(w.gateUp(), normed, gateUp, normed(0, false), stream);
-                }
-            }
-            case SILU_MUL -> {
-                if (!fusedSilu) {
-                    kernels.siluMul(gateUp, activated, batch, shape.intermediate(), stream);
-                }
-            }
+            case GATE_UP_PROJ -> linears.run(w.gateUp(), normed, gateUp, normed(0, false), stream);
+            case SILU_MUL -> kernels.siluMul(gateUp, activated, batch, shape.intermediate(), stream);
             case DOWN_PROJ -> {
                 if (fusedNorms) {
                     DeviceBuffer next =

@@ -197,55 +197,6 @@ public final class GemvKernels implements AutoCloseable {
                 stream);
     }
 
-    /** The FP16 gate and up product with SiLU(gate) × up in its epilogue (gemv_fp16_f16_m1_silu). */
-    static final String SILU_KERNEL = "gemv_fp16_f16_m1_silu";
-
-    /**
-     * A decoder's gate and up products at one activation row with the MLP's {@code SiLU(gate) × up} in the epilogue:
-     * {@code w} is the stacked {@code [gate; up]} matrix ({@code 2·inter} rows, gate first), {@code y} = {@code
-     * half[inter]} with {@code y[i] = silu(g_i) · u_i}, where {@code g = x · gateᵀ} and {@code u = x · upᵀ} are each
-     * scaled by {@code epilogue}'s norm (when it has one) and rounded to FP16 first, as the separate SiLU kernel
-     * reads them from {@link #gemv}'s output: the same bits, one launch fewer. One warp computes rows {@code i} and
-     * {@code inter + i}.
-     *
-     * @param epilogue none, or a norm scale ({@link Epilogue#normScale}) or sums to clear ({@link Epilogue#clearing});
-     *                 a residual add has no place here
-     * @throws IllegalArgumentException for weights other than row-major FP16, an odd row count, a residual add, or
-     *                                  buffers smaller than the shape needs
-     */
-    public void gemvSiluMul(DeviceWeights w, DeviceBuffer x, DeviceBuffer y, Epilogue epilogue, Stream stream) {
-        Objects.requireNonNull(w, "w");
-        Objects.requireNonNull(epilogue, "epilogue");
-        if (w.format() != WeightFormat.FP16 || w.tiled()) {
-            throw new IllegalArgumentException("SiLU x up in the epilogue runs on row-major FP16 weights, got "
-                    + (w.tiled() ? "tiled " : "") + w.format());
-        }
-        if (w.rows() % 2 != 0) {
-            throw new IllegalArgumentException(
-                    "the stacked gate and up weights need an even row count (gate then up), got " + w.rows());
-        }
-        if (epilogue.addsResidual()) {
-            throw new IllegalArgumentException("SiLU x up in the epilogue takes a norm scale, not a residual add");
-        }
-        int inter = w.rows() / 2;
-        // y holds inter outputs, half of what the plain product writes: checked as the product of the gate rows
-        checkOperands(WeightFormat.FP16, w.weights(), null, 1f, x, y, 1, inter, w.cols(), Activation.F16);
-        library.launch(
-                SILU_KERNEL,
-                Math.ceilDiv(inter, THREADS / 32),
-                THREADS,
-                stream,
-                w.weights(),
-                null,
-                x,
-                y,
-                1,
-                w.rows(),
-                w.cols(),
-                1f,
-                epilogue);
-    }
-
     /**
      * {@code y[m×n] = x[m×k] · W[n×k]ᵀ} with W in {@code format} (see {@link WeightFormat} for the byte layouts), in
      * the row-major layout: the buffers of tiled weights ({@link DeviceWeights#tiled}) go through
@@ -490,7 +441,6 @@ public final class GemvKernels implements AutoCloseable {
                 }
             }
         }
-        names.add(SILU_KERNEL);
         return names;
     }
 

@@ -11,7 +11,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.Arrays;
 import java.util.Random;
@@ -358,91 +357,6 @@ public class GemvKernelsIT {
 
     static java.util.stream.Stream<Arguments> epilogueCases() {
         return java.util.stream.Stream.of(1, 3, 16).map(m -> Arguments.of(WeightFormat.FP16, m));
-    }
-
-    /**
-     * SiLU(gate) × up in the gate and up product's epilogue ({@link GemvKernels#gemvSiluMul}): the same bits as the
-     * plain product followed by the separate SiLU kernel, with and without the norm's scale, and within FP16 rounding
-     * of silu(g)·u computed in double from the dequantized weights. 70 outputs: not a multiple of a block's 4.
-     */
-    @ParameterizedTest(name = "norm scale: {0}")
-    @ValueSource(booleans = {false, true})
-    void siluInTheEpilogueGivesTheSeparateKernelsBits(boolean scaled) {
-        long seed = System.nanoTime();
-        Random rnd = new Random(seed);
-        String context = "seed=" + seed + (scaled ? ", norm scale" : "");
-        int inter = N;
-        QuantizedWeights q =
-                QuantizedWeights.quantize(WeightFormat.FP16, weightsWithOutliers(rnd, 2 * inter * K), 2 * inter, K);
-        short[] x = Halves.gaussian(new java.util.SplittableRandom(rnd.nextLong()), K, 1);
-        int spread = GemvKernels.Epilogue.SUM_SPREAD;
-        double total = K * 4.0; // rms 2
-        float eps = 1e-5f;
-        float[] sums = new float[spread];
-        for (int j = 0; j < spread; j++) {
-            sums[j] = (float) (total / spread);
-        }
-        double[] gateUp = reference(q.values(), Halves.decode(x), 1, 2 * inter, K);
-        double scale = scaled ? 1 / Math.sqrt(total / K + eps) : 1;
-        double[] ref = new double[inter];
-        for (int i = 0; i < inter; i++) {
-            double g = gateUp[i] * scale;
-            ref[i] = g / (1 + Math.exp(-g)) * gateUp[inter + i] * scale;
-        }
-        try (DecodeKernels decode = DecodeKernels.load();
-                DeviceWeights w = q.upload();
-                DeviceBuffer xd = DeviceBuffer.allocate(2L * K);
-                DeviceBuffer gu = DeviceBuffer.allocate(4L * inter);
-                DeviceBuffer separate = DeviceBuffer.allocate(2L * inter);
-                DeviceBuffer fused = DeviceBuffer.allocate(2L * inter);
-                DeviceBuffer sd = DeviceBuffer.allocate(4L * spread)) {
-            xd.copyFrom(x);
-            sd.copyFrom(sums);
-            fused.fill(0xFF); // NaN: an output not written fails
-            GemvKernels.Epilogue ep =
-                    scaled ? GemvKernels.Epilogue.normScale(sd.pointer(), K, eps) : GemvKernels.Epilogue.NONE;
-            gemv.gemv(w, xd, gu, 1, Activation.F16, ep, stream);
-            decode.siluMul(gu, separate, 1, inter, stream);
-            gemv.gemvSiluMul(w, xd, fused, ep, stream);
-            stream.synchronize();
-            assertThat(fused.toShortArray()).as(context).containsExactly(separate.toShortArray());
-            double[] y = Halves.decode(fused.toShortArray());
-            assertThat(relativeError(y, ref))
-                    .as("||y - ref|| / ||ref||, " + context)
-                    .isLessThan(3e-3);
-            assertThat(worstElementError(y, ref))
-                    .as("max |y - ref| / max |ref|, " + context)
-                    .isLessThan(1e-2);
-        }
-    }
-
-    @Test
-    void siluInTheEpilogueTakesRowMajorFp16WeightsOfEvenRowsAndNoResidualAdd() {
-        Random rnd = new Random(2);
-        QuantizedWeights fp8 = QuantizedWeights.quantize(WeightFormat.FP8_E4M3, weightsWithOutliers(rnd, N * K), N, K);
-        QuantizedWeights odd = QuantizedWeights.quantize(WeightFormat.FP16, weightsWithOutliers(rnd, 69 * K), 69, K);
-        QuantizedWeights even = QuantizedWeights.quantize(WeightFormat.FP16, weightsWithOutliers(rnd, N * K), N, K);
-        try (DeviceWeights w8 = fp8.upload();
-                DeviceWeights w69 = odd.upload();
-                DeviceWeights w70 = even.upload();
-                DeviceBuffer xd = DeviceBuffer.allocate(2L * K);
-                DeviceBuffer yd = DeviceBuffer.allocate(2L * N);
-                DeviceBuffer rd = DeviceBuffer.allocate(2L * N);
-                DeviceBuffer sd = DeviceBuffer.allocate(8L * GemvKernels.Epilogue.SUM_SPREAD)) {
-            assertThatThrownBy(() -> gemv.gemvSiluMul(w8, xd, yd, GemvKernels.Epilogue.NONE, stream))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("row-major FP16")
-                    .hasMessageContaining("FP8_E4M3");
-            assertThatThrownBy(() -> gemv.gemvSiluMul(w69, xd, yd, GemvKernels.Epilogue.NONE, stream))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("even row count")
-                    .hasMessageContaining("69");
-            GemvKernels.Epilogue add =
-                    GemvKernels.Epilogue.addNorm(rd, rd, sd.pointer(), java.lang.foreign.MemorySegment.NULL);
-            assertThatThrownBy(() -> gemv.gemvSiluMul(w70, xd, yd, add, stream))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("residual add");
-        }
     }
 
     @Test

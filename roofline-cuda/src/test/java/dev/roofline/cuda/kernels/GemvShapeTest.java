@@ -183,12 +183,11 @@ class GemvShapeTest {
     void theLauncherNamesEveryKernelOnce() {
         // the fatbin's entries are compressed (scripts/build-kernels.sh), so their names cannot be read here: loading
         // looks every one of these up and fails naming a missing one, which every GPU test of the kernels does
-        // per format, F16 then BF16 activations: FP16 1 + 6 + 1 (its 16-row CUDA-core kernel, for an epilogue) + 1 (the
-        // one-row product with SiLU x up in its epilogue), 2;
+        // per format, F16 then BF16 activations: FP16 1 + 6 + 1 (its 16-row CUDA-core kernel, for an epilogue), 2;
         // BF16 7, 7; FP8 and INT8 7, 2; each 4-bit format 8 + 4, 2 (a tensor-core kernel: 2 K splits; m1, m8, m16,
         // m32; and the tiled kernels, one per rows bound)
         assertThat(GemvKernels.kernelNames())
-                .hasSize(9 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 2))
+                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 2))
                 .doesNotHaveDuplicates();
         assertThat(GemvKernels.kernelNames())
                 .contains(
@@ -198,7 +197,7 @@ class GemvShapeTest {
                         "gemv_nvfp4_f16_m32_tiled")
                 .noneMatch(n -> n.contains("bf16") && n.endsWith("_tiled"));
         assertThat(GemvKernels.kernelNames())
-                .contains("gemv_fp16_f16_m16", "gemv_fp16_f16_m16_w8", "gemv_int8_bf16_m16", "gemv_fp16_f16_m1_silu");
+                .contains("gemv_fp16_f16_m16", "gemv_fp16_f16_m16_w8", "gemv_int8_bf16_m16");
         assertThat(GemvKernels.kernelNames())
                 .contains(GemvKernels.kernelName(WeightFormat.MXFP4, Activation.F16, 16, 100));
     }

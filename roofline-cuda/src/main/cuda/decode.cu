@@ -610,9 +610,9 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
 }
 
 // BLOCKS: the blocks per SM the register budget is set for (DecodeKernels.attentionBlocksPerSm). Five keep up to
-// 5 x 3 tiles = 120 KiB in flight per SM and fit its shared memory (~41 KiB a block); groups of 8 query heads keep
-// twice the accumulators and would spill at five, so they take what fits. One kernel per
-// cache type (sfx: f16, bf16, e4m3), head size and group size.
+// 5 x 3 tiles = 120 KiB in flight per SM and fit a Hopper SM's shared memory (~45 KiB a block); groups of 8 query
+// heads keep twice the accumulators and would spill at five, so they take what fits. One kernel per cache type (sfx:
+// f16, bf16, e4m3), head size and group size.
 #define ROOFLINE_ATTENTION_SPLIT(C, sfx, D, QPK, BLOCKS)                                                             \
     extern "C" __global__ void __launch_bounds__(ATTENTION_THREADS, BLOCKS)                                          \
         decode_attention_split_d##D##_q##QPK##_##sfx(const half* q, const C* k_cache, const C* v_cache,              \

@@ -61,6 +61,11 @@ public final class Cudart {
         return intOut("cudaDeviceGetAttribute", v -> cudart_h.cudaDeviceGetAttribute(v, attr, ordinal));
     }
 
+    /** Shared memory one SM of device {@code ordinal} offers its blocks at most, in bytes. */
+    public static int sharedMemoryPerSm(int ordinal) {
+        return attribute(cudart_h.cudaDevAttrMaxSharedMemoryPerMultiprocessor(), ordinal);
+    }
+
     public static void deviceSynchronize() {
         check("cudaDeviceSynchronize", cudart_h.cudaDeviceSynchronize());
     }

@@ -2,8 +2,10 @@ package dev.roofline.cuda.kernels;
 
 import dev.roofline.core.precision.Precision;
 import dev.roofline.cuda.Cuda;
+import dev.roofline.cuda.Device;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
+import dev.roofline.cuda.internal.Cudart;
 
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -52,10 +54,12 @@ public final class DecodeKernels implements AutoCloseable {
 
     private final KernelLibrary library;
     private final int smCount;
+    private final int sharedPerSm;
 
-    private DecodeKernels(KernelLibrary library, int smCount) {
+    private DecodeKernels(KernelLibrary library, int smCount, int sharedPerSm) {
         this.library = library;
         this.smCount = smCount;
+        this.sharedPerSm = sharedPerSm;
     }
 
     /** Loads the embedded fatbin into the current device's context and looks up every decode kernel. */
@@ -65,9 +69,11 @@ public final class DecodeKernels implements AutoCloseable {
 
     /** {@link #load()}, each launch then made as {@code launch} says. */
     public static DecodeKernels load(KernelLaunch launch) {
+        Device device = Cuda.currentDevice();
         return new DecodeKernels(
                 KernelLibrary.load("decode kernel library", kernelNames(), launch),
-                Cuda.currentDevice().smCount());
+                device.smCount(),
+                Cudart.sharedMemoryPerSm(device.ordinal()));
     }
 
     static List<String> kernelNames() {
@@ -285,12 +291,31 @@ public final class DecodeKernels implements AutoCloseable {
     }
 
     /**
-     * Blocks of the attention's first pass one SM holds at once, as the split count assumes: 5 for groups of up to 4
-     * query heads per KV head (the kernels' launch bounds ask the compiler for five), 3 for groups of 8, whose twice
-     * as many accumulators take ~150 registers a thread (3 blocks of 128 threads in 64 K registers).
+     * Shared memory the system keeps per block (1 KiB from compute capability 8.0 on: CUDA C++ Programming Guide,
+     * "Shared Memory" of each compute capability), beside the block's own.
      */
-    static int attentionBlocksPerSm(int group) {
-        return group > 4 ? 3 : 5;
+    static final int RESERVED_SHARED_PER_BLOCK = 1024;
+
+    /**
+     * Static shared memory of one block of the attention's first pass (attention_split in decode.cu): the ring of 4
+     * KV tiles of 8 KiB, a logit per head and token of its longest chunk, the 8 or 16 rows of partial outputs (4 KiB at
+     * either head size) and each warp's max and sum per head: 45,184 bytes for groups of 4, 45,312 for 8, as ptxas
+     * reports them for sm_90a.
+     */
+    static int attentionBlockSharedBytes(int group) {
+        return 4 * 8192 + 4 * group * attentionMaxChunk(group) + 4096 + 2 * 4 * group * 4;
+    }
+
+    /**
+     * Blocks of the attention's first pass one SM holds at once, as the split count assumes: what the registers allow
+     * (5 for groups of up to 4 query heads per KV head, whose launch bounds ask the compiler for five; 3 for groups of
+     * 8, whose twice as many accumulators take ~160 registers a thread, 3 blocks of 128 threads in 64 K registers),
+     * and no more than {@code sharedPerSm} bytes of shared memory hold: 5 on an H100 or H200 (228 KiB), 2 where an SM
+     * has 100 KiB (compute capability 12.x, as GB10).
+     */
+    static int attentionBlocksPerSm(int group, int sharedPerSm) {
+        int byShared = sharedPerSm / (attentionBlockSharedBytes(group) + RESERVED_SHARED_PER_BLOCK);
+        return Math.max(1, Math.min(group > 4 ? 3 : 5, byShared));
     }
 
     /** The most tokens a block of the attention's first pass reads for groups of {@code group} query heads. */
@@ -299,20 +324,22 @@ public final class DecodeKernels implements AutoCloseable {
     }
 
     /**
-     * Tokens per block of the attention's first pass on a GPU of {@code smCount} SMs. The blocks ({@code rows ×
+     * Tokens per block of the attention's first pass on a GPU of {@code smCount} SMs with {@code sharedPerSm} bytes of
+     * shared memory each ({@link #attentionBlocksPerSm}). The blocks ({@code rows ×
      * kvHeads} KV heads times the splits) are sized to fill whole waves of resident blocks: the fewest splits chunks
      * of {@link #attentionMaxChunk} tokens allow, raised to as many as the waves those need can hold, then the chunk
      * that many splits need, rounded up to a multiple of 16 and kept in [{@link #ATTENTION_MIN_CHUNK},
      * {@link #attentionMaxChunk}]. A last wave a third full would otherwise leave most SMs idle while it runs.
      */
-    public static int attentionChunk(int smCount, int rows, int heads, int kvHeads, int maxLength) {
+    public static int attentionChunk(int smCount, int sharedPerSm, int rows, int heads, int kvHeads, int maxLength) {
         positive("smCount", smCount);
+        positive("sharedPerSm", sharedPerSm);
         positive("rows", rows);
         groups(heads, kvHeads);
         positive("maxLength", maxLength);
         long kvRows = (long) rows * kvHeads;
         int maxChunk = attentionMaxChunk(heads / kvHeads);
-        long slots = (long) smCount * attentionBlocksPerSm(heads / kvHeads);
+        long slots = (long) smCount * attentionBlocksPerSm(heads / kvHeads, sharedPerSm);
         long fewest = Math.ceilDiv(maxLength, maxChunk);
         long waves = Math.ceilDiv(kvRows * fewest, slots);
         long splits = Math.max(fewest, waves * slots / kvRows);
@@ -321,38 +348,40 @@ public final class DecodeKernels implements AutoCloseable {
     }
 
     /** Splits of the context the attention's first pass makes: the longest row over {@link #attentionChunk}. */
-    public static int attentionSplits(int smCount, int rows, int heads, int kvHeads, int maxLength) {
-        return Math.ceilDiv(maxLength, attentionChunk(smCount, rows, heads, kvHeads, maxLength));
+    public static int attentionSplits(int smCount, int sharedPerSm, int rows, int heads, int kvHeads, int maxLength) {
+        return Math.ceilDiv(maxLength, attentionChunk(smCount, sharedPerSm, rows, heads, kvHeads, maxLength));
     }
 
     /**
      * The most splits any longest row up to {@code maxLength} tokens makes. Not the splits at {@code maxLength}
      * itself: the chunk grows with the rows, so a shorter row can make more splits.
      */
-    public static int maxAttentionSplits(int smCount, int rows, int heads, int kvHeads, int maxLength) {
+    public static int maxAttentionSplits(
+            int smCount, int sharedPerSm, int rows, int heads, int kvHeads, int maxLength) {
         positive("maxLength", maxLength);
         int most = 0;
         for (int length = 1; length <= maxLength; length++) {
-            most = Math.max(most, attentionSplits(smCount, rows, heads, kvHeads, length));
+            most = Math.max(most, attentionSplits(smCount, sharedPerSm, rows, heads, kvHeads, length));
         }
         return most;
     }
 
     /**
-     * Bytes of FP32 workspace {@link #attention} needs on a GPU of {@code smCount} SMs for any longest row up to
+     * Bytes of FP32 workspace {@link #attention} needs on a GPU of {@code smCount} SMs ({@code sharedPerSm} bytes of
+     * shared memory each) for any longest row up to
      * {@code maxLength} tokens (so a decoder's workspace for its capacity serves every step): per head and split a
      * max and a sum (that part rounded up to 16 bytes, so the partial outputs after it are aligned for 16-byte loads)
      * and {@code headDim} partial outputs, for {@link #maxAttentionSplits} splits.
      */
     public static long attentionWorkspaceBytes(
-            int smCount, int rows, int heads, int kvHeads, int headDim, int maxLength) {
-        long partials = (long) rows * heads * maxAttentionSplits(smCount, rows, heads, kvHeads, maxLength);
+            int smCount, int sharedPerSm, int rows, int heads, int kvHeads, int headDim, int maxLength) {
+        long partials = (long) rows * heads * maxAttentionSplits(smCount, sharedPerSm, rows, heads, kvHeads, maxLength);
         return maxSumBytes(partials) + 4L * partials * headDim;
     }
 
-    /** {@link #attentionWorkspaceBytes(int, int, int, int, int, int)} on the GPU these kernels were loaded on. */
+    /** {@link #attentionWorkspaceBytes(int, int, int, int, int, int, int)} on the GPU these kernels were loaded on. */
     public long attentionWorkspaceBytes(int rows, int heads, int kvHeads, int headDim, int maxLength) {
-        return attentionWorkspaceBytes(smCount, rows, heads, kvHeads, headDim, maxLength);
+        return attentionWorkspaceBytes(smCount, sharedPerSm, rows, heads, kvHeads, headDim, maxLength);
     }
 
     private static long maxSumBytes(long partials) {
@@ -445,10 +474,10 @@ public final class DecodeKernels implements AutoCloseable {
         requireBytes("kCache", kCache, kv.elementBytes() * geometry.cacheElements());
         requireBytes("vCache", vCache, kv.elementBytes() * geometry.cacheElements());
         requireBytes("lengths", lengths, 4L * rows);
-        long partialsNow = (long) rows * heads * attentionSplits(smCount, rows, heads, kvHeads, maxLength);
+        long partialsNow = (long) rows * heads * attentionSplits(smCount, sharedPerSm, rows, heads, kvHeads, maxLength);
         requireBytes("workspace", workspace, maxSumBytes(partialsNow) + 4L * partialsNow * headDim);
         requireBytes("out", out, 2L * rows * heads * headDim);
-        int chunk = attentionChunk(smCount, rows, heads, kvHeads, maxLength);
+        int chunk = attentionChunk(smCount, sharedPerSm, rows, heads, kvHeads, maxLength);
         int splits = Math.ceilDiv(maxLength, chunk);
         long partialMlBytes = maxSumBytes((long) rows * heads * splits);
         int rowsHeads = Math.multiplyExact(rows, heads);

@@ -21,59 +21,81 @@ class DecodeKernelsTest {
                         "decode_attention_split_d64_q8_e4m3");
     }
 
-    // an H200 or H100: 132 SMs, 5 resident blocks each for groups of 4 query heads = 660 slots a wave
+    // an H200 or H100: 132 SMs of 228 KiB shared memory (cudaDevAttrMaxSharedMemoryPerMultiprocessor), 5 resident
+    // blocks each for groups of 4 query heads = 660 slots a wave
     private static final int SMS = 132;
+    private static final int HOPPER_SHARED = 228 * 1024;
+    // compute capability 12.x (GB10): 100 KiB of shared memory per SM
+    private static final int SM12_SHARED = 100 * 1024;
 
     @Test
     void longContextsOfLargeBatchesTakeTheLargestChunk() {
         // 32 rows x 8 KV heads x ceil(32768 / 512) = 16384 blocks: 25 waves of 660 hold 16500, 16500 / 256 KV rows =
         // 64 splits, which is the fewest already: chunk 512
-        assertThat(DecodeKernels.attentionChunk(SMS, 32, 32, 8, 32_768)).isEqualTo(512);
-        assertThat(DecodeKernels.attentionSplits(SMS, 32, 32, 8, 32_768)).isEqualTo(64);
+        assertThat(DecodeKernels.attentionChunk(SMS, HOPPER_SHARED, 32, 32, 8, 32_768))
+                .isEqualTo(512);
+        assertThat(DecodeKernels.attentionSplits(SMS, HOPPER_SHARED, 32, 32, 8, 32_768))
+                .isEqualTo(64);
     }
 
     @Test
     void theSplitsFillWholeWavesOfResidentBlocks() {
         // 1 x 8 KV heads, 8192 tokens: at least 16 splits (128 blocks, one wave); one wave holds 660 / 8 = 82 splits,
         // ceil(8192 / 82) = 100 tokens, rounded up to 112: ceil(8192 / 112) = 74 splits, 592 blocks
-        assertThat(DecodeKernels.attentionChunk(SMS, 1, 32, 8, 8192)).isEqualTo(112);
-        assertThat(DecodeKernels.attentionSplits(SMS, 1, 32, 8, 8192)).isEqualTo(74);
+        assertThat(DecodeKernels.attentionChunk(SMS, HOPPER_SHARED, 1, 32, 8, 8192))
+                .isEqualTo(112);
+        assertThat(DecodeKernels.attentionSplits(SMS, HOPPER_SHARED, 1, 32, 8, 8192))
+                .isEqualTo(74);
         // 32768 tokens: at least 64 splits, 512 blocks, one wave; 82 splits, ceil(32768 / 82) = 400 tokens (a multiple
         // of 16): 82 splits, 656 blocks
-        assertThat(DecodeKernels.attentionChunk(SMS, 1, 32, 8, 32_768)).isEqualTo(400);
-        assertThat(DecodeKernels.attentionSplits(SMS, 1, 32, 8, 32_768)).isEqualTo(82);
+        assertThat(DecodeKernels.attentionChunk(SMS, HOPPER_SHARED, 1, 32, 8, 32_768))
+                .isEqualTo(400);
+        assertThat(DecodeKernels.attentionSplits(SMS, HOPPER_SHARED, 1, 32, 8, 32_768))
+                .isEqualTo(82);
         // 32 rows, 1024 tokens: 2 splits = 512 blocks, one wave; 660 / 256 = 2 splits: chunk 512
-        assertThat(DecodeKernels.attentionChunk(SMS, 32, 32, 8, 1024)).isEqualTo(512);
+        assertThat(DecodeKernels.attentionChunk(SMS, HOPPER_SHARED, 32, 32, 8, 1024))
+                .isEqualTo(512);
         // 32 rows, 8192 tokens: 16 splits = 4096 blocks, 7 waves of 660 hold 4620, 4620 / 256 = 18 splits,
         // ceil(8192 / 18) = 456 tokens, rounded up to 464: ceil(8192 / 464) = 18 splits
-        assertThat(DecodeKernels.attentionChunk(SMS, 32, 32, 8, 8192)).isEqualTo(464);
-        assertThat(DecodeKernels.attentionSplits(SMS, 32, 32, 8, 8192)).isEqualTo(18);
+        assertThat(DecodeKernels.attentionChunk(SMS, HOPPER_SHARED, 32, 32, 8, 8192))
+                .isEqualTo(464);
+        assertThat(DecodeKernels.attentionSplits(SMS, HOPPER_SHARED, 32, 32, 8, 8192))
+                .isEqualTo(18);
         // groups of 8 query heads: 3 blocks an SM, 396 slots, chunks of at most 256 tokens; 396 / 8 = 49 splits,
         // ceil(8192 / 49) = 168 -> 176
-        assertThat(DecodeKernels.attentionChunk(SMS, 1, 64, 8, 8192)).isEqualTo(176);
+        assertThat(DecodeKernels.attentionChunk(SMS, HOPPER_SHARED, 1, 64, 8, 8192))
+                .isEqualTo(176);
         // ... and at 32 rows x 32768 tokens the 256-token ceiling: 128 splits, 32768 blocks, 83 waves of 396 hold
         // 32868, 32868 / 256 = 128 splits
-        assertThat(DecodeKernels.attentionChunk(SMS, 32, 64, 8, 32_768)).isEqualTo(256);
+        assertThat(DecodeKernels.attentionChunk(SMS, HOPPER_SHARED, 32, 64, 8, 32_768))
+                .isEqualTo(256);
         // a GPU of 48 SMs (240 slots): the fewest 16 splits make 128 blocks, one wave; 240 / 8 = 30 splits,
         // ceil(8192 / 30) = 274 -> 288 tokens, 29 splits, 232 blocks
-        assertThat(DecodeKernels.attentionChunk(48, 1, 32, 8, 8192)).isEqualTo(288);
-        assertThat(DecodeKernels.attentionSplits(48, 1, 32, 8, 8192)).isEqualTo(29);
+        assertThat(DecodeKernels.attentionChunk(48, HOPPER_SHARED, 1, 32, 8, 8192))
+                .isEqualTo(288);
+        assertThat(DecodeKernels.attentionSplits(48, HOPPER_SHARED, 1, 32, 8, 8192))
+                .isEqualTo(29);
     }
 
     @Test
     void shortContextsAreCutDownTo32Tokens() {
         // 1 x 8 KV heads x 1024 tokens: 82 splits would be 13 tokens (16 rounded), below the floor of 32
-        assertThat(DecodeKernels.attentionChunk(SMS, 1, 32, 8, 1024)).isEqualTo(32);
-        assertThat(DecodeKernels.attentionSplits(SMS, 1, 32, 8, 1024)).isEqualTo(32);
-        assertThat(DecodeKernels.attentionChunk(SMS, 1, 32, 8, 1)).isEqualTo(32);
+        assertThat(DecodeKernels.attentionChunk(SMS, HOPPER_SHARED, 1, 32, 8, 1024))
+                .isEqualTo(32);
+        assertThat(DecodeKernels.attentionSplits(SMS, HOPPER_SHARED, 1, 32, 8, 1024))
+                .isEqualTo(32);
+        assertThat(DecodeKernels.attentionChunk(SMS, HOPPER_SHARED, 1, 32, 8, 1))
+                .isEqualTo(32);
     }
 
     @Test
     void theWorkspaceHoldsAMaxASumAndARowPerSplitAndHead() {
         // 1 x 1 head x ceil(33 / 32) = 2 splits: max and sum 16 B (already aligned) + 2 x 64 floats
-        assertThat(DecodeKernels.attentionWorkspaceBytes(SMS, 1, 1, 1, 64, 33)).isEqualTo(16 + 2 * 64 * 4);
+        assertThat(DecodeKernels.attentionWorkspaceBytes(SMS, HOPPER_SHARED, 1, 1, 1, 64, 33))
+                .isEqualTo(16 + 2 * 64 * 4);
         // 1 x 3 heads x 1 split: max and sum 24 B rounded up to 32, then 3 x 64 floats
-        assertThat(DecodeKernels.attentionWorkspaceBytes(SMS, 1, 3, 3, 64, 20)).isEqualTo(32 + 3 * 64 * 4);
+        assertThat(DecodeKernels.attentionWorkspaceBytes(SMS, HOPPER_SHARED, 1, 3, 3, 64, 20))
+                .isEqualTo(32 + 3 * 64 * 4);
     }
 
     @Test
@@ -81,19 +103,60 @@ class DecodeKernelsTest {
         // batch 1, 8 KV heads: up to 2624 = 82 x 32 tokens the chunk is 32, so 2624 tokens make 82 splits; 2625 make
         // 55 (chunk ceil(2625 / 82) = 33 -> 48), and 8192 make 74; no length up to 8192 makes more than 82 (a length
         // of 82 x 16k splits into 82 chunks of 16k tokens, and the chunk never falls below L / 82)
-        assertThat(DecodeKernels.attentionSplits(SMS, 1, 32, 8, 2624)).isEqualTo(82);
-        assertThat(DecodeKernels.attentionSplits(SMS, 1, 32, 8, 2625)).isEqualTo(55);
-        assertThat(DecodeKernels.maxAttentionSplits(SMS, 1, 32, 8, 8192)).isEqualTo(82);
+        assertThat(DecodeKernels.attentionSplits(SMS, HOPPER_SHARED, 1, 32, 8, 2624))
+                .isEqualTo(82);
+        assertThat(DecodeKernels.attentionSplits(SMS, HOPPER_SHARED, 1, 32, 8, 2625))
+                .isEqualTo(55);
+        assertThat(DecodeKernels.maxAttentionSplits(SMS, HOPPER_SHARED, 1, 32, 8, 8192))
+                .isEqualTo(82);
         // 32 heads x 82 splits = 2624 partials: 8 x 2624 = 20,992 B of max and sum + 2624 x 128 x 4 B = 1,343,488 B
-        assertThat(DecodeKernels.attentionWorkspaceBytes(SMS, 1, 32, 8, 128, 8192))
+        assertThat(DecodeKernels.attentionWorkspaceBytes(SMS, HOPPER_SHARED, 1, 32, 8, 128, 8192))
                 .isEqualTo(1_364_480L);
     }
 
     @Test
+    void aBlockTakesTheSharedMemoryPtxasReportsAndTheSmHoldsWhatItsSharedMemoryAndRegistersAllow() {
+        // 32 KiB of tiles + 4 B x 4 heads x 512 tokens + 8 rows x 128 columns x 4 B + 2 x 4 warps x 4 heads x 4 B
+        assertThat(DecodeKernels.attentionBlockSharedBytes(4))
+                .isEqualTo(32768 + 8192 + 4096 + 128)
+                .isEqualTo(45_184);
+        // groups of 8: 256 tokens at most, 8 heads
+        assertThat(DecodeKernels.attentionBlockSharedBytes(8))
+                .isEqualTo(32768 + 8192 + 4096 + 256)
+                .isEqualTo(45_312);
+        // 228 KiB = 233,472 B over 45,184 + 1,024 reserved = 5.05: five blocks, as the registers allow
+        assertThat(DecodeKernels.attentionBlocksPerSm(4, HOPPER_SHARED)).isEqualTo(5);
+        // groups of 8: the registers hold 3, the shared memory 5
+        assertThat(DecodeKernels.attentionBlocksPerSm(8, HOPPER_SHARED)).isEqualTo(3);
+        // 100 KiB = 102,400 B over 46,208: two blocks, over 46,336: two
+        assertThat(DecodeKernels.attentionBlocksPerSm(4, SM12_SHARED)).isEqualTo(2);
+        assertThat(DecodeKernels.attentionBlocksPerSm(8, SM12_SHARED)).isEqualTo(2);
+        // a block fits where one does not fit twice
+        assertThat(DecodeKernels.attentionBlocksPerSm(4, 46_208)).isEqualTo(1);
+        assertThat(DecodeKernels.attentionBlocksPerSm(4, 2 * 46_208 - 1)).isEqualTo(1);
+    }
+
+    @Test
+    void theWavesOfAGpuWithLessSharedMemoryHoldTwoBlocksAnSm() {
+        // 48 SMs of 100 KiB (GB10): 96 slots. 1 x 8 KV heads x 8192 tokens: the fewest 16 splits make 128 blocks, two
+        // waves; 192 / 8 = 24 splits, ceil(8192 / 24) = 342 -> 352 tokens, 24 splits (23 x 352 = 8096 < 8192)
+        assertThat(DecodeKernels.attentionChunk(48, SM12_SHARED, 1, 32, 8, 8192))
+                .isEqualTo(352);
+        assertThat(DecodeKernels.attentionSplits(48, SM12_SHARED, 1, 32, 8, 8192))
+                .isEqualTo(24);
+        // the same GPU sized as if it held 5 blocks an SM (240 slots, one wave) would take 288 tokens and 29 splits:
+        // 232 blocks in 96 slots, a third wave of 40
+        assertThat(DecodeKernels.attentionChunk(48, HOPPER_SHARED, 1, 32, 8, 8192))
+                .isEqualTo(288);
+    }
+
+    @Test
     void nonPositiveSizesAreNamed() {
-        assertThatThrownBy(() -> DecodeKernels.attentionChunk(SMS, 1, 4, 0, 10))
+        assertThatThrownBy(() -> DecodeKernels.attentionChunk(SMS, HOPPER_SHARED, 1, 4, 0, 10))
                 .hasMessage("kvHeads must be positive, got 0");
-        assertThatThrownBy(() -> DecodeKernels.attentionChunk(0, 1, 4, 4, 10))
+        assertThatThrownBy(() -> DecodeKernels.attentionChunk(0, HOPPER_SHARED, 1, 4, 4, 10))
                 .hasMessage("smCount must be positive, got 0");
+        assertThatThrownBy(() -> DecodeKernels.attentionChunk(SMS, 0, 1, 4, 4, 10))
+                .hasMessage("sharedPerSm must be positive, got 0");
     }
 }

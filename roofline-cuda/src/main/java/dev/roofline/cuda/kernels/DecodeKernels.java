@@ -303,8 +303,16 @@ public final class DecodeKernels implements AutoCloseable {
      * reports them for sm_90a.
      */
     static int attentionBlockSharedBytes(int group) {
-        return 4 * 8192 + 4 * group * attentionMaxChunk(group) + 4096 + 2 * 4 * group * 4;
+        return ATTENTION_STAGES * ATTENTION_TILE_BYTES
+                + 4 * group * attentionMaxChunk(group)
+                + 4096
+                + 2 * 4 * group * 4;
     }
+
+    /** Bytes of KV one tile of the attention's shared-memory ring holds (ATTENTION_TILE_BYTES in decode.cu). */
+    static final int ATTENTION_TILE_BYTES = 8192;
+    /** Tiles in the attention's shared-memory ring (ATTENTION_STAGES in decode.cu). */
+    static final int ATTENTION_STAGES = 4;
 
     /**
      * Blocks of the attention's first pass one SM holds at once, as the split count assumes: what the registers allow
@@ -474,12 +482,12 @@ public final class DecodeKernels implements AutoCloseable {
         requireBytes("kCache", kCache, kv.elementBytes() * geometry.cacheElements());
         requireBytes("vCache", vCache, kv.elementBytes() * geometry.cacheElements());
         requireBytes("lengths", lengths, 4L * rows);
-        long partialsNow = (long) rows * heads * attentionSplits(smCount, sharedPerSm, rows, heads, kvHeads, maxLength);
-        requireBytes("workspace", workspace, maxSumBytes(partialsNow) + 4L * partialsNow * headDim);
-        requireBytes("out", out, 2L * rows * heads * headDim);
         int chunk = attentionChunk(smCount, sharedPerSm, rows, heads, kvHeads, maxLength);
-        int splits = Math.ceilDiv(maxLength, chunk);
-        long partialMlBytes = maxSumBytes((long) rows * heads * splits);
+        int splits = Math.ceilDiv(maxLength, chunk); // attentionSplits
+        long partials = (long) rows * heads * splits;
+        long partialMlBytes = maxSumBytes(partials);
+        requireBytes("workspace", workspace, partialMlBytes + 4L * partials * headDim);
+        requireBytes("out", out, 2L * rows * heads * headDim);
         int rowsHeads = Math.multiplyExact(rows, heads);
         MemorySegment ml = workspace.pointer();
         MemorySegment acc = MemorySegment.ofAddress(ml.address() + partialMlBytes);

@@ -289,7 +289,7 @@ extern "C" __global__ void __launch_bounds__(256) decode_silu_mul_f16(const half
 // The chunk reaches shared memory as a stream of ATTENTION_TILE_BYTES tiles, first the keys' then the values', through
 // a ring of ATTENTION_STAGES slots filled by cp.async: STAGES - 1 tiles are in flight while one is used, and the first
 // value tiles are already on their way while the block takes the softmax, so DRAM is never idle on a block's account
-// between its first load and its last (loads into registers kept at most 16 KiB a block in flight and left DRAM idle
+// between its first load and its last (loads into registers would hold at most 16 KiB a block in flight, and none
 // through the softmax).
 constexpr int ATTENTION_THREADS = 128;
 // The most tokens of a chunk (DecodeKernels.ATTENTION_MAX_CHUNK): 512 up to 4 query heads per KV head, 256 at 8,

@@ -288,7 +288,7 @@ public final class DecodeCalibration {
         return seconds;
     }
 
-    private static double clamp(double e) {
+    static double clamp(double e) {
         return Math.max(MIN_EFFICIENCY, Math.min(Calibration.MAX_EFFICIENCY, e));
     }
 }

@@ -180,6 +180,7 @@ public final class DecodeStepBenchmark {
                                 model.name(),
                                 shape,
                                 weights,
+                                null,
                                 config,
                                 theta,
                                 timing,
@@ -219,11 +220,17 @@ public final class DecodeStepBenchmark {
         return configs;
     }
 
-    private static DecodeStepResult measure(
+    /**
+     * One configuration's graphed step on {@code device}, and with {@code profile} each operator timed alone;
+     * {@code partialSums} as {@link DenseDecoder#create(Device, DecoderShape, DecoderWeights, double[], float, int,
+     * int, KvCacheFormat, KernelLaunch, DenseDecoder.PartialSums)} takes them (null: the whole model on one GPU).
+     */
+    static DecodeStepResult measure(
             Device device,
             String model,
             DecoderShape shape,
             DecoderWeights weights,
+            DenseDecoder.PartialSums partialSums,
             Config config,
             double theta,
             BenchmarkOptions timing,
@@ -243,7 +250,8 @@ public final class DecodeStepBenchmark {
                 config.batch(),
                 config.context(),
                 config.kv(),
-                config.launch())) {
+                config.launch(),
+                partialSums)) {
             for (int l = 0; l < shape.layers(); l++) {
                 for (DeviceBuffer cache : d.cache(l)) {
                     // earlier tokens' keys and values: FP16 0x2E2E = 0.097, BF16 3.9e-11, E4M3 0x2E = 0.44

@@ -68,33 +68,6 @@ public final class GemvRowScaling {
     }
 
     /**
-     * For a tensor-parallel shard: per format, at one row and each of {@link #ROWS}, the shard's four products' time
-     * over their roofline time, divided by the whole model's at one row, each time less its launches as in
-     * {@link #measure}. A calibration fitted to the whole model at one row prices the shard's products at m rows at its
-     * one-row efficiency over this ratio ({@link #apply}): the narrower products each GPU runs are measured, not
-     * assumed as fast as the whole model's.
-     */
-    public static Map<WeightFormat, Map<Integer, Double>> forShard(
-            Device device,
-            DecoderShape whole,
-            DecoderShape shard,
-            List<WeightFormat> formats,
-            BenchmarkOptions timing,
-            double launchSeconds) {
-        Map<WeightFormat, double[]> w = timeOverRoofline(device, whole, formats, timing, launchSeconds);
-        Map<WeightFormat, double[]> s = timeOverRoofline(device, shard, formats, timing, launchSeconds);
-        Map<WeightFormat, Map<Integer, Double>> out = new LinkedHashMap<>();
-        for (WeightFormat f : formats) {
-            Map<Integer, Double> ratios = new LinkedHashMap<>();
-            for (int i = 0; i <= ROWS.size(); i++) {
-                ratios.put(rows(i), s.get(f)[i] / w.get(f)[0]);
-            }
-            out.put(f, ratios);
-        }
-        return out;
-    }
-
-    /**
      * Per format: the four products' total time less their four launches at {@code launchSeconds}, over their total
      * roofline time, at one row, then each of ROWS.
      */
@@ -209,7 +182,7 @@ public final class GemvRowScaling {
     /**
      * {@code c} with, for each format of {@code ratios} whose one-row GEMV class {@code c} calibrates, that efficiency
      * e as {@code gemv <PRECISION> m1} and at each row count M of the ratios as {@code gemv <PRECISION> m<M>} = e ÷ the
-     * ratio at M (M = 1 included, when the ratios have it: {@link #forShard}).
+     * ratio at M (M = 1 included, when the ratios have it: a tensor-parallel shard's, {@link ShardStep#calibrate}).
      *
      * @throws IllegalArgumentException when a ratio puts an efficiency outside (0, {@link Calibration#MAX_EFFICIENCY}]
      */

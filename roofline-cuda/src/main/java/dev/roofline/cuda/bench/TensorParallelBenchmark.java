@@ -11,6 +11,7 @@ import dev.roofline.core.parallel.Serving;
 import dev.roofline.core.transformer.Transformer;
 import dev.roofline.core.transformer.Workload;
 import dev.roofline.cuda.Cuda;
+import dev.roofline.cuda.Device;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.decode.DecoderShape;
@@ -27,8 +28,10 @@ import dev.roofline.cuda.nccl.Nccl;
 import dev.roofline.cuda.nccl.ReduceOp;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -39,14 +42,15 @@ import java.util.Optional;
  * FP16 residual update after attention and after the MLP of every layer. Each GPU captures its step in a CUDA graph;
  * the GPUs replay theirs together ({@value DecodeStepBenchmark#STEP_REPLAYS} times, the all-reduces keep them in step)
  * and the step is the slowest GPU's median. The same is done for the step's all-reduces alone, so the table shows what
- * the collectives cost. The logits stay split by vocabulary (no gather), as a sampler that reduces its own part would
- * take them.
+ * the collectives cost, and the first GPU's part is run once more alone, its all-reduces left out ({@link ShardStep}),
+ * so the table shows what the GPUs' work costs without them. The logits stay split by vocabulary (no gather), as a
+ * sampler that reduces its own part would take them.
  *
  * <p>Predicted: one GPU's part priced as a model of its own ({@link Deployment#shard}) on the datasheet, plus
  * {@code 2 × layers} all-reduces of {@code batch × hidden} FP16 values as NCCL's tuner prices them on {@code link}
  * ({@link Serving#allReduceSeconds}); with a {@link Calibration}, the part at its measured efficiencies (the GEMV
- * classes of each GPU's narrower products at every row count from them timed beside the whole model's,
- * {@link GemvRowScaling#forShard}) and launches
+ * classes of each GPU's narrower products fitted to one GPU's part of the step at one row and the first context,
+ * profiled, and at more rows over the part's own row ratios: {@link ShardStep#calibrate}) and launches
  * (10 kernels a layer, the decoder's unfused plan) plus the all-reduces at the calibration's measured fit
  * ({@link CollectiveFit}) where it has one for this many GPUs.
  */
@@ -68,6 +72,7 @@ public final class TensorParallelBenchmark {
      * @param context           tokens in each sequence's cache
      * @param stepSeconds       the slowest GPU's median step
      * @param allReducesSeconds the slowest GPU's median for the step's all-reduces alone
+     * @param oneGpuSeconds     the first GPU's part of the step run alone, its all-reduces left out ({@link ShardStep})
      * @param datasheetSeconds  predicted on the datasheet and NCCL's tuner model
      * @param datasheetAllReducesSeconds     the all-reduces' share of {@code datasheetSeconds}
      * @param calibratedSeconds predicted with the calibration, NaN without one
@@ -81,6 +86,7 @@ public final class TensorParallelBenchmark {
             int context,
             double stepSeconds,
             double allReducesSeconds,
+            double oneGpuSeconds,
             double datasheetSeconds,
             double datasheetAllReducesSeconds,
             double calibratedSeconds,
@@ -105,6 +111,7 @@ public final class TensorParallelBenchmark {
             Column.text("step", "config", Result::label),
             Column.number("measured us", "measured_us", "%.1f", "%.3f", r -> r.stepSeconds() * 1e6),
             Column.number("all-reduces us", "all_reduces_us", "%.1f", "%.3f", r -> r.allReducesSeconds() * 1e6),
+            Column.number("one GPU's part alone us", "one_gpu_part_us", "%.1f", "%.3f", r -> r.oneGpuSeconds() * 1e6),
             Column.number("datasheet us", "datasheet_us", "%.1f", "%.3f", r -> r.datasheetSeconds() * 1e6),
             Column.number("datasheet err", "datasheet_error_pct", "%+.1f %%", "%.2f", Result::datasheetErrorPercent),
             Column.number(
@@ -222,27 +229,40 @@ public final class TensorParallelBenchmark {
         DecoderShape whole = DecoderShape.of(model);
         DecoderShape shard = whole.shard(tp);
         Hardware hw = Cuda.device(comms.rank(0).device()).hardware();
-        if (calibration != null && !shard.hasExperts() && tp > 1) {
-            // each GPU's products are narrower than the whole model's the calibration was fitted to: their GEMV classes
-            // at every row count from the two measured side by side
-            Cuda.setDevice(comms.rank(0).device());
-            calibration = GemvRowScaling.apply(
-                    calibration,
-                    GemvRowScaling.forShard(
-                            Cuda.device(comms.rank(0).device()),
-                            whole,
-                            shard,
-                            formats,
-                            BenchmarkOptions.defaults().withRepetitions(20),
-                            calibration.launchSeconds()));
-        }
-        List<Result> results = new ArrayList<>();
         for (WeightFormat f : formats) {
             for (int b : batches) {
                 if (!DenseDecoder.runs(f, b)) {
                     throw new IllegalArgumentException(
                             "the decoder has no " + f + " product at batch " + b + " (see DenseDecoder.runs)");
                 }
+            }
+        }
+        Model part = Deployment.tensorParallel(tp, link).shard(model);
+        Cuda.setDevice(comms.rank(0).device());
+        Device first = Cuda.device(comms.rank(0).device());
+        if (calibration != null && tp > 1) {
+            // each GPU's products are narrower than the whole model's the calibration was fitted to, and run another
+            // plan: their GEMV classes at every row count fitted to one GPU's part of the step
+            calibration = ShardStep.calibrate(first, part, shard, formats, contexts.getFirst(), theta, calibration);
+        }
+        Map<List<Integer>, Double> oneGpu = new HashMap<>(); // (format, batch, context) -> one GPU's part alone
+        try (Stream stream = Stream.create()) {
+            Hardware measured = calibration == null ? hw : calibration.applyTo(hw);
+            for (WeightFormat f : formats) {
+                try (DecoderWeights weights = DecodeStepBenchmark.randomWeights(shard, f, 1)) {
+                    for (int b : batches) {
+                        for (int c : contexts) {
+                            DecodeStepResult r = ShardStep.measure(
+                                    first, part, shard, weights, f, b, c, theta, false, measured, stream);
+                            oneGpu.put(List.of(f.ordinal(), b, c), r.seconds());
+                        }
+                    }
+                }
+            }
+        }
+        List<Result> results = new ArrayList<>();
+        for (WeightFormat f : formats) {
+            for (int b : batches) {
                 for (int c : contexts) {
                     double step = 0;
                     double reduces = 0;
@@ -259,6 +279,7 @@ public final class TensorParallelBenchmark {
                             c,
                             step,
                             reduces,
+                            oneGpu.get(List.of(f.ordinal(), b, c)),
                             p.datasheetSeconds(),
                             p.datasheetAllReducesSeconds(),
                             p.calibratedSeconds(),

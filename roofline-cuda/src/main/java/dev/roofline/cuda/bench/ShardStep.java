@@ -8,6 +8,7 @@ import dev.roofline.core.transformer.Transformer;
 import dev.roofline.core.transformer.Workload;
 import dev.roofline.cuda.Device;
 import dev.roofline.cuda.Stream;
+import dev.roofline.cuda.decode.DecoderOperator;
 import dev.roofline.cuda.decode.DecoderShape;
 import dev.roofline.cuda.decode.DecoderWeights;
 import dev.roofline.cuda.decode.DenseDecoder;
@@ -15,10 +16,12 @@ import dev.roofline.cuda.kernels.KernelLaunch;
 import dev.roofline.cuda.kernels.KvCacheFormat;
 import dev.roofline.cuda.kernels.WeightFormat;
 
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * One GPU's part of a tensor-parallel decode step ({@link DecoderShape#shard}) run on one GPU alone: the shard's
@@ -29,12 +32,20 @@ import java.util.Optional;
  * <p>A calibration fitted to the whole model prices a shard's products badly where the two run different plans or
  * where the shard's products are short: FP16's whole-model products were fitted with the norm epilogues, and narrower
  * products timed alone, each less a whole launch, came out faster than their roofline
- * (docs/measurements/2026-11-26-issue18-tp4-h200x4). So the shard's GEMV classes are fitted to the shard's own step,
- * profiled as {@link DecodeCalibration#fit} profiles a whole model's ({@link #calibrate}).
+ * (docs/measurements/2026-11-26-issue18-tp4-h200x4). So the shard's product classes are fitted to the shard's own
+ * step, profiled as {@link DecodeCalibration#fit} profiles a whole model's ({@link #calibrate}).
  */
 final class ShardStep {
     /** Partial sums that leave each GPU's part as it is: the tensor-parallel plan on one GPU. */
     static final DenseDecoder.PartialSums NONE = (halves, count, stream) -> {};
+
+    /** The step's operators that are products of weights. */
+    static final Set<DecoderOperator> PRODUCTS = EnumSet.of(
+            DecoderOperator.QKV_PROJ,
+            DecoderOperator.O_PROJ,
+            DecoderOperator.GATE_UP_PROJ,
+            DecoderOperator.DOWN_PROJ,
+            DecoderOperator.LM_HEAD);
 
     private ShardStep() {}
 
@@ -77,83 +88,70 @@ final class ShardStep {
     }
 
     /**
-     * {@code c} with the GEMV classes of each of {@code formats} that it calibrates fitted to the shard: at one row
-     * from the shard's step at one row and {@code context}, profiled ({@link #gemvEfficiency}), and at the row counts
-     * of {@link GemvRowScaling#ROWS} from that efficiency over the shard's own products' row ratios
-     * ({@link GemvRowScaling#measure}); every other class, the launch cost and the collectives stay {@code c}'s.
+     * {@code c} with the classes of each of {@code formats}' products fitted to the shard: for each of
+     * {@code batches}, the shard's step at that batch and {@code context}, profiled, its products' efficiency
+     * ({@link #productEfficiency}) as the class the calibration prices that many rows with ({@link #productClass});
+     * every other class, the launch cost and the collectives stay {@code c}'s. The products are fitted at every batch
+     * rather than scaled from one row: their time ratios at more rows, timed alone, did not carry into the shard's
+     * graphed step (cuBLASLt's FP16 products above one row: docs/measurements/2026-11-26-issue18-shard-h200x4).
      */
     static Calibration calibrate(
             Device device,
             Model part,
             DecoderShape shard,
             List<WeightFormat> formats,
+            List<Integer> batches,
             int context,
             double theta,
             Calibration c) {
         Hardware measured = c.applyTo(device.hardware());
-        Map<WeightFormat, Map<Integer, Double>> rowRatios = GemvRowScaling.measure(
-                device, shard, formats, BenchmarkOptions.defaults().withRepetitions(20), c.launchSeconds());
-        Map<WeightFormat, Map<Integer, Double>> ratios = new LinkedHashMap<>();
+        Map<OperatorClass, Double> efficiencies = new LinkedHashMap<>(c.efficiencies());
         try (Stream stream = Stream.create()) {
             for (WeightFormat f : formats) {
-                OperatorClass plain = new OperatorClass.Gemv(f.precision());
-                if (!c.calibrates(plain)) {
-                    continue;
-                }
                 try (DecoderWeights weights = DecodeStepBenchmark.randomWeights(shard, f, 1)) {
-                    DecodeStepResult oneRow =
-                            measure(device, part, shard, weights, f, 1, context, theta, true, measured, stream);
-                    double shardEfficiency = gemvEfficiency(oneRow, f, c.launchSeconds());
-                    ratios.put(f, ratios(c.efficiency(plain), shardEfficiency, rowRatios.get(f)));
+                    for (int b : batches) {
+                        DecodeStepResult profiled =
+                                measure(device, part, shard, weights, f, b, context, theta, true, measured, stream);
+                        efficiencies.put(productClass(f, b, profiled), productEfficiency(profiled, c.launchSeconds()));
+                    }
                 }
             }
         }
-        return GemvRowScaling.apply(c, ratios);
+        return c.withEfficiencies(efficiencies);
     }
 
     /**
-     * The efficiency of {@code f}'s products in a profiled step, as {@link DecodeCalibration#fit} fits a class: their
-     * roofline time over their measured time less their launches at {@code launchSeconds}, each summed over the
-     * step's GEMV operators, kept within (0, {@link Calibration#MAX_EFFICIENCY}].
-     *
-     * @throws IllegalArgumentException when the step was not profiled or ran no product of {@code f}
+     * The class a calibration prices {@code f}'s products at {@code rows} activation rows with: {@code gemv <P>
+     * m<rows>} up to {@link OperatorClass#GEMV_MEASURED_MAX_ROWS} rows (a class measured at exactly these rows is the
+     * one {@link Calibration#classOf} picks), else the products' own class in {@code profiled}.
      */
-    static double gemvEfficiency(DecodeStepResult profiled, WeightFormat f, double launchSeconds) {
+    static OperatorClass productClass(WeightFormat f, int rows, DecodeStepResult profiled) {
+        if (rows <= OperatorClass.GEMV_MEASURED_MAX_ROWS) {
+            return new OperatorClass.Gemv(f.precision(), rows);
+        }
+        return DecodeCalibration.classOf(profiled.predicted(), DecoderOperator.QKV_PROJ);
+    }
+
+    /**
+     * The efficiency of the products (q/k/v, o, gate/up, down, lm_head) in a profiled step, as
+     * {@link DecodeCalibration#fit} fits a class: their roofline time over their measured time less their launches at
+     * {@code launchSeconds}, each summed over the step's product operators, kept within
+     * (0, {@link Calibration#MAX_EFFICIENCY}].
+     *
+     * @throws IllegalArgumentException when the step was not profiled
+     */
+    static double productEfficiency(DecodeStepResult profiled, double launchSeconds) {
         if (profiled.operators().isEmpty()) {
             throw new IllegalArgumentException(DecodeStepReport.title(profiled) + " was not profiled");
         }
-        OperatorClass gemv = new OperatorClass.Gemv(f.precision());
         double roofline = 0;
         double measured = 0;
         for (DecodeStepResult.OperatorTiming o : profiled.operators()) {
-            if (DecodeCalibration.classOf(profiled.predicted(), o.operator())
-                    .plain()
-                    .equals(gemv)) {
+            if (PRODUCTS.contains(o.operator())) {
                 roofline += o.predictedSeconds();
                 measured += o.measuredSeconds() - o.launches() * launchSeconds;
             }
         }
-        if (roofline == 0) {
-            throw new IllegalArgumentException(DecodeStepReport.title(profiled) + " ran no " + gemv + " product");
-        }
         return DecodeCalibration.clamp(measured <= 0 ? Calibration.MAX_EFFICIENCY : roofline / measured);
-    }
-
-    /**
-     * The time ratios {@link GemvRowScaling#apply} takes to price a shard's products at {@code shardEfficiency} at
-     * one row and at that efficiency over {@code rowRatios} (the shard's time at M rows over one, net of launches and
-     * of the roofline's own growth) at M rows, given the calibration's one-row efficiency {@code wholeEfficiency}:
-     * {@code wholeEfficiency / shardEfficiency} at one row, times the row ratio at each M.
-     */
-    static Map<Integer, Double> ratios(double wholeEfficiency, double shardEfficiency, Map<Integer, Double> rowRatios) {
-        if (!(wholeEfficiency > 0) || !(shardEfficiency > 0)) {
-            throw new IllegalArgumentException("efficiencies must be positive, got " + wholeEfficiency + " (whole) and "
-                    + shardEfficiency + " (shard)");
-        }
-        double atOne = wholeEfficiency / shardEfficiency;
-        Map<Integer, Double> out = new LinkedHashMap<>();
-        out.put(1, atOne);
-        rowRatios.forEach((m, r) -> out.put(m, atOne * r));
-        return out;
     }
 }

@@ -48,9 +48,9 @@ import java.util.Optional;
  *
  * <p>Predicted: one GPU's part priced as a model of its own ({@link Deployment#shard}) on the datasheet, plus
  * {@code 2 × layers} all-reduces of {@code batch × hidden} FP16 values as NCCL's tuner prices them on {@code link}
- * ({@link Serving#allReduceSeconds}); with a {@link Calibration}, the part at its measured efficiencies (the GEMV
- * classes of each GPU's narrower products fitted to one GPU's part of the step at one row and the first context,
- * profiled, and at more rows over the part's own row ratios: {@link ShardStep#calibrate}) and launches
+ * ({@link Serving#allReduceSeconds}); with a {@link Calibration}, the part at its measured efficiencies (the classes
+ * of each GPU's narrower products fitted to one GPU's part of the step, all-reduces left out, at each batch and the
+ * first context, profiled: {@link ShardStep#calibrate}; the rest of the calibration as it is) and launches
  * (10 kernels a layer, the decoder's unfused plan) plus the all-reduces at the calibration's measured fit
  * ({@link CollectiveFit}) where it has one for this many GPUs.
  */
@@ -242,8 +242,9 @@ public final class TensorParallelBenchmark {
         Device first = Cuda.device(comms.rank(0).device());
         if (calibration != null && tp > 1) {
             // each GPU's products are narrower than the whole model's the calibration was fitted to, and run another
-            // plan: their GEMV classes at every row count fitted to one GPU's part of the step
-            calibration = ShardStep.calibrate(first, part, shard, formats, contexts.getFirst(), theta, calibration);
+            // plan: their classes at each batch fitted to one GPU's part of the step
+            calibration =
+                    ShardStep.calibrate(first, part, shard, formats, batches, contexts.getFirst(), theta, calibration);
         }
         Map<List<Integer>, Double> oneGpu = new HashMap<>(); // (format, batch, context) -> one GPU's part alone
         try (Stream stream = Stream.create()) {

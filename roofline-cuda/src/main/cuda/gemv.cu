@@ -907,3 +907,5 @@ ROOFLINE_GEMV_8BIT(INT8, int8)
 #include "moe.cu"
 // and NVFP4 x NVFP4 on the block-scaled mma of sm_120a / sm_121a (a trap elsewhere), with its activation quantizer
 #include "gemv_w4a4.cu"
+// and the same product on tcgen05.mma of sm_100a (a trap elsewhere)
+#include "gemv_w4a4_sm100.cu"

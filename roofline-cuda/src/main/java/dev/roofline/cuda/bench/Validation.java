@@ -196,11 +196,10 @@ public record Validation(
                     + " tiled 128x4 scale layout and the tensor scale as alpha: built for this GPU, never run on one by"
                     + " us");
         }
-        if (NativeFp4Gemv.hasInstruction(cc)) {
-            out.add("the native FP4 GEMV (NVFP4 weights x NVFP4 activations on mma.sync kind::mxf4nvf4, with its"
-                    + " activation quantizer): built for this GPU, never run on one by us; validate checks it against"
-                    + " the same kernel with the mma emulated from the PTX ISA's tables");
-        }
+        NativeFp4Gemv.Instruction.on(cc)
+                .ifPresent(i -> out.add("the native FP4 GEMV (NVFP4 weights x NVFP4 activations on " + i.ptx()
+                        + ", with its activation quantizer): built for this GPU, never run on one by us; validate"
+                        + " checks it against the mma.sync kernel with the mma emulated from the PTX ISA's tables"));
         return out;
     }
 

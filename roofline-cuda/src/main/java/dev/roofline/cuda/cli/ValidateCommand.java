@@ -299,7 +299,8 @@ public final class ValidateCommand implements Command {
         if (!NativeFp4Gemv.hasInstruction(device.computeCapability())) {
             return r.kernels();
         }
-        // the block-scaled FP4 mma: timed, and checked against its emulation from the PTX ISA's tables
+        // the block-scaled FP4 mma (tcgen05.mma on 10.0, mma.sync on 12.x): timed, and checked against the mma.sync
+        // kernel with the mma emulated from the PTX ISA's tables
         List<Measurement> all = new ArrayList<>(r.kernels());
         for (GemvBenchmarkOptions.Shape s : g.shapes()) {
             GemvBenchmark.NativeFp4Result n = GemvBenchmark.nativeFp4(device, r.ceilings(), g.timing(), s.n(), s.k());
@@ -314,8 +315,8 @@ public final class ValidateCommand implements Command {
                 throw new IllegalStateException(String.format(
                         Locale.ROOT,
                         "the native FP4 GEMV (block-scaled mma) at %dx%d differs from its emulation by %.3g of the"
-                                + " largest output (more than %.0e): the mma reads its fragments or scales otherwise"
-                                + " than the PTX ISA's tables as roofline reads them",
+                                + " largest output (more than %.0e): the instruction reads its operands or scales"
+                                + " otherwise than roofline lays them out from the PTX ISA's tables",
                         s.n(),
                         s.k(),
                         n.agreement(),

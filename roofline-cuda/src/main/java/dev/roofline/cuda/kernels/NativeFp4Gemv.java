@@ -8,21 +8,22 @@ import dev.roofline.cuda.UnsupportedOnDeviceException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
- * NVFP4 weights × NVFP4 activations (W4A4) on the block-scaled tensor-core instruction of compute capability 12.x
- * ({@code mma.sync … kind::mxf4nvf4.block_scale.scale_vec::4X}, sm_120a GeForce and RTX PRO Blackwell, sm_121a GB10):
- * the E2M1 codes and their UE4M3 block scales go to the mma as stored, with no decode to FP16. The instruction takes
- * E2M1 on both operands, so the FP16 activations are first quantized to NVFP4 per 16 elements
- * ({@link #quantizeActivations}, the same bytes as {@code Nvfp4Quantizer.modelOpt()} gives for the same global
- * scale); that changes the product's numerics, so it is a product of its own beside
- * {@link GemvKernels}' NVFP4 × FP16 kernels, which every GPU keeps.
+ * NVFP4 weights × NVFP4 activations (W4A4) on the block-scaled tensor cores of Blackwell ({@code kind::mxf4nvf4}, UE4M3
+ * scales per 16 elements): the E2M1 codes and their block scales go to the instruction as stored, with no decode to
+ * FP16. The instruction takes E2M1 on both operands, so the FP16 activations are first quantized to NVFP4 per 16
+ * elements ({@link #quantizeActivations}, the same bytes as {@code Nvfp4Quantizer.modelOpt()} gives for the same global
+ * scale); that changes the product's numerics, so it is a product of its own beside {@link GemvKernels}' NVFP4 × FP16
+ * kernels, which every GPU keeps.
  *
- * <p>Two forms of the GEMV ({@code gemv_w4a4.cu}): {@link Mma#HARDWARE}, the instruction, which only compute
- * capability 12.x has (what has run where: {@code Validation.neverRunByUs}, docs/design/gemv-kernels.md); and
- * {@link Mma#EMULATED}, the same loads, half exchanges and scale permutes feeding the instruction computed from the PTX
- * ISA's fragment and block-scale tables, which runs on every GPU and checks that data path where the instruction is
- * missing, and the instruction's layout where it is not.
+ * <p>Two forms of the GEMV: {@link Mma#HARDWARE}, the instruction, which only some GPUs have ({@link Instruction#on}:
+ * {@code tcgen05.mma} on compute capability 10.0, {@code gemv_w4a4_sm100.cu}; {@code mma.sync} on 12.x,
+ * {@code gemv_w4a4.cu}; what has run where: {@code Validation.neverRunByUs}, docs/design/gemv-kernels.md); and
+ * {@link Mma#EMULATED}, the loads, half exchanges and scale permutes of the {@code mma.sync} kernel with the instruction
+ * computed from the PTX ISA's fragment and block-scale tables, which runs on every GPU and checks that data path where
+ * the instruction is missing, and either instruction's output where it is not.
  *
  * <pre>{@code
  * try (NativeFp4Gemv fp4 = NativeFp4Gemv.load(KernelLaunch.ORDERED)) {
@@ -38,9 +39,47 @@ public final class NativeFp4Gemv implements AutoCloseable {
         EMULATED
     }
 
-    /** K is a multiple of this: one step of the kernels (16 bytes of a row per lane, 4 lanes a row). */
+    /**
+     * The block-scaled FP4 instruction whose machine code roofline's fatbin holds for a compute capability: the fatbin
+     * has sm_100a code (only compute capability 10.0 runs it; 10.3 and other 10.x would need their own) and sm_120a,
+     * sm_121a code (12.x).
+     */
+    public enum Instruction {
+        /** {@code tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X}, sm_100a (B200, GB200). */
+        TCGEN05("tcgen05.mma kind::mxf4nvf4"),
+        /** {@code mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X}, sm_120a and sm_121a. */
+        MMA_SYNC("mma.sync kind::mxf4nvf4");
+
+        private final String ptx;
+
+        Instruction(String ptx) {
+            this.ptx = ptx;
+        }
+
+        /** The PTX instruction in short, e.g. {@code tcgen05.mma kind::mxf4nvf4}. */
+        public String ptx() {
+            return ptx;
+        }
+
+        /** The instruction {@code cc} runs from roofline's fatbin, or empty when it runs neither. */
+        public static Optional<Instruction> on(ComputeCapability cc) {
+            Objects.requireNonNull(cc, "cc");
+            if (cc.equals(TCGEN05_CAPABILITY)) {
+                return Optional.of(TCGEN05);
+            }
+            return cc.major() == MMA_SYNC_CAPABILITY.major() ? Optional.of(MMA_SYNC) : Optional.empty();
+        }
+    }
+
+    /** A kernel of this class with its grid and block, as {@link #gemv} launches it. */
+    record Launch(String kernel, int blocks, int threadsPerBlock) {}
+
+    /**
+     * K is a multiple of this: one step of the {@code mma.sync} kernels (16 bytes of a row per lane, 4 lanes a row) and
+     * one pipeline stage of the {@code tcgen05.mma} kernels (two MMAs of K = 64).
+     */
     public static final int K_MULTIPLE = 128;
-    /** The most activation rows: the mma's 8 columns. */
+    /** The most activation rows: both instructions' N = 8 columns. */
     public static final int MAX_ROWS = 8;
 
     static final String QUANTIZE = "quantize_x_nvfp4_f16";
@@ -49,7 +88,13 @@ public final class NativeFp4Gemv implements AutoCloseable {
     private static final int ROWS_PER_BLOCK = 16; // TC_ROWS
     private static final int BLOCK = 16; // NVFP4 elements per scale
     private static final int EMULATED_WARPS = 8; // EmulatedMma::WARPS
-    private static final ComputeCapability INSTRUCTION = new ComputeCapability(12, 0);
+    private static final ComputeCapability TCGEN05_CAPABILITY = new ComputeCapability(10, 0);
+    private static final ComputeCapability MMA_SYNC_CAPABILITY = new ComputeCapability(12, 0);
+    private static final int TCGEN05_ROWS = 128; // roofline_w4a4_sm100::ROWS: the MMA's M
+    private static final int TCGEN05_THREADS = 128; // roofline_w4a4_sm100::THREADS
+    private static final int[] TCGEN05_SPLITS = {1, 4}; // gemv_nvfp4_w4a4_sm100_s<split>: CTAs a cluster splits K over
+    // from this many 128-row tiles on, K is not split: two CTAs for each of B200's 148 SMs
+    private static final int TCGEN05_UNSPLIT_TILES = 296;
 
     private final KernelLibrary library;
 
@@ -62,13 +107,9 @@ public final class NativeFp4Gemv implements AutoCloseable {
         return new NativeFp4Gemv(KernelLibrary.load("native FP4 GEMV library", kernelNames(), launch));
     }
 
-    /**
-     * Whether {@code cc} has the block-scaled instruction in roofline's fatbin: compute capability 12.x (its sm_120a
-     * and sm_121a machine code). Compute capability 10.x reaches its block-scaled tensor cores through
-     * {@code tcgen05.mma}, which these kernels do not use; others run the compute_90 PTX, whose kernels trap.
-     */
+    /** Whether {@code cc} runs one of the block-scaled instructions from roofline's fatbin ({@link Instruction#on}). */
     public static boolean hasInstruction(ComputeCapability cc) {
-        return cc.major() == INSTRUCTION.major();
+        return Instruction.on(cc).isPresent();
     }
 
     /**
@@ -95,7 +136,8 @@ public final class NativeFp4Gemv implements AutoCloseable {
      * FP32 accumulation, scaled once by both global scales.
      *
      * @param cc the device's compute capability: {@link Mma#HARDWARE} needs {@link #hasInstruction}
-     * @throws UnsupportedOnDeviceException for {@link Mma#HARDWARE} on a GPU without the instruction
+     * @throws UnsupportedOnDeviceException for {@link Mma#HARDWARE} on a GPU whose machine code in roofline's fatbin has
+     *                                      neither instruction
      * @throws IllegalArgumentException     for weights other than NVFP4, K not a multiple of {@link #K_MULTIPLE},
      *                                      {@code m} outside 1..{@link #MAX_ROWS} or buffers too small
      */
@@ -119,23 +161,14 @@ public final class NativeFp4Gemv implements AutoCloseable {
         int n = weights.rows();
         int k = weights.cols();
         checkActivations(m, k, xGlobal);
-        if (mma == Mma.HARDWARE && !hasInstruction(cc)) {
-            throw new UnsupportedOnDeviceException(
-                    "the block-scaled FP4 mma (mma.sync kind::mxf4nvf4)",
-                    "compute capability 12.x (sm_120a, sm_121a)",
-                    INSTRUCTION,
-                    "this GPU",
-                    cc);
-        }
+        Launch launch = launch(m, n, mma, cc);
         DecodeKernels.requireBytes("xq", xq, (long) m * k / 2);
         DecodeKernels.requireBytes("xs", xs, (long) m * k / BLOCK);
         DecodeKernels.requireBytes("y", y, 2L * m * n);
-        int warps = mma == Mma.EMULATED ? EMULATED_WARPS : GemvKernels.tensorCoreWarps(n);
-        String name = kernelName(m, mma, warps);
         library.launch(
-                name,
-                Math.ceilDiv(n, ROWS_PER_BLOCK),
-                32 * warps,
+                launch.kernel(),
+                launch.blocks(),
+                launch.threadsPerBlock(),
                 stream,
                 weights.weights(),
                 weights.scales(),
@@ -150,10 +183,51 @@ public final class NativeFp4Gemv implements AutoCloseable {
                 GemvKernels.Epilogue.NONE);
     }
 
+    /**
+     * The kernel, grid and block for {@code m × n} on {@code cc}: the emulated {@code mma.sync} kernel anywhere; for
+     * {@link Mma#HARDWARE} the {@code mma.sync} kernels (16 rows a block) on 12.x, the {@code tcgen05.mma} kernels (128
+     * rows a CTA, K split over a cluster of 4 below TCGEN05_UNSPLIT_TILES tiles) on 10.0.
+     *
+     * @throws UnsupportedOnDeviceException for {@link Mma#HARDWARE} where {@link Instruction#on} is empty
+     */
+    static Launch launch(int m, int n, Mma mma, ComputeCapability cc) {
+        if (mma == Mma.EMULATED) {
+            return new Launch(kernelName(m, Mma.EMULATED, EMULATED_WARPS), blocks(n), 32 * EMULATED_WARPS);
+        }
+        Instruction instruction = Instruction.on(cc)
+                .orElseThrow(() -> new UnsupportedOnDeviceException(
+                        "the block-scaled FP4 MMA (kind::mxf4nvf4)",
+                        "compute capability 10.0 (sm_100a: tcgen05.mma; roofline's fatbin has no machine code for other"
+                                + " 10.x) or 12.x (sm_120a, sm_121a: mma.sync)",
+                        TCGEN05_CAPABILITY,
+                        "this GPU",
+                        cc));
+        return switch (instruction) {
+            case MMA_SYNC -> {
+                int warps = GemvKernels.tensorCoreWarps(n);
+                yield new Launch(kernelName(m, Mma.HARDWARE, warps), blocks(n), 32 * warps);
+            }
+            case TCGEN05 -> {
+                int tiles = Math.ceilDiv(n, TCGEN05_ROWS);
+                int split = tiles >= TCGEN05_UNSPLIT_TILES ? TCGEN05_SPLITS[0] : TCGEN05_SPLITS[1];
+                yield new Launch(tcgen05KernelName(split), tiles * split, TCGEN05_THREADS);
+            }
+        };
+    }
+
+    private static int blocks(int n) {
+        return Math.ceilDiv(n, ROWS_PER_BLOCK);
+    }
+
     /** {@code gemv_nvfp4_w4a4[_emulated]_m<1|8>_w<warps>}. */
     static String kernelName(int m, Mma mma, int warps) {
         return "gemv_nvfp4_w4a4" + (mma == Mma.EMULATED ? "_emulated" : "") + "_m" + (m == 1 ? 1 : MAX_ROWS) + "_w"
                 + warps;
+    }
+
+    /** {@code gemv_nvfp4_w4a4_sm100_s<split>}: the {@code tcgen05.mma} kernel, K split over {@code split} CTAs. */
+    static String tcgen05KernelName(int split) {
+        return "gemv_nvfp4_w4a4_sm100_s" + split;
     }
 
     /** Every kernel this class launches. */
@@ -164,6 +238,9 @@ public final class NativeFp4Gemv implements AutoCloseable {
             for (int w : new int[] {8, 16}) {
                 names.add(kernelName(m, Mma.HARDWARE, w));
             }
+        }
+        for (int split : TCGEN05_SPLITS) {
+            names.add(tcgen05KernelName(split));
         }
         return names;
     }

@@ -95,8 +95,16 @@ class ValidationTest {
                 .contains("native FP4 GEMV")
                 .contains("mma.sync kind::mxf4nvf4")
                 .contains("never run on one by us");
-        // data-center Blackwell has the block-scaled cuBLASLt products but not this mma
+        // data-center Blackwell: the block-scaled cuBLASLt products and the native FP4 GEMV on tcgen05.mma
         assertThat(Validation.neverRunByUs(new ComputeCapability(10, 0), kernels))
+                .hasSize(4)
+                .last()
+                .asString()
+                .contains("native FP4 GEMV")
+                .contains("tcgen05.mma kind::mxf4nvf4")
+                .contains("never run on one by us");
+        // B300 (10.3): the fatbin's sm_100a code does not run there, so no native FP4 GEMV either
+        assertThat(Validation.neverRunByUs(new ComputeCapability(10, 3), kernels))
                 .hasSize(3)
                 .noneMatch(l -> l.contains("native FP4 GEMV"));
     }

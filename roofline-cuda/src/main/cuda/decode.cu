@@ -259,18 +259,6 @@ extern "C" __global__ void __launch_bounds__(128) decode_kv_append_f16(
     }
 }
 
-// Asks L2 for bytes [0, bytes) of p, 16 KiB a thread (bytes a multiple of 16): launched on a second stream of the
-// step, beside the kernels that read little of DRAM, for the weights of a product that follows them.
-constexpr int PREFETCH_CHUNK = 16384;
-extern "C" __global__ void __launch_bounds__(128) decode_prefetch_l2(const char* p, int bytes) {
-    const long long at = (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) * PREFETCH_CHUNK;
-    if (at >= bytes) return;
-    const int n = static_cast<int>(min(static_cast<long long>(PREFETCH_CHUNK), bytes - at));
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(p + at), "r"(n) : "memory");
-#endif
-}
-
 // out = silu(gate) * up for gate_up = half[B][2 * inter] (gate in the first half of each row, up in the second, as
 // one product of the merged gate and up projections writes it); out = half[B][inter]. grid = B * ceil(inter / 256).
 extern "C" __global__ void __launch_bounds__(256) decode_silu_mul_f16(const half* gate_up, half* out, int inter) {

@@ -3,7 +3,6 @@ package dev.roofline.cuda;
 import dev.roofline.bindings.loader.OwnedHandle;
 import dev.roofline.cuda.internal.Cudart;
 
-import java.lang.foreign.MemorySegment;
 import java.util.Objects;
 
 /**
@@ -31,10 +30,6 @@ public final class Event implements AutoCloseable {
     public void record(Stream stream) {
         Objects.requireNonNull(stream, "stream must not be null");
         Cudart.recordEvent(handle.get(), stream.handle());
-    }
-
-    MemorySegment handle() {
-        return handle.get();
     }
 
     public void synchronize() {

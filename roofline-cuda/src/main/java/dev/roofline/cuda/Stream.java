@@ -33,16 +33,6 @@ public final class Stream implements AutoCloseable {
         return handle.get();
     }
 
-    /**
-     * Makes the work enqueued on this stream from now on wait for the work before {@code event}'s last
-     * {@link Event#record record}, on whatever stream that was. Inside a {@link #capture} it joins the recording
-     * stream's captured work to this stream's, which is how a captured step forks onto a second stream and back.
-     */
-    public void waitFor(Event event) {
-        Objects.requireNonNull(event, "event must not be null");
-        Cudart.streamWaitEvent(handle(), event.handle());
-    }
-
     public void synchronize() {
         Cudart.streamSynchronize(handle());
     }

@@ -2373,68 +2373,6 @@ public class cudart_h extends cudart_h$shared {
         }
     }
 
-    private static class cudaStreamWaitEvent {
-        public static final FunctionDescriptor DESC = FunctionDescriptor.of(
-            cudart_h.C_INT,
-            cudart_h.C_POINTER,
-            cudart_h.C_POINTER,
-            cudart_h.C_INT
-        );
-
-        public static final MemorySegment ADDR = SYMBOL_LOOKUP.findOrThrow("cudaStreamWaitEvent");
-
-        public static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
-    }
-
-    /**
-     * Function descriptor for:
-     * {@snippet lang=c :
-     * extern cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
-     * }
-     */
-    public static FunctionDescriptor cudaStreamWaitEvent$descriptor() {
-        return cudaStreamWaitEvent.DESC;
-    }
-
-    /**
-     * Downcall method handle for:
-     * {@snippet lang=c :
-     * extern cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
-     * }
-     */
-    public static MethodHandle cudaStreamWaitEvent$handle() {
-        return cudaStreamWaitEvent.HANDLE;
-    }
-
-    /**
-     * Address for:
-     * {@snippet lang=c :
-     * extern cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
-     * }
-     */
-    public static MemorySegment cudaStreamWaitEvent$address() {
-        return cudaStreamWaitEvent.ADDR;
-    }
-
-    /**
-     * {@snippet lang=c :
-     * extern cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags)
-     * }
-     */
-    public static int cudaStreamWaitEvent(MemorySegment stream, MemorySegment event, int flags) {
-        var mh$ = cudaStreamWaitEvent.HANDLE;
-        try {
-            if (TRACE_DOWNCALLS) {
-                traceDowncall("cudaStreamWaitEvent", stream, event, flags);
-            }
-            return (int)mh$.invokeExact(stream, event, flags);
-        } catch (Error | RuntimeException ex) {
-           throw ex;
-        } catch (Throwable ex$) {
-           throw new AssertionError("should not reach here", ex$);
-        }
-    }
-
     private static class cudaStreamSynchronize {
         public static final FunctionDescriptor DESC = FunctionDescriptor.of(
             cudart_h.C_INT,

@@ -3,7 +3,6 @@ package dev.roofline.cuda.decode;
 import dev.roofline.cuda.Cuda;
 import dev.roofline.cuda.Device;
 import dev.roofline.cuda.DeviceBuffer;
-import dev.roofline.cuda.Event;
 import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.internal.OwnedResources;
 import dev.roofline.cuda.kernels.AttentionGeometry;
@@ -154,11 +153,6 @@ public final class DenseDecoder implements AutoCloseable {
         try {
             linears = owned.add(new DecoderLinears(device, weights, batch, launch));
             kernels = owned.add(DecodeKernels.load(launch));
-            if (!PREFETCH.isEmpty()) {
-                side = owned.add(Stream.create());
-                forked = owned.add(Event.create());
-                joined = owned.add(Event.create());
-            }
             int layers = shape.layers();
             int h = shape.hidden();
             long cacheBytes = (long) kv.elementBytes() * batch * shape.kvHeads() * capacity * shape.headDim();
@@ -387,41 +381,20 @@ public final class DenseDecoder implements AutoCloseable {
         Cuda.synchronize();
     }
 
-    // EXPERIMENT (not to commit): -Droofline.exp.prefetch=o asks L2 for o_proj's weights on a second stream after q/k/v
-    private static final String PREFETCH = System.getProperty("roofline.exp.prefetch", "");
-    private Stream side;
-    private Event forked;
-    private Event joined;
-
     /** Enqueues one decode step. */
     public void step(Stream stream) {
-        boolean prefetch = !PREFETCH.isEmpty() && experts == null;
         for (int l = 0; l < shape.layers(); l++) {
             if (!fusedNorms || l == 0) {
                 inputNorm(l, stream);
             }
             for (DecoderOperator o : experts == null ? LAYER_ORDER : EXPERT_LAYER_ORDER) {
                 layer(o, l, stream);
-                if (prefetch && o == DecoderOperator.QKV_PROJ) {
-                    forked.record(stream);
-                    side.waitFor(forked);
-                    DeviceBuffer ow = weights.layers().get(l).o().weights();
-                    long bytes =
-                            Math.min(ow.byteSize(), Long.parseLong(PREFETCH.equals("o") ? "999999999999" : PREFETCH))
-                                    / 16
-                                    * 16;
-                    kernels.prefetchL2(ow, bytes, side);
-                }
             }
         }
         if (!fusedNorms) {
             finalNorm(stream);
         }
         layer(DecoderOperator.LM_HEAD, 0, stream);
-        if (prefetch) {
-            joined.record(side);
-            stream.waitFor(joined);
-        }
     }
 
     /**

@@ -189,11 +189,6 @@ public final class Cudart {
         check("cudaEventRecord", cudart_h.cudaEventRecord(event, stream));
     }
 
-    /** Work enqueued on {@code stream} after this call waits for {@code event}'s last record to complete. */
-    public static void streamWaitEvent(MemorySegment stream, MemorySegment event) {
-        check("cudaStreamWaitEvent", cudart_h.cudaStreamWaitEvent(stream, event, 0));
-    }
-
     public static void eventSynchronize(MemorySegment event) {
         check("cudaEventSynchronize", cudart_h.cudaEventSynchronize(event));
     }

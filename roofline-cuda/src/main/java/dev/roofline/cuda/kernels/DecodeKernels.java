@@ -82,7 +82,6 @@ public final class DecodeKernels implements AutoCloseable {
                 "decode_rope_f16",
                 "decode_kv_append_f16",
                 "decode_silu_mul_f16",
-                "decode_prefetch_l2",
                 "decode_attention_reduce_d64",
                 "decode_attention_reduce_d128"));
         for (Precision p : KvCacheFormat.PRECISIONS) {
@@ -289,22 +288,6 @@ public final class DecodeKernels implements AutoCloseable {
                 gateUp,
                 out,
                 inter);
-    }
-
-    /** Bytes one thread of {@link #prefetchL2} asks L2 for (PREFETCH_CHUNK in decode.cu). */
-    static final int PREFETCH_CHUNK = 16384;
-
-    /**
-     * Asks L2 for the first {@code bytes} of {@code buffer} ({@code cp.async.bulk.prefetch.L2}), in stream order: the
-     * kernel ends once its requests have landed, so it belongs on a stream beside the work it is to overlap.
-     */
-    public void prefetchL2(DeviceBuffer buffer, long bytes, Stream stream) {
-        requireBytes("buffer", buffer, bytes);
-        if (bytes % 16 != 0 || bytes > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("prefetch bytes must be a multiple of 16 below 2^31, got " + bytes);
-        }
-        int threads = (int) Math.ceilDiv(bytes, PREFETCH_CHUNK);
-        library.launchOrdered("decode_prefetch_l2", Math.ceilDiv(threads, 128), 128, stream, buffer, (int) bytes);
     }
 
     /**

@@ -6,9 +6,8 @@
 # then put the instruction in the machine code, and must assemble each kernel without local-memory spills. Given the
 # fatbin and a cuobjdump that knows these targets (CUDA 12.9 or later: $CUOBJDUMP, else beside nvcc), it also reads
 # each kernel's machine code: the block-scaled mma there (OMMA.SF ... E2M1.E2M1.UE4M3.4X on sm_120a / sm_121a; on
-# sm_100a UTCOMMA, ptxas 13.0's name for its FP4 tensor-core MMA beside UTCHMMA, UTCIMMA, UTCQMMA and UTCMXQMMA, taken
-# from ptxas's opcode table and not yet seen in a disassembly of these kernels: where it is missing the check names the
-# UTC*MMA it found) and no local-memory loads or stores (LDL, STL). Without such a cuobjdump the machine code is not
+# sm_100a UTCOMMA.4X, as CUDA 13.0's cuobjdump disassembles these kernels: docs/measurements/2026-11-26-issue19-sm100a-
+# h200; where it is missing the check names the UTC*MMA it found) and no local-memory loads or stores (LDL, STL). Without such a cuobjdump the machine code is not
 # read, and it says so. The build (scripts/build-kernels.sh) runs it after every compile.
 #
 #   scripts/check-native-fp4.sh [NVCC [FATBIN]]      KERNEL_FLAGS: nvcc's flags other than the targets (build-kernels.sh's)

@@ -1,4 +1,4 @@
-// roofline weight-only GEMV kernels: y[M x N] = x[M x K] . W[N x K]^T, FP32 accumulation, M = 1..16.
+// roofline weight-only GEMV kernels: y[M x N] = x[M x K] . W[N x K]^T, FP32 accumulation, M = 1..32.
 //
 // Weights and scales are the bytes roofline-quant writes (row n holds the K inputs of output n), MXFP4's scales with
 // one derived byte per row after them:
@@ -13,18 +13,19 @@
 //   (const void* W, const void* scales, const T* x, T* y, int M, int N, int K, float global, GemvEpilogue ep)
 // ep (below) adds a decoder's residual add and RMSNorm to the outputs; all null, the kernel is the plain product.
 // One warp computes one output row (two at M = 1 for the 8- and 16-bit formats); each lane streams 16-byte chunks of
-// the row (except NVFP4, MXFP4 and INT4 x FP16, and every format above one row where its activations allow, which run
-// on the tensor cores with 16 rows per block: see gemv_tc and the kernel list at the end). K must be a multiple of 16
+// the row (except NVFP4, MXFP4 and INT4, and every format above one row where its activations allow, which run on the
+// tensor cores with 16 rows per block: see gemv_tc and the kernel list at the end). K must be a multiple of 16
 // bytes' worth of elements (8, 16 or 32) and, for int4, of 128. Kernel
 // names are extern "C" so the Java side can find them with cudaLibraryGetKernel: gemv_<format>_<activation>_m<1|16>,
-// and for the tensor-core kernels with their K split appended (_w8 or _w16).
+// and for the tensor-core kernels gemv_<format>_<activation>_m<1|8|16|32> with their K split appended (_w8 or _w16).
 //
 // Decoding uses register bit tricks, never a table in shared memory (a 256-entry table costs ~4-way bank conflicts
 // per lookup and caps 4-bit formats near half the memory bandwidth):
 //   int8  : byte ^ 0x80 placed under 0x64 is the half 1024 + 128 + b; subtracting 1152 in half is exact.
-//   int4  : nibble ^ 8 under 0x6400 is the half 1024 + 8 + n; subtracting 1032 is exact.
-//   e2m1  : sign to bit 15, exponent and mantissa to bits 9..11 gives the half value * 2^-14 (subnormal for 0.5);
-//           the 2^14 is folded into the FP32 block scale.
+//   int4  : nibble ^ 8 under 0x6400 is the half 1024 + 8 + n; subtracting 1032 is exact (under 0x4300 the bf16
+//           128 + 8 + n, less 136).
+//   e2m1  : sign to bit 15, exponent and mantissa to bits 9..11 gives the half value * 2^-14 (subnormal for 0.5; to
+//           bits 6..8 the bf16 value * 2^-126); the power of two is folded into the block scale.
 #include <cuda_fp16.h>
 #include <cuda_bf16.h>
 #include <cuda_fp8.h>
@@ -38,7 +39,6 @@
 namespace roofline_gemv {
 
 constexpr int WARPS_PER_BLOCK = 4;
-constexpr float E2M1_FIXUP = 16384.f; // 2^14, see the header
 
 // The weight stream's loads: read once, so not kept in L1. HINT 1 and 2 add an L2 prefetch size (.L2::128B, .L2::256B:
 // an L2 miss fetches the aligned 128 / 256 bytes around the 16 read), 3 an L2 evict_first policy, 4 both 2 and 3.
@@ -104,9 +104,6 @@ template <> struct Traits<Fmt::F16>   { static constexpr int EPC = 8; };
 template <> struct Traits<Fmt::BF16>  { static constexpr int EPC = 8; };
 template <> struct Traits<Fmt::FP8>   { static constexpr int EPC = 16; };
 template <> struct Traits<Fmt::INT8>  { static constexpr int EPC = 16; };
-template <> struct Traits<Fmt::INT4>  { static constexpr int EPC = 32; };
-template <> struct Traits<Fmt::NVFP4> { static constexpr int EPC = 32; };
-template <> struct Traits<Fmt::MXFP4> { static constexpr int EPC = 32; };
 
 // One 16-byte chunk of weights as EPC floats in element order, before any per-block/group scale
 // (e2m1 values come out multiplied by 2^-14).
@@ -130,21 +127,6 @@ __device__ __forceinline__ void decode(uint4 w, float (&wf)[Traits<F>::EPC]) {
             float2 a = half2_bits_to_float2(hsub2_bits(__byte_perm(t, 0x64646464u, 0x4140), 0x64806480u));
             float2 b = half2_bits_to_float2(hsub2_bits(__byte_perm(t, 0x64646464u, 0x4342), 0x64806480u));
             wf[4 * i] = a.x; wf[4 * i + 1] = a.y; wf[4 * i + 2] = b.x; wf[4 * i + 3] = b.y;
-        } else if constexpr (F == Fmt::INT4) {
-            #pragma unroll
-            for (int s = 0; s < 4; s++) { // elements s and s + 4 of this word
-                const uint32_t h = ((v >> (4 * s)) & 0x000F000Fu) ^ 0x64086408u;
-                float2 p = half2_bits_to_float2(hsub2_bits(h, 0x64086408u));
-                wf[8 * i + s] = p.x; wf[8 * i + s + 4] = p.y;
-            }
-        } else { // NVFP4, MXFP4: E2M1
-            #pragma unroll
-            for (int s = 0; s < 4; s++) { // elements s and s + 4: nibbles moved to bits 12..15 and 28..31
-                const uint32_t t = v << (12 - 4 * s);
-                const uint32_t h = (t & 0x80008000u) | ((t & 0x70007000u) >> 3);
-                float2 p = half2_bits_to_float2(h);
-                wf[8 * i + s] = p.x; wf[8 * i + s + 4] = p.y;
-            }
         }
     }
 }
@@ -281,29 +263,13 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
             if (c >= chunks) break;
             const int k0 = c * EPC;
             float wf[RPW][EPC];
-            // block / group scales inside this chunk: s0 for its first half, s1 for its second
-            float s0[RPW], s1[RPW];
             #pragma unroll
-            for (int r = 0; r < RPW; r++) {
-                decode<F>(w[u][r], wf[r]);
-                const int n = rn[r];
-                s0[r] = s1[r] = 1.f;
-                if constexpr (F == Fmt::NVFP4) {
-                    const uint8_t* sc = static_cast<const uint8_t*>(scales) + static_cast<size_t>(n) * (K / 16) + k0 / 16;
-                    const uint32_t two = __ldg(reinterpret_cast<const unsigned short*>(sc)); // k0 / 16 is even
-                    s0[r] = e4m3_to_float(two & 0xFF) * (global * E2M1_FIXUP);
-                    s1[r] = e4m3_to_float(two >> 8) * (global * E2M1_FIXUP);
-                } else if constexpr (F == Fmt::MXFP4) {
-                    s0[r] = s1[r] = e8m0_to_float(__ldg(static_cast<const uint8_t*>(scales) + static_cast<size_t>(n) * (K / 32)
-                                                        + k0 / 32)) * E2M1_FIXUP;
-                } else if constexpr (F == Fmt::INT4) {
-                    s0[r] = s1[r] = __ldg(static_cast<const float*>(scales) + static_cast<size_t>(n) * (K / 128) + k0 / 128);
-                }
-            }
+            for (int r = 0; r < RPW; r++) decode<F>(w[u][r], wf[r]);
             #pragma unroll
             for (int m = 0; m < MAXM; m++) {
                 if (m >= m_count) break;
                 const T* xr = rows.x_row(m, K) + k0;
+                // the chunk's two halves summed apart, then added to the row's sum second half first
                 float part0[RPW], part1[RPW];
                 #pragma unroll
                 for (int r = 0; r < RPW; r++) part0[r] = part1[r] = 0.f;
@@ -319,8 +285,9 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
                             else part1[r] = fmaf(wf[r][e + j], xf[j], part1[r]);
                         }
                 }
+                // added as FFMAs by 1 (exact, as adds), the instructions the kernels' measured timings ran
                 #pragma unroll
-                for (int r = 0; r < RPW; r++) acc[r][m] = fmaf(part0[r], s0[r], fmaf(part1[r], s1[r], acc[r][m]));
+                for (int r = 0; r < RPW; r++) acc[r][m] = fmaf(part0[r], 1.f, fmaf(part1[r], 1.f, acc[r][m]));
             }
         }
     }
@@ -352,7 +319,7 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
 }
 
 
-// ---- 4-bit weights x FP16 activations on the tensor cores (mma.sync m16n8k16, FP32 accumulators) ----
+// ---- 4-bit weights x FP16 or BF16 activations on the tensor cores (mma.sync m16n8k16, FP32 accumulators) ----
 //
 // A block of W = WARPS warps (compile-time: 8 or 16 shipped; blockDim.x must be 32 W) owns 16 output rows; the warps split K
 // (iteration it = 128 k goes to warp it % W)
@@ -435,7 +402,43 @@ __device__ __forceinline__ __half2 e8m0_rel_half2(uint32_t e, uint32_t emax) {
     return __float2half2_rn(b > 0 ? __uint_as_float(static_cast<uint32_t>(b) << 23) : 0.f);
 }
 
-// The 4-bit formats with FP16 activations on the tensor cores. The three formats share loads, K order, B fragments,
+// The same decodes for BF16 activations, whose mma takes BF16 A: E2M1 nibbles S and S + 4 as a bf16 pair of value
+// e2m1 x 2^-126, (m, e0, e1) at bits 6..8 of each half and the sign at 15 (bf16's exponent bias is 127, E2M1's 1; the
+// codes with e = 0, 0 and 0.5, are bf16 subnormals); INT4 nibbles under 0x4300 (bf16 128, a mantissa step of 1) as
+// 128 + 8 + n less 136, exactly; the NVFP4 scale as bf16(e4m3 x 2^119) and the MXFP4 one as bf16(2^(E - Emax + 119)),
+// so that A x scale = e2m1 x e4m3 x 2^-7 (2^-17 .. 21, at most 6 significant bits: exact) or e2m1 x 2^(E - Emax - 7)
+// (exact while E - Emax >= -118, below which a block rounds to bf16's subnormal grid or to 0, an absolute error under
+// 2^(Emax - 260)).
+template <int S>
+__device__ __forceinline__ uint32_t e2m1_pair_bf16(uint32_t v) {
+    const uint32_t em = v & (0x00070007u << (4 * S)), sign = v & (0x00080008u << (4 * S));
+    const uint32_t m = S < 2 ? em << (6 - 4 * S) : em >> (4 * S - 6);
+    return m | (sign << (12 - 4 * S));
+}
+__device__ __forceinline__ uint32_t hsub2_bf16_bits(uint32_t a, uint32_t b) {
+    __nv_bfloat162 r = __hsub2(*reinterpret_cast<__nv_bfloat162*>(&a), *reinterpret_cast<__nv_bfloat162*>(&b));
+    return *reinterpret_cast<uint32_t*>(&r);
+}
+template <int S>
+__device__ __forceinline__ uint32_t int4_pair_bf16(uint32_t v) {
+    return hsub2_bf16_bits(and_xor<0x000F000Fu, 0x43084308u>(v >> (4 * S)), 0x43084308u);
+}
+__device__ __forceinline__ uint32_t hmul2_bf16_bits(uint32_t a, __nv_bfloat162 b) {
+    __nv_bfloat162 r = __hmul2(*reinterpret_cast<__nv_bfloat162*>(&a), b);
+    return *reinterpret_cast<uint32_t*>(&r);
+}
+__device__ __forceinline__ __nv_bfloat162 e4m3x2_bf16_times_2p119(uint32_t two) { // (low byte, high byte) x 2^119
+    __half2_raw h = __nv_cvt_fp8x2_to_halfraw2(static_cast<__nv_fp8x2_storage_t>(two), __NV_E4M3);
+    const float2 f = __half22float2(*reinterpret_cast<__half2*>(&h));
+    return __floats2bfloat162_rn(f.x * 0x1p119f, f.y * 0x1p119f);
+}
+__device__ __forceinline__ __nv_bfloat162 e8m0_rel_bf16x2(uint32_t e, uint32_t emax) { // 2^(e - emax + 119), 0 below 2^-126
+    const int b = static_cast<int>(e) - static_cast<int>(emax) + 246;
+    return __float2bfloat162_rn(b > 0 ? __uint_as_float(static_cast<uint32_t>(b) << 23) : 0.f);
+}
+
+// The 4-bit formats on the tensor cores, with FP16 activations (with BF16 ones: the BF16 decodes above, D x global x
+// 2^7 for NVFP4 and 2^(Emax - 120) for MXFP4). The three formats share loads, K order, B fragments,
 // the mma chain and the reduction; they differ in the decode and where the scale goes:
 //   NVFP4: e4m3 x 2^6 folded into A in half (exact, see above); one FP32 chain over all of K; D x global x 2^8.
 //   INT4 : g128 = one 128-k step, so every row's group is constant over a step: A = the integer (exact), the step's
@@ -453,26 +456,49 @@ __device__ __forceinline__ __half2 e8m0_rel_half2(uint32_t e, uint32_t emax) {
 template <int MAXM>
 inline constexpr int B_FRAGMENTS = MAXM <= 8 ? 1 : MAXM <= 16 ? 2 : 4;
 
-template <Fmt F, int MAXM>
+template <Fmt F, typename T, int MAXM>
 struct TcStep {
     static constexpr int NB = B_FRAGMENTS<MAXM>; // B fragments: activation rows 0..7, 8..15, ...
-    // one 128-k step of this lane: 16 weight bytes of rows g (wa) and g + 8 (wb), their scale entries, x as 4 x 8 halves
-    // per fragment (x_at(xv, f, i): the i-th 16 bytes of fragment f's)
+    static constexpr bool BF = std::is_same_v<T, __nv_bfloat16>; // BF16 activations: the decodes above, the BF16 mma
+    using H2 = std::conditional_t<BF, __nv_bfloat162, __half2>;
+    // nibbles S and S + 4 of word v as the A register of their two weights (INT4: the integers; E2M1: before the scale)
+    template <int S>
+    __device__ __forceinline__ static uint32_t pair(uint32_t v) {
+        if constexpr (F == Fmt::INT4) return BF ? int4_pair_bf16<S>(v) : int4_pair<S>(v);
+        else return BF ? e2m1_pair_bf16<S>(v) : e2m1_pair<S>(v);
+    }
+    __device__ __forceinline__ static uint32_t scaled(uint32_t a, H2 s) {
+        if constexpr (BF) return hmul2_bf16_bits(a, s);
+        else return hmul2_bits(a, s);
+    }
+    // one 128-k step of this lane: 16 weight bytes of rows g (wa) and g + 8 (wb), their scale entries, x as 4 x 8
+    // elements per fragment (x_at(xv, f, i): the i-th 16 bytes of fragment f's)
     // MXFP4: ra / rb = the largest E8M0 code of rows g / g + 8 over all of K
     template <typename XL>
     __device__ __forceinline__ static void run(const uint4& wa, const uint4& wb, uint32_t sa, uint32_t sb,
                                                const XL& xv, int nf, float (&acc)[NB][4],
                                                uint32_t ra, uint32_t rb) {
-        // half multipliers of A for rows g / g + 8 (words 0-1 and 2-3), FP32 factors of the step's partial sums
-        __half2 sp0[2], sp1[2];
+        // half (bf16) multipliers of A for rows g / g + 8 (words 0-1 and 2-3), FP32 factors of the step's partial sums
+        H2 sp0[2], sp1[2];
         float fa = 1.f, fb = 1.f;
         if constexpr (F == Fmt::NVFP4) {
-            const __half2 sc0 = e4m3x2_times_64(sa), sc1 = e4m3x2_times_64(sb);
-            sp0[0] = __low2half2(sc0); sp0[1] = __high2half2(sc0);
-            sp1[0] = __low2half2(sc1); sp1[1] = __high2half2(sc1);
+            if constexpr (BF) {
+                const __nv_bfloat162 sc0 = e4m3x2_bf16_times_2p119(sa), sc1 = e4m3x2_bf16_times_2p119(sb);
+                sp0[0] = __low2bfloat162(sc0); sp0[1] = __high2bfloat162(sc0);
+                sp1[0] = __low2bfloat162(sc1); sp1[1] = __high2bfloat162(sc1);
+            } else {
+                const __half2 sc0 = e4m3x2_times_64(sa), sc1 = e4m3x2_times_64(sb);
+                sp0[0] = __low2half2(sc0); sp0[1] = __high2half2(sc0);
+                sp1[0] = __low2half2(sc1); sp1[1] = __high2half2(sc1);
+            }
         } else if constexpr (F == Fmt::MXFP4) {
-            sp0[0] = sp0[1] = e8m0_rel_half2(sa, ra);
-            sp1[0] = sp1[1] = e8m0_rel_half2(sb, rb);
+            if constexpr (BF) {
+                sp0[0] = sp0[1] = e8m0_rel_bf16x2(sa, ra);
+                sp1[0] = sp1[1] = e8m0_rel_bf16x2(sb, rb);
+            } else {
+                sp0[0] = sp0[1] = e8m0_rel_half2(sa, ra);
+                sp1[0] = sp1[1] = e8m0_rel_half2(sb, rb);
+            }
         } else {
             fa = __uint_as_float(sa);
             fb = __uint_as_float(sb);
@@ -491,29 +517,24 @@ struct TcStep {
             #pragma unroll
             for (int st = 0; st < 2; st++) { // nibbles 2st, 2st + 4 (k slots 2q, 2q+1) and 2st + 1, 2st + 5 (2q+8, 2q+9)
                 uint32_t a0, a1, a2, a3;     // row g, row g + 8; then the same rows' second pair
-                if constexpr (F == Fmt::INT4) {
-                    if (st == 0) {
-                        a0 = int4_pair<0>(va[i]); a1 = int4_pair<0>(vb[i]); a2 = int4_pair<1>(va[i]); a3 = int4_pair<1>(vb[i]);
-                    } else {
-                        a0 = int4_pair<2>(va[i]); a1 = int4_pair<2>(vb[i]); a2 = int4_pair<3>(va[i]); a3 = int4_pair<3>(vb[i]);
-                    }
+                if (st == 0) {
+                    a0 = pair<0>(va[i]); a1 = pair<0>(vb[i]); a2 = pair<1>(va[i]); a3 = pair<1>(vb[i]);
                 } else {
-                    if (st == 0) {
-                        a0 = e2m1_pair<0>(va[i]); a1 = e2m1_pair<0>(vb[i]); a2 = e2m1_pair<1>(va[i]); a3 = e2m1_pair<1>(vb[i]);
-                    } else {
-                        a0 = e2m1_pair<2>(va[i]); a1 = e2m1_pair<2>(vb[i]); a2 = e2m1_pair<3>(va[i]); a3 = e2m1_pair<3>(vb[i]);
-                    }
-                    a0 = hmul2_bits(a0, sp0[i >> 1]);
-                    a1 = hmul2_bits(a1, sp1[i >> 1]);
-                    a2 = hmul2_bits(a2, sp0[i >> 1]);
-                    a3 = hmul2_bits(a3, sp1[i >> 1]);
+                    a0 = pair<2>(va[i]); a1 = pair<2>(vb[i]); a2 = pair<3>(va[i]); a3 = pair<3>(vb[i]);
+                }
+                if constexpr (F != Fmt::INT4) {
+                    a0 = scaled(a0, sp0[i >> 1]);
+                    a1 = scaled(a1, sp1[i >> 1]);
+                    a2 = scaled(a2, sp0[i >> 1]);
+                    a3 = scaled(a3, sp1[i >> 1]);
                 }
                 #pragma unroll
                 for (int f = 0; f < NB; f++) {
                     if (f >= nf) break; // fragments past the rows there are
-                    const uint4 X = x_at(xv, f, i); // halves x[8i + 0..7] of this lane's 32, two per register
+                    const uint4 X = x_at(xv, f, i); // x[8i + 0..7] of this lane's 32, two per register
                     const uint32_t lo = st == 0 ? X.x : X.y, hi = st == 0 ? X.z : X.w; // (x 2st, 2st+1), (x 2st+4, 2st+5)
-                    mma_16816(d[f], a0, a1, a2, a3, __byte_perm(lo, hi, 0x5410), __byte_perm(lo, hi, 0x7632));
+                    if constexpr (BF) mma_16816_bf16(d[f], a0, a1, a2, a3, __byte_perm(lo, hi, 0x5410), __byte_perm(lo, hi, 0x7632));
+                    else mma_16816(d[f], a0, a1, a2, a3, __byte_perm(lo, hi, 0x5410), __byte_perm(lo, hi, 0x7632));
                 }
             }
         }
@@ -646,7 +667,8 @@ __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void*
     constexpr bool ROW_SCALE = F == Fmt::FP8 || F == Fmt::INT8; // one float per row, applied at the end
     constexpr bool SIXTEEN = F == Fmt::F16 || F == Fmt::BF16;
     static_assert(FOUR || ROW_SCALE || SIXTEEN, "a weight format");
-    static_assert(SIXTEEN || std::is_same_v<T, __half>, "the 4- and 8-bit formats decode to FP16: FP16 activations");
+    static_assert(SIXTEEN || std::is_same_v<T, __half> || (FOUR && std::is_same_v<T, __nv_bfloat16>),
+                  "the 8-bit formats decode to FP16: FP16 activations; the 4-bit ones to either");
     static_assert(!Rows::SUMS, "the tensor-core kernels store their outputs as they are: no row sums (EpilogueRows)");
     constexpr int NB = B_FRAGMENTS<MAXM>;
     constexpr int STEP_K = FOUR ? 128 : ROW_SCALE ? 64 : 32; // k per step, 16 bytes per lane
@@ -728,7 +750,7 @@ __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void*
                 const auto xv = [&](int f, int i) {
                     return __ldg(reinterpret_cast<const uint4*>(px[f] + STEP_K * WARPS * u) + i);
                 };
-                if constexpr (FOUR) TcStep<F, MAXM>::run(wa[u], wb[u], sa[u], sb[u], xv, nf, acc, ra, rb);
+                if constexpr (FOUR) TcStep<F, T, MAXM>::run(wa[u], wb[u], sa[u], sb[u], xv, nf, acc, ra, rb);
                 else if constexpr (ROW_SCALE) TcStep8<F, MAXM>::run(wa[u], wb[u], xv, nf, acc);
                 else TcStep16<F, T, MAXM>::run(wa[u], wb[u], xv, nf, acc);
             } else {
@@ -738,7 +760,7 @@ __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void*
                     #pragma unroll
                     for (int i = 0; i < XV; i++)
                         if (f < nf) xv[f][i] = __ldg(reinterpret_cast<const uint4*>(px[f] + STEP_K * WARPS * u) + i);
-                if constexpr (FOUR) TcStep<F, MAXM>::run(wa[u], wb[u], sa[u], sb[u], xv, nf, acc, ra, rb);
+                if constexpr (FOUR) TcStep<F, T, MAXM>::run(wa[u], wb[u], sa[u], sb[u], xv, nf, acc, ra, rb);
                 else if constexpr (ROW_SCALE) TcStep8<F, MAXM>::run(wa[u], wb[u], xv, nf, acc);
                 else TcStep16<F, T, MAXM>::run(wa[u], wb[u], xv, nf, acc);
             }
@@ -759,7 +781,7 @@ __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void*
         }
         if constexpr (LAZY_X) {
             const auto xv = [&](int f, int i) { return in ? __ldg(reinterpret_cast<const uint4*>(px[f]) + i) : zero4; };
-            if constexpr (FOUR) TcStep<F, MAXM>::run(wa, wb, sa, sb, xv, nf, acc, ra, rb);
+            if constexpr (FOUR) TcStep<F, T, MAXM>::run(wa, wb, sa, sb, xv, nf, acc, ra, rb);
             else if constexpr (ROW_SCALE) TcStep8<F, MAXM>::run(wa, wb, xv, nf, acc);
             else TcStep16<F, T, MAXM>::run(wa, wb, xv, nf, acc);
         } else {
@@ -769,7 +791,7 @@ __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void*
                 #pragma unroll
                 for (int i = 0; i < XV; i++)
                     xv[f][i] = in && f < nf ? __ldg(reinterpret_cast<const uint4*>(px[f]) + i) : zero4;
-            if constexpr (FOUR) TcStep<F, MAXM>::run(wa, wb, sa, sb, xv, nf, acc, ra, rb);
+            if constexpr (FOUR) TcStep<F, T, MAXM>::run(wa, wb, sa, sb, xv, nf, acc, ra, rb);
             else if constexpr (ROW_SCALE) TcStep8<F, MAXM>::run(wa, wb, xv, nf, acc);
             else TcStep16<F, T, MAXM>::run(wa, wb, xv, nf, acc);
         }
@@ -781,7 +803,9 @@ __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void*
         #pragma unroll
         for (int c = 0; c < 4; c++) red[warp][f][c][lane] = acc[f][c];
     __syncthreads();
-    const float out_scale = F == Fmt::NVFP4 ? global * 256.f : 1.f; // NVFP4: 2^-14 (e2m1) x 2^6 (scale) = 2^-8
+    constexpr bool BF_A = FOUR && std::is_same_v<T, __nv_bfloat16>; // the 4-bit formats decoded to BF16
+    // NVFP4: FP16 2^-14 (e2m1) x 2^6 (scale) = 2^-8; BF16 2^-126 x 2^119 = 2^-7
+    const float out_scale = F == Fmt::NVFP4 ? global * (BF_A ? 128.f : 256.f) : 1.f;
     for (int e = threadIdx.x; e < NB * 4 * 32; e += WARPS * 32) {
         const int f = e / 128, c = (e / 32) & 3, l = e & 31;
         const int row = n0 + (l >> 2) + 8 * (c >> 1);
@@ -790,8 +814,9 @@ __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void*
             float v = 0.f;
             #pragma unroll
             for (int w = 0; w < WARPS; w++) v += red[w][f][c][l];
-            // MXFP4: 2^(Emax - 128) = 2^(Emax - 127) x 2^14 (e2m1) x 2^-15 (e8m0_rel_half2)
-            const float s = F == Fmt::MXFP4 ? e8m0_to_float(__ldg(row_emax + row)) * 0.5f
+            // MXFP4: FP16 2^(Emax - 128) = 2^(Emax - 127) x 2^14 (e2m1) x 2^-15 (e8m0_rel_half2); BF16 2^(Emax - 120)
+            // = 2^(Emax - 127) x 2^126 (e2m1) x 2^-119 (e8m0_rel_bf16x2)
+            const float s = F == Fmt::MXFP4 ? e8m0_to_float(__ldg(row_emax + row)) * (BF_A ? 128.f : 0.5f)
                             : ROW_SCALE     ? __ldg(static_cast<const float*>(scales) + row)
                                             : out_scale;
             rows.store(m, row, N, v * s);
@@ -802,8 +827,8 @@ __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void*
 } // namespace roofline_gemv
 using namespace roofline_gemv;
 
-// CUDA-core kernels: 4 warps per block; at M = 1 the 8- and 16-bit formats take 2 rows per warp with 2 chunks per row
-// in flight (8 rows per block), everything else 1 row per warp with 4 chunks in flight (GemvKernels.rowsPerBlock).
+// CUDA-core kernels (the 8- and 16-bit formats): 4 warps per block; at M = 1 2 rows per warp with 2 chunks per row in
+// flight (8 rows per block), above one row 1 row per warp with 4 chunks in flight (GemvKernels.rowsPerBlock).
 // Only FP16 weights x FP16 activations run the epilogue (EpilogueRows); the other kernels take ep and ignore it
 // (GemvKernels refuses one): the epilogue's loads and sums cost the shorter 8- and 4-bit products more than the norm
 // launch they save (docs/design/decode-kernels.md).
@@ -867,8 +892,8 @@ __device__ __forceinline__ EpilogueRows<T> make_rows(EpilogueRows<T>*, const T* 
 // costs one FFMA per activation row, which bounds those kernels (FP8 at M = 8 ran at a fifth of the copy bandwidth:
 // docs/measurements/2026-11-24-issue15-decoder-h200). At one row the CUDA cores keep the 8- and 16-bit formats (2 rows
 // per warp, at 94-103 % of the copy bandwidth for FP16, docs/design/gemv-kernels.md), and the tensor cores the 4-bit
-// ones with FP16 activations. The 4- and 8-bit formats with BF16 activations stay on the CUDA cores: they decode to
-// FP16 for the mma.
+// ones with either activations (decoded to FP16 or BF16, the mma of the activations' type). The 8-bit formats with
+// BF16 activations stay on the CUDA cores: they decode to FP16 for the mma.
 // 16-bit weights: FP16 x FP16 on the tensor cores above one row, except a product with an epilogue (EpilogueRows:
 // the CUDA-core kernel); FP16 x BF16 on the CUDA cores; BF16 x FP16 and BF16 x BF16 on the tensor cores above one row
 // (TcStep16).
@@ -881,12 +906,15 @@ ROOFLINE_GEMV(BF16, bf16, __half, f16, 1, 2, 2)
 ROOFLINE_GEMV_TC_BATCHED16(BF16, bf16, __half, f16)
 ROOFLINE_GEMV(BF16, bf16, __nv_bfloat16, bf16, 1, 2, 2)
 ROOFLINE_GEMV_TC_BATCHED16(BF16, bf16, __nv_bfloat16, bf16)
+// The 4-bit formats with BF16 activations: the same kernels on the BF16 decodes, all with plain bounds (NVFP4 spills 4
+// bytes under the (256, 5) cap on sm_90a with BF16 activations).
 #define ROOFLINE_GEMV_4BIT(FMT, fmt, UNR, BOUNDS8)                                                               \
     ROOFLINE_GEMV_TC(FMT, fmt, __half, f16, 1, UNR, 8, BOUNDS8)                                                  \
     ROOFLINE_GEMV_TC(FMT, fmt, __half, f16, 1, UNR, 16, __launch_bounds__(512))                                  \
-    ROOFLINE_GEMV_TC_BATCHED(FMT, fmt, __half, f16)                                                                  \
-    ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 1, 4, 1)                                                        \
-    ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 16, 4, 1)
+    ROOFLINE_GEMV_TC_BATCHED(FMT, fmt, __half, f16)                                                              \
+    ROOFLINE_GEMV_TC(FMT, fmt, __nv_bfloat16, bf16, 1, UNR, 8, __launch_bounds__(256))                           \
+    ROOFLINE_GEMV_TC(FMT, fmt, __nv_bfloat16, bf16, 1, UNR, 16, __launch_bounds__(512))                          \
+    ROOFLINE_GEMV_TC_BATCHED(FMT, fmt, __nv_bfloat16, bf16)
 ROOFLINE_GEMV_4BIT(INT4, int4, 6, __launch_bounds__(256))
 ROOFLINE_GEMV_4BIT(NVFP4, nvfp4, 4, __launch_bounds__(256, 5))
 ROOFLINE_GEMV_4BIT(MXFP4, mxfp4, 4, __launch_bounds__(256))

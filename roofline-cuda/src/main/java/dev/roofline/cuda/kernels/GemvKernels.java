@@ -251,7 +251,8 @@ public final class GemvKernels implements AutoCloseable {
         if (!tc && m > MAX_M) {
             throw new IllegalArgumentException("M (activation rows) " + m + " above " + MAX_M + " runs on the tensor"
                     + " cores only, which take " + format + " weights with " + Activation.F16 + " activations"
-                    + (format == WeightFormat.BF16 ? " or BF16" : "") + " and no epilogue, got " + activation
+                    + (format == WeightFormat.BF16 || format.isFourBit() ? " or BF16" : "") + " and no epilogue, got "
+                    + activation
                     + " activations" + (epilogue.none() ? "" : " and an epilogue"));
         }
         String kernel = tc ? kernelName(format, activation, m, n) : baseName(format, activation, m == 1 ? 1 : MAX_M);
@@ -361,19 +362,25 @@ public final class GemvKernels implements AutoCloseable {
     }
 
     private static int cudaCoreRowsPerBlock(WeightFormat format, int m) {
-        return THREADS / 32 * (m == 1 && !format.isFourBit() ? 2 : 1);
+        if (format.isFourBit()) {
+            throw new IllegalStateException(format + " weights run on the tensor cores only");
+        }
+        return THREADS / 32 * (m == 1 ? 2 : 1);
     }
 
     /**
      * Whether the kernel for these weights and activations at {@code m} rows runs on the tensor cores (gemv_tc in
-     * gemv.cu): the 4-bit formats with FP16 activations at every {@code m}; above one row every format with FP16
-     * activations, and BF16 weights with BF16 activations, where one FFMA per weight and activation row would bound
-     * the CUDA-core kernel. The 4- and 8-bit formats decode to FP16 for the mma, so with BF16 activations they, and
-     * FP16 weights, stay on the CUDA cores.
+     * gemv.cu): the 4-bit formats at every {@code m} with either activations (decoded to FP16 or to BF16, the mma of
+     * the activations' type); above one row every format with FP16 activations, and BF16 weights with BF16
+     * activations, where one FFMA per weight and activation row would bound the CUDA-core kernel. The 8-bit formats
+     * decode to FP16 for the mma, so with BF16 activations they, and FP16 weights, stay on the CUDA cores.
      */
     static boolean tensorCores(WeightFormat format, Activation activation, int m) {
+        if (format.isFourBit()) {
+            return true;
+        }
         if (activation == Activation.F16) {
-            return format.isFourBit() || m > 1;
+            return m > 1;
         }
         return format == WeightFormat.BF16 && m > 1;
     }

@@ -118,6 +118,32 @@ public class GemvKernelsIT {
     }
 
     /**
+     * The 4-bit formats with BF16 activations (E2M1 and INT4 decoded to BF16, the BF16 mma): both K splits (16 warps
+     * below 6144 rows, 8 from there), one, two and four B fragments, whole trips and a checked tail (K = 8608: 67
+     * steps of 128 and a partial one; INT4 97 whole steps), and K = 1056, whose last step is partly outside the row.
+     */
+    @ParameterizedTest(name = "{0} weights, BF16 activations, M={1}, N={2}, K={3}")
+    @CsvSource({
+        "NVFP4, 1, 2100, 8608",
+        "NVFP4, 1, 6200, 8608",
+        "NVFP4, 16, 2100, 8608",
+        "NVFP4, 27, 6200, 8608",
+        "MXFP4, 1, 2100, 8608",
+        "MXFP4, 1, 8200, 8608",
+        "MXFP4, 9, 8200, 8608",
+        "MXFP4, 32, 2100, 8608",
+        "INT4, 1, 2100, 12416",
+        "INT4, 1, 6200, 12416",
+        "INT4, 5, 7, 12416",
+        "INT4, 25, 6200, 12416",
+        "NVFP4, 1, 70, 1056",
+        "MXFP4, 9, 70, 1056"
+    })
+    void fourBitWithBf16ActivationsOnTheTensorCores(WeightFormat format, int m, int n, int k) {
+        check(format, Activation.BF16, m, n, k);
+    }
+
+    /**
      * An odd N: the CUDA-core kernels' second row of the last warp (2 rows per warp at M = 1) lies past N; K = 1056 also
      * leaves the last trip of 2 chunks per lane incomplete (66 or 132 chunks per row).
      */

@@ -91,8 +91,11 @@ class GemvShapeTest {
 
     @Test
     void kernelNamesMatchGemvCu() {
+        // the 4-bit formats run on the tensor cores with either activations
         assertThat(GemvKernels.kernelName(WeightFormat.NVFP4, Activation.BF16, 1, 8192))
-                .isEqualTo("gemv_nvfp4_bf16_m1");
+                .isEqualTo("gemv_nvfp4_bf16_m1_w8");
+        assertThat(GemvKernels.kernelName(WeightFormat.INT4, Activation.BF16, 20, 4096))
+                .isEqualTo("gemv_int4_bf16_m32_w16");
         assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.F16, 1, 8192))
                 .isEqualTo("gemv_fp8_f16_m1");
         assertThat(GemvKernels.kernelName(WeightFormat.INT8, Activation.BF16, 3, 8192))
@@ -143,7 +146,7 @@ class GemvShapeTest {
         assertThat(GemvKernels.rowsPerBlock(WeightFormat.INT8, Activation.BF16, 2))
                 .isEqualTo(4);
         assertThat(GemvKernels.rowsPerBlock(WeightFormat.NVFP4, Activation.BF16, 1))
-                .isEqualTo(4);
+                .isEqualTo(16);
         assertThat(GemvKernels.rowsPerBlock(WeightFormat.NVFP4, Activation.F16, 1))
                 .isEqualTo(16);
         assertThat(GemvKernels.rowsPerBlock(WeightFormat.FP8_E4M3, Activation.F16, 2))
@@ -184,10 +187,10 @@ class GemvShapeTest {
         // the fatbin's entries are compressed (scripts/build-kernels.sh), so their names cannot be read here: loading
         // looks every one of these up and fails naming a missing one, which every GPU test of the kernels does
         // per format, F16 then BF16 activations: FP16 1 + 6 + 1 (its 16-row CUDA-core kernel, for an epilogue), 2;
-        // BF16 7, 7; FP8 and INT8 7, 2; each 4-bit format 8 + 4, 2 (a tensor-core kernel: 2 K splits; m1, m8, m16,
-        // m32; and the tiled kernels, one per rows bound)
+        // BF16 7, 7; FP8 and INT8 7, 2; each 4-bit format 8 + 4, 8 (a tensor-core kernel: 2 K splits; m1, m8, m16,
+        // m32; and the tiled kernels, one per rows bound, for FP16 activations only)
         assertThat(GemvKernels.kernelNames())
-                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 2))
+                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8))
                 .doesNotHaveDuplicates();
         assertThat(GemvKernels.kernelNames())
                 .contains(
@@ -197,7 +200,8 @@ class GemvShapeTest {
                         "gemv_nvfp4_f16_m32_tiled")
                 .noneMatch(n -> n.contains("bf16") && n.endsWith("_tiled"));
         assertThat(GemvKernels.kernelNames())
-                .contains("gemv_fp16_f16_m16", "gemv_fp16_f16_m16_w8", "gemv_int8_bf16_m16");
+                .contains("gemv_fp16_f16_m16", "gemv_fp16_f16_m16_w8", "gemv_int8_bf16_m16", "gemv_mxfp4_bf16_m1_w16")
+                .doesNotContain("gemv_nvfp4_bf16_m1", "gemv_int4_bf16_m16");
         assertThat(GemvKernels.kernelNames())
                 .contains(GemvKernels.kernelName(WeightFormat.MXFP4, Activation.F16, 16, 100));
     }

@@ -407,8 +407,8 @@ __device__ __forceinline__ __half2 e8m0_rel_half2(uint32_t e, uint32_t emax) {
 // codes with e = 0, 0 and 0.5, are bf16 subnormals); INT4 nibbles under 0x4300 (bf16 128, a mantissa step of 1) as
 // 128 + 8 + n less 136, exactly; the NVFP4 scale as bf16(e4m3 x 2^119) and the MXFP4 one as bf16(2^(E - Emax + 119)),
 // so that A x scale = e2m1 x e4m3 x 2^-7 (2^-17 .. 21, at most 6 significant bits: exact) or e2m1 x 2^(E - Emax - 7)
-// (exact while E - Emax >= -118, below which a block rounds to bf16's subnormal grid or to 0, an absolute error under
-// 2^(Emax - 260)).
+// (exact while E - Emax >= -125, on bf16's subnormal grid from -118 down; below, a block rounds to that grid or to 0,
+// an absolute error in the weight under 2^(Emax - 254)).
 template <int S>
 __device__ __forceinline__ uint32_t e2m1_pair_bf16(uint32_t v) {
     const uint32_t em = v & (0x00070007u << (4 * S)), sign = v & (0x00080008u << (4 * S));
@@ -658,7 +658,8 @@ __device__ __forceinline__ uint32_t load_step_scale(const uint8_t* p) {
 // UNROLL steps run without bounds checks at immediate offsets; the steps left over run one at a time, checked.
 // A step is one 64-byte segment of each of the block's rows: 128 k of the 4-bit formats (TcStep), 64 k of the 8-bit
 // ones (TcStep8), whose per-row scale multiplies D at the end, 32 k of the 16-bit ones (TcStep16). T is the
-// activations' type: FP16 for every format, BF16 for BF16 weights too. The block computes rows tile * TC_ROWS onwards;
+// activations' type: FP16 for every format, BF16 for BF16 and the 4-bit weights too. The block computes rows
+// tile * TC_ROWS onwards;
 // activations and outputs go through rows as in gemv above.
 template <Fmt F, typename T, int MAXM, int UNROLL, int WARPS, int HINT = TC_LOAD_HINT, typename Rows>
 __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void* __restrict__ scales,
@@ -815,8 +816,10 @@ __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void*
             #pragma unroll
             for (int w = 0; w < WARPS; w++) v += red[w][f][c][l];
             // MXFP4: FP16 2^(Emax - 128) = 2^(Emax - 127) x 2^14 (e2m1) x 2^-15 (e8m0_rel_half2); BF16 2^(Emax - 120)
-            // = 2^(Emax - 127) x 2^126 (e2m1) x 2^-119 (e8m0_rel_bf16x2)
-            const float s = F == Fmt::MXFP4 ? e8m0_to_float(__ldg(row_emax + row)) * (BF_A ? 128.f : 0.5f)
+            // = 2^(Emax - 127) x 2^126 (e2m1) x 2^-119 (e8m0_rel_bf16x2), its 2^7 applied to v first: 2^(Emax - 120)
+            // overflows FP32 from Emax = 248
+            if constexpr (F == Fmt::MXFP4 && BF_A) v *= 128.f;
+            const float s = F == Fmt::MXFP4 ? e8m0_to_float(__ldg(row_emax + row)) * (BF_A ? 1.f : 0.5f)
                             : ROW_SCALE     ? __ldg(static_cast<const float*>(scales) + row)
                                             : out_scale;
             rows.store(m, row, N, v * s);

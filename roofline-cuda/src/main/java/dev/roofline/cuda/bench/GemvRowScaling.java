@@ -182,7 +182,7 @@ public final class GemvRowScaling {
     /**
      * {@code c} with, for each format of {@code ratios} whose one-row GEMV class {@code c} calibrates, that efficiency
      * e as {@code gemv <PRECISION> m1} and at each row count M of the ratios as {@code gemv <PRECISION> m<M>} = e ÷ the
-     * ratio at M (M = 1 included, when the ratios have it: a tensor-parallel shard's, {@link ShardStep#calibrate}).
+     * ratio at M (M = 1 included, when the ratios have it).
      *
      * @throws IllegalArgumentException when a ratio puts an efficiency outside (0, {@link Calibration#MAX_EFFICIENCY}]
      */

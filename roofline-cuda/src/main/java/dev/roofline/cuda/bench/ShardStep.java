@@ -33,7 +33,7 @@ import java.util.Set;
  * where the shard's products are short: FP16's whole-model products were fitted with the norm epilogues, and narrower
  * products timed alone, each less a whole launch, came out faster than their roofline
  * (docs/measurements/2026-11-26-issue18-tp4-h200x4). So the shard's product classes are fitted to the shard's own
- * step, profiled as {@link DecodeCalibration#fit} profiles a whole model's ({@link #calibrate}).
+ * step, profiled as {@link DecodeCalibration#fit} profiles a whole model's ({@link #fit}).
  */
 final class ShardStep {
     /** Partial sums that leave each GPU's part as it is: the tensor-parallel plan on one GPU. */
@@ -88,35 +88,29 @@ final class ShardStep {
     }
 
     /**
-     * {@code c} with the classes of each of {@code formats}' products fitted to the shard: for each of
-     * {@code batches}, the shard's step at that batch and {@code context}, profiled, its products' efficiency
-     * ({@link #productEfficiency}) as the class the calibration prices that many rows with ({@link #productClass});
-     * every other class, the launch cost and the collectives stay {@code c}'s. The products are fitted at every batch
-     * rather than scaled from one row: their time ratios at more rows, timed alone, did not carry into the shard's
-     * graphed step (cuBLASLt's FP16 products above one row: docs/measurements/2026-11-26-issue18-shard-h200x4).
+     * {@code c} with the classes of the products in {@code profiled} (steps of the shard, profiled) fitted to them:
+     * for each class the steps' products are priced with ({@link #productClass}), their roofline time over their
+     * measured time less their launches at {@code c}'s launch cost, each summed over the steps of that class (so
+     * batches that share one, above {@link OperatorClass#GEMV_MEASURED_MAX_ROWS} rows, are one ratio of sums, as
+     * {@link DecodeCalibration#fit} fits a class), kept within (0, {@link Calibration#MAX_EFFICIENCY}]; every other
+     * class, the launch cost and the collectives stay {@code c}'s. The products are fitted at every batch rather than
+     * scaled from one row: their time ratios at more rows, timed alone, did not carry into the shard's graphed step
+     * (cuBLASLt's FP16 products above one row: docs/measurements/2026-11-26-issue18-shard-h200x4).
+     *
+     * @throws IllegalArgumentException when a step was not profiled
      */
-    static Calibration calibrate(
-            Device device,
-            Model part,
-            DecoderShape shard,
-            List<WeightFormat> formats,
-            List<Integer> batches,
-            int context,
-            double theta,
-            Calibration c) {
-        Hardware measured = c.applyTo(device.hardware());
-        Map<OperatorClass, Double> efficiencies = new LinkedHashMap<>(c.efficiencies());
-        try (Stream stream = Stream.create()) {
-            for (WeightFormat f : formats) {
-                try (DecoderWeights weights = DecodeStepBenchmark.randomWeights(shard, f, 1)) {
-                    for (int b : batches) {
-                        DecodeStepResult profiled =
-                                measure(device, part, shard, weights, f, b, context, theta, true, measured, stream);
-                        efficiencies.put(productClass(f, b, profiled), productEfficiency(profiled, c.launchSeconds()));
-                    }
-                }
-            }
+    static Calibration fit(Calibration c, List<DecodeStepResult> profiled) {
+        Map<OperatorClass, double[]> sums = new LinkedHashMap<>(); // class -> {roofline s, measured s less launches}
+        for (DecodeStepResult r : profiled) {
+            double[] t = productTimes(r, c.launchSeconds());
+            double[] s = sums.computeIfAbsent(
+                    productClass(r.config().format(), r.config().batch(), r), k -> new double[2]);
+            s[0] += t[0];
+            s[1] += t[1];
         }
+        Map<OperatorClass, Double> efficiencies = new LinkedHashMap<>(c.efficiencies());
+        sums.forEach((k, s) ->
+                efficiencies.put(k, DecodeCalibration.clamp(s[1] <= 0 ? Calibration.MAX_EFFICIENCY : s[0] / s[1])));
         return c.withEfficiencies(efficiencies);
     }
 
@@ -133,14 +127,12 @@ final class ShardStep {
     }
 
     /**
-     * The efficiency of the products (q/k/v, o, gate/up, down, lm_head) in a profiled step, as
-     * {@link DecodeCalibration#fit} fits a class: their roofline time over their measured time less their launches at
-     * {@code launchSeconds}, each summed over the step's product operators, kept within
-     * (0, {@link Calibration#MAX_EFFICIENCY}].
+     * The products' (q/k/v, o, gate/up, down, lm_head) roofline time and measured time less their launches at
+     * {@code launchSeconds} in a profiled step, summed over its product operators, in seconds.
      *
      * @throws IllegalArgumentException when the step was not profiled
      */
-    static double productEfficiency(DecodeStepResult profiled, double launchSeconds) {
+    static double[] productTimes(DecodeStepResult profiled, double launchSeconds) {
         if (profiled.operators().isEmpty()) {
             throw new IllegalArgumentException(DecodeStepReport.title(profiled) + " was not profiled");
         }
@@ -152,6 +144,6 @@ final class ShardStep {
                 measured += o.measuredSeconds() - o.launches() * launchSeconds;
             }
         }
-        return DecodeCalibration.clamp(measured <= 0 ? Calibration.MAX_EFFICIENCY : roofline / measured);
+        return new double[] {roofline, measured};
     }
 }

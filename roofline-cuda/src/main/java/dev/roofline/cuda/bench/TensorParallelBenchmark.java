@@ -50,7 +50,7 @@ import java.util.Optional;
  * {@code 2 × layers} all-reduces of {@code batch × hidden} FP16 values as NCCL's tuner prices them on {@code link}
  * ({@link Serving#allReduceSeconds}); with a {@link Calibration}, the part at its measured efficiencies (the classes
  * of each GPU's narrower products fitted to one GPU's part of the step, all-reduces left out, at each batch and the
- * first context, profiled: {@link ShardStep#calibrate}; the rest of the calibration as it is) and launches
+ * first context, profiled: {@link ShardStep#fit}; the rest of the calibration as it is) and launches
  * (10 kernels a layer, the decoder's unfused plan) plus the all-reduces at the calibration's measured fit
  * ({@link CollectiveFit}) where it has one for this many GPUs.
  */
@@ -237,29 +237,39 @@ public final class TensorParallelBenchmark {
                 }
             }
         }
+        if (formats.isEmpty() || batches.isEmpty() || contexts.isEmpty()) {
+            throw new IllegalArgumentException("a tensor-parallel sweep needs formats, batches and contexts, got "
+                    + formats + ", " + batches + ", " + contexts);
+        }
         Model part = Deployment.tensorParallel(tp, link).shard(model);
         Cuda.setDevice(comms.rank(0).device());
         Device first = Cuda.device(comms.rank(0).device());
-        if (calibration != null && tp > 1) {
-            // each GPU's products are narrower than the whole model's the calibration was fitted to, and run another
-            // plan: their classes at each batch fitted to one GPU's part of the step
-            calibration =
-                    ShardStep.calibrate(first, part, shard, formats, batches, contexts.getFirst(), theta, calibration);
-        }
+        // the first GPU's part alone at every configuration; with a calibration, profiled at the first context: each
+        // GPU's products are narrower than the whole model's the calibration was fitted to, and run another plan, so
+        // their classes at each batch are fitted to these
+        boolean fit = calibration != null && tp > 1;
         Map<List<Integer>, Double> oneGpu = new HashMap<>(); // (format, batch, context) -> one GPU's part alone
+        List<DecodeStepResult> profiled = new ArrayList<>();
         try (Stream stream = Stream.create()) {
             Hardware measured = calibration == null ? hw : calibration.applyTo(hw);
             for (WeightFormat f : formats) {
                 try (DecoderWeights weights = DecodeStepBenchmark.randomWeights(shard, f, 1)) {
                     for (int b : batches) {
                         for (int c : contexts) {
+                            boolean profile = fit && c == contexts.getFirst();
                             DecodeStepResult r = ShardStep.measure(
-                                    first, part, shard, weights, f, b, c, theta, false, measured, stream);
+                                    first, part, shard, weights, f, b, c, theta, profile, measured, stream);
                             oneGpu.put(List.of(f.ordinal(), b, c), r.seconds());
+                            if (profile) {
+                                profiled.add(r);
+                            }
                         }
                     }
                 }
             }
+        }
+        if (fit) {
+            calibration = ShardStep.fit(calibration, profiled);
         }
         List<Result> results = new ArrayList<>();
         for (WeightFormat f : formats) {

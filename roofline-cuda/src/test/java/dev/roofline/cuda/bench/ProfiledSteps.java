@@ -31,7 +31,12 @@ final class ProfiledSteps {
      * layer 0's input, as {@code DenseDecoder.launches} counts them).
      */
     static DecodeStepResult llama3Fp16(double[][] micros, boolean fusedNorms) {
-        Workload w = Workload.decode(1, 1024).withWeights(Precision.FP16);
+        return llama3Fp16(micros, fusedNorms, 1);
+    }
+
+    /** {@link #llama3Fp16(double[][], boolean)} at {@code batch} sequences. */
+    static DecodeStepResult llama3Fp16(double[][] micros, boolean fusedNorms, int batch) {
+        Workload w = Workload.decode(batch, 1024).withWeights(Precision.FP16);
         ModelPrediction p = Transformer.of(Models.LLAMA_3_8B, Hardware.H200).predict(w);
         List<DecodeStepResult.OperatorTiming> ops = new ArrayList<>();
         for (int i = 0; i < micros.length; i++) {
@@ -42,7 +47,7 @@ final class ProfiledSteps {
         }
         return new DecodeStepResult(
                 "Llama-3-8B",
-                new DecodeStepBenchmark.Config(WeightFormat.FP16, 1, 1024, KernelLaunch.PROGRAMMATIC),
+                new DecodeStepBenchmark.Config(WeightFormat.FP16, batch, 1024, KernelLaunch.PROGRAMMATIC),
                 5e-3,
                 p,
                 p,

@@ -191,13 +191,40 @@ public class GemvKernelsIT {
 
     /**
      * MXFP4 folds every block's scale relative to its row's largest: blocks 40 binades below it (every third block
-     * here is not) fall under fp16's subnormal grid, which must cost nothing measurable and never overflow.
+     * here is not) fall under fp16's subnormal grid, which must cost nothing measurable and never overflow; with BF16
+     * activations they stay exact.
      */
-    @ParameterizedTest(name = "MXFP4 weights, F16 activations, M={0}, row scales over 40 binades")
-    @CsvSource({"1", "16"})
-    void mxfp4RowScalesSpanningManyBinades(int m) {
+    @ParameterizedTest(name = "MXFP4 weights, {0} activations, M={1}, row scales over 40 binades")
+    @CsvSource({"F16, 1", "F16, 16", "BF16, 1", "BF16, 16"})
+    void mxfp4RowScalesSpanningManyBinades(Activation activation, int m) {
         int n = 200, k = 4096;
-        check(WeightFormat.MXFP4, Activation.F16, m, n, k, rnd -> overFortyBinades(rnd, n * k));
+        check(WeightFormat.MXFP4, activation, m, n, k, rnd -> overFortyBinades(rnd, n * k));
+    }
+
+    /**
+     * MXFP4 rows whose largest scale code is near the top of E8M0 (weights up to about 2^124: codes near 249) with
+     * BF16 activations of about 2^-124, which BF16 holds: the output factor 2^(Emax - 120) alone would overflow FP32.
+     */
+    @ParameterizedTest(name = "MXFP4 weights, BF16 activations, M={0}, scale codes near 249")
+    @CsvSource({"1", "9"})
+    void mxfp4WithBf16ActivationsAtTheTopOfTheScaleRange(int m) {
+        int n = 70, k = 1024;
+        check(
+                WeightFormat.MXFP4,
+                Activation.BF16,
+                m,
+                n,
+                k,
+                rnd -> {
+                    float[] w = weightsWithOutliers(rnd, n * k);
+                    for (int i = 0; i < w.length; i++) {
+                        w[i] = Math.scalb(w[i], 124);
+                    }
+                    return w;
+                },
+                1e-2,
+                false,
+                -124);
     }
 
     private static void check(WeightFormat format, Activation activation, int m, int N, int K) {
@@ -346,12 +373,26 @@ public class GemvKernelsIT {
             java.util.function.Function<Random, float[]> weights,
             double tolerance,
             boolean tiled) {
+        check(format, activation, m, N, K, weights, tolerance, tiled, 0);
+    }
+
+    /** The check with activations scaled by 2^{@code xExponent}. */
+    private static void check(
+            WeightFormat format,
+            Activation activation,
+            int m,
+            int N,
+            int K,
+            java.util.function.Function<Random, float[]> weights,
+            double tolerance,
+            boolean tiled,
+            int xExponent) {
         long seed = System.nanoTime();
         Random rnd = new Random(seed);
         QuantizedWeights q = QuantizedWeights.quantize(format, weights.apply(rnd), N, K);
         float[] xValues = new float[m * K];
         for (int i = 0; i < xValues.length; i++) {
-            xValues[i] = (float) rnd.nextGaussian();
+            xValues[i] = Math.scalb((float) rnd.nextGaussian(), xExponent);
         }
         byte[] xBytes = ElementCodec.encode(activation.precision(), xValues);
         double[] x = ElementCodec.decode(activation.precision(), xBytes);

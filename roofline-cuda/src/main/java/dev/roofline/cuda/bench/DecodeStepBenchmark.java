@@ -48,6 +48,30 @@ import java.util.Optional;
 public final class DecodeStepBenchmark {
     /** Replays of the step's graph; their median is the time per step. */
     static final int STEP_REPLAYS = 60;
+
+    /** How a step is timed: {@value #STEP_REPLAYS} replays of its graph. */
+    static BenchmarkOptions stepTiming() {
+        return BenchmarkOptions.defaults().withGraph(1).withRepetitions(STEP_REPLAYS);
+    }
+
+    /**
+     * Readies {@code d} for a timed step at {@code context} tokens: the caches hold earlier tokens' keys and values
+     * (bytes 0x2E: FP16 0x2E2E = 0.097, BF16 3.9e-11, E4M3 0.44), so does the input, and every sequence is at
+     * position {@code context - 1}. The fills run on the default stream, which the step's stream does not wait for,
+     * so this waits for them.
+     */
+    static void prime(DenseDecoder d, int context) {
+        for (int l = 0; l < d.shape().layers(); l++) {
+            for (DeviceBuffer cache : d.cache(l)) {
+                cache.fill(0x2E);
+            }
+        }
+        d.input().fill(0x2E);
+        Cuda.synchronize();
+        int[] positions = new int[d.batch()];
+        java.util.Arrays.fill(positions, context - 1);
+        d.setPositions(positions);
+    }
     /** The model's operators the step does not run. */
     static final List<String> NOT_IN_STEP = List.of("embedding");
 
@@ -129,7 +153,7 @@ public final class DecodeStepBenchmark {
     public static Results run(
             Device device, Model model, Sweep sweep, WeightSource source, double theta, boolean profile) {
         DecoderShape shape = DecoderShape.of(model);
-        BenchmarkOptions timing = BenchmarkOptions.defaults().withGraph(1).withRepetitions(STEP_REPLAYS);
+        BenchmarkOptions timing = stepTiming();
         try (Stream stream = Stream.create();
                 CublasLt lt = CublasLt.create()) {
             DeviceCeilings ceilings = DeviceCeilings.measure(
@@ -252,20 +276,10 @@ public final class DecodeStepBenchmark {
                 config.kv(),
                 config.launch(),
                 partialSums)) {
-            for (int l = 0; l < shape.layers(); l++) {
-                for (DeviceBuffer cache : d.cache(l)) {
-                    // earlier tokens' keys and values: FP16 0x2E2E = 0.097, BF16 3.9e-11, E4M3 0x2E = 0.44
-                    cache.fill(0x2E);
-                }
-            }
-            d.input().fill(0x2E);
-            Cuda.synchronize(); // the fills ran on the default stream, which the step's stream does not wait for
+            prime(d, config.context());
             if (shape.hasExperts()) {
                 d.setInput(distinctRows(config.batch(), shape.hidden()));
             }
-            int[] positions = new int[config.batch()];
-            java.util.Arrays.fill(positions, config.context() - 1);
-            d.setPositions(positions);
             TimingStats step = Benchmark.time(stream, timing, 1, i -> d.step(stream));
             // before the profile, whose lone top-k launches route every layer by the last layer's logits
             double expertsRead = shape.hasExperts() ? expertsRead(d) : Double.NaN;

@@ -77,7 +77,7 @@ final class ShardStep {
                 NONE,
                 config,
                 theta,
-                BenchmarkOptions.defaults().withGraph(1).withRepetitions(DecodeStepBenchmark.STEP_REPLAYS),
+                DecodeStepBenchmark.stepTiming(),
                 profile,
                 Optional.empty(),
                 Transformer.of(part, measured).predict(w),

@@ -308,8 +308,7 @@ public final class TensorParallelBenchmark {
     /** On one GPU: the median step and the median of the step's all-reduces alone. */
     private static RankTimes measure(
             Communicator comm, DecoderShape shard, WeightFormat f, int batch, int context, double theta) {
-        BenchmarkOptions timing =
-                BenchmarkOptions.defaults().withGraph(1).withRepetitions(DecodeStepBenchmark.STEP_REPLAYS);
+        BenchmarkOptions timing = DecodeStepBenchmark.stepTiming();
         DenseDecoder.PartialSums sums =
                 (halves, count, s) -> comm.allReduce(halves, halves, count, DataType.FLOAT16, ReduceOp.SUM, s);
         try (DecoderWeights weights = DecodeStepBenchmark.randomWeights(shard, f, 1 + comm.rank());
@@ -326,17 +325,8 @@ public final class TensorParallelBenchmark {
                         KvCacheFormat.FP16,
                         KernelLaunch.PROGRAMMATIC,
                         sums)) {
-            for (int l = 0; l < shard.layers(); l++) {
-                for (DeviceBuffer cache : d.cache(l)) {
-                    cache.fill(0x2E); // earlier tokens' keys and values: FP16 0x2E2E = 0.097
-                }
-            }
-            d.input().fill(0x2E);
             residual.fill(0x2E);
-            Cuda.synchronize(); // the fills ran on the default stream, which the step's stream does not wait for
-            int[] positions = new int[batch];
-            java.util.Arrays.fill(positions, context - 1);
-            d.setPositions(positions);
+            DecodeStepBenchmark.prime(d, context);
             TimingStats step = Benchmark.time(stream, timing, 1, i -> d.step(stream));
             TimingStats reduces = Benchmark.time(stream, timing, 1, i -> {
                 for (int k = 0; k < 2 * shard.layers(); k++) {

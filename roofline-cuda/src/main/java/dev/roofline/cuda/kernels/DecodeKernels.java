@@ -384,6 +384,11 @@ public final class DecodeKernels implements AutoCloseable {
     public static long attentionWorkspaceBytes(
             int smCount, int sharedPerSm, int rows, int heads, int kvHeads, int headDim, int maxLength) {
         long partials = (long) rows * heads * maxAttentionSplits(smCount, sharedPerSm, rows, heads, kvHeads, maxLength);
+        return workspaceBytes(partials, headDim);
+    }
+
+    /** Workspace for {@code partials} heads' splits: their maxes and sums, then their {@code headDim} outputs. */
+    private static long workspaceBytes(long partials, int headDim) {
         return maxSumBytes(partials) + 4L * partials * headDim;
     }
 
@@ -485,12 +490,11 @@ public final class DecodeKernels implements AutoCloseable {
         int chunk = attentionChunk(smCount, sharedPerSm, rows, heads, kvHeads, maxLength);
         int splits = Math.ceilDiv(maxLength, chunk); // attentionSplits
         long partials = (long) rows * heads * splits;
-        long partialMlBytes = maxSumBytes(partials);
-        requireBytes("workspace", workspace, partialMlBytes + 4L * partials * headDim);
+        requireBytes("workspace", workspace, workspaceBytes(partials, headDim));
         requireBytes("out", out, 2L * rows * heads * headDim);
         int rowsHeads = Math.multiplyExact(rows, heads);
         MemorySegment ml = workspace.pointer();
-        MemorySegment acc = MemorySegment.ofAddress(ml.address() + partialMlBytes);
+        MemorySegment acc = MemorySegment.ofAddress(ml.address() + maxSumBytes(partials));
         library.launch(
                 attentionSplitKernel(headDim, group, kv),
                 Math.multiplyExact(Math.multiplyExact(rows, kvHeads), splits),

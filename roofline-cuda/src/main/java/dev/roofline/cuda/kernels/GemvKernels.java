@@ -251,8 +251,7 @@ public final class GemvKernels implements AutoCloseable {
         if (!tc && m > MAX_M) {
             throw new IllegalArgumentException("M (activation rows) " + m + " above " + MAX_M + " runs on the tensor"
                     + " cores only, which take " + format + " weights with " + Activation.F16 + " activations"
-                    + (format == WeightFormat.BF16 || format.isFourBit() ? " or BF16" : "") + " and no epilogue, got "
-                    + activation
+                    + (format == WeightFormat.BF16 ? " or BF16" : "") + " and no epilogue, got " + activation
                     + " activations" + (epilogue.none() ? "" : " and an epilogue"));
         }
         String kernel = tc ? kernelName(format, activation, m, n) : baseName(format, activation, m == 1 ? 1 : MAX_M);

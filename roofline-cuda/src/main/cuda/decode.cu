@@ -52,13 +52,17 @@ __device__ float block_sum(float v) {
 
 // Turns the pair (x[i], x[i + half_d]) of one head by angle, in the "rotate half" layout Llama checkpoints use. The
 // angle and its sine and cosine are taken in double: at 10^5 positions an FP32 angle is off by ~10^-2 rad.
+// rotate_values turns one pair given the angle's cosine c and sine s, in double as rotate_pair does.
+__device__ __forceinline__ void rotate_values(half& x1, half& x2, double c, double s) {
+    const float a = __half2float(x1);
+    const float b = __half2float(x2);
+    x1 = __float2half_rn((float)(a * c - b * s));
+    x2 = __float2half_rn((float)(b * c + a * s));
+}
 __device__ __forceinline__ void rotate_pair(half* x, int i, int half_d, double angle) {
     double s, c;
     sincos(angle, &s, &c);
-    float x1 = __half2float(x[i]);
-    float x2 = __half2float(x[i + half_d]);
-    x[i] = __float2half_rn((float)(x1 * c - x2 * s));
-    x[i + half_d] = __float2half_rn((float)(x2 * c + x1 * s));
+    rotate_values(x[i], x[i + half_d], c, s);
 }
 
 // The KV cache's element types. Raw: what one read of eight elements takes (16 bytes of a 16-bit type, 8 of FP8), so
@@ -244,6 +248,82 @@ __device__ void rope_append(half* qkv, C* k_cache, C* v_cache, const int* positi
 ROOFLINE_ROPE_APPEND(half, f16)
 ROOFLINE_ROPE_APPEND(__nv_bfloat16, bf16)
 ROOFLINE_ROPE_APPEND(__nv_fp8_e4m3, e4m3)
+
+// The merged q/k/v product at one row with RoPE and the KV append in its epilogue, in place of the product followed by
+// decode_rope_append (FP16 weights and activations; gemv's CUDA-core loop with two rows a warp). Warp w computes the
+// two rows RoPE turns together, head * D + i and head * D + i + D/2 (head = w / (D/2), i = w % (D/2)), rounds both to
+// FP16 (after the norm scale of ep, as EpilogueRows applies it), turns them by positions[0] * inv_freq[i] when the
+// head is a q or k head (rotate_values) and writes them to qkv, where the attention reads q; a k or v head's pair goes
+// into the cache at positions[0] over its scale, as rope_append stores it. So qkv and the caches hold the bits the
+// product and decode_rope_append leave. The part's rows start at head head0 of the H + 2G heads, so a stack of
+// several matrices (q, k and v apart) runs one launch per part.
+template <typename C>
+struct RopeAppendRows {
+    static constexpr bool SUMS = false;
+    static constexpr bool PAIRED = true;
+    EpilogueRows<half> out; // x, qkv and the norm scale
+    C* k_cache;
+    C* v_cache;
+    int heads, kv_heads, d, capacity, head0, pos;
+    float k_inv_scale, v_inv_scale;
+    double c, s; // the cosine and sine of this warp's angle
+    __device__ __forceinline__ const half* x_row(int m, int K) const { return out.x_row(m, K); }
+    __device__ __forceinline__ void begin(int M) const { out.begin(M); }
+    __device__ __forceinline__ int row(int warp, int r) const {
+        const int half_d = d / 2;
+        const int head = warp / half_d;
+        return head * d + (warp - head * half_d) + r * half_d;
+    }
+    __device__ __forceinline__ void store_rows(const int* rn, const float* v) const {
+        const int half_d = d / 2;
+        const int local = rn[0] / d;
+        const int i = rn[0] - local * d;
+        const int head = head0 + local;
+        half x1 = __float2half_rn(out.normed(0, v[0]));
+        half x2 = __float2half_rn(out.normed(0, v[1]));
+        if (head < heads + kv_heads) rotate_values(x1, x2, c, s);
+        out.y[rn[0]] = x1;
+        out.y[rn[1]] = x2;
+        if (head >= heads) {
+            const bool key = head < heads + kv_heads;
+            const int g = key ? head - heads : head - heads - kv_heads;
+            C* cache = (key ? k_cache : v_cache) + ((size_t)g * capacity + pos) * d;
+            const float scale = key ? k_inv_scale : v_inv_scale;
+            KvTraits<C>::store(cache + i, __half2float(x1) * scale);
+            KvTraits<C>::store(cache + i + half_d, __half2float(x2) * scale);
+        }
+    }
+};
+
+// grid = N / 8 blocks of 4 warps (N = the part's rows, a multiple of D). The warp's angle is taken before the wait:
+// positions and inv_freq are written before the step's graph is launched, never by a kernel of it, and the double
+// sincos then overlaps the previous kernel's tail instead of lengthening this one's.
+template <typename C>
+__device__ void qkv_rope_append(const void* W, const half* x, half* qkv, int N, int K, GemvEpilogue ep, C* k_cache,
+                                C* v_cache, const int* positions, const double* inv_freq, int heads, int kv_heads,
+                                int d, int capacity, int head0, float k_inv_scale, float v_inv_scale) {
+    const int warp = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
+    const int pos = positions[0];
+    double s, c;
+    sincos((double)pos * inv_freq[warp % (d / 2)], &s, &c);
+    roofline_launch::wait_for_previous_kernel();
+    const RopeAppendRows<C> rows{EpilogueRows<half>{x, qkv, ep}, k_cache, v_cache, heads, kv_heads, d, capacity,
+                                 head0, pos, k_inv_scale, v_inv_scale, c, s};
+    rows.begin(1);
+    gemv<Fmt::F16, half, 1, 2, 2>(W, nullptr, rows, 1, N, K, 1.f, blockIdx.x);
+}
+
+#define ROOFLINE_QKV_ROPE_APPEND(C, sfx)                                                                             \
+    extern "C" __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) decode_qkv_rope_append_##sfx(              \
+        const void* W, const half* x, half* qkv, int N, int K, GemvEpilogue ep, C* k_cache, C* v_cache,          \
+        const int* positions, const double* inv_freq, int heads, int kv_heads, int d, int capacity, int head0,    \
+        float k_inv_scale, float v_inv_scale) {                                                                    \
+        qkv_rope_append<C>(W, x, qkv, N, K, ep, k_cache, v_cache, positions, inv_freq, heads, kv_heads, d,        \
+                           capacity, head0, k_inv_scale, v_inv_scale);                                             \
+    }
+ROOFLINE_QKV_ROPE_APPEND(half, f16)
+ROOFLINE_QKV_ROPE_APPEND(__nv_bfloat16, bf16)
+ROOFLINE_QKV_ROPE_APPEND(__nv_fp8_e4m3, e4m3)
 
 // Writes this step's k and v (half[B][G][D]) into the caches at positions[b]. One block per (row, KV head): grid = B*G.
 extern "C" __global__ void __launch_bounds__(128) decode_kv_append_f16(

@@ -144,9 +144,12 @@ __device__ __forceinline__ float e8m0_to_float(uint32_t code) {
 // Where a GEMV's activation rows come from and where its outputs go: the plain layout, x[M][K] and y[M][N]. The
 // kernels take this as a parameter so that the grouped expert GEMVs (moe.cu) run the same loops on gathered rows.
 // SUMS: whether store returns a value whose per-row sums the kernel hands to flush (EpilogueRows); false here.
+// PAIRED: whether the CUDA-core kernel's warp w reads the rows row(w, r) and hands all its outputs to store_rows at
+// once (RopeAppendRows in decode.cu: the two rows RoPE turns together), instead of rows w * RPW + r one by one.
 template <typename T>
 struct PlainRows {
     static constexpr bool SUMS = false;
+    static constexpr bool PAIRED = false;
     const T* __restrict__ x;
     T* __restrict__ y;
     __device__ __forceinline__ const T* x_row(int m, int K) const { return x + static_cast<size_t>(m) * K; }
@@ -188,18 +191,24 @@ __device__ __forceinline__ float to_float1(__nv_bfloat16 v) { return __bfloat162
 template <typename T>
 struct EpilogueRows {
     static constexpr bool SUMS = true;
+    static constexpr bool PAIRED = false;
     const T* __restrict__ x;
     T* __restrict__ y;
     GemvEpilogue ep;
     __device__ __forceinline__ const T* x_row(int m, int K) const { return x + static_cast<size_t>(m) * K; }
-    // stores output (m, n) and returns what it adds to row m's sum of squares
-    __device__ __forceinline__ float store(int m, int n, int N, float v) const {
-        const size_t i = static_cast<size_t>(m) * N + n;
+    // v times row m's norm scale, when the product reads a norm's output (row_sumsq); else v
+    __device__ __forceinline__ float normed(int m, float v) const {
         if (ep.row_sumsq != nullptr) {
             const float4* p = reinterpret_cast<const float4*>(ep.row_sumsq + m * SUM_SPREAD);
             const float4 a = p[0], b = p[1];
             v *= rsqrtf(((a.x + a.y) + (a.z + a.w) + ((b.x + b.y) + (b.z + b.w))) * ep.inv_k + ep.eps);
         }
+        return v;
+    }
+    // stores output (m, n) and returns what it adds to row m's sum of squares
+    __device__ __forceinline__ float store(int m, int n, int N, float v) const {
+        const size_t i = static_cast<size_t>(m) * N + n;
+        v = normed(m, v);
         if (ep.residual == nullptr) {
             y[i] = from_float<T>(v);
             return 0.f;
@@ -230,7 +239,8 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
                                      int M, int N, int K, float global, int tile) {
     constexpr int EPC = Traits<F>::EPC;
     const int lane = threadIdx.x & 31;
-    const int n0 = (tile * (blockDim.x >> 5) + (threadIdx.x >> 5)) * RPW;
+    const int warp = tile * (blockDim.x >> 5) + (threadIdx.x >> 5);
+    const int n0 = warp * RPW;
     if (n0 >= N) return;
     const int m_count = MAXM == 1 ? 1 : M;
     const int chunks = K / EPC;
@@ -238,7 +248,8 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
     const uint8_t* row[RPW];
     #pragma unroll
     for (int r = 0; r < RPW; r++) {
-        rn[r] = n0 + r < N ? n0 + r : n0;
+        if constexpr (Rows::PAIRED) rn[r] = rows.row(warp, r);
+        else rn[r] = n0 + r < N ? n0 + r : n0;
         row[r] = static_cast<const uint8_t*>(Wv) + static_cast<size_t>(rn[r]) * chunks * 16;
     }
 
@@ -298,23 +309,35 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
         if constexpr (F == Fmt::FP8 || F == Fmt::INT8)
             if (n0 + r < N) row_scale[r] = static_cast<const float*>(scales)[n0 + r];
     }
-    #pragma unroll
-    for (int m = 0; m < MAXM; m++) {
-        if (m >= m_count) break;
-        float sq = 0.f;
+    if constexpr (Rows::PAIRED) {
+        static_assert(MAXM == 1 && F == Fmt::F16, "paired rows: FP16 weights at one row (no row scales)");
+        float v[RPW];
         #pragma unroll
         for (int r = 0; r < RPW; r++) {
-            if (n0 + r >= N) break;
-            float v = acc[r][m];
+            v[r] = acc[r][0];
             #pragma unroll
-            for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xFFFFFFFFu, v, off);
-            if (lane == 0) {
-                if constexpr (Rows::SUMS) sq += rows.store(m, n0 + r, N, v * row_scale[r]);
-                else rows.store(m, n0 + r, N, v * row_scale[r]);
-            }
+            for (int off = 16; off > 0; off >>= 1) v[r] += __shfl_xor_sync(0xFFFFFFFFu, v[r], off);
         }
-        if constexpr (Rows::SUMS)
-            if (lane == 0) rows.flush(m, sq, n0 / RPW);
+        if (lane == 0) rows.store_rows(rn, v);
+    } else {
+        #pragma unroll
+        for (int m = 0; m < MAXM; m++) {
+            if (m >= m_count) break;
+            float sq = 0.f;
+            #pragma unroll
+            for (int r = 0; r < RPW; r++) {
+                if (n0 + r >= N) break;
+                float v = acc[r][m];
+                #pragma unroll
+                for (int off = 16; off > 0; off >>= 1) v += __shfl_xor_sync(0xFFFFFFFFu, v, off);
+                if (lane == 0) {
+                    if constexpr (Rows::SUMS) sq += rows.store(m, n0 + r, N, v * row_scale[r]);
+                    else rows.store(m, n0 + r, N, v * row_scale[r]);
+                }
+            }
+            if constexpr (Rows::SUMS)
+                if (lane == 0) rows.flush(m, sq, n0 / RPW);
+        }
     }
 }
 

@@ -45,6 +45,7 @@ __device__ __forceinline__ size_t expert_scale_bytes(int N, int K) {
 template <bool DOWN>
 struct RoutedRows {
     static constexpr bool SUMS = false;
+    static constexpr bool PAIRED = false;
     const __half* __restrict__ x;
     void* __restrict__ y;
     const float* __restrict__ weights;

@@ -12,7 +12,8 @@ import java.util.Locale;
 /**
  * Decode steps as tables, one per configuration: per {@link DecoderOperator} its launches, the prediction of the model
  * operators it covers on the datasheet and on the measured ceilings, its measured time and the error; then the sum of
- * the operators and the whole step as graphed. A configuration that was not run is one line saying why.
+ * the operators and the whole step as graphed. An operator without launches of its own, run inside another's kernel,
+ * shows no measured time: it is in that operator's. A configuration that was not run is one line saying why.
  */
 public final class DecodeStepReport {
     private DecodeStepReport() {}
@@ -183,7 +184,7 @@ public final class DecodeStepReport {
                     o.launches(),
                     o.datasheetSeconds(),
                     o.predictedSeconds(),
-                    o.measuredSeconds()));
+                    o.launches() == 0 ? Double.NaN : o.measuredSeconds()));
             launches += o.launches();
         }
         double datasheet = DecodeStepResult.stepPrediction(r.datasheet());

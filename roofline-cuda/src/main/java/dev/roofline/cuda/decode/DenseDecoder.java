@@ -7,6 +7,7 @@ import dev.roofline.cuda.Stream;
 import dev.roofline.cuda.internal.OwnedResources;
 import dev.roofline.cuda.kernels.AttentionGeometry;
 import dev.roofline.cuda.kernels.DecodeKernels;
+import dev.roofline.cuda.kernels.DeviceWeights;
 import dev.roofline.cuda.kernels.GemvKernels.Epilogue;
 import dev.roofline.cuda.kernels.KernelLaunch;
 import dev.roofline.cuda.kernels.KvCacheFormat;
@@ -26,7 +27,8 @@ import java.util.List;
  * last residual add with the final norm and {@code lm_head} ({@link DecoderOperator}). Linears run roofline's GEMV
  * kernels at batch 1, and up to 32 rows for BF16, 8- and 4-bit weights; FP16 linears of more rows run cuBLASLt.
  * With FP16 weights at batch 1 the residual adds and norms after layer 0's input norm run in the products'
- * epilogues instead ({@link #fusesNorms}): 8 launches a layer instead of 10.
+ * epilogues instead ({@link #fusesNorms}), and on one GPU with FP16 q/k/v weights at batch 1 RoPE and the KV append
+ * run in the q/k/v product's epilogue ({@link #fusesRope}): 7 launches a layer instead of 10.
  * {@link ReferenceDecoder} computes the same model in double on the CPU.
  *
  * <p>A shape with experts ({@link DecoderShape#hasExperts}, Mixtral style) runs a mixture of experts in place of the
@@ -126,6 +128,13 @@ public final class DenseDecoder implements AutoCloseable {
      * is, so a shape with experts keeps the norm launches.
      */
     private final boolean fusedNorms;
+    /**
+     * Whether RoPE and the KV append run in the q/k/v product's epilogue ({@link DecodeKernels#qkvRopeAppend}) instead
+     * of a launch of their own ({@link DecodeKernels#ropeAppend}): at batch 1 with FP16 q/k/v weights on one GPU. On an
+     * H200 that made the Llama-3-8B FP16 batch 1 × 1k step faster by the launch it removes from each layer's chain of
+     * small kernels between the q/k/v and o products (docs/design/decode-kernels.md).
+     */
+    private final boolean fusedRope;
     /** The two sums of squares, {@code float[2][batch][Epilogue.SUM_SPREAD]}, which the producers fill and clear in turn. */
     private final DeviceBuffer sums;
 
@@ -180,6 +189,7 @@ public final class DenseDecoder implements AutoCloseable {
             experts = shape.hasExperts() ? owned.add(ExpertBuffers.allocate(shape, batch, launch)) : null;
             // the fused epilogue adds o_proj's output into the residual, where a tensor-parallel GPU has only a part
             fusedNorms = experts == null && partialSums == null && linears.fusesNorms(weights);
+            fusedRope = partialSums == null && batch == 1 && qkvInWholeFp16Heads(weights, shape.headDim());
             sums = buffer(8L * Epilogue.SUM_SPREAD * batch);
             sums.copyFrom(new float[2 * Epilogue.SUM_SPREAD * batch]);
         } catch (RuntimeException e) {
@@ -407,11 +417,38 @@ public final class DenseDecoder implements AutoCloseable {
     }
 
     /**
+     * Whether RoPE and the KV append run in the q/k/v product's epilogue: on one GPU, at batch 1, with FP16 q/k/v
+     * weights in the row-major layout. Their launches are then gone from the step ({@link #launches}).
+     */
+    public boolean fusesRope() {
+        return fusedRope;
+    }
+
+    /**
      * Kernel launches of {@code operator} in one step: {@link DecoderOperator#launches}, but one norm (layer 0's
-     * input) when the norms run in the products ({@link #fusesNorms}).
+     * input) when the norms run in the products ({@link #fusesNorms}), and none of RoPE and the KV append when they
+     * run in the q/k/v product ({@link #fusesRope}).
      */
     public int launches(DecoderOperator operator) {
-        return fusedNorms && operator == DecoderOperator.ADD_RMSNORM ? 1 : operator.launches(shape.layers());
+        if (fusedNorms && operator == DecoderOperator.ADD_RMSNORM) {
+            return 1;
+        }
+        if (fusedRope && operator == DecoderOperator.ROPE_APPEND) {
+            return 0;
+        }
+        return operator.launches(shape.layers());
+    }
+
+    /** Whether every layer's q/k/v parts are row-major FP16 matrices of whole heads. */
+    private static boolean qkvInWholeFp16Heads(DecoderWeights weights, int headDim) {
+        for (DecoderWeights.Layer l : weights.layers()) {
+            for (DeviceWeights p : l.qkv().parts()) {
+                if (p.format() != WeightFormat.FP16 || p.tiled() || p.rows() % headDim != 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     /**
@@ -492,10 +529,19 @@ public final class DenseDecoder implements AutoCloseable {
                     kernels.addRmsNorm(residual, delta, w.postNorm(), normed, batch, shape.hidden(), eps, stream);
                 }
             }
-            case QKV_PROJ -> linears.run(w.qkv(), normed, qkv, normed(1, l == 0), stream);
-            case ROPE_APPEND ->
-                kernels.ropeAppend(
-                        qkv, kCache[l], vCache[l], kv, positions, invFreq, batch, heads, g, d, capacity, stream);
+            case QKV_PROJ -> {
+                if (fusedRope) {
+                    qkvRopeAppend(w.qkv(), l, stream);
+                } else {
+                    linears.run(w.qkv(), normed, qkv, normed(1, l == 0), stream);
+                }
+            }
+            case ROPE_APPEND -> {
+                if (!fusedRope) {
+                    kernels.ropeAppend(
+                            qkv, kCache[l], vCache[l], kv, positions, invFreq, batch, heads, g, d, capacity, stream);
+                }
+            }
             case ATTENTION ->
                 kernels.attention(
                         qkv,
@@ -531,6 +577,33 @@ public final class DenseDecoder implements AutoCloseable {
             case LM_HEAD -> linears.run(weights.lmHead(), normed, logits, normed(1, false), stream);
             case ROUTER, TOP_K, EXPERTS_GATE_UP, EXPERTS_SILU_MUL, EXPERTS_DOWN, EXPERTS_COMBINE ->
                 experts(o, l, w.experts(), stream);
+        }
+    }
+
+    /** Layer {@code l}'s q/k/v product with RoPE and the KV append in its epilogue, one launch per part of the stack. */
+    private void qkvRopeAppend(StackedWeights w, int l, Stream stream) {
+        long first = 0;
+        int head0 = 0;
+        for (DeviceWeights p : w.parts()) {
+            long bytes = 2L * p.rows();
+            kernels.qkvRopeAppend(
+                    p,
+                    normed,
+                    qkv.slice(first, bytes),
+                    normed(1, l == 0),
+                    head0,
+                    kCache[l],
+                    vCache[l],
+                    kv,
+                    positions,
+                    invFreq,
+                    shape.heads(),
+                    shape.kvHeads(),
+                    shape.headDim(),
+                    capacity,
+                    stream);
+            first += bytes;
+            head0 += p.rows() / shape.headDim();
         }
     }
 

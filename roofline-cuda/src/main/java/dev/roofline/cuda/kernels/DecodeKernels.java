@@ -87,6 +87,7 @@ public final class DecodeKernels implements AutoCloseable {
         for (Precision p : KvCacheFormat.PRECISIONS) {
             KvCacheFormat kv = KvCacheFormat.of(p);
             names.add(ropeAppendKernel(kv));
+            names.add(qkvRopeAppendKernel(kv));
             for (int d : HEAD_DIMS) {
                 for (int group : GROUP_SIZES) {
                     names.add(attentionSplitKernel(d, group, kv));
@@ -98,6 +99,10 @@ public final class DecodeKernels implements AutoCloseable {
 
     private static String ropeAppendKernel(KvCacheFormat kv) {
         return "decode_rope_append_" + kv.kernelSuffix();
+    }
+
+    private static String qkvRopeAppendKernel(KvCacheFormat kv) {
+        return "decode_qkv_rope_append_" + kv.kernelSuffix();
     }
 
     private static String attentionSplitKernel(int headDim, int group, KvCacheFormat kv) {
@@ -233,6 +238,92 @@ public final class DecodeKernels implements AutoCloseable {
                 kvHeads,
                 headDim,
                 capacity,
+                1f / kv.keyScale(),
+                1f / kv.valueScale());
+    }
+
+    /**
+     * The merged q/k/v product of one row with {@link #ropeAppend} in its epilogue, in one launch: {@code qkv = x · Wᵀ}
+     * as {@link GemvKernels} computes it for FP16 weights and activations at one row (with {@code epilogue}'s norm
+     * scale or cleared sums), then q and k rotated and k and v appended at {@code positions[0]}, leaving in {@code qkv}
+     * and the caches the bits the product followed by {@link #ropeAppend} leaves. {@code w} holds whole heads,
+     * from head {@code head0} of the {@code heads + 2·kvHeads} on: the stacked q/k/v matrix with {@code head0} = 0, or
+     * one of its parts with {@code qkv} that part's slice of the output.
+     *
+     * @throws IllegalArgumentException for weights other than row-major FP16, rows not whole heads or past the last
+     *                                  head, an epilogue with a residual add, or a buffer smaller than the shape needs
+     */
+    public void qkvRopeAppend(
+            DeviceWeights w,
+            DeviceBuffer x,
+            DeviceBuffer qkv,
+            GemvKernels.Epilogue epilogue,
+            int head0,
+            DeviceBuffer kCache,
+            DeviceBuffer vCache,
+            KvCacheFormat kv,
+            DeviceBuffer positions,
+            DeviceBuffer invFreq,
+            int heads,
+            int kvHeads,
+            int headDim,
+            int capacity,
+            Stream stream) {
+        Objects.requireNonNull(w, "w");
+        Objects.requireNonNull(epilogue, "epilogue");
+        Objects.requireNonNull(kv, "kv");
+        heads(heads, kvHeads, headDim);
+        positive("capacity", capacity);
+        if (w.format() != WeightFormat.FP16 || w.tiled()) {
+            throw new IllegalArgumentException("the q/k/v product with RoPE runs on row-major FP16 weights, got "
+                    + w.format() + (w.tiled() ? " (tiled)" : ""));
+        }
+        if (epilogue.addsResidual()) {
+            throw new IllegalArgumentException(
+                    "the q/k/v product with RoPE takes a norm scale or sums to clear, not a" + " residual add");
+        }
+        int total = heads + 2 * kvHeads;
+        if (w.rows() % headDim != 0 || head0 < 0 || head0 + w.rows() / headDim > total) {
+            throw new IllegalArgumentException("w's " + w.rows() + " rows from head " + head0
+                    + " must be whole heads of " + headDim + " within the " + total + " q, k and v heads");
+        }
+        requireBytes("x", x, 2L * w.cols());
+        requireBytes("qkv", qkv, 2L * w.rows());
+        GemvShape.check(
+                WeightFormat.FP16,
+                1,
+                w.rows(),
+                w.cols(),
+                w.weights().byteSize(),
+                0,
+                x.byteSize(),
+                qkv.byteSize(),
+                Activation.F16.bytes());
+        long cacheBytes = (long) kv.elementBytes() * kvHeads * capacity * headDim;
+        requireBytes("kCache", kCache, cacheBytes);
+        requireBytes("vCache", vCache, cacheBytes);
+        requireBytes("positions", positions, 4);
+        requireBytes("invFreq", invFreq, 8L * (headDim / 2));
+        library.launch(
+                qkvRopeAppendKernel(kv),
+                Math.ceilDiv(w.rows(), 8),
+                128,
+                stream,
+                w.weights(),
+                x,
+                qkv,
+                w.rows(),
+                w.cols(),
+                epilogue,
+                kCache,
+                vCache,
+                positions,
+                invFreq,
+                heads,
+                kvHeads,
+                headDim,
+                capacity,
+                head0,
                 1f / kv.keyScale(),
                 1f / kv.valueScale());
     }

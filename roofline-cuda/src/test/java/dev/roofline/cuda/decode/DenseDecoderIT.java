@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
@@ -62,6 +63,11 @@ class DenseDecoderIT {
             ReferenceDecoder reference = new ReferenceDecoder(CONFIG, referenceWeights(values), batch, STEPS);
             DenseDecoder decoder = owned.add(DenseDecoder.create(
                     Cuda.device(0), SHAPE, gpuWeights, CONFIG.invFreq(), (float) CONFIG.eps(), batch, STEPS, launch));
+            boolean fused = format == WeightFormat.FP16 && batch == 1;
+            assertThat(decoder.fusesRope()).as("RoPE in the q/k/v product").isEqualTo(fused);
+            assertThat(decoder.launches(DecoderOperator.ROPE_APPEND))
+                    .as("RoPE launches a step")
+                    .isEqualTo(fused ? 0 : LAYERS);
             StepByStep.compare(
                     decoder, reference, stream, STEPS, gaussianInputs(batch, 7), TOLERANCE, format.toString());
         }

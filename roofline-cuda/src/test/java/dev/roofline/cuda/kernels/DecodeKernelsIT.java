@@ -191,6 +191,225 @@ class DecodeKernelsIT {
     }
 
     /**
+     * The q/k/v product with RoPE and the KV append in its epilogue leaves in the output and the caches the very bits
+     * the FP16 one-row product (with the same norm scale) followed by {@link DecodeKernels#ropeAppend} leaves, for each
+     * cache type, for the stack as one matrix and as three parts (q, k and v apart), far into the context; the cache
+     * slots of other positions keep what they held.
+     */
+    @ParameterizedTest(name = "{0} cache, scales {1} and {2}, {3}/{4} heads of {5}, K {6}, position {7}, {8} part(s)")
+    @CsvSource({
+        "FP16, 1, 1, 32, 8, 128, 4096, 40, 1",
+        "FP16, 1, 1, 32, 8, 128, 4096, 1000, 3",
+        "BF16, 1, 1, 8, 2, 64, 256, 100003, 1",
+        "FP8_E4M3, 0.5, 0.25, 8, 2, 64, 256, 77, 3",
+        "FP16, 1, 1, 4, 4, 64, 512, 5, 1"
+    })
+    void qkvRopeAppendLeavesWhatTheProductAndRopeAppendLeave(
+            Precision precision,
+            float keyScale,
+            float valueScale,
+            int heads,
+            int kvHeads,
+            int d,
+            int k,
+            int position,
+            int parts) {
+        KvCacheFormat kv = new KvCacheFormat(precision, keyScale, valueScale);
+        int rows = (heads + 2 * kvHeads) * d;
+        int capacity = position + 3;
+        double[] invFreq = RopeFrequencies.of(d, 500_000);
+        SplittableRandom rnd = new SplittableRandom(31 + parts);
+        short[] w = Halves.gaussian(rnd, rows * k, 1 / Math.sqrt(k));
+        short[] x = Halves.gaussian(rnd, k, 1);
+        // the norm scale's sums: sum x^2 / K + eps = 0.81, spread over the partial sums
+        float[] sums = new float[GemvKernels.Epilogue.SUM_SPREAD];
+        Arrays.fill(sums, (float) (0.81 * k / sums.length));
+        long cacheBytes = (long) kv.elementBytes() * kvHeads * capacity * d;
+        int[] partRows = parts == 1 ? new int[] {rows} : new int[] {heads * d, kvHeads * d, kvHeads * d};
+        try (GemvKernels gemv = GemvKernels.load();
+                DeviceWeights whole = new DeviceWeights(WeightFormat.FP16, rows, k, Halves.upload(w), null, 1f);
+                DeviceBuffer xd = Halves.upload(x);
+                DeviceBuffer sd = DeviceBuffer.allocate(4L * sums.length);
+                DeviceBuffer yA = DeviceBuffer.allocate(2L * rows);
+                DeviceBuffer yB = DeviceBuffer.allocate(2L * rows);
+                DeviceBuffer kA = DeviceBuffer.allocate(cacheBytes);
+                DeviceBuffer vA = DeviceBuffer.allocate(cacheBytes);
+                DeviceBuffer kB = DeviceBuffer.allocate(cacheBytes);
+                DeviceBuffer vB = DeviceBuffer.allocate(cacheBytes);
+                DeviceBuffer pos = DeviceBuffer.allocate(4);
+                DeviceBuffer freq = DeviceBuffer.allocate(8L * invFreq.length)) {
+            sd.copyFrom(sums);
+            pos.copyFrom(new int[] {position});
+            freq.copyFrom(invFreq);
+            for (DeviceBuffer c : new DeviceBuffer[] {kA, vA, kB, vB}) {
+                c.fill(0x25);
+            }
+            GemvKernels.Epilogue scale = GemvKernels.Epilogue.normScale(sd.pointer(), k, 1e-5f);
+            gemv.gemv(whole, xd, yA, 1, Activation.F16, scale, stream);
+            kernels.ropeAppend(yA, kA, vA, kv, pos, freq, 1, heads, kvHeads, d, capacity, stream);
+            int first = 0;
+            for (int r : partRows) {
+                short[] part = Arrays.copyOfRange(w, first * k, (first + r) * k);
+                try (DeviceWeights p = new DeviceWeights(WeightFormat.FP16, r, k, Halves.upload(part), null, 1f)) {
+                    kernels.qkvRopeAppend(
+                            p,
+                            xd,
+                            yB.slice(2L * first, 2L * r),
+                            scale,
+                            first / d,
+                            kB,
+                            vB,
+                            kv,
+                            pos,
+                            freq,
+                            heads,
+                            kvHeads,
+                            d,
+                            capacity,
+                            stream);
+                    stream.synchronize();
+                }
+                first += r;
+            }
+            stream.synchronize();
+            short[] a = yA.toShortArray();
+            assertThat(yB.toShortArray()).as("q, k and v after RoPE").containsExactly(a);
+            assertThat(Arrays.stream(Halves.decode(a)).map(Math::abs).max().orElse(0))
+                    .as("the largest output")
+                    .isGreaterThan(0.1);
+            assertThat(kB.toByteArray()).as("the k cache").containsExactly(kA.toByteArray());
+            assertThat(vB.toByteArray()).as("the v cache").containsExactly(vA.toByteArray());
+            byte[] keys = kB.toByteArray();
+            int slot = kv.elementBytes() * position * d; // KV head 0's row at the position
+            assertThat(Arrays.copyOfRange(keys, slot, slot + kv.elementBytes() * d))
+                    .as("the appended key row")
+                    .isNotEqualTo(filled(kv.elementBytes() * d, (byte) 0x25));
+            assertThat(keys[0]).as("a slot of another position").isEqualTo((byte) 0x25);
+        }
+    }
+
+    @Test
+    void qkvRopeAppendRefusesWhatItDoesNotRun() {
+        int d = 64;
+        int k = 256;
+        try (DeviceWeights fp8 = new DeviceWeights(
+                        WeightFormat.FP8_E4M3,
+                        12 * d,
+                        k,
+                        DeviceBuffer.allocate(12L * d * k),
+                        DeviceBuffer.allocate(4L * 12 * d),
+                        1f);
+                DeviceWeights fp16 = new DeviceWeights(
+                        WeightFormat.FP16, 12 * d + 8, k, DeviceBuffer.allocate(2L * (12 * d + 8) * k), null, 1f);
+                DeviceWeights ok =
+                        new DeviceWeights(WeightFormat.FP16, 12 * d, k, DeviceBuffer.allocate(24L * d * k), null, 1f);
+                DeviceBuffer x = DeviceBuffer.allocate(2L * k);
+                DeviceBuffer y = DeviceBuffer.allocate(2L * 13 * d);
+                DeviceBuffer cache = DeviceBuffer.allocate(2L * 2 * 16 * d);
+                DeviceBuffer pos = DeviceBuffer.allocate(4);
+                DeviceBuffer freq = DeviceBuffer.allocate(8L * d / 2)) {
+            assertThatThrownBy(() -> kernels.qkvRopeAppend(
+                            fp8,
+                            x,
+                            y,
+                            GemvKernels.Epilogue.NONE,
+                            0,
+                            cache,
+                            cache,
+                            KvCacheFormat.FP16,
+                            pos,
+                            freq,
+                            8,
+                            2,
+                            d,
+                            16,
+                            stream))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("row-major FP16")
+                    .hasMessageContaining("FP8_E4M3");
+            assertThatThrownBy(() -> kernels.qkvRopeAppend(
+                            fp16,
+                            x,
+                            y,
+                            GemvKernels.Epilogue.NONE,
+                            0,
+                            cache,
+                            cache,
+                            KvCacheFormat.FP16,
+                            pos,
+                            freq,
+                            8,
+                            2,
+                            d,
+                            16,
+                            stream))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("whole heads of 64");
+            assertThatThrownBy(() -> kernels.qkvRopeAppend(
+                            ok,
+                            x,
+                            y,
+                            GemvKernels.Epilogue.NONE,
+                            1,
+                            cache,
+                            cache,
+                            KvCacheFormat.FP16,
+                            pos,
+                            freq,
+                            8,
+                            2,
+                            d,
+                            16,
+                            stream))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("from head 1")
+                    .hasMessageContaining("12 q, k and v heads");
+            assertThatThrownBy(() -> kernels.qkvRopeAppend(
+                            ok,
+                            x,
+                            y,
+                            GemvKernels.Epilogue.addNorm(y, y, pos.pointer(), pos.pointer()),
+                            0,
+                            cache,
+                            cache,
+                            KvCacheFormat.FP16,
+                            pos,
+                            freq,
+                            8,
+                            2,
+                            d,
+                            16,
+                            stream))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("not a residual add");
+            assertThatThrownBy(() -> kernels.qkvRopeAppend(
+                            ok,
+                            x,
+                            y,
+                            GemvKernels.Epilogue.NONE,
+                            0,
+                            cache,
+                            cache,
+                            KvCacheFormat.FP16,
+                            pos,
+                            freq,
+                            8,
+                            2,
+                            d,
+                            32,
+                            stream))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("kCache holds");
+        }
+    }
+
+    private static byte[] filled(int n, byte b) {
+        byte[] a = new byte[n];
+        Arrays.fill(a, b);
+        return a;
+    }
+
+    /**
      * Attention over BF16 and FP8 caches: random stored codes, the reference attending over exactly what they decode
      * to (times the scales), so the bound is the FP16 output's, as for FP16 caches.
      */

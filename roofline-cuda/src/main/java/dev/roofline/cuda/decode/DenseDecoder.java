@@ -189,10 +189,7 @@ public final class DenseDecoder implements AutoCloseable {
             experts = shape.hasExperts() ? owned.add(ExpertBuffers.allocate(shape, batch, launch)) : null;
             // the fused epilogue adds o_proj's output into the residual, where a tensor-parallel GPU has only a part
             fusedNorms = experts == null && partialSums == null && linears.fusesNorms(weights);
-            fusedRope = partialSums == null
-                    && batch == 1
-                    && qkvInWholeFp16Heads(weights, shape.headDim())
-                    && !Boolean.getBoolean("roofline.experiment.unfusedRope");
+            fusedRope = partialSums == null && batch == 1 && qkvInWholeFp16Heads(weights, shape.headDim());
             sums = buffer(8L * Epilogue.SUM_SPREAD * batch);
             sums.copyFrom(new float[2 * Epilogue.SUM_SPREAD * batch]);
         } catch (RuntimeException e) {

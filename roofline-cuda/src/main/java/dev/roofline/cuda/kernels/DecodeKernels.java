@@ -443,7 +443,7 @@ public final class DecodeKernels implements AutoCloseable {
         long waves = Math.ceilDiv(kvRows * fewest, slots);
         long splits = Math.max(fewest, waves * slots / kvRows);
         long chunk = Math.ceilDiv(Math.ceilDiv(maxLength, splits), ATTENTION_CHUNK_STEP) * ATTENTION_CHUNK_STEP;
-        return Math.clamp(chunk, Integer.getInteger("roofline.experiment.minChunk", ATTENTION_MIN_CHUNK), maxChunk);
+        return Math.clamp(chunk, ATTENTION_MIN_CHUNK, maxChunk);
     }
 
     /** Splits of the context the attention's first pass makes: the longest row over {@link #attentionChunk}. */
@@ -608,9 +608,6 @@ public final class DecodeKernels implements AutoCloseable {
         // The merge starts once the split pass has left the SMs: made resident early, beside split blocks holding
         // ~45 KiB of shared memory each, it made steps with FP8 weights at 8 and 16 rows 8-23 % slower
         // (docs/design/decode-kernels.md).
-        if (Boolean.getBoolean("roofline.experiment.skipMerge")) {
-            return;
-        }
         library.launchOrdered(
                 "decode_attention_reduce_d" + headDim,
                 Math.multiplyExact(rowsHeads, headDim / ATTENTION_REDUCE_COLUMNS),

@@ -115,18 +115,7 @@ final class KernelLibrary implements AutoCloseable {
         launch(KernelLaunch.ORDERED, name, grid, block, stream, args);
     }
 
-    private static final java.util.List<String> EXP_ORDERED = java.util.Arrays.stream(
-                    System.getProperty("roofline.experiment.ordered", "").split(","))
-            .filter(x -> !x.isEmpty())
-            .toList();
-
     private void launch(KernelLaunch order, String name, int grid, int block, Stream stream, Object... args) {
-        for (String e : EXP_ORDERED) {
-            String[] p = e.split(":");
-            if (name.startsWith(p[0]) && (p.length == 1 || Integer.parseInt(p[1]) == grid)) {
-                order = KernelLaunch.ORDERED;
-            }
-        }
         kernel(name); // a closed library fails before any argument is allocated
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment array = arena.allocate(ValueLayout.ADDRESS, args.length);

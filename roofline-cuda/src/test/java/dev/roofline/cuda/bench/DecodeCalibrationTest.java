@@ -3,6 +3,7 @@ package dev.roofline.cuda.bench;
 import dev.roofline.core.calibration.Calibration;
 import dev.roofline.core.calibration.OperatorClass;
 import dev.roofline.core.precision.Precision;
+import dev.roofline.cuda.decode.DecoderOperator;
 import org.junit.jupiter.api.Test;
 
 import java.time.LocalDate;
@@ -171,6 +172,40 @@ class DecodeCalibrationTest {
         Calibration c = DecodeCalibration.fit(List.of(r), CEILINGS, "H200", DAY, "test");
         assertThat(c.kernelsPerLayer()).isEqualTo(8);
         assertThat(c.kernelsPerModel()).isEqualTo(2);
+    }
+
+    @Test
+    void ropeInTheQkvProductLeavesSevenKernelsALayerAndNoLaunchToPrice() {
+        // RoPE in the q/k/v product too: 1 + 32 x 6 + 32 + 1 = 226 kernels, (226 - 2) / 32 = 7 per layer; a launch
+        // costs what the elementwise operators that launch took: (2 us of norm + 64 us of SiLU) / 33 launches = 2 us
+        DecodeStepResult r = ProfiledSteps.llama3Fp16(
+                new double[][] {
+                    {1, 2},
+                    {500, 564},
+                    {0.2, 0},
+                    {40, 208},
+                    {300, 364},
+                    {2000, 2064},
+                    {1, 64},
+                    {1000, 1064},
+                    {300, 402}
+                },
+                true,
+                true,
+                1);
+        assertThat(r.launches()).isEqualTo(226);
+        assertThat(DecodeCalibration.launchSeconds(List.of(r))).isCloseTo(2e-6, within(1e-15));
+        Calibration c = DecodeCalibration.fit(List.of(r), CEILINGS, "H200", DAY, "test");
+        assertThat(c.kernelsPerLayer()).isEqualTo(7);
+        assertThat(c.kernelsPerModel()).isEqualTo(2);
+        // the report shows the fused operator with no launch and no measured time, and counts 226 launches
+        List<DecodeStepReport.Row> rows = DecodeStepReport.rows(r);
+        DecodeStepReport.Row rope = rows.get(DecoderOperator.ROPE_APPEND.ordinal());
+        assertThat(rope.operator()).isEqualTo(DecoderOperator.ROPE_APPEND.label());
+        assertThat(rope.launches()).isZero();
+        assertThat(rope.measuredSeconds()).isNaN();
+        assertThat(rope.errorPercent()).isNull();
+        assertThat(rows.get(rows.size() - 2).launches()).as("sum of operators").isEqualTo(226);
     }
 
     @Test

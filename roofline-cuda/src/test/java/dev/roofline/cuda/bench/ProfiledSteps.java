@@ -36,12 +36,22 @@ final class ProfiledSteps {
 
     /** {@link #llama3Fp16(double[][], boolean)} at {@code batch} sequences. */
     static DecodeStepResult llama3Fp16(double[][] micros, boolean fusedNorms, int batch) {
+        return llama3Fp16(micros, fusedNorms, false, batch);
+    }
+
+    /**
+     * {@link #llama3Fp16(double[][], boolean, int)}, with RoPE and the KV append in the q/k/v product when
+     * {@code fusedRope} (no launch of their own, as {@code DenseDecoder.launches} counts them).
+     */
+    static DecodeStepResult llama3Fp16(double[][] micros, boolean fusedNorms, boolean fusedRope, int batch) {
         Workload w = Workload.decode(batch, 1024).withWeights(Precision.FP16);
         ModelPrediction p = Transformer.of(Models.LLAMA_3_8B, Hardware.H200).predict(w);
         List<DecodeStepResult.OperatorTiming> ops = new ArrayList<>();
         for (int i = 0; i < micros.length; i++) {
             DecoderOperator o = DecoderOperator.values()[i];
-            int launches = fusedNorms && o == DecoderOperator.ADD_RMSNORM ? 1 : o.launches(32);
+            int launches = fusedNorms && o == DecoderOperator.ADD_RMSNORM
+                    ? 1
+                    : fusedRope && o == DecoderOperator.ROPE_APPEND ? 0 : o.launches(32);
             ops.add(new DecodeStepResult.OperatorTiming(
                     o, launches, micros[i][0] * 1e-6, micros[i][0] * 1e-6, micros[i][1] * 1e-6));
         }

@@ -219,11 +219,7 @@ public final class DecodeKernels implements AutoCloseable {
         positive("capacity", capacity);
         Objects.requireNonNull(kv, "kv");
         requireBytes("qkv", qkv, 2L * rows * (heads + 2L * kvHeads) * headDim);
-        long cacheBytes = (long) kv.elementBytes() * rows * kvHeads * capacity * headDim;
-        requireBytes("kCache", kCache, cacheBytes);
-        requireBytes("vCache", vCache, cacheBytes);
-        requireBytes("positions", positions, 4L * rows);
-        requireBytes("invFreq", invFreq, 8L * (headDim / 2));
+        requireAppendBuffers(kCache, vCache, kv, positions, invFreq, rows, kvHeads, headDim, capacity);
         library.launch(
                 ropeAppendKernel(kv),
                 Math.multiplyExact(rows, heads + 2 * kvHeads),
@@ -299,11 +295,7 @@ public final class DecodeKernels implements AutoCloseable {
                 x.byteSize(),
                 qkv.byteSize(),
                 Activation.F16.bytes());
-        long cacheBytes = (long) kv.elementBytes() * kvHeads * capacity * headDim;
-        requireBytes("kCache", kCache, cacheBytes);
-        requireBytes("vCache", vCache, cacheBytes);
-        requireBytes("positions", positions, 4);
-        requireBytes("invFreq", invFreq, 8L * (headDim / 2));
+        requireAppendBuffers(kCache, vCache, kv, positions, invFreq, 1, kvHeads, headDim, capacity);
         library.launch(
                 qkvRopeAppendKernel(kv),
                 Math.ceilDiv(w.rows(), 8),
@@ -326,6 +318,24 @@ public final class DecodeKernels implements AutoCloseable {
                 head0,
                 1f / kv.keyScale(),
                 1f / kv.valueScale());
+    }
+
+    /** The caches, positions and inverse frequencies RoPE and the KV append of {@code rows} sequences read and write. */
+    private static void requireAppendBuffers(
+            DeviceBuffer kCache,
+            DeviceBuffer vCache,
+            KvCacheFormat kv,
+            DeviceBuffer positions,
+            DeviceBuffer invFreq,
+            int rows,
+            int kvHeads,
+            int headDim,
+            int capacity) {
+        long cacheBytes = (long) kv.elementBytes() * rows * kvHeads * capacity * headDim;
+        requireBytes("kCache", kCache, cacheBytes);
+        requireBytes("vCache", vCache, cacheBytes);
+        requireBytes("positions", positions, 4L * rows);
+        requireBytes("invFreq", invFreq, 8L * (headDim / 2));
     }
 
     /** Writes this step's {@code k} and {@code v} into the caches at each row's position (below {@code capacity}). */

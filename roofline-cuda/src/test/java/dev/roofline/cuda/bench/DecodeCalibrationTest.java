@@ -155,19 +155,7 @@ class DecodeCalibrationTest {
     void kernelsPerLayerAreThoseTheProfiledStepLaunched() {
         // norms in the products' epilogues: 1 norm launch, so 1 + 32 x 7 + 32 (attention's second) + 1 = 258 kernels,
         // 2 per model (lm_head, layer 0's norm) and (258 - 2) / 32 = 8 per layer
-        DecodeStepResult r = ProfiledSteps.llama3Fp16(
-                new double[][] {
-                    {1, 2},
-                    {500, 564},
-                    {0.2, 64},
-                    {40, 208},
-                    {300, 364},
-                    {2000, 2064},
-                    {1, 64},
-                    {1000, 1064},
-                    {300, 402}
-                },
-                true);
+        DecodeStepResult r = ProfiledSteps.llama3Fp16(fusedNormsMicros(64), true);
         assertThat(r.launches()).isEqualTo(258);
         Calibration c = DecodeCalibration.fit(List.of(r), CEILINGS, "H200", DAY, "test");
         assertThat(c.kernelsPerLayer()).isEqualTo(8);
@@ -178,21 +166,7 @@ class DecodeCalibrationTest {
     void ropeInTheQkvProductLeavesSevenKernelsALayerAndNoLaunchToPrice() {
         // RoPE in the q/k/v product too: 1 + 32 x 6 + 32 + 1 = 226 kernels, (226 - 2) / 32 = 7 per layer; a launch
         // costs what the elementwise operators that launch took: (2 us of norm + 64 us of SiLU) / 33 launches = 2 us
-        DecodeStepResult r = ProfiledSteps.llama3Fp16(
-                new double[][] {
-                    {1, 2},
-                    {500, 564},
-                    {0.2, 0},
-                    {40, 208},
-                    {300, 364},
-                    {2000, 2064},
-                    {1, 64},
-                    {1000, 1064},
-                    {300, 402}
-                },
-                true,
-                true,
-                1);
+        DecodeStepResult r = ProfiledSteps.llama3Fp16(fusedNormsMicros(0), true, true, 1);
         assertThat(r.launches()).isEqualTo(226);
         assertThat(DecodeCalibration.launchSeconds(List.of(r))).isCloseTo(2e-6, within(1e-15));
         Calibration c = DecodeCalibration.fit(List.of(r), CEILINGS, "H200", DAY, "test");
@@ -206,6 +180,13 @@ class DecodeCalibrationTest {
         assertThat(rope.measuredSeconds()).isNaN();
         assertThat(rope.errorPercent()).isNull();
         assertThat(rows.get(rows.size() - 2).launches()).as("sum of operators").isEqualTo(226);
+    }
+
+    /** {roofline us, measured us} per operator of a step with fused norms, RoPE + append measured at {@code rope} us. */
+    private static double[][] fusedNormsMicros(double rope) {
+        return new double[][] {
+            {1, 2}, {500, 564}, {0.2, rope}, {40, 208}, {300, 364}, {2000, 2064}, {1, 64}, {1000, 1064}, {300, 402}
+        };
     }
 
     @Test

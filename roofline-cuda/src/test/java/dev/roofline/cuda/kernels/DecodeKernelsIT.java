@@ -308,96 +308,29 @@ class DecodeKernelsIT {
                 DeviceBuffer cache = DeviceBuffer.allocate(2L * 2 * 16 * d);
                 DeviceBuffer pos = DeviceBuffer.allocate(4);
                 DeviceBuffer freq = DeviceBuffer.allocate(8L * d / 2)) {
-            assertThatThrownBy(() -> kernels.qkvRopeAppend(
-                            fp8,
-                            x,
-                            y,
-                            GemvKernels.Epilogue.NONE,
-                            0,
-                            cache,
-                            cache,
-                            KvCacheFormat.FP16,
-                            pos,
-                            freq,
-                            8,
-                            2,
-                            d,
-                            16,
-                            stream))
+            // 8 q and 2 KV heads of 64: 12 heads, caches of 16 positions
+            interface Launch {
+                void run(DeviceWeights w, GemvKernels.Epilogue e, int head0, int capacity);
+            }
+            Launch launch = (w, e, head0, capacity) -> kernels.qkvRopeAppend(
+                    w, x, y, e, head0, cache, cache, KvCacheFormat.FP16, pos, freq, 8, 2, d, capacity, stream);
+            GemvKernels.Epilogue none = GemvKernels.Epilogue.NONE;
+            assertThatThrownBy(() -> launch.run(fp8, none, 0, 16))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("row-major FP16")
                     .hasMessageContaining("FP8_E4M3");
-            assertThatThrownBy(() -> kernels.qkvRopeAppend(
-                            fp16,
-                            x,
-                            y,
-                            GemvKernels.Epilogue.NONE,
-                            0,
-                            cache,
-                            cache,
-                            KvCacheFormat.FP16,
-                            pos,
-                            freq,
-                            8,
-                            2,
-                            d,
-                            16,
-                            stream))
+            assertThatThrownBy(() -> launch.run(fp16, none, 0, 16))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("whole heads of 64");
-            assertThatThrownBy(() -> kernels.qkvRopeAppend(
-                            ok,
-                            x,
-                            y,
-                            GemvKernels.Epilogue.NONE,
-                            1,
-                            cache,
-                            cache,
-                            KvCacheFormat.FP16,
-                            pos,
-                            freq,
-                            8,
-                            2,
-                            d,
-                            16,
-                            stream))
+            assertThatThrownBy(() -> launch.run(ok, none, 1, 16))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("from head 1")
                     .hasMessageContaining("12 q, k and v heads");
-            assertThatThrownBy(() -> kernels.qkvRopeAppend(
-                            ok,
-                            x,
-                            y,
-                            GemvKernels.Epilogue.addNorm(y, y, pos.pointer(), pos.pointer()),
-                            0,
-                            cache,
-                            cache,
-                            KvCacheFormat.FP16,
-                            pos,
-                            freq,
-                            8,
-                            2,
-                            d,
-                            16,
-                            stream))
+            assertThatThrownBy(() ->
+                            launch.run(ok, GemvKernels.Epilogue.addNorm(y, y, pos.pointer(), pos.pointer()), 0, 16))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("not a residual add");
-            assertThatThrownBy(() -> kernels.qkvRopeAppend(
-                            ok,
-                            x,
-                            y,
-                            GemvKernels.Epilogue.NONE,
-                            0,
-                            cache,
-                            cache,
-                            KvCacheFormat.FP16,
-                            pos,
-                            freq,
-                            8,
-                            2,
-                            d,
-                            32,
-                            stream))
+            assertThatThrownBy(() -> launch.run(ok, none, 0, 32))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("kCache holds");
         }

@@ -50,15 +50,15 @@ __device__ float block_sum(float v) {
     return s;
 }
 
-// Turns the pair (x[i], x[i + half_d]) of one head by angle, in the "rotate half" layout Llama checkpoints use. The
-// angle and its sine and cosine are taken in double: at 10^5 positions an FP32 angle is off by ~10^-2 rad.
-// rotate_values turns one pair given the angle's cosine c and sine s, in double as rotate_pair does.
+// Turns one pair of a head, given its angle's cosine c and sine s, in double (rotate_pair).
 __device__ __forceinline__ void rotate_values(half& x1, half& x2, double c, double s) {
     const float a = __half2float(x1);
     const float b = __half2float(x2);
     x1 = __float2half_rn((float)(a * c - b * s));
     x2 = __float2half_rn((float)(b * c + a * s));
 }
+// Turns the pair (x[i], x[i + half_d]) of one head by angle, in the "rotate half" layout Llama checkpoints use. The
+// angle and its sine and cosine are taken in double: at 10^5 positions an FP32 angle is off by ~10^-2 rad.
 __device__ __forceinline__ void rotate_pair(half* x, int i, int half_d, double angle) {
     double s, c;
     sincos(angle, &s, &c);
@@ -295,7 +295,7 @@ struct RopeAppendRows {
     }
 };
 
-// grid = N / 8 blocks of 4 warps (N = the part's rows, a multiple of D). The warp's angle is taken before the wait:
+// grid = ceil(N / 8) blocks of 4 warps (N = the part's rows, a multiple of D). The warp's angle is taken before the wait:
 // positions and inv_freq are written before the step's graph is launched, never by a kernel of it, and the double
 // sincos then overlaps the previous kernel's tail instead of lengthening this one's.
 template <typename C>

@@ -3,7 +3,9 @@
 // waits (griddepcontrol.wait: until the previous grid has completed and its memory is visible) before it reads what
 // earlier kernels wrote or writes what they read, and only then lets the next kernel launch
 // (griddepcontrol.launch_dependents), so at most one kernel ahead is resident and waiting. A kernel launched without
-// the attribute finds both instructions to be no-ops. Nothing is read before the wait: asking L2 for a GEMV's first
+// the attribute finds both instructions to be no-ops. Nothing an earlier kernel of the step may write is read before
+// the wait (decode_qkv_rope_append takes its angle from positions and inv_freq before it: no kernel writes those).
+// Nor are a kernel's first loads issued before it: asking L2 for a GEMV's first
 // weight rows, or an attention block's KV chunk, while the previous kernel drains made the step slower on an H200
 // (docs/measurements/2026-11-24-issue15-decoder-h200), and so did loading a GEMV's first weight chunks into registers
 // (docs/measurements/2026-11-25-issue15-moe-h200).

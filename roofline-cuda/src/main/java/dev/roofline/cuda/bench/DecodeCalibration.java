@@ -34,7 +34,8 @@ import java.util.Map;
  *       each number of sequences, as the class {@code attention h<HEADS>} of its KV heads.
  * </ul>
  * The kernels per layer and per model are those the engine launched in the first profiled step
- * ({@link DecodeStepResult#launches}: 10 a layer, 8 where it ran the norms in the FP16 products' epilogues), and 2 per
+ * ({@link DecodeStepResult#launches}: 10 a layer, 8 where it ran the norms in the FP16 products' epilogues, 7 with RoPE
+ * in the q/k/v product too), and 2 per
  * model (lm_head, and the final norm or layer 0's input norm). A configuration the engine runs with other kernels is
  * checked ({@link #check}) with its own launches.
  */

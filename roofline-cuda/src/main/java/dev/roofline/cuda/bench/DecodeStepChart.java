@@ -31,11 +31,17 @@ public final class DecodeStepChart {
                 .svg();
     }
 
-    /** Per model operator, its share of the measured time of the engine operator that covers it. */
+    /**
+     * Per model operator, its share of the measured time of the engine operator that covers it; none for an operator
+     * without launches of its own (run inside another's kernel, whose time holds it).
+     */
     static Map<String, Double> measuredSeconds(DecodeStepResult r) {
         ModelPrediction p = r.predicted();
         Map<String, Double> seconds = new LinkedHashMap<>();
         for (DecodeStepResult.OperatorTiming o : r.operators()) {
+            if (o.launches() == 0) {
+                continue;
+            }
             double predicted = DecodeStepBenchmark.seconds(p, o.operator());
             for (String name : o.operator().modelOperators()) {
                 seconds.put(name, o.measuredSeconds() * p.operator(name).timeSeconds() / predicted);

@@ -25,7 +25,7 @@ import java.util.Optional;
  * @param expertsRead for a model with experts, the distinct experts a layer of the timed step read, averaged over the
  *                    layers (the prediction assumes {@link MixtureOfExperts#expectedDistinctExperts}); else NaN
  * @param launches    the kernels one step launched (fewer than the shape's {@link DecoderOperator#stepLaunches} when
- *                    the engine fused norms into the products); 0 when not measured
+ *                    the engine fused norms or RoPE into the products); 0 when not measured
  */
 public record DecodeStepResult(
         String model,

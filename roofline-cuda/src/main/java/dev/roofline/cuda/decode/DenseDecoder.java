@@ -28,7 +28,7 @@ import java.util.List;
  * kernels at batch 1, and up to 32 rows for BF16, 8- and 4-bit weights; FP16 linears of more rows run cuBLASLt.
  * With FP16 weights at batch 1 the residual adds and norms after layer 0's input norm run in the products'
  * epilogues instead ({@link #fusesNorms}), and on one GPU with FP16 q/k/v weights at batch 1 RoPE and the KV append
- * run in the q/k/v product's epilogue ({@link #fusesRope}): 7 launches a layer instead of 10.
+ * run in the q/k/v product's epilogue ({@link #fusesRope}): one launch fewer a layer (7 with the norms fused too).
  * {@link ReferenceDecoder} computes the same model in double on the CPU.
  *
  * <p>A shape with experts ({@link DecoderShape#hasExperts}, Mixtral style) runs a mixture of experts in place of the
@@ -130,10 +130,9 @@ public final class DenseDecoder implements AutoCloseable {
     private final boolean fusedNorms;
     /**
      * Whether RoPE and the KV append run in the q/k/v product's epilogue ({@link DecodeKernels#qkvRopeAppend}) instead
-     * of a launch of their own ({@link DecodeKernels#ropeAppend}): at batch 1 with FP16 q/k/v weights on one GPU. On an
-     * H200 that made the Llama-3-8B FP16 batch 1 step about 50 µs faster at 8k and 32k tokens and 1–5 µs at 1k
-     * (docs/design/decode-kernels.md). A tensor-parallel GPU keeps the separate launch, so that one GPU's part run
-     * alone ({@code ShardStep}) launches what each GPU of the step launches.
+     * of a launch of their own ({@link DecodeKernels#ropeAppend}): at batch 1 with FP16 q/k/v weights on one GPU, where
+     * it measured faster (docs/design/decode-kernels.md). A tensor-parallel GPU keeps the separate launch, so that one
+     * GPU's part run alone ({@code ShardStep}) launches what each GPU of the step launches.
      */
     private final boolean fusedRope;
     /** The two sums of squares, {@code float[2][batch][Epilogue.SUM_SPREAD]}, which the producers fill and clear in turn. */

@@ -244,7 +244,8 @@ public final class DecodeKernels implements AutoCloseable {
      * scale or cleared sums), then q and k rotated and k and v appended at {@code positions[0]}, leaving in {@code qkv}
      * and the caches the bits the product followed by {@link #ropeAppend} leaves. {@code w} holds whole heads,
      * from head {@code head0} of the {@code heads + 2·kvHeads} on: the stacked q/k/v matrix with {@code head0} = 0, or
-     * one of its parts with {@code qkv} that part's slice of the output.
+     * one of its parts with {@code qkv} that part's slice of the output. {@code positions[0]} and {@code invFreq} are read
+     * before the kernel's programmatic wait: the kernel enqueued before it must not write them.
      *
      * @throws IllegalArgumentException for weights other than row-major FP16, rows not whole heads or past the last
      *                                  head, an epilogue with a residual add, or a buffer smaller than the shape needs

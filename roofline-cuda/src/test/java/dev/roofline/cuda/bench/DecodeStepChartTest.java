@@ -1,6 +1,7 @@
 package dev.roofline.cuda.bench;
 
 import dev.roofline.core.transformer.ModelPrediction;
+import dev.roofline.cuda.decode.DecoderOperator;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -27,6 +28,20 @@ class DecodeStepChartTest {
         assertThat(s.get("q_proj") + s.get("k_proj") + s.get("v_proj")).isCloseTo(600e-6, within(1e-12));
         assertThat(s.get("lm_head")).isCloseTo(402e-6, within(1e-12));
         assertThat(s).doesNotContainKey("embedding");
+    }
+
+    @Test
+    void anOperatorRunInsideAnothersKernelGetsNoMarkerOfItsOwn() {
+        // RoPE in the q/k/v product: no launch, no time of its own; the chart still draws the step
+        double[][] fused = PROFILE.clone();
+        fused[DecoderOperator.ROPE_APPEND.ordinal()] = new double[] {0.2, 0};
+        DecodeStepResult r = ProfiledSteps.llama3Fp16(fused, true, true, 1);
+        Map<String, Double> s = DecodeStepChart.measuredSeconds(r);
+        assertThat(DecoderOperator.ROPE_APPEND.modelOperators()).isNotEmpty();
+        assertThat(s)
+                .doesNotContainKeys(DecoderOperator.ROPE_APPEND.modelOperators().toArray(String[]::new));
+        assertThat(s.get("q_proj") + s.get("k_proj") + s.get("v_proj")).isCloseTo(600e-6, within(1e-12));
+        assertThat(DecodeStepChart.svg(r)).startsWith("<svg").contains("q_proj");
     }
 
     @Test

@@ -3,7 +3,9 @@ package dev.roofline.cuda.bench;
 import dev.roofline.core.transformer.ModelPrediction;
 import dev.roofline.cuda.decode.DecoderOperator;
 import dev.roofline.cuda.decode.DecoderShape;
+import dev.roofline.cuda.decode.DenseDecoder;
 import dev.roofline.cuda.kernels.KvCacheFormat;
+import dev.roofline.cuda.kernels.WeightFormat;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -77,25 +79,26 @@ public final class DecodeStepReport {
         return sb.toString();
     }
 
-    /** The per-operator prediction of a step on one machine, without measurements (no GPU here). */
-    public static String prediction(String title, ModelPrediction datasheet, DecoderShape shape, ReportFormat format) {
+    /**
+     * The per-operator prediction of a step on one machine, without measurements (no GPU here), with the launches a
+     * one-GPU decoder of {@code weights} at {@code batch} sequences would make ({@link DenseDecoder#launches(
+     * DecoderOperator, DecoderShape, WeightFormat, int)}).
+     */
+    public static String prediction(
+            String title,
+            ModelPrediction datasheet,
+            DecoderShape shape,
+            WeightFormat weights,
+            int batch,
+            ReportFormat format) {
         List<Row> rows = new ArrayList<>();
+        int launches = 0;
         for (DecoderOperator o : shape.operators()) {
-            rows.add(new Row(
-                    title,
-                    o.label(),
-                    o.launches(shape.layers()),
-                    DecodeStepBenchmark.seconds(datasheet, o),
-                    Double.NaN,
-                    Double.NaN));
+            int n = DenseDecoder.launches(o, shape, weights, batch);
+            rows.add(new Row(title, o.label(), n, DecodeStepBenchmark.seconds(datasheet, o), Double.NaN, Double.NaN));
+            launches += n;
         }
-        rows.add(new Row(
-                title,
-                "step",
-                DecoderOperator.stepLaunches(shape),
-                DecodeStepResult.stepPrediction(datasheet),
-                Double.NaN,
-                Double.NaN));
+        rows.add(new Row(title, "step", launches, DecodeStepResult.stepPrediction(datasheet), Double.NaN, Double.NaN));
         return Report.heading(title, format) + Report.render(TABLE, rows, format);
     }
 

@@ -201,7 +201,7 @@ public final class DecodeCommand implements Command {
                             String title = model.name() + ", " + f + " weights, " + kv + " KV, batch " + b
                                     + ", context " + c + ", predicted on the " + hw.name() + " datasheet";
                             out.print(DecodeStepReport.prediction(
-                                    title, Transformer.of(model, hw).predict(w), shape, format));
+                                    title, Transformer.of(model, hw).predict(w), shape, f, b, format));
                         }
                     }
                 }

@@ -97,21 +97,6 @@ final class DecoderLinears implements AutoCloseable {
         return batch == 1 || (format != WeightFormat.FP16 && batch <= GEMV_MAX_ROWS);
     }
 
-    /**
-     * Whether the residual adds and RMSNorms run in the products' {@link GemvKernels.Epilogue}s: when every linear of
-     * {@code weights} is FP16 on roofline's GEMV (batch 1). On an H200 that made the Llama-3-8B batch 1 × 1k step
-     * 74 µs faster for FP16 weights, and 20 µs slower for FP8 and 50 µs slower for NVFP4, whose shorter products
-     * cannot hide the epilogue's loads at their tails (docs/design/decode-kernels.md).
-     */
-    boolean fusesNorms(DecoderWeights weights) {
-        for (WeightFormat f : weights.formats()) {
-            if (f != WeightFormat.FP16 || !usesGemv(f, batch)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /** {@code y = x · Wᵀ}, {@code y} = {@code half[batch][w.rows()]}: each part's product into its rows. */
     void run(StackedWeights w, DeviceBuffer x, DeviceBuffer y, Stream stream) {
         run(w, x, y, GemvKernels.Epilogue.NONE, stream);
@@ -163,7 +148,7 @@ final class DecoderLinears implements AutoCloseable {
 
     /**
      * {@code y = x · Wᵀ} with {@code epilogue} on the outputs; an epilogue other than {@link
-     * GemvKernels.Epilogue#NONE} needs the GEMV ({@link #fusesNorms}).
+     * GemvKernels.Epilogue#NONE} needs the GEMV ({@link DenseDecoder#fusesNorms}).
      */
     void run(DeviceWeights w, DeviceBuffer x, DeviceBuffer y, GemvKernels.Epilogue epilogue, Stream stream) {
         if (usesGemv(w.format(), batch)) {

@@ -78,6 +78,21 @@ public enum DecoderOperator {
         };
     }
 
+    /**
+     * Kernel launches of this operator in one step of {@code layers} layers of an engine that runs the residual adds
+     * and norms in the products' epilogues ({@code fusedNorms}: one norm launch, layer 0's input) and RoPE with the KV
+     * append in the q/k/v product ({@code fusedRope}: none of its own), as {@link DenseDecoder#launches} counts them.
+     */
+    public int launches(int layers, boolean fusedNorms, boolean fusedRope) {
+        if (fusedNorms && this == ADD_RMSNORM) {
+            return 1;
+        }
+        if (fusedRope && this == ROPE_APPEND) {
+            return 0;
+        }
+        return launches(layers);
+    }
+
     /** The operators a step of {@code shape} runs: the dense MLP's or the experts'. */
     public static List<DecoderOperator> of(DecoderShape shape) {
         return shape.hasExperts() ? EXPERTS : DENSE;

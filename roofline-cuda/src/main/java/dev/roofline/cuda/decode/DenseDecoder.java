@@ -123,9 +123,7 @@ public final class DenseDecoder implements AutoCloseable {
      * Whether the residual adds and RMSNorms after layer 0's input norm run in the products' epilogues
      * ({@link Epilogue}): o_proj and down_proj add into the residual, write {@code r · g} of the next norm and sum
      * {@code r²} per row into one of two sums; the products after them scale their outputs by that row's
-     * {@code 1 / rms}. Only where it measured faster: every linear FP16 on roofline's GEMV
-     * ({@link DecoderLinears#fusesNorms}); a mixture of experts' router and grouped GEMVs take the norm's output as it
-     * is, so a shape with experts keeps the norm launches.
+     * {@code 1 / rms}. Only where it measured faster ({@link #normsFuse}).
      */
     private final boolean fusedNorms;
     /**
@@ -188,8 +186,9 @@ public final class DenseDecoder implements AutoCloseable {
             setPositions(new int[batch]);
             experts = shape.hasExperts() ? owned.add(ExpertBuffers.allocate(shape, batch, launch)) : null;
             // the fused epilogue adds o_proj's output into the residual, where a tensor-parallel GPU has only a part
-            fusedNorms = experts == null && partialSums == null && linears.fusesNorms(weights);
-            fusedRope = partialSums == null && batch == 1 && qkvInWholeFp16Heads(weights, shape.headDim());
+            fusedNorms = partialSums == null
+                    && normsFuse(shape, weights.formats().stream().allMatch(f -> f == WeightFormat.FP16), batch);
+            fusedRope = partialSums == null && ropeFuses(qkvInWholeFp16Heads(weights, shape.headDim()), batch);
             sums = buffer(8L * Epilogue.SUM_SPREAD * batch);
             sums.copyFrom(new float[2 * Epilogue.SUM_SPREAD * batch]);
         } catch (RuntimeException e) {
@@ -430,13 +429,33 @@ public final class DenseDecoder implements AutoCloseable {
      * run in the q/k/v product ({@link #fusesRope}).
      */
     public int launches(DecoderOperator operator) {
-        if (fusedNorms && operator == DecoderOperator.ADD_RMSNORM) {
-            return 1;
-        }
-        if (fusedRope && operator == DecoderOperator.ROPE_APPEND) {
-            return 0;
-        }
-        return operator.launches(shape.layers());
+        return operator.launches(shape.layers(), fusedNorms, fusedRope);
+    }
+
+    /**
+     * Kernel launches of {@code operator} in one step of a decoder of {@code shape} on one GPU whose linears are all
+     * {@code format}, at {@code batch} sequences: what {@link #launches(DecoderOperator)} of such a decoder counts, for a
+     * prediction made without a GPU.
+     */
+    public static int launches(DecoderOperator operator, DecoderShape shape, WeightFormat format, int batch) {
+        boolean fp16 = format == WeightFormat.FP16;
+        return operator.launches(shape.layers(), normsFuse(shape, fp16, batch), ropeFuses(fp16, batch));
+    }
+
+    /**
+     * Whether the norms run in the products' epilogues on one GPU: for a dense shape whose linears are all FP16 on
+     * roofline's GEMV (batch 1). On an H200 that made the Llama-3-8B batch 1 × 1k step 74 µs faster for FP16 weights,
+     * and 20 µs slower for FP8 and 50 µs slower for NVFP4, whose shorter products cannot hide the epilogue's loads at
+     * their tails (docs/design/decode-kernels.md). A mixture of experts' router and grouped GEMVs take the norm's
+     * output as it is, so a shape with experts keeps the norm launches.
+     */
+    private static boolean normsFuse(DecoderShape shape, boolean allFp16, int batch) {
+        return !shape.hasExperts() && allFp16 && DecoderLinears.usesGemv(WeightFormat.FP16, batch);
+    }
+
+    /** Whether RoPE and the KV append run in the q/k/v product on one GPU: FP16 q/k/v weights at batch 1. */
+    private static boolean ropeFuses(boolean qkvFp16, int batch) {
+        return qkvFp16 && batch == 1;
     }
 
     /** Whether every layer's q/k/v parts are row-major FP16 matrices of whole heads. */

@@ -49,9 +49,7 @@ final class ProfiledSteps {
         List<DecodeStepResult.OperatorTiming> ops = new ArrayList<>();
         for (int i = 0; i < micros.length; i++) {
             DecoderOperator o = DecoderOperator.values()[i];
-            int launches = fusedNorms && o == DecoderOperator.ADD_RMSNORM
-                    ? 1
-                    : fusedRope && o == DecoderOperator.ROPE_APPEND ? 0 : o.launches(32);
+            int launches = o.launches(32, fusedNorms, fusedRope);
             ops.add(new DecodeStepResult.OperatorTiming(
                     o, launches, micros[i][0] * 1e-6, micros[i][0] * 1e-6, micros[i][1] * 1e-6));
         }

@@ -52,8 +52,8 @@ class DecodeCommandTest {
                 MeasureCommandTest.run("decode", "mixtral-8x7b", "--weights", "FP16", "--format", "csv");
         assertThat(r.status()).isEqualTo(1);
         assertThat(r.err()).endsWith(" - nothing measured\n");
-        // 32 layers x 13 launches (2 norms, qkv, rope + append, 2 of attention, o, router, top-k, gate/up, silu*up,
-        // down, combine) + the final norm + lm_head = 418
+        // 32 layers x 12 launches (2 norms, qkv with RoPE + append at batch 1, 2 of attention, o, router, top-k,
+        // gate/up, silu*up, down, combine) + the final norm + lm_head = 386
         assertThat(r.out())
                 .contains("Mixtral-8x7B, FP16 weights, FP16 KV, batch 1, context 1024")
                 .contains(",router,32,")
@@ -61,7 +61,8 @@ class DecodeCommandTest {
                 .contains(",experts gate_up,32,")
                 .contains(",expert combine,32,")
                 .doesNotContain(",gate_up_proj,")
-                .contains(",step,418,");
+                .contains(",rope + kv append,0,")
+                .contains(",step,386,");
     }
 
     @Test
@@ -134,15 +135,23 @@ class DecodeCommandTest {
     @Test
     void withoutAGpuItPrintsThePredictionPerOperatorAndSaysNothingWasMeasured() {
         assumeFalse(Cuda.isAvailable(), "a GPU is present: the command would measure");
-        MeasureCommandTest.Run r =
-                MeasureCommandTest.run("decode", "--weights", "FP16", "--format", "csv", "--hw", "h200");
+        MeasureCommandTest.Run r = MeasureCommandTest.run(
+                "decode", "--weights", "FP16", "--batch", "1,8", "--format", "csv", "--hw", "h200");
         assertThat(r.status()).isEqualTo(1);
         assertThat(r.err()).endsWith(" - nothing measured\n").hasLineCount(1);
         // Llama-3-8B, batch 1, context 1024, FP16 on the H200 datasheet (4.8 TB/s): lm_head reads 128256 x 4096 x 2 B
         // = 1,050,673,152 B of weights, 8 KiB of input and 256,512 B of logits: 1,050,937,856 B / 4.8e12 B/s = 218.946
         // us
         assertThat(r.out()).contains(",lm_head,1,218.945,,,");
-        // 32 layers: 2 x 32 + 1 norms, 2 x 32 attention launches, 6 one-launch operators x 32, lm_head: 322 launches
-        assertThat(r.out()).contains(",step,322,");
+        // the launches the one-GPU decoder makes. Batch 1, FP16: the norms and RoPE run in the products, so layer 0's
+        // input norm, 2 x 32 attention launches, 5 one-launch operators x 32 (qkv, o, gate/up, silu, down), lm_head:
+        // 226. Batch 8 (cuBLASLt): 2 x 32 + 1 norms, 2 x 32 attention launches, 6 one-launch operators x 32, lm_head:
+        // 322
+        assertThat(r.out())
+                .contains("batch 1, context 1024, predicted on the H200 datasheet\",add + rmsnorm,1,")
+                .contains("batch 1, context 1024, predicted on the H200 datasheet\",rope + kv append,0,")
+                .contains("batch 1, context 1024, predicted on the H200 datasheet\",step,226,")
+                .contains("batch 8, context 1024, predicted on the H200 datasheet\",rope + kv append,32,")
+                .contains("batch 8, context 1024, predicted on the H200 datasheet\",step,322,");
     }
 }

@@ -7,6 +7,7 @@ import dev.roofline.core.transformer.ModelPrediction;
 import dev.roofline.core.transformer.OperatorTime;
 import dev.roofline.core.transformer.Transformer;
 import dev.roofline.core.transformer.Workload;
+import dev.roofline.cuda.kernels.WeightFormat;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -46,6 +47,32 @@ class DecoderOperatorTest {
                         DecoderOperator.LM_HEAD);
         // per layer 2 norms, qkv, rope, 2 attention, o, router, top-k, gate/up, silu, down, combine = 13
         assertThat(DecoderOperator.stepLaunches(mixtral)).isEqualTo(13 * 32 + 2);
+    }
+
+    @Test
+    void aPredictionCountsTheLaunchesOfTheFusedPlan() {
+        DecoderShape llama = DecoderShape.of(Models.LLAMA_3_8B);
+        DecoderShape mixtral = DecoderShape.of(Models.MIXTRAL_8X7B);
+        // FP16 at batch 1: norms and RoPE in the products, so per layer qkv, 2 attention, o, gate/up, silu, down = 7;
+        // + layer 0's input norm + lm_head
+        assertThat(planned(llama, WeightFormat.FP16, 1)).isEqualTo(7 * 32 + 2);
+        assertThat(DenseDecoder.launches(DecoderOperator.ADD_RMSNORM, llama, WeightFormat.FP16, 1))
+                .isEqualTo(1);
+        assertThat(DenseDecoder.launches(DecoderOperator.ROPE_APPEND, llama, WeightFormat.FP16, 1))
+                .isZero();
+        // FP16 above one row runs cuBLASLt, the other formats their own GEMVs: nothing fused
+        assertThat(planned(llama, WeightFormat.FP16, 8)).isEqualTo(10 * 32 + 2);
+        assertThat(planned(llama, WeightFormat.FP8_E4M3, 1)).isEqualTo(10 * 32 + 2);
+        assertThat(planned(llama, WeightFormat.NVFP4, 1)).isEqualTo(10 * 32 + 2);
+        // experts keep their norms, RoPE still runs in an FP16 q/k/v product: 13 - 1 a layer
+        assertThat(planned(mixtral, WeightFormat.FP16, 1)).isEqualTo(12 * 32 + 2);
+        assertThat(planned(mixtral, WeightFormat.FP16, 2)).isEqualTo(13 * 32 + 2);
+    }
+
+    private static int planned(DecoderShape shape, WeightFormat format, int batch) {
+        return shape.operators().stream()
+                .mapToInt(o -> DenseDecoder.launches(o, shape, format, batch))
+                .sum();
     }
 
     @Test

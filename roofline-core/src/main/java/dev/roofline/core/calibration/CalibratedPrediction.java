@@ -40,7 +40,7 @@ public record CalibratedPrediction(Calibration calibration, ModelPrediction base
 
     /** Kernels the measured engine launches for this forward pass (see {@link Calibration#launches}). */
     public long launches() {
-        return calibration.launches(base.model());
+        return calibration.launches(base.model(), base.workload());
     }
 
     /** launches × the measured cost of one launch. */

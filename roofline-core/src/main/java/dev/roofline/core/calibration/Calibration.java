@@ -39,6 +39,8 @@ import java.util.function.DoublePredicate;
  * operator time = (fixedSeconds(class) + max(bytes / (copyBytesPerSecond × efficiency(class)), flops / peak)) × count
  * launch time   = (kernelsPerLayer × layers + kernelsPerModel) × launchSeconds
  * </pre>
+ * with the kernel counts of the first of {@code plans} that matches the pass ({@link LaunchPlan}), or of the measured
+ * configuration where none does.
  * The fixed time is what one efficiency cannot describe: a kernel whose cost is partly constant (decode attention's
  * split pass and merge, with their block-wide synchronisations) and partly its bytes reaches a different fraction of
  * the bandwidth at every context length; a fixed time per operator and an efficiency for the bytes fit both ends.
@@ -63,6 +65,8 @@ import java.util.function.DoublePredicate;
  * @param collectives        the collectives measured on several GPUs of the device's host (NCCL, {@code roofline
  *                           nccl-bench}), each as its fitted latency and bus bandwidth; at most one per operation and
  *                           rank count; empty when none was measured
+ * @param plans              the kernels the engine launches by weights, batch and kind of model, first match first;
+ *                           empty: {@code kernelsPerLayer} and {@code kernelsPerModel} for every pass
  */
 public record Calibration(
         Provenance provenance,
@@ -72,7 +76,8 @@ public record Calibration(
         int kernelsPerModel,
         Map<OperatorClass, Double> efficiencies,
         Map<OperatorClass, Double> fixedSeconds,
-        List<CollectiveFit> collectives) {
+        List<CollectiveFit> collectives,
+        List<LaunchPlan> plans) {
 
     /**
      * The largest efficiency accepted: above 1 because data a kernel finds in L2 is not read from DRAM, so a class can
@@ -131,6 +136,29 @@ public record Calibration(
                         "collectives: " + f.op() + " on " + f.ranks() + " ranks is given twice");
             }
         }
+        plans = List.copyOf(Checks.notNull("plans", plans));
+    }
+
+    /** A calibration whose engine launches the same kernels for every pass: no {@link LaunchPlan}s. */
+    public Calibration(
+            Provenance provenance,
+            double copyBytesPerSecond,
+            double launchSeconds,
+            int kernelsPerLayer,
+            int kernelsPerModel,
+            Map<OperatorClass, Double> efficiencies,
+            Map<OperatorClass, Double> fixedSeconds,
+            List<CollectiveFit> collectives) {
+        this(
+                provenance,
+                copyBytesPerSecond,
+                launchSeconds,
+                kernelsPerLayer,
+                kernelsPerModel,
+                efficiencies,
+                fixedSeconds,
+                collectives,
+                List.of());
     }
 
     /** A calibration of one GPU: no collectives. */
@@ -163,7 +191,8 @@ public record Calibration(
                 kernelsPerModel,
                 efficiencies,
                 fixedSeconds,
-                fits);
+                fits,
+                plans);
     }
 
     /** This calibration with {@code e} as its efficiencies, replacing the ones it had. */
@@ -176,7 +205,22 @@ public record Calibration(
                 kernelsPerModel,
                 e,
                 fixedSeconds,
-                collectives);
+                collectives,
+                plans);
+    }
+
+    /** This calibration with {@code p} as its engine's launch plans, replacing any it had. */
+    public Calibration withPlans(List<LaunchPlan> p) {
+        return new Calibration(
+                provenance,
+                copyBytesPerSecond,
+                launchSeconds,
+                kernelsPerLayer,
+                kernelsPerModel,
+                efficiencies,
+                fixedSeconds,
+                collectives,
+                p);
     }
 
     /** The measured fit of {@code op} on {@code ranks} GPUs, if this calibration has one. */
@@ -248,13 +292,28 @@ public record Calibration(
         return Checks.notNull("hardware", hw).withMemoryBandwidth(copyBytesPerSecond, provenance.asSource());
     }
 
-    /** Kernels one forward pass of {@code model} launches: kernelsPerLayer × layers + kernelsPerModel. */
+    /**
+     * Kernels one forward pass of {@code model} launches in the measured configuration: kernelsPerLayer × layers +
+     * kernelsPerModel.
+     */
     public long launches(Model model) {
         Checks.notNull("model", model);
-        return Checks.add(
-                Checks.multiply(kernelsPerLayer, model.layers(), () -> "kernel launches of " + model.name()),
-                kernelsPerModel,
-                () -> "kernel launches of " + model.name());
+        return LaunchPlan.launches(kernelsPerLayer, kernelsPerModel, model);
+    }
+
+    /**
+     * Kernels one forward pass of {@code model} at {@code w} launches: the first matching plan's count, else the
+     * measured configuration's ({@link #launches(Model)}).
+     */
+    public long launches(Model model, Workload w) {
+        Checks.notNull("model", model);
+        Checks.notNull("workload", w);
+        for (LaunchPlan p : plans) {
+            if (p.matches(model, w)) {
+                return p.launches(model);
+            }
+        }
+        return launches(model);
     }
 
     /**

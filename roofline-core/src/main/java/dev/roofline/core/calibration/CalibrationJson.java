@@ -3,6 +3,7 @@ package dev.roofline.core.calibration;
 import dev.roofline.core.internal.Json;
 import dev.roofline.core.parallel.Collective;
 import dev.roofline.core.parallel.CollectiveFit;
+import dev.roofline.core.precision.Precision;
 
 import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
@@ -25,11 +26,13 @@ import java.util.Map;
  *   "efficiencies": {"attention": 0.7, "elementwise": 0.2, "gemv FP16": 0.97},
  *   "fixedSeconds": {"attention": 6.1E-6},
  *   "collectives": [{"op": "ALL_REDUCE", "ranks": 2, "latencySeconds": 2.1E-5, "busBytesPerSecond": 3.3E11,
- *                    "launch": "GRAPH"}]
+ *                    "launch": "GRAPH"}],
+ *   "plans": [{"weights": "FP16", "maxBatch": 1, "experts": false, "kernelsPerLayer": 7, "kernelsPerModel": 2},
+ *             {"weights": "any", "maxBatch": 2147483647, "experts": false, "kernelsPerLayer": 10, "kernelsPerModel": 2}]
  * }
  * }</pre>
- * Every field is required but {@code fixedSeconds} and {@code collectives}, which a file may leave out (none); no
- * other is accepted, so a misspelt name is refused rather than silently ignored.
+ * Every field is required but {@code fixedSeconds}, {@code collectives} and {@code plans}, which a file may leave out
+ * (none); no other is accepted, so a misspelt name is refused rather than silently ignored.
  */
 final class CalibrationJson {
     /** Every field of a calibration file, in the order {@link #write} writes them. */
@@ -43,7 +46,12 @@ final class CalibrationJson {
             "kernelsPerModel",
             "efficiencies",
             "fixedSeconds",
-            "collectives");
+            "collectives",
+            "plans");
+
+    /** Every field of one launch plan; "weights" is a precision's name or "any". */
+    static final List<String> PLAN_FIELDS =
+            List.of("weights", "maxBatch", "experts", "kernelsPerLayer", "kernelsPerModel");
 
     /** Every field of one collective's fit. */
     static final List<String> COLLECTIVE_FIELDS =
@@ -81,6 +89,27 @@ final class CalibrationJson {
                     sb.append(", \"launch\": ").append(Json.quote(f.launch().name()));
                 }
                 sb.append('}');
+                separator = ",\n";
+            }
+            sb.append("\n  ]");
+        }
+        if (!c.plans().isEmpty()) {
+            sb.append(",\n  \"plans\": [");
+            String separator = "\n";
+            for (LaunchPlan plan : c.plans()) {
+                sb.append(separator)
+                        .append("    {\"weights\": ")
+                        .append(Json.quote(
+                                plan.weights() == null ? "any" : plan.weights().name()))
+                        .append(", \"maxBatch\": ")
+                        .append(plan.maxBatch())
+                        .append(", \"experts\": ")
+                        .append(plan.experts())
+                        .append(", \"kernelsPerLayer\": ")
+                        .append(plan.kernelsPerLayer())
+                        .append(", \"kernelsPerModel\": ")
+                        .append(plan.kernelsPerModel())
+                        .append('}');
                 separator = ",\n";
             }
             sb.append("\n  ]");
@@ -142,7 +171,45 @@ final class CalibrationJson {
                 count(m, "kernelsPerModel", "kernels"),
                 byClass(m, "efficiencies", "fraction"),
                 m.containsKey("fixedSeconds") ? byClass(m, "fixedSeconds", "seconds") : Map.of(),
-                m.containsKey("collectives") ? collectives(m) : List.of());
+                m.containsKey("collectives") ? collectives(m) : List.of(),
+                m.containsKey("plans") ? plans(m) : List.of());
+    }
+
+    /** The launch plans: an array of objects with every one of {@link #PLAN_FIELDS}. */
+    private static List<LaunchPlan> plans(Map<?, ?> m) {
+        if (!(required(m, "plans") instanceof List<?> given)) {
+            throw new IllegalArgumentException(
+                    "field \"plans\" must be an array of launch plans, got " + describe(m.get("plans")));
+        }
+        List<LaunchPlan> out = new ArrayList<>();
+        for (int i = 0; i < given.size(); i++) {
+            String where = "field \"plans\" [" + i + "]: ";
+            if (!(given.get(i) instanceof Map<?, ?> p)) {
+                throw new IllegalArgumentException(where + "must be an object, got " + describe(given.get(i)));
+            }
+            try {
+                for (Object key : p.keySet()) {
+                    if (!PLAN_FIELDS.contains(key)) {
+                        throw new IllegalArgumentException(
+                                "unknown field \"" + key + "\"; a launch plan has " + PLAN_FIELDS);
+                    }
+                }
+                String weights = text(p, "weights");
+                if (!(required(p, "experts") instanceof Boolean experts)) {
+                    throw new IllegalArgumentException(
+                            "field \"experts\" must be true or false, got " + describe(p.get("experts")));
+                }
+                out.add(new LaunchPlan(
+                        weights.equals("any") ? null : Precision.parse(weights),
+                        count(p, "maxBatch", "sequences"),
+                        experts,
+                        count(p, "kernelsPerLayer", "kernels"),
+                        count(p, "kernelsPerModel", "kernels")));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(where + e.getMessage(), e);
+            }
+        }
+        return out;
     }
 
     /** The collectives' fits: an array of objects with {@link #COLLECTIVE_FIELDS}, all but "launch" required. */

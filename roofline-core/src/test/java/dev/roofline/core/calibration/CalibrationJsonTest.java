@@ -178,6 +178,42 @@ class CalibrationJsonTest {
     }
 
     @Test
+    void launchPlansAreWrittenLastAndReadBackInTheirOrder() {
+        Calibration c = CALIBRATION.withPlans(List.of(
+                new LaunchPlan(Precision.FP16, 1, false, 7, 2), new LaunchPlan(null, Integer.MAX_VALUE, true, 13, 2)));
+        assertThat(c.toJson())
+                .endsWith("  \"fixedSeconds\": {},\n  \"plans\": [\n"
+                        + "    {\"weights\": \"FP16\", \"maxBatch\": 1, \"experts\": false, \"kernelsPerLayer\": 7,"
+                        + " \"kernelsPerModel\": 2},\n"
+                        + "    {\"weights\": \"any\", \"maxBatch\": 2147483647, \"experts\": true,"
+                        + " \"kernelsPerLayer\": 13, \"kernelsPerModel\": 2}\n  ]\n}\n");
+        assertThat(Calibration.parse(c.toJson())).isEqualTo(c);
+        assertThat(CALIBRATION.toJson()).doesNotContain("plans");
+        assertThat(Calibration.parse(CALIBRATION.toJson()).plans()).isEmpty();
+    }
+
+    @Test
+    void aBadLaunchPlanIsRefusedWithItsIndexAndField() {
+        String one = "  \"fixedSeconds\": {},\n  \"plans\": [{\"weights\": \"FP16\", \"maxBatch\": 1,"
+                + " \"experts\": false, \"kernelsPerLayer\": 7, \"kernelsPerModel\": 2}, %s]\n";
+        String base = TEXT.replace("  \"fixedSeconds\": {}\n", one);
+        assertThat(refusal(base.formatted("{\"weights\": \"fp12\", \"maxBatch\": 1, \"experts\": false,"
+                        + " \"kernelsPerLayer\": 7, \"kernelsPerModel\": 2}")))
+                .contains("field \"plans\" [1]: unknown precision 'fp12'");
+        assertThat(refusal(base.formatted("{\"weights\": \"any\", \"maxBatch\": 1, \"experts\": \"no\","
+                        + " \"kernelsPerLayer\": 7, \"kernelsPerModel\": 2}")))
+                .contains("[1]: field \"experts\" must be true or false, got \"no\"");
+        assertThat(refusal(base.formatted("{\"weights\": \"any\", \"maxBatch\": 0, \"experts\": true,"
+                        + " \"kernelsPerLayer\": 7, \"kernelsPerModel\": 2}")))
+                .contains("[1]: maxBatch must be >= 1, got 0");
+        assertThat(refusal(base.formatted(
+                        "{\"weights\": \"any\", \"maxBatch\": 1, \"experts\": true," + " \"kernels\": 7}")))
+                .contains("[1]: unknown field \"kernels\"; a launch plan has [weights, maxBatch, experts,");
+        assertThat(refusal(TEXT.replace("  \"fixedSeconds\": {}\n", "  \"fixedSeconds\": {},\n  \"plans\": 3\n")))
+                .contains("field \"plans\" must be an array of launch plans, got 3");
+    }
+
+    @Test
     void aBadCollectiveIsRefusedWithItsIndexAndField() {
         String one = "  \"fixedSeconds\": {},\n  \"collectives\": [{\"op\": \"ALL_REDUCE\", \"ranks\": 2,"
                 + " \"latencySeconds\": 2e-5, \"busBytesPerSecond\": 3e11}, %s]\n";
@@ -278,7 +314,7 @@ class CalibrationJsonTest {
     void theWholeTextMustBeOneObjectOfKnownFields() {
         assertThat(refusal(TEXT.replace("\"source\"", "\"sauce\"")))
                 .startsWith("unknown field \"sauce\"; a calibration has [device, date, source,")
-                .endsWith(", efficiencies, fixedSeconds, collectives]");
+                .endsWith(", efficiencies, fixedSeconds, collectives, plans]");
         assertThat(refusal(TEXT.replace("\"fixedSeconds\"", "\"fixedSecond\"")))
                 .startsWith("unknown field \"fixedSecond\"");
         assertThat(refusal("[1]")).isEqualTo("a calibration must be a JSON object, got an array");

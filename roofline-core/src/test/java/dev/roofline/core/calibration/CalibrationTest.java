@@ -2,11 +2,14 @@ package dev.roofline.core.calibration;
 
 import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.hardware.Source;
+import dev.roofline.core.model.Models;
 import dev.roofline.core.precision.Precision;
+import dev.roofline.core.transformer.Workload;
 import org.junit.jupiter.api.Test;
 
 import java.time.LocalDate;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 import static dev.roofline.core.calibration.CalibratedPredictionTest.CALIBRATION;
@@ -21,6 +24,39 @@ class CalibrationTest {
     private static Calibration with(
             double copy, double launch, int perLayer, int perModel, Map<OperatorClass, Double> e) {
         return new Calibration(RUN, copy, launch, perLayer, perModel, e);
+    }
+
+    @Test
+    void aPassIsCountedByTheFirstPlanThatMatchesIt() {
+        // fitted on a fused plan (7 a layer); the engine launches 10 a layer elsewhere, 12 and 13 with experts
+        Calibration c = with(4.3e12, 1.2e-6, 7, 2, Map.of())
+                .withPlans(List.of(
+                        new LaunchPlan(Precision.FP16, 1, false, 7, 2),
+                        new LaunchPlan(null, Integer.MAX_VALUE, false, 10, 2),
+                        new LaunchPlan(Precision.FP16, 1, true, 12, 2),
+                        new LaunchPlan(null, Integer.MAX_VALUE, true, 13, 2)));
+        Workload fp16 = Workload.decode(1, 1024).withWeights(Precision.FP16);
+        // Llama-3-8B, 32 layers: 7 x 32 + 2 = 226; 10 x 32 + 2 = 322
+        assertThat(c.launches(Models.LLAMA_3_8B, fp16)).isEqualTo(226);
+        assertThat(c.launches(Models.LLAMA_3_8B, Workload.decode(8, 1024).withWeights(Precision.FP16)))
+                .isEqualTo(322);
+        assertThat(c.launches(Models.LLAMA_3_8B, fp16.withWeights(Precision.FP8_E4M3)))
+                .isEqualTo(322);
+        // Mixtral-8x7B, 32 layers: 12 x 32 + 2 = 386 at FP16 batch 1, 13 x 32 + 2 = 418 at NVFP4
+        assertThat(c.launches(Models.MIXTRAL_8X7B, fp16)).isEqualTo(386);
+        assertThat(c.launches(Models.MIXTRAL_8X7B, fp16.withWeights(Precision.NVFP4)))
+                .isEqualTo(418);
+        // without plans every pass is the measured configuration's
+        Calibration flat = with(4.3e12, 1.2e-6, 7, 2, Map.of());
+        assertThat(flat.launches(Models.LLAMA_3_8B, fp16.withWeights(Precision.FP8_E4M3)))
+                .isEqualTo(flat.launches(Models.LLAMA_3_8B))
+                .isEqualTo(226);
+        assertThatThrownBy(() -> new LaunchPlan(null, 0, false, 7, 2))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("maxBatch must be >= 1, got 0");
+        assertThatThrownBy(() -> new LaunchPlan(null, 1, false, -1, 2))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("kernelsPerLayer must be >= 0, got -1");
     }
 
     @Test

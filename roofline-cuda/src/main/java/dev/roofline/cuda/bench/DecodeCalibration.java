@@ -9,6 +9,7 @@ import dev.roofline.core.transformer.ModelPrediction;
 import dev.roofline.core.transformer.Transformer;
 import dev.roofline.core.transformer.Workload;
 import dev.roofline.cuda.decode.DecoderOperator;
+import dev.roofline.cuda.decode.DenseDecoder;
 
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -125,7 +126,9 @@ public final class DecodeCalibration {
                 perLayer,
                 perModel,
                 efficiencies,
-                fixed);
+                fixed,
+                List.of(),
+                DenseDecoder.launchPlans());
     }
 
     /**
@@ -176,7 +179,8 @@ public final class DecodeCalibration {
                 c.kernelsPerModel(),
                 efficiencies,
                 fixed,
-                c.collectives());
+                c.collectives(),
+                c.plans());
     }
 
     /**
@@ -282,7 +286,7 @@ public final class DecodeCalibration {
      */
     public static double stepSeconds(Calibration calibration, Model model, Hardware hw, Workload w, long launches) {
         CalibratedPrediction c = calibration.predict(Transformer.of(model, hw), w);
-        double seconds = c.timeSeconds() + (launches - calibration.launches(model)) * calibration.launchSeconds();
+        double seconds = c.timeSeconds() + (launches - calibration.launches(model, w)) * calibration.launchSeconds();
         for (String name : DecodeStepBenchmark.NOT_IN_STEP) {
             seconds -= c.calibrated().operator(name).timeSeconds();
         }

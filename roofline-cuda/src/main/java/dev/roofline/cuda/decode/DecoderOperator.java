@@ -95,7 +95,12 @@ public enum DecoderOperator {
 
     /** The operators a step of {@code shape} runs: the dense MLP's or the experts'. */
     public static List<DecoderOperator> of(DecoderShape shape) {
-        return shape.hasExperts() ? EXPERTS : DENSE;
+        return of(shape.hasExperts());
+    }
+
+    /** The operators a step runs: the experts' for a mixture of experts, else the dense MLP's. */
+    public static List<DecoderOperator> of(boolean experts) {
+        return experts ? EXPERTS : DENSE;
     }
 
     /** Kernel launches of a whole step of {@code shape}: its operators' launches. */

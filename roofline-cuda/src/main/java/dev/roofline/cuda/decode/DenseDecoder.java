@@ -1,5 +1,7 @@
 package dev.roofline.cuda.decode;
 
+import dev.roofline.core.calibration.LaunchPlan;
+import dev.roofline.core.precision.Precision;
 import dev.roofline.cuda.Cuda;
 import dev.roofline.cuda.Device;
 import dev.roofline.cuda.DeviceBuffer;
@@ -14,6 +16,7 @@ import dev.roofline.cuda.kernels.KvCacheFormat;
 import dev.roofline.cuda.kernels.WeightFormat;
 
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -187,7 +190,10 @@ public final class DenseDecoder implements AutoCloseable {
             experts = shape.hasExperts() ? owned.add(ExpertBuffers.allocate(shape, batch, launch)) : null;
             // the fused epilogue adds o_proj's output into the residual, where a tensor-parallel GPU has only a part
             fusedNorms = partialSums == null
-                    && normsFuse(shape, weights.formats().stream().allMatch(f -> f == WeightFormat.FP16), batch);
+                    && normsFuse(
+                            shape.hasExperts(),
+                            weights.formats().stream().allMatch(f -> f == WeightFormat.FP16),
+                            batch);
             fusedRope = partialSums == null && ropeFuses(qkvInWholeFp16Heads(weights, shape.headDim()), batch);
             sums = buffer(8L * Epilogue.SUM_SPREAD * batch);
             sums.copyFrom(new float[2 * Epilogue.SUM_SPREAD * batch]);
@@ -439,7 +445,33 @@ public final class DenseDecoder implements AutoCloseable {
      */
     public static int launches(DecoderOperator operator, DecoderShape shape, WeightFormat format, int batch) {
         boolean fp16 = format == WeightFormat.FP16;
-        return operator.launches(shape.layers(), normsFuse(shape, fp16, batch), ropeFuses(fp16, batch));
+        return operator.launches(shape.layers(), normsFuse(shape.hasExperts(), fp16, batch), ropeFuses(fp16, batch));
+    }
+
+    /**
+     * The kernels a one-GPU decoder launches, as a calibration's plans ({@link LaunchPlan}, first match first): for
+     * dense shapes and mixtures of experts, FP16 weights at batch 1 (the products carry the fusions) and then every
+     * other configuration (none do). Counted as {@link #launches(DecoderOperator, DecoderShape, WeightFormat, int)}
+     * counts them, per layer and outside the layers.
+     */
+    public static List<LaunchPlan> launchPlans() {
+        List<LaunchPlan> plans = new ArrayList<>();
+        for (boolean experts : new boolean[] {false, true}) {
+            plans.add(plan(experts, Precision.FP16, 1, normsFuse(experts, true, 1), ropeFuses(true, 1)));
+            plans.add(plan(experts, null, Integer.MAX_VALUE, false, false));
+        }
+        return List.copyOf(plans);
+    }
+
+    /** A plan's kernels, from the step's launches at 1 and 2 layers (each operator's count is linear in layers). */
+    private static LaunchPlan plan(boolean experts, Precision weights, int maxBatch, boolean norms, boolean rope) {
+        int one = 0;
+        int two = 0;
+        for (DecoderOperator o : DecoderOperator.of(experts)) {
+            one += o.launches(1, norms, rope);
+            two += o.launches(2, norms, rope);
+        }
+        return new LaunchPlan(weights, maxBatch, experts, two - one, 2 * one - two);
     }
 
     /**
@@ -449,8 +481,8 @@ public final class DenseDecoder implements AutoCloseable {
      * their tails (docs/design/decode-kernels.md). A mixture of experts' router and grouped GEMVs take the norm's
      * output as it is, so a shape with experts keeps the norm launches.
      */
-    private static boolean normsFuse(DecoderShape shape, boolean allFp16, int batch) {
-        return !shape.hasExperts() && allFp16 && DecoderLinears.usesGemv(WeightFormat.FP16, batch);
+    private static boolean normsFuse(boolean experts, boolean allFp16, int batch) {
+        return !experts && allFp16 && DecoderLinears.usesGemv(WeightFormat.FP16, batch);
     }
 
     /** Whether RoPE and the KV append run in the q/k/v product on one GPU: FP16 q/k/v weights at batch 1. */

@@ -1,8 +1,12 @@
 package dev.roofline.cuda.bench;
 
 import dev.roofline.core.calibration.Calibration;
+import dev.roofline.core.calibration.LaunchPlan;
 import dev.roofline.core.calibration.OperatorClass;
+import dev.roofline.core.model.Model;
 import dev.roofline.core.precision.Precision;
+import dev.roofline.core.transformer.Transformer;
+import dev.roofline.core.transformer.Workload;
 import dev.roofline.cuda.decode.DecoderOperator;
 import org.junit.jupiter.api.Test;
 
@@ -172,6 +176,31 @@ class DecodeCalibrationTest {
         Calibration c = DecodeCalibration.fit(List.of(r), CEILINGS, "H200", DAY, "test");
         assertThat(c.kernelsPerLayer()).isEqualTo(7);
         assertThat(c.kernelsPerModel()).isEqualTo(2);
+        // the engine's plans beside it, counted by hand from DenseDecoder's operators: dense FP16 at batch 1 7 + 2
+        // (above); elsewhere 2 norms, qkv, rope, 2 attention, o, gate/up, silu, down = 10 a layer, final norm and
+        // lm_head; with experts the MLP's 3 become router, top-k, gate/up, silu, down, combine (13), less RoPE at
+        // FP16 batch 1 (their norms stay): 12
+        assertThat(c.plans())
+                .containsExactly(
+                        new LaunchPlan(Precision.FP16, 1, false, 7, 2),
+                        new LaunchPlan(null, Integer.MAX_VALUE, false, 10, 2),
+                        new LaunchPlan(Precision.FP16, 1, true, 12, 2),
+                        new LaunchPlan(null, Integer.MAX_VALUE, true, 13, 2));
+        // priced elsewhere with the engine's launches there: an FP8 step of Llama-3-8B launches 322 kernels, 96 more
+        // than the calibration's own 226
+        Model llama = r.predicted().model();
+        Workload fp8 = r.datasheet().workload().withWeights(Precision.FP8_E4M3);
+        assertThat(c.launches(llama, fp8)).isEqualTo(322);
+        assertThat(c.launches(llama, r.datasheet().workload())).isEqualTo(226);
+        assertThat(DecodeCalibration.stepSeconds(c, llama, r.datasheet().hardware(), fp8, 322))
+                .isCloseTo(
+                        c.predict(Transformer.of(llama, r.datasheet().hardware()), fp8)
+                                        .timeSeconds()
+                                - c.predict(Transformer.of(llama, r.datasheet().hardware()), fp8)
+                                        .calibrated()
+                                        .operator("embedding")
+                                        .timeSeconds(),
+                        within(1e-15));
         // the report shows the fused operator with no launch and no measured time, and counts 226 launches
         List<DecodeStepReport.Row> rows = DecodeStepReport.rows(r);
         DecodeStepReport.Row rope = rows.get(DecoderOperator.ROPE_APPEND.ordinal());

@@ -195,12 +195,21 @@ final class CalibrationJson {
                     }
                 }
                 String weights = text(p, "weights");
+                Precision precision = null;
+                if (!weights.equals("any")) {
+                    try {
+                        precision = Precision.parse(weights);
+                    } catch (IllegalArgumentException e) {
+                        throw new IllegalArgumentException("field \"weights\" must be \"any\" or a precision's name,"
+                                + " got \"" + weights + "\" (" + e.getMessage() + ")");
+                    }
+                }
                 if (!(required(p, "experts") instanceof Boolean experts)) {
                     throw new IllegalArgumentException(
                             "field \"experts\" must be true or false, got " + describe(p.get("experts")));
                 }
                 out.add(new LaunchPlan(
-                        weights.equals("any") ? null : Precision.parse(weights),
+                        precision,
                         count(p, "maxBatch", "sequences"),
                         experts,
                         count(p, "kernelsPerLayer", "kernels"),

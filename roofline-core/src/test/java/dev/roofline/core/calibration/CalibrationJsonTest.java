@@ -199,7 +199,8 @@ class CalibrationJsonTest {
         String base = TEXT.replace("  \"fixedSeconds\": {}\n", one);
         assertThat(refusal(base.formatted("{\"weights\": \"fp12\", \"maxBatch\": 1, \"experts\": false,"
                         + " \"kernelsPerLayer\": 7, \"kernelsPerModel\": 2}")))
-                .contains("field \"plans\" [1]: unknown precision 'fp12'");
+                .contains(
+                        "field \"plans\" [1]: field \"weights\" must be \"any\" or a precision's name, got \"fp12\" (unknown precision 'fp12'");
         assertThat(refusal(base.formatted("{\"weights\": \"any\", \"maxBatch\": 1, \"experts\": \"no\","
                         + " \"kernelsPerLayer\": 7, \"kernelsPerModel\": 2}")))
                 .contains("[1]: field \"experts\" must be true or false, got \"no\"");

@@ -42,6 +42,9 @@ class CalibrationTest {
                 .isEqualTo(322);
         assertThat(c.launches(Models.LLAMA_3_8B, fp16.withWeights(Precision.FP8_E4M3)))
                 .isEqualTo(322);
+        // a prefill of one 1024-token prompt has products of 1024 rows: the unfused plan
+        assertThat(c.launches(Models.LLAMA_3_8B, Workload.prefill(1, 1024).withWeights(Precision.FP16)))
+                .isEqualTo(322);
         // Mixtral-8x7B, 32 layers: 12 x 32 + 2 = 386 at FP16 batch 1, 13 x 32 + 2 = 418 at NVFP4
         assertThat(c.launches(Models.MIXTRAL_8X7B, fp16)).isEqualTo(386);
         assertThat(c.launches(Models.MIXTRAL_8X7B, fp16.withWeights(Precision.NVFP4)))

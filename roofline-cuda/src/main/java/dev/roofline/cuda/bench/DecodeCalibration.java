@@ -35,10 +35,10 @@ import java.util.Map;
  *       each number of sequences, as the class {@code attention h<HEADS>} of its KV heads.
  * </ul>
  * The kernels per layer and per model are those the engine launched in the first profiled step
- * ({@link DecodeStepResult#launches}: 10 a layer, 8 where it ran the norms in the FP16 products' epilogues, 7 with RoPE
- * in the q/k/v product too), and 2 per
- * model (lm_head, and the final norm or layer 0's input norm). A configuration the engine runs with other kernels is
- * checked ({@link #check}) with its own launches.
+ * ({@link DecodeStepResult#launches}), and beside them the engine's plans ({@link DenseDecoder#launchPlans}): a dense
+ * step launches 10 kernels a layer, 7 with FP16 weights at batch 1 (norms and RoPE inside the products), a mixture of
+ * experts 13, or 12; 2 per model (lm_head, and the final norm or layer 0's input norm). A pass priced away from the
+ * fitted configuration is charged its plan's launches; a measured one is checked ({@link #check}) with its own.
  */
 public final class DecodeCalibration {
     private static final double MIN_EFFICIENCY = 1e-3;
@@ -257,7 +257,8 @@ public final class DecodeCalibration {
      * Every measured result of {@code results} beside the datasheet, the roofline on the measured ceilings and
      * {@code calibration}'s prediction on {@code model} (the embedding lookup left out of each, as the step runs
      * without it), its launches counted as the engine made them for that configuration ({@link
-     * DecodeStepResult#launches} in place of the calibration's kernels per layer and model); {@code fittedTo} are the
+     * DecodeStepResult#launches} in place of the calibration's count for it, {@link Calibration#launches(Model,
+     * Workload)}); {@code fittedTo} are the
      * results the calibration was fitted to.
      */
     public static List<Check> check(
@@ -282,7 +283,7 @@ public final class DecodeCalibration {
     /**
      * {@code calibration}'s prediction of one decode step of {@code model} at {@code w} on {@code hw}, the embedding
      * lookup left out as the step runs without it, and {@code launches} kernels (as the engine launched them for this
-     * configuration) in place of the calibration's kernels per layer and model.
+     * configuration) in place of the calibration's count for it ({@link Calibration#launches(Model, Workload)}).
      */
     public static double stepSeconds(Calibration calibration, Model model, Hardware hw, Workload w, long launches) {
         CalibratedPrediction c = calibration.predict(Transformer.of(model, hw), w);

@@ -129,11 +129,12 @@ public final class DecodeStepReport {
         notes.add("calibration: " + calibration.provenance()
                 + String.format(
                         Locale.ROOT,
-                        "; copy %.0f GB/s, %.2f us per launch, %d kernels per layer + %d",
+                        "; copy %.0f GB/s, %.2f us per launch, %d kernels per layer + %d as fitted%s",
                         calibration.copyBytesPerSecond() / 1e9,
                         calibration.launchSeconds() * 1e6,
                         calibration.kernelsPerLayer(),
-                        calibration.kernelsPerModel()));
+                        calibration.kernelsPerModel(),
+                        calibration.plans().isEmpty() ? "" : ", elsewhere as the engine's launch plans"));
         StringBuilder e = new StringBuilder("efficiencies (share of the copy bandwidth):");
         calibration.efficiencies().forEach((c, v) -> e.append(String.format(Locale.ROOT, " %s %.3f;", c.key(), v)));
         notes.add(e.substring(0, e.length() - 1));

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * A {@link Calibration} as a JSON object whose fields are named as its accessors, provenance flattened:
@@ -177,92 +178,82 @@ final class CalibrationJson {
 
     /** The launch plans: an array of objects with every one of {@link #PLAN_FIELDS}. */
     private static List<LaunchPlan> plans(Map<?, ?> m) {
-        if (!(required(m, "plans") instanceof List<?> given)) {
-            throw new IllegalArgumentException(
-                    "field \"plans\" must be an array of launch plans, got " + describe(m.get("plans")));
-        }
-        List<LaunchPlan> out = new ArrayList<>();
-        for (int i = 0; i < given.size(); i++) {
-            String where = "field \"plans\" [" + i + "]: ";
-            if (!(given.get(i) instanceof Map<?, ?> p)) {
-                throw new IllegalArgumentException(where + "must be an object, got " + describe(given.get(i)));
+        return objects(m, "plans", "launch plans", "a launch plan", PLAN_FIELDS, p -> {
+            String weights = text(p, "weights");
+            Precision precision = null;
+            if (!weights.equals("any")) {
+                try {
+                    precision = Precision.parse(weights);
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("field \"weights\" must be \"any\" or a precision's name, got \""
+                            + weights + "\" (" + e.getMessage() + ")");
+                }
             }
-            try {
-                for (Object key : p.keySet()) {
-                    if (!PLAN_FIELDS.contains(key)) {
-                        throw new IllegalArgumentException(
-                                "unknown field \"" + key + "\"; a launch plan has " + PLAN_FIELDS);
-                    }
-                }
-                String weights = text(p, "weights");
-                Precision precision = null;
-                if (!weights.equals("any")) {
-                    try {
-                        precision = Precision.parse(weights);
-                    } catch (IllegalArgumentException e) {
-                        throw new IllegalArgumentException("field \"weights\" must be \"any\" or a precision's name,"
-                                + " got \"" + weights + "\" (" + e.getMessage() + ")");
-                    }
-                }
-                if (!(required(p, "experts") instanceof Boolean experts)) {
-                    throw new IllegalArgumentException(
-                            "field \"experts\" must be true or false, got " + describe(p.get("experts")));
-                }
-                out.add(new LaunchPlan(
-                        precision,
-                        count(p, "maxBatch", "sequences"),
-                        experts,
-                        count(p, "kernelsPerLayer", "kernels"),
-                        count(p, "kernelsPerModel", "kernels")));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(where + e.getMessage(), e);
+            if (!(required(p, "experts") instanceof Boolean experts)) {
+                throw new IllegalArgumentException(
+                        "field \"experts\" must be true or false, got " + describe(p.get("experts")));
             }
-        }
-        return out;
+            return new LaunchPlan(
+                    precision,
+                    count(p, "maxBatch", "sequences"),
+                    experts,
+                    count(p, "kernelsPerLayer", "kernels"),
+                    count(p, "kernelsPerModel", "kernels"));
+        });
     }
 
     /** The collectives' fits: an array of objects with {@link #COLLECTIVE_FIELDS}, all but "launch" required. */
     private static List<CollectiveFit> collectives(Map<?, ?> m) {
-        if (!(required(m, "collectives") instanceof List<?> given)) {
+        return objects(m, "collectives", "fits", "a fit", COLLECTIVE_FIELDS, f -> {
+            String op = text(f, "op");
+            Collective.Op parsed;
+            try {
+                parsed = Collective.Op.valueOf(op);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(
+                        "field \"op\" must be one of " + List.of(Collective.Op.values()) + ", got \"" + op + "\"");
+            }
+            CollectiveFit.Launch launch = CollectiveFit.Launch.UNRECORDED;
+            if (f.containsKey("launch")) {
+                String how = text(f, "launch");
+                if (!how.equals("GRAPH") && !how.equals("EAGER")) {
+                    throw new IllegalArgumentException(
+                            "field \"launch\" must be \"GRAPH\" or \"EAGER\", got \"" + how + "\"");
+                }
+                launch = CollectiveFit.Launch.valueOf(how);
+            }
+            return new CollectiveFit(
+                    parsed,
+                    count(f, "ranks", "GPUs"),
+                    number(f, "latencySeconds"),
+                    number(f, "busBytesPerSecond"),
+                    launch);
+        });
+    }
+
+    /**
+     * Field {@code field}: an array of objects ({@code plural}), each with no field but {@code fields} and read by
+     * {@code read}; every error names the field and the object's index.
+     */
+    private static <T> List<T> objects(
+            Map<?, ?> m, String field, String plural, String one, List<String> fields, Function<Map<?, ?>, T> read) {
+        if (!(required(m, field) instanceof List<?> given)) {
             throw new IllegalArgumentException(
-                    "field \"collectives\" must be an array of fits, got " + describe(m.get("collectives")));
+                    "field \"" + field + "\" must be an array of " + plural + ", got " + describe(m.get(field)));
         }
-        List<CollectiveFit> out = new ArrayList<>();
+        List<T> out = new ArrayList<>();
         for (int i = 0; i < given.size(); i++) {
-            String where = "field \"collectives\" [" + i + "]: ";
-            if (!(given.get(i) instanceof Map<?, ?> f)) {
+            String where = "field \"" + field + "\" [" + i + "]: ";
+            if (!(given.get(i) instanceof Map<?, ?> o)) {
                 throw new IllegalArgumentException(where + "must be an object, got " + describe(given.get(i)));
             }
             try {
-                for (Object key : f.keySet()) {
-                    if (!COLLECTIVE_FIELDS.contains(key)) {
-                        throw new IllegalArgumentException(
-                                "unknown field \"" + key + "\"; a fit has " + COLLECTIVE_FIELDS);
+                for (Object key : o.keySet()) {
+                    if (!fields.contains(key)) {
+                        throw new IllegalArgumentException("unknown field \"" + key + "\"; " + one + " has " + fields);
                     }
                 }
-                String op = text(f, "op");
-                Collective.Op parsed;
-                try {
-                    parsed = Collective.Op.valueOf(op);
-                } catch (IllegalArgumentException e) {
-                    throw new IllegalArgumentException(
-                            "field \"op\" must be one of " + List.of(Collective.Op.values()) + ", got \"" + op + "\"");
-                }
-                CollectiveFit.Launch launch = CollectiveFit.Launch.UNRECORDED;
-                if (f.containsKey("launch")) {
-                    String how = text(f, "launch");
-                    if (!how.equals("GRAPH") && !how.equals("EAGER")) {
-                        throw new IllegalArgumentException(
-                                "field \"launch\" must be \"GRAPH\" or \"EAGER\", got \"" + how + "\"");
-                    }
-                    launch = CollectiveFit.Launch.valueOf(how);
-                }
-                out.add(new CollectiveFit(
-                        parsed,
-                        count(f, "ranks", "GPUs"),
-                        number(f, "latencySeconds"),
-                        number(f, "busBytesPerSecond"),
-                        launch));
+                out.add(read.apply(o));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(where + e.getMessage(), e);
             }

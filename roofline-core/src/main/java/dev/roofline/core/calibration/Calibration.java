@@ -118,12 +118,7 @@ public record Calibration(
         if (!(launchSeconds >= 0 && launchSeconds <= Hardware.MAX_KERNEL_LATENCY_SECONDS)) {
             throw new IllegalArgumentException("launchSeconds must be in [0, 1] s, got " + launchSeconds);
         }
-        if (kernelsPerLayer < 0) {
-            throw new IllegalArgumentException("kernelsPerLayer must be >= 0, got " + kernelsPerLayer);
-        }
-        if (kernelsPerModel < 0) {
-            throw new IllegalArgumentException("kernelsPerModel must be >= 0, got " + kernelsPerModel);
-        }
+        LaunchPlan.checkKernels(kernelsPerLayer, kernelsPerModel);
         efficiencies =
                 byKey("efficiencies", efficiencies, v -> v > 0 && v <= MAX_EFFICIENCY, "(0, " + MAX_EFFICIENCY + "]");
         fixedSeconds = byKey(

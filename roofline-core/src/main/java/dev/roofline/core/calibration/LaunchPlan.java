@@ -26,6 +26,11 @@ public record LaunchPlan(Precision weights, int maxBatch, boolean experts, int k
         if (maxBatch < 1) {
             throw new IllegalArgumentException("maxBatch must be >= 1, got " + maxBatch);
         }
+        checkKernels(kernelsPerLayer, kernelsPerModel);
+    }
+
+    /** Kernel counts a plan or a calibration holds: none negative. */
+    static void checkKernels(int kernelsPerLayer, int kernelsPerModel) {
         if (kernelsPerLayer < 0) {
             throw new IllegalArgumentException("kernelsPerLayer must be >= 0, got " + kernelsPerLayer);
         }

@@ -490,6 +490,21 @@ public final class DenseDecoder implements AutoCloseable {
         return qkvFp16 && batch == 1;
     }
 
+    /**
+     * Whether the attention's first pass launches in plain stream order rather than early (programmatically): in a
+     * dense shape, where it follows the fused q/k/v + RoPE product ({@link #fusesRope}) and makes at most half a wave
+     * of blocks
+     * ({@link DecodeKernels#attentionSplitFillsHalfAWave}). On an H200 that made the FP16 Llama-3-8B batch 1 step
+     * 21-32 µs faster at 512 and 1024 tokens, where the pass is 128 and 256 blocks; at 2048 tokens (512 blocks) and
+     * beyond, and after the separate RoPE launch of the other formats, it was as fast or 11-46 µs slower
+     * (docs/design/decode-kernels.md).
+     */
+    private boolean splitInStreamOrder() {
+        return fusedRope
+                && experts == null
+                && kernels.attentionSplitFillsHalfAWave(batch, shape.heads(), shape.kvHeads(), longest);
+    }
+
     /** Whether every layer's q/k/v parts are row-major FP16 matrices of whole heads. */
     private static boolean qkvInWholeFp16Heads(DecoderWeights weights, int headDim) {
         for (DecoderWeights.Layer l : weights.layers()) {
@@ -604,6 +619,7 @@ public final class DenseDecoder implements AutoCloseable {
                         attended,
                         AttentionGeometry.mergedQkv(batch, heads, g, d, capacity),
                         longest,
+                        splitInStreamOrder(),
                         stream);
             case O_PROJ -> {
                 if (fusedNorms) {

@@ -457,6 +457,24 @@ public final class DecodeKernels implements AutoCloseable {
         return Math.clamp(chunk, ATTENTION_MIN_CHUNK, maxChunk);
     }
 
+    /**
+     * Whether the attention's first pass on a GPU of {@code smCount} SMs ({@code sharedPerSm} bytes of shared memory
+     * each) makes at most half as many blocks ({@code rows × kvHeads} times {@link #attentionSplits}) as one wave of
+     * resident blocks holds ({@link #attentionBlocksPerSm} on every SM): at contexts so short that the chunks stay at
+     * {@link #ATTENTION_MIN_CHUNK} tokens.
+     */
+    public static boolean attentionSplitFillsHalfAWave(
+            int smCount, int sharedPerSm, int rows, int heads, int kvHeads, int maxLength) {
+        long blocks = (long) rows * kvHeads * attentionSplits(smCount, sharedPerSm, rows, heads, kvHeads, maxLength);
+        long slots = (long) smCount * attentionBlocksPerSm(heads / kvHeads, sharedPerSm);
+        return 2 * blocks <= slots;
+    }
+
+    /** {@link #attentionSplitFillsHalfAWave(int, int, int, int, int, int)} on the GPU these kernels were loaded on. */
+    public boolean attentionSplitFillsHalfAWave(int rows, int heads, int kvHeads, int maxLength) {
+        return attentionSplitFillsHalfAWave(smCount, sharedPerSm, rows, heads, kvHeads, maxLength);
+    }
+
     /** Splits of the context the attention's first pass makes: the longest row over {@link #attentionChunk}. */
     public static int attentionSplits(int smCount, int sharedPerSm, int rows, int heads, int kvHeads, int maxLength) {
         return Math.ceilDiv(maxLength, attentionChunk(smCount, sharedPerSm, rows, heads, kvHeads, maxLength));
@@ -567,6 +585,27 @@ public final class DecodeKernels implements AutoCloseable {
             AttentionGeometry geometry,
             int maxLength,
             Stream stream) {
+        attention(q, kCache, vCache, kv, lengths, workspace, out, geometry, maxLength, false, stream);
+    }
+
+    /**
+     * {@link #attention(DeviceBuffer, DeviceBuffer, DeviceBuffer, KvCacheFormat, DeviceBuffer, DeviceBuffer,
+     * DeviceBuffer, AttentionGeometry, int, Stream)} with the first pass launched in plain stream order where
+     * {@code splitInStreamOrder} (it starts once the kernel before it has finished), else as these kernels were loaded
+     * to launch ({@link #load(KernelLaunch)}). {@link #attentionSplitFillsHalfAWave} is where a decoder asks for it.
+     */
+    public void attention(
+            DeviceBuffer q,
+            DeviceBuffer kCache,
+            DeviceBuffer vCache,
+            KvCacheFormat kv,
+            DeviceBuffer lengths,
+            DeviceBuffer workspace,
+            DeviceBuffer out,
+            AttentionGeometry geometry,
+            int maxLength,
+            boolean splitInStreamOrder,
+            Stream stream) {
         Objects.requireNonNull(kv, "kv");
         int rows = geometry.rows();
         int heads = geometry.heads();
@@ -597,25 +636,29 @@ public final class DecodeKernels implements AutoCloseable {
         int rowsHeads = Math.multiplyExact(rows, heads);
         MemorySegment ml = workspace.pointer();
         MemorySegment acc = MemorySegment.ofAddress(ml.address() + maxSumBytes(partials));
-        library.launch(
-                attentionSplitKernel(headDim, group, kv),
-                Math.multiplyExact(Math.multiplyExact(rows, kvHeads), splits),
-                128,
-                stream,
-                q.pointer(),
-                kCache.pointer(),
-                vCache.pointer(),
-                lengths.pointer(),
-                ml,
-                acc,
-                geometry.qRowStride(),
-                heads,
-                kvHeads,
-                capacity,
-                splits,
-                chunk,
-                kv.keyScale(),
-                kv.valueScale());
+        Object[] splitArgs = {
+            q.pointer(),
+            kCache.pointer(),
+            vCache.pointer(),
+            lengths.pointer(),
+            ml,
+            acc,
+            geometry.qRowStride(),
+            heads,
+            kvHeads,
+            capacity,
+            splits,
+            chunk,
+            kv.keyScale(),
+            kv.valueScale()
+        };
+        String split = attentionSplitKernel(headDim, group, kv);
+        int splitGrid = Math.multiplyExact(Math.multiplyExact(rows, kvHeads), splits);
+        if (splitInStreamOrder) {
+            library.launchOrdered(split, splitGrid, 128, stream, splitArgs);
+        } else {
+            library.launch(split, splitGrid, 128, stream, splitArgs);
+        }
         // The merge starts once the split pass has left the SMs: made resident early, beside split blocks holding
         // ~45 KiB of shared memory each, it made steps with FP8 weights at 8 and 16 rows 8-23 % slower
         // (docs/design/decode-kernels.md).

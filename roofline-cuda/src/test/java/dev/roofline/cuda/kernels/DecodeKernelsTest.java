@@ -93,6 +93,29 @@ class DecodeKernelsTest {
     }
 
     @Test
+    void theSplitPassFillsAtMostHalfAWaveUpTo41SplitsOf8KvHeads() {
+        // 132 SMs x 5 blocks = 660 slots, half 330; batch 1, 8 KV heads, chunks of 32 tokens up to 2624 tokens:
+        // 1024 tokens 32 splits (256 blocks), 1312 tokens 41 (328), 1313 tokens 42 (336), 2048 tokens 64 (512)
+        assertThat(DecodeKernels.attentionSplitFillsHalfAWave(SMS, HOPPER_SHARED, 1, 32, 8, 1024))
+                .isTrue();
+        assertThat(DecodeKernels.attentionSplitFillsHalfAWave(SMS, HOPPER_SHARED, 1, 32, 8, 1312))
+                .isTrue();
+        assertThat(DecodeKernels.attentionSplitFillsHalfAWave(SMS, HOPPER_SHARED, 1, 32, 8, 1313))
+                .isFalse();
+        assertThat(DecodeKernels.attentionSplitFillsHalfAWave(SMS, HOPPER_SHARED, 1, 32, 8, 2048))
+                .isFalse();
+        // batch 8 x 1024: 64 KV rows, max(2, 660 / 64) = 10 splits, 640 blocks
+        assertThat(DecodeKernels.attentionSplitFillsHalfAWave(SMS, HOPPER_SHARED, 8, 32, 8, 1024))
+                .isFalse();
+        // 100 KiB an SM (compute capability 12.x): 2 blocks an SM, 48 SMs = 96 slots; 1 x 8 x 6 splits = 48 blocks
+        // at 192 tokens (chunk max(ceil(192 / 12), 32) = 32), 7 splits = 56 blocks at 224
+        assertThat(DecodeKernels.attentionSplitFillsHalfAWave(48, SM12_SHARED, 1, 32, 8, 192))
+                .isTrue();
+        assertThat(DecodeKernels.attentionSplitFillsHalfAWave(48, SM12_SHARED, 1, 32, 8, 224))
+                .isFalse();
+    }
+
+    @Test
     void theWorkspaceHoldsAMaxASumAndARowPerSplitAndHead() {
         // 1 x 1 head x ceil(33 / 32) = 2 splits: max and sum 16 B (already aligned) + 2 x 64 floats
         assertThat(DecodeKernels.attentionWorkspaceBytes(SMS, HOPPER_SHARED, 1, 1, 1, 64, 33))

@@ -126,10 +126,12 @@ __device__ __forceinline__ uint2 load_scale(const uint8_t* p) {
     else return make_uint2(__ldg(reinterpret_cast<const unsigned short*>(p)), 0u);
 }
 
-// A block of WARPS warps owns T tiles (16T rows); the warps split K (group it goes to warp it % WARPS), UNROLL groups of
-// loads per trip, and add their partial sums in shared memory at the end. N % 16 == 0 and K % 128 == 0 (the host
-// checks); activation rows past M read row 0 and are not stored.
-template <Fmt F, int MAXM, int T, int UNROLL, int WARPS>
+// A block of WARPS warps owns T tiles (16T rows); the warps split K (group it goes to warp it % WARPS) and add their
+// partial sums in shared memory at the end. ROLL = 0: UNROLL groups of loads per trip, then their steps; ROLL > 0: a
+// rolling window, the loads of the warp's step c + ROLL - 1 issued before step c is computed, so ROLL - 1 steps' loads
+// stay in flight through each step. N % 16 == 0 and K % 128 == 0 (the host checks); activation rows past M read row 0
+// and are not stored.
+template <Fmt F, int MAXM, int T, int UNROLL, int WARPS, int ROLL = 0>
 __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const void* __restrict__ Sv,
                                         const __half* __restrict__ x, __half* __restrict__ y, int M, int N, int K,
                                         float global) {
@@ -186,7 +188,35 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
             for (int i = 0; i < 4; i++)
                 xv[f][i] = f < nf ? __ldg(reinterpret_cast<const uint4*>(px[f] + GROUP_K * WARPS * u) + i) : make_uint4(0, 0, 0, 0);
     };
-    int it = warp;
+    if constexpr (ROLL > 0) {
+        const int n = warp < G ? (G - warp + WARPS - 1) / WARPS : 0; // this warp's steps
+        uint4 w[ROLL][T][2];
+        uint2 s[ROLL][T];
+        auto load = [&](uint4 (&wd)[T][2], uint2 (&sd)[T], int c) {
+            #pragma unroll
+            for (int j = 0; j < T; j++) {
+                wd[j][0] = load_stream<0>(pw[j] + static_cast<size_t>(c) * GROUP_BYTES * WARPS);
+                wd[j][1] = load_stream<0>(pw[j] + static_cast<size_t>(c) * GROUP_BYTES * WARPS + 512);
+                sd[j] = load_scale<F>(ps[j] + static_cast<size_t>(c) * SB * WARPS);
+            }
+        };
+        #pragma unroll
+        for (int d = 0; d < ROLL - 1; d++)
+            if (d < n) load(w[d], s[d], d);
+        for (int i = 0; i < n; i += ROLL) {
+            #pragma unroll
+            for (int d = 0; d < ROLL; d++) { // slot d holds step i + d; slot (d + ROLL - 1) % ROLL was used by step i + d - 1
+                const int c = i + d;
+                if (c < n) {
+                    if (c + ROLL - 1 < n) load(w[(d + ROLL - 1) % ROLL], s[(d + ROLL - 1) % ROLL], c + ROLL - 1);
+                    uint4 xv[NB][4];
+                    load_x(xv, c);
+                    step<F, MAXM, T>(w[d], s[d], xv, nf, acc, rmax);
+                }
+            }
+        }
+    }
+    int it = ROLL > 0 ? G : warp;
     for (; it + WARPS * (UNROLL - 1) < G; it += WARPS * UNROLL) {
         uint4 w[UNROLL][T][2];
         uint2 s[UNROLL][T];
@@ -254,12 +284,13 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
 // 1 KB of one tile's weights a step at 16 rows), with 1 step in flight; at 32 rows one tile, as x's four fragments and
 // their accumulators take the registers two tiles would. The fastest of 4 to 6 configurations each on an H200
 // (docs/measurements/2026-11-26-issue20-tiled-h200).
-#define ROOFLINE_GEMV_TILED(FMT, fmt, MAXM, T, UNR, BOUNDS)                                                     \
-    extern "C" __global__ void BOUNDS gemv_##fmt##_f16_m##MAXM##_tiled(const void* W, const void* scales,         \
-                                                                       const __half* x, __half* y, int M, int N, \
-                                                                       int K, float global, GemvEpilogue) {      \
-        roofline_tiled::gemv_tiled<Fmt::FMT, MAXM, T, UNR, 8>(W, scales, x, y, M, N, K, global);                \
+#define ROOFLINE_GEMV_TILED_NAMED(name, FMT, MAXM, T, UNR, ROLL, BOUNDS)                                        \
+    extern "C" __global__ void BOUNDS name(const void* W, const void* scales, const __half* x, __half* y, int M,  \
+                                          int N, int K, float global, GemvEpilogue) {                             \
+        roofline_tiled::gemv_tiled<Fmt::FMT, MAXM, T, UNR, 8, ROLL>(W, scales, x, y, M, N, K, global);          \
     }
+#define ROOFLINE_GEMV_TILED(FMT, fmt, MAXM, T, UNR, BOUNDS) \
+    ROOFLINE_GEMV_TILED_NAMED(gemv_##fmt##_f16_m##MAXM##_tiled, FMT, MAXM, T, UNR, 0, BOUNDS)
 #define ROOFLINE_GEMV_TILED_FORMAT(FMT, fmt, UNR1, BOUNDS1)              \
     ROOFLINE_GEMV_TILED(FMT, fmt, 1, 1, UNR1, BOUNDS1)                   \
     ROOFLINE_GEMV_TILED(FMT, fmt, 8, 1, 4, __launch_bounds__(256))       \
@@ -268,3 +299,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
 ROOFLINE_GEMV_TILED_FORMAT(INT4, int4, 4, __launch_bounds__(256))
 ROOFLINE_GEMV_TILED_FORMAT(NVFP4, nvfp4, 2, __launch_bounds__(256, 5))
 ROOFLINE_GEMV_TILED_FORMAT(MXFP4, mxfp4, 2, __launch_bounds__(256, 5))
+// INT4 at one row with a rolling window of 3 steps (2 in flight through each step), for grids of at most one wave
+// (GemvKernels.tiledRolling): on an H200 11.34 vs 12.20 us at 8192 x 8192 and 31.52 vs 35.25 at 8192 x 28672, but 36.51
+// vs 34.75 at 28672 x 8192, where the grid is 3.4 waves (docs/measurements/2026-11-26-issue20-m16-variants-h200).
+ROOFLINE_GEMV_TILED_NAMED(gemv_int4_f16_m1_tiled_r3, INT4, 1, 1, 1, 3, __launch_bounds__(256))

@@ -297,7 +297,7 @@ public final class GemvKernels implements AutoCloseable {
         checkOperands(w.format(), w.weights(), w.scales(), w.globalScale(), x, y, m, w.rows(), w.cols(), activation);
         int bound = rowsBound(w.format(), activation, m); // 1, 8, 16 or 32: the 4-bit formats run on the tensor cores
         library.launchOrdered(
-                tiledName(w.format(), bound),
+                tiledKernel(w.format(), bound, w.rows()),
                 Math.ceilDiv(w.rows() / TiledLayout.TILE_ROWS, tiledTiles(bound)),
                 32 * TILED_WARPS,
                 s,
@@ -349,6 +349,23 @@ public final class GemvKernels implements AutoCloseable {
 
     private static String tiledName(WeightFormat format, int bound) {
         return baseName(format, Activation.F16, bound) + "_tiled";
+    }
+
+    /**
+     * The most 16-row blocks INT4 at one row runs on its rolling-window kernel ({@code gemv_int4_f16_m1_tiled_r3}):
+     * one wave of its 4 blocks an SM (63 registers) on 132 SMs, as on an H100 or H200. On an H200 it was 7 % faster at
+     * 8192 × 8192 and 11 % at 8192 × 28672 (512 blocks) and 5 % slower at 28672 × 8192 (1792 blocks, 3.4 waves), where
+     * the plain kernel's 5 blocks an SM overlap one block's loads with another's steps
+     * (docs/measurements/2026-11-26-issue20-m16-variants-h200).
+     */
+    static final int TILED_ROLLING_MAX_BLOCKS = 4 * 132;
+
+    /** The tiled kernel for {@code format} at rows bound {@code bound} and {@code rows} output rows. */
+    static String tiledKernel(WeightFormat format, int bound, int rows) {
+        boolean rolling = format == WeightFormat.INT4
+                && bound == 1
+                && Math.ceilDiv(rows, TiledLayout.TILE_ROWS) <= TILED_ROLLING_MAX_BLOCKS;
+        return tiledName(format, bound) + (rolling ? "_r3" : "");
     }
 
     /**
@@ -443,6 +460,10 @@ public final class GemvKernels implements AutoCloseable {
                     }
                     if (f.isFourBit() && a == Activation.F16) {
                         names.add(tiledName(f, m));
+                        String rolling = tiledKernel(f, m, TiledLayout.TILE_ROWS);
+                        if (!rolling.equals(tiledName(f, m))) {
+                            names.add(rolling);
+                        }
                     }
                 }
             }

@@ -183,18 +183,31 @@ class GemvShapeTest {
     }
 
     @Test
+    void int4AtOneRowRunsTheRollingTiledKernelUpToOneWaveOf528Blocks() {
+        // 528 blocks of 16 rows = 8448 rows
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 1, 8192)).isEqualTo("gemv_int4_f16_m1_tiled_r3");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 1, 8448)).isEqualTo("gemv_int4_f16_m1_tiled_r3");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 1, 8464)).isEqualTo("gemv_int4_f16_m1_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 1, 28672)).isEqualTo("gemv_int4_f16_m1_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 8, 4096)).isEqualTo("gemv_int4_f16_m8_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.NVFP4, 1, 4096)).isEqualTo("gemv_nvfp4_f16_m1_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, 1, 4096)).isEqualTo("gemv_mxfp4_f16_m1_tiled");
+    }
+
+    @Test
     void theLauncherNamesEveryKernelOnce() {
         // the fatbin's entries are compressed (scripts/build-kernels.sh), so their names cannot be read here: loading
         // looks every one of these up and fails naming a missing one, which every GPU test of the kernels does
         // per format, F16 then BF16 activations: FP16 1 + 6 + 1 (its 16-row CUDA-core kernel, for an epilogue), 2;
         // BF16 7, 7; FP8 and INT8 7, 2; each 4-bit format 8 + 4, 8 (a tensor-core kernel: 2 K splits; m1, m8, m16,
-        // m32; and the tiled kernels, one per rows bound, for FP16 activations only)
+        // m32; and the tiled kernels, one per rows bound, for FP16 activations only), and INT4's rolling one-row kernel
         assertThat(GemvKernels.kernelNames())
-                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8))
+                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8) + 1)
                 .doesNotHaveDuplicates();
         assertThat(GemvKernels.kernelNames())
                 .contains(
                         "gemv_int4_f16_m1_tiled",
+                        "gemv_int4_f16_m1_tiled_r3",
                         "gemv_nvfp4_f16_m8_tiled",
                         "gemv_mxfp4_f16_m16_tiled",
                         "gemv_nvfp4_f16_m32_tiled")

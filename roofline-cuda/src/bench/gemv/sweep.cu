@@ -20,14 +20,7 @@
 #include <string>
 #include <vector>
 
-#define CK(call)                                                                                  \
-    do {                                                                                          \
-        cudaError_t e_ = (call);                                                                  \
-        if (e_ != cudaSuccess) {                                                                  \
-            std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-            std::exit(2);                                                                         \
-        }                                                                                         \
-    } while (0)
+#include "bench_timing.cuh"
 
 using Kernel = void (*)(const void*, const void*, const __half*, __half*, int, int, int, float, GemvEpilogue);
 
@@ -88,14 +81,17 @@ __global__ void row_max_codes(uint8_t* s, int N, int nb) { // appends each row's
         s[static_cast<size_t>(N) * nb + n] = m;
     }
 }
-// references for the differences: the CUDA-core kernel with its own decode (one row per warp, 4 chunks in flight)
+// references for the differences, 128 threads: the 8- and 16-bit formats on the CUDA-core kernel with its own decode
+// (one row per warp, 4 chunks in flight, 4 rows a block); the 4-bit formats, which gemv.cu runs on the tensor cores
+// only, on the tensor-core kernel with 4 warps splitting K (16 rows a block)
 #define REF(FMT) extern "C" __global__ void __launch_bounds__(128) sw_ref_##FMT(SWEEP_ARGS) { gemv<Fmt::FMT, __half, 1, 4, 1>(W_, s, PlainRows<__half>{x, y}, M, N, K, g, blockIdx.x); }
+#define REF_TC(FMT) extern "C" __global__ void __launch_bounds__(128) sw_ref_##FMT(SWEEP_ARGS) { gemv_tc<Fmt::FMT, __half, 1, 2, 4>(W_, s, PlainRows<__half>{x, y}, M, N, K, g, blockIdx.x); }
 REF(F16)
 REF(FP8)
 REF(INT8)
-REF(NVFP4)
-REF(INT4)
-REF(MXFP4)
+REF_TC(NVFP4)
+REF_TC(INT4)
+REF_TC(MXFP4)
 
 struct Variant {
     const char* name;
@@ -123,7 +119,7 @@ struct Format {
     const char* name;
     Kernel shipped;       // one of the fatbin's m1 kernels for FP16 activations (tensor cores: the large-N K split)
     int shipped_threads;  // its block: 128 for the CUDA-core kernels, 32 x its K split
-    Kernel reference;     // sw_ref_*: 128 threads, 4 rows per block
+    Kernel reference;     // sw_ref_*: 128 threads, 4 rows per block (16 with tensor_cores)
     bool tensor_cores;    // shipped kernel: 16 rows per block, K split chosen by N (GemvKernels.threadsPerBlock)
     double bits;          // per weight
     int scale_k;          // weights per scale entry (0: per row)
@@ -177,27 +173,6 @@ struct Weights {
     void* s = nullptr;
 };
 
-// median milliseconds of `work` between two CUDA events on st, over reps runs after `warmup` more
-template <typename Work>
-static float median_event_ms(cudaStream_t st, int warmup, int reps, Work&& work) {
-    cudaEvent_t a, b;
-    CK(cudaEventCreate(&a));
-    CK(cudaEventCreate(&b));
-    std::vector<float> t;
-    for (int r = 0; r < warmup + reps; r++) {
-        CK(cudaEventRecord(a, st));
-        work();
-        CK(cudaEventRecord(b, st));
-        CK(cudaEventSynchronize(b));
-        float ms;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        if (r >= warmup) t.push_back(ms);
-    }
-    CK(cudaEventDestroy(a));
-    CK(cudaEventDestroy(b));
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
-}
 
 static float time_graph(cudaStream_t st, const std::vector<std::pair<Weights, __half*>>& sets, Kernel k, int threads,
                         int rows_per_block, int N, int K, const __half* x, float global) {
@@ -281,7 +256,8 @@ int main(int argc, char** argv) {
             // the reference kernel's output on set 0
             const int sthreads = f.shipped_threads; // GemvKernels.tensorCoreWarps picks the other split at small N
             const int srows = f.tensor_cores ? 16 : 8; // GemvKernels.rowsPerBlock at M = 1
-            f.reference<<<(N + 3) / 4, 128, 0, st>>>(sets[0].first.w, sets[0].first.s, x, sets[0].second, 1, N, K, global, GemvEpilogue{});
+            const int ref_rows = f.tensor_cores ? 16 : 4;
+            f.reference<<<(N + ref_rows - 1) / ref_rows, 128, 0, st>>>(sets[0].first.w, sets[0].first.s, x, sets[0].second, 1, N, K, global, GemvEpilogue{});
             CK(cudaStreamSynchronize(st));
             CK(cudaGetLastError());
             std::vector<__half> ref(N), got(N);

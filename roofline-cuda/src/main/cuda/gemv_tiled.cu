@@ -299,7 +299,8 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
 ROOFLINE_GEMV_TILED_FORMAT(INT4, int4, 4, __launch_bounds__(256))
 ROOFLINE_GEMV_TILED_FORMAT(NVFP4, nvfp4, 2, __launch_bounds__(256, 5))
 ROOFLINE_GEMV_TILED_FORMAT(MXFP4, mxfp4, 2, __launch_bounds__(256, 5))
-// INT4 at one row with a rolling window of 3 steps (2 in flight through each step), for grids of at most one wave
-// (GemvKernels.tiledRolling): on an H200 11.34 vs 12.20 us at 8192 x 8192 and 31.52 vs 35.25 at 8192 x 28672, but 36.51
-// vs 34.75 at 28672 x 8192, where the grid is 3.4 waves (docs/measurements/2026-11-26-issue20-m16-variants-h200).
+// INT4 at one row with a rolling window of 3 steps (2 in flight through each step), for grids of at most one wave of
+// its blocks (GemvKernels.tiledKernel): with one wave no other block overlaps a block's loads, so its warps keep their
+// own next loads in flight (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16). ptxas gives it 63 registers on
+// sm_90a, so 4 blocks fit an SM (GemvKernels.TILED_ROLLING_BLOCKS_PER_SM); a cap of (256, 4) changes its code.
 ROOFLINE_GEMV_TILED_NAMED(gemv_int4_f16_m1_tiled_r3, INT4, 1, 1, 1, 3, __launch_bounds__(256))

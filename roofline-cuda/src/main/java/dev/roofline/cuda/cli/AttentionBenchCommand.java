@@ -37,7 +37,8 @@ public final class AttentionBenchCommand implements Command {
     static final Option<String> LAUNCH = Option.of(
             "--launch",
             "L",
-            "how the merge follows the split pass: programmatic (as the decoder's step launches them) or ordered",
+            "how the split pass follows the kernel before it: programmatic (as the decoder's step mostly launches"
+                    + " it) or ordered; the merge always follows it in stream order",
             "programmatic",
             Converters.oneOf("programmatic", "ordered"));
     static final Option<Path> CSV =

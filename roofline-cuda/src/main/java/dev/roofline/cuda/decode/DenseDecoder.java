@@ -493,11 +493,8 @@ public final class DenseDecoder implements AutoCloseable {
     /**
      * Whether the attention's first pass launches in plain stream order rather than early (programmatically): in a
      * dense shape, where it follows the fused q/k/v + RoPE product ({@link #fusesRope}) and makes at most half a wave
-     * of blocks
-     * ({@link DecodeKernels#attentionSplitFillsHalfAWave}). On an H200 that made the FP16 Llama-3-8B batch 1 step
-     * 21-32 µs faster at 512 and 1024 tokens, where the pass is 128 and 256 blocks; at 2048 tokens (512 blocks) and
-     * beyond, and after the separate RoPE launch of the other formats, it was as fast or 11-46 µs slower
-     * (docs/design/decode-kernels.md).
+     * of blocks ({@link DecodeKernels#attentionSplitFillsHalfAWave}). There it measured faster; with more blocks, or
+     * after the separate RoPE launch, mostly slower (docs/design/decode-kernels.md, "the split pass in stream order").
      */
     private boolean splitInStreamOrder() {
         return fusedRope

@@ -449,7 +449,7 @@ public final class DecodeKernels implements AutoCloseable {
         positive("maxLength", maxLength);
         long kvRows = (long) rows * kvHeads;
         int maxChunk = attentionMaxChunk(heads / kvHeads);
-        long slots = (long) smCount * attentionBlocksPerSm(heads / kvHeads, sharedPerSm);
+        long slots = attentionSlots(smCount, sharedPerSm, heads / kvHeads);
         long fewest = Math.ceilDiv(maxLength, maxChunk);
         long waves = Math.ceilDiv(kvRows * fewest, slots);
         long splits = Math.max(fewest, waves * slots / kvRows);
@@ -466,8 +466,12 @@ public final class DecodeKernels implements AutoCloseable {
     public static boolean attentionSplitFillsHalfAWave(
             int smCount, int sharedPerSm, int rows, int heads, int kvHeads, int maxLength) {
         long blocks = (long) rows * kvHeads * attentionSplits(smCount, sharedPerSm, rows, heads, kvHeads, maxLength);
-        long slots = (long) smCount * attentionBlocksPerSm(heads / kvHeads, sharedPerSm);
-        return 2 * blocks <= slots;
+        return 2 * blocks <= attentionSlots(smCount, sharedPerSm, heads / kvHeads);
+    }
+
+    /** Blocks of the attention's first pass the whole GPU holds at once: {@link #attentionBlocksPerSm} on every SM. */
+    private static long attentionSlots(int smCount, int sharedPerSm, int group) {
+        return (long) smCount * attentionBlocksPerSm(group, sharedPerSm);
     }
 
     /** {@link #attentionSplitFillsHalfAWave(int, int, int, int, int, int)} on the GPU these kernels were loaded on. */

@@ -1,5 +1,6 @@
 package dev.roofline.cuda.kernels;
 
+import dev.roofline.cuda.Cuda;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
 
@@ -38,9 +39,11 @@ public final class GemvKernels implements AutoCloseable {
     public static final int MAX_ROWS = 32;
 
     private final KernelLibrary library;
+    private final int smCount;
 
-    private GemvKernels(KernelLibrary library) {
+    private GemvKernels(KernelLibrary library, int smCount) {
         this.library = library;
+        this.smCount = smCount;
     }
 
     /** Loads the embedded fatbin into the current device's context and looks up every kernel. */
@@ -50,7 +53,9 @@ public final class GemvKernels implements AutoCloseable {
 
     /** {@link #load()}, each launch then made as {@code launch} says. */
     public static GemvKernels load(KernelLaunch launch) {
-        return new GemvKernels(KernelLibrary.load("GEMV kernel library", kernelNames(), launch));
+        return new GemvKernels(
+                KernelLibrary.load("GEMV kernel library", kernelNames(), launch),
+                Cuda.currentDevice().smCount());
     }
 
     /**
@@ -272,7 +277,7 @@ public final class GemvKernels implements AutoCloseable {
     }
 
     /**
-     * {@code w}'s product on the tiled kernels ({@code gemv_<format>_f16_m<1|8|16|32>_tiled}, gemv_tiled.cu): FP16
+     * {@code w}'s product on the tiled kernels ({@link #tiledKernel}, gemv_tiled.cu): FP16
      * activations, no epilogue, 8 warps a block over {@link #tiledTiles} tiles of 16 rows. Always launched in plain
      * stream order, also from a library of programmatic launches: made resident while the kernel before drains, they
      * slow a decode step, and in stream order they run in the step as fast as timed alone, so a calibration's products
@@ -297,7 +302,7 @@ public final class GemvKernels implements AutoCloseable {
         checkOperands(w.format(), w.weights(), w.scales(), w.globalScale(), x, y, m, w.rows(), w.cols(), activation);
         int bound = rowsBound(w.format(), activation, m); // 1, 8, 16 or 32: the 4-bit formats run on the tensor cores
         library.launchOrdered(
-                tiledKernel(w.format(), bound, w.rows()),
+                tiledKernel(w.format(), bound, w.rows(), smCount),
                 Math.ceilDiv(w.rows() / TiledLayout.TILE_ROWS, tiledTiles(bound)),
                 32 * TILED_WARPS,
                 s,
@@ -352,21 +357,28 @@ public final class GemvKernels implements AutoCloseable {
     }
 
     /**
-     * The most 16-row blocks INT4 at one row runs on its rolling-window kernel ({@code gemv_int4_f16_m1_tiled_r3}):
-     * one wave of its 4 blocks an SM (63 registers) on 132 SMs, as on an H100 or H200. On an H200 it was 7 % faster at
-     * 8192 × 8192 and 11 % at 8192 × 28672 (512 blocks) and 5 % slower at 28672 × 8192 (1792 blocks, 3.4 waves), where
-     * the plain kernel's 5 blocks an SM overlap one block's loads with another's steps
-     * (docs/measurements/2026-11-26-issue20-m16-variants-h200).
+     * Blocks of INT4's rolling-window one-row kernel ({@code gemv_int4_f16_m1_tiled_r3}) one SM holds: 4 of 256
+     * threads at the 63 registers ptxas gives it on sm_90a.
      */
-    static final int TILED_ROLLING_MAX_BLOCKS = 4 * 132;
+    static final int TILED_ROLLING_BLOCKS_PER_SM = 4;
 
-    /** The tiled kernel for {@code format} at rows bound {@code bound} and {@code rows} output rows. */
-    static String tiledKernel(WeightFormat format, int bound, int rows) {
+    /**
+     * The tiled kernel for {@code format} at rows bound {@code bound} and {@code rows} output rows on a GPU of
+     * {@code smCount} SMs: INT4 at one row on its rolling-window kernel where the grid of 16-row blocks is at most one
+     * wave of {@link #TILED_ROLLING_BLOCKS_PER_SM} an SM, since the window keeps a warp's next loads in flight through
+     * its step and a grid of one wave has no other block to overlap them with; above a wave the plain kernel's 5 blocks
+     * an SM overlap one block's loads with another's steps and the window measured slower
+     * (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16). Else {@code gemv_<format>_f16_m<bound>_tiled}.
+     */
+    static String tiledKernel(WeightFormat format, int bound, int rows, int smCount) {
         boolean rolling = format == WeightFormat.INT4
                 && bound == 1
-                && Math.ceilDiv(rows, TiledLayout.TILE_ROWS) <= TILED_ROLLING_MAX_BLOCKS;
-        return tiledName(format, bound) + (rolling ? "_r3" : "");
+                && Math.ceilDiv(rows, TiledLayout.TILE_ROWS) <= (long) TILED_ROLLING_BLOCKS_PER_SM * smCount;
+        return tiledName(format, bound) + (rolling ? ROLLING_SUFFIX : "");
     }
+
+    /** The suffix of the rolling-window variant of a tiled kernel's name. */
+    private static final String ROLLING_SUFFIX = "_r3";
 
     /**
      * Output rows one block computes: 16 for the tensor-core kernels ({@link #tensorCores}); for the CUDA-core kernels
@@ -440,7 +452,10 @@ public final class GemvKernels implements AutoCloseable {
         return "gemv_" + format.kernelName() + "_" + activation.kernelName() + "_m" + rowsBound;
     }
 
-    /** Every kernel name this class launches: one per format, activation and row bound, tensor-core K splits. */
+    /**
+     * Every kernel name this class launches: one per format, activation and row bound, tensor-core K splits, the tiled
+     * kernels and INT4's rolling-window one-row tiled kernel ({@link #tiledKernel}).
+     */
     static List<String> kernelNames() {
         List<String> names = new ArrayList<>();
         for (WeightFormat f : WeightFormat.values()) {
@@ -460,9 +475,8 @@ public final class GemvKernels implements AutoCloseable {
                     }
                     if (f.isFourBit() && a == Activation.F16) {
                         names.add(tiledName(f, m));
-                        String rolling = tiledKernel(f, m, TiledLayout.TILE_ROWS);
-                        if (!rolling.equals(tiledName(f, m))) {
-                            names.add(rolling);
+                        if (f == WeightFormat.INT4 && m == 1) {
+                            names.add(tiledName(f, m) + ROLLING_SUFFIX);
                         }
                     }
                 }

@@ -267,9 +267,9 @@ public class GemvKernelsIT {
      * The 4-bit formats on weights tiled at upload ({@link DeviceWeights#uploadForGemv}, gemv_tiled.cu) at every rows
      * bound (1, 8, 16, 32) and between: K = 8576 is 67 groups of 128 over 8 warps (8 whole trips and 3 groups more,
      * so the unrolled loop's tail runs), N = 2096 is 131 tiles (the two-tile blocks' last one half past N); 16 × 128 is
-     * one tile and one group (7 of 8 warps without a group). INT4 at one row runs the rolling-window kernel up to 528
-     * tiles ({@link GemvKernels#tiledKernel}; its warps here take 9 or 8 steps, windows of 3 and a part) and the plain
-     * one at 8464 rows (529 tiles).
+     * one tile and one group (7 of 8 warps without a group). INT4 at one row runs the rolling-window kernel up to 4 tiles
+     * an SM ({@link GemvKernels#tiledKernel}; its warps here take 9 or 8 steps, windows of 3 and a part) and the plain
+     * one at 8464 rows (529 tiles, above the 528 of 132 SMs; GPUs with more SMs run the rolling one there too).
      */
     @ParameterizedTest(name = "{0} weights tiled, F16 activations, M={1}, N={2}, K={3}")
     @CsvSource({

@@ -183,15 +183,17 @@ class GemvShapeTest {
     }
 
     @Test
-    void int4AtOneRowRunsTheRollingTiledKernelUpToOneWaveOf528Blocks() {
-        // 528 blocks of 16 rows = 8448 rows
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 1, 8192)).isEqualTo("gemv_int4_f16_m1_tiled_r3");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 1, 8448)).isEqualTo("gemv_int4_f16_m1_tiled_r3");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 1, 8464)).isEqualTo("gemv_int4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 1, 28672)).isEqualTo("gemv_int4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 8, 4096)).isEqualTo("gemv_int4_f16_m8_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.NVFP4, 1, 4096)).isEqualTo("gemv_nvfp4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, 1, 4096)).isEqualTo("gemv_mxfp4_f16_m1_tiled");
+    void int4AtOneRowRunsTheRollingTiledKernelUpToOneWaveOfItsBlocks() {
+        // 132 SMs x 4 blocks = 528 blocks of 16 rows = 8448 rows; 48 SMs: 192 blocks = 3072 rows
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 1, 8192, 132)).isEqualTo("gemv_int4_f16_m1_tiled_r3");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 1, 8448, 132)).isEqualTo("gemv_int4_f16_m1_tiled_r3");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 1, 8464, 132)).isEqualTo("gemv_int4_f16_m1_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 1, 28672, 132)).isEqualTo("gemv_int4_f16_m1_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 1, 3072, 48)).isEqualTo("gemv_int4_f16_m1_tiled_r3");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 1, 4096, 48)).isEqualTo("gemv_int4_f16_m1_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 8, 4096, 132)).isEqualTo("gemv_int4_f16_m8_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.NVFP4, 1, 4096, 132)).isEqualTo("gemv_nvfp4_f16_m1_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, 1, 4096, 132)).isEqualTo("gemv_mxfp4_f16_m1_tiled");
     }
 
     @Test

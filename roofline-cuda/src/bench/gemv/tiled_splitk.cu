@@ -5,7 +5,7 @@
 // process; the numbers that count remain GemvBenchmark's.
 //
 //   nvcc -std=c++17 -O3 -arch=sm_90a -o tsk roofline-cuda/src/bench/gemv/tiled_splitk.cu   (sm_90a: H100 / H200)
-//   ./tsk [format-filter] [NxK-filter] [M]
+//   ./tsk [format-filter] [NxK] [M]   (NxK: that shape only, listed or not; N % 16 == 0, K % 128 == 0)
 //
 // sk. In the shipped tiled kernels each block of 16T rows reads all of x, its 8 warps splitting K, so at 16 rows x
 // costs 1 byte of L2 traffic per weight element (4 KB of x per 2 KB of weights a step at T = 2), twice the weights'
@@ -500,17 +500,24 @@ int main(int argc, char** argv) {
                 prop.multiProcessorCount, prop.l2CacheSize >> 20, copy / 1e9);
     std::printf("format shape         M  variant        smem KiB      us     GB/s  %%copy  vs tiled  max diff / max |reference|\n");
     bool ok = true;
-    const int shapes[][2] = {{8192, 8192}, {28672, 8192}, {8192, 28672}, {1024, 4096}, {2096, 8576}};
+    std::vector<std::pair<int, int>> shapes = {{8192, 8192}, {28672, 8192}, {8192, 28672}, {1024, 4096}, {2096, 8576}};
+    int n_arg = 0, k_arg = 0;
+    if (std::sscanf(only_shape.c_str(), "%dx%d", &n_arg, &k_arg) == 2 && n_arg > 0 && k_arg > 0)
+        shapes = {{n_arg, k_arg}}; // any N x K named on the command line
     const float global = 1.f / 2688;
     for (const Format& f : formats()) {
         if (!only_format.empty() && only_format.find(f.name) == std::string::npos) continue;
         for (const Variant& v : f.variants)
             if (v.ks) CK(cudaFuncSetAttribute(v.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024));
         for (auto& sh : shapes) {
-            const int N = sh[0], K = sh[1];
+            const int N = sh.first, K = sh.second;
             char shape[32];
             std::snprintf(shape, sizeof shape, "%dx%d", N, K);
             if (!only_shape.empty() && only_shape != shape) continue;
+            if (N % w4::TILE_ROWS != 0 || K % w4::GROUP_K != 0) {
+                std::fprintf(stderr, "%s: the layout needs N %% 16 == 0 and K %% 128 == 0\n", shape);
+                return 2;
+            }
             const size_t wbytes = static_cast<size_t>(N) * K / 2;
             const size_t sentries = static_cast<size_t>(N) * (K / f.scale_k);
             const size_t sbytes = sentries * f.entry_bytes;

@@ -344,15 +344,6 @@ SK_FORMAT(MXFP4, mxfp4)
     PIPE_KERNEL(FMT, fmt, 16, 2, 3, __launch_bounds__(256)) \
     PIPE_KERNEL(FMT, fmt, 16, 1, 3, __launch_bounds__(256)) \
     PIPE_KERNEL(FMT, fmt, 16, 1, 4, __launch_bounds__(256))
-// ring: gemv_tiled's per-warp shared-memory ring of S stages filled by cp.async (RING = S)
-#define RING_KERNEL(FMT, fmt, MAXM, T, S) \
-    ROOFLINE_GEMV_TILED_NAMED_R(ring_##fmt##_m##MAXM##_t##T##_s##S, FMT, MAXM, T, 1, 0, S, __launch_bounds__(256))
-#define RING_FORMAT(FMT, fmt)                                                                                  \
-    RING_KERNEL(FMT, fmt, 1, 1, 4) RING_KERNEL(FMT, fmt, 1, 1, 6) RING_KERNEL(FMT, fmt, 8, 1, 4)            \
-    RING_KERNEL(FMT, fmt, 16, 2, 3) RING_KERNEL(FMT, fmt, 16, 2, 4) RING_KERNEL(FMT, fmt, 16, 1, 4)
-RING_FORMAT(INT4, int4)
-RING_FORMAT(NVFP4, nvfp4)
-RING_FORMAT(MXFP4, mxfp4)
 PIPE_FORMAT(INT4, int4)
 PIPE_FORMAT(NVFP4, nvfp4)
 PIPE_FORMAT(MXFP4, mxfp4)
@@ -367,7 +358,6 @@ struct Variant {
     int maxm;
     int ks; // 0: a shipped tiled kernel (rows per block in rows), else a split-K kernel over a cluster of ks
     int rows;
-    int ring = 0; // ring kernels: stages of each warp's shared-memory ring (rows / 16 tiles a block)
 };
 
 struct Format {
@@ -386,10 +376,7 @@ struct Format {
     {"tiled m16", gemv_##fmt##_f16_m16_tiled, 16, 0, 32},                                                   \
     {"pipe t2 d2", pipe_##fmt##_m16_t2_d2, 16, 0, 32}, {"pipe t2 d3", pipe_##fmt##_m16_t2_d3, 16, 0, 32},  \
     {"pipe t1 d3", pipe_##fmt##_m16_t1_d3, 16, 0, 16}, {"pipe t1 d4", pipe_##fmt##_m16_t1_d4, 16, 0, 16},  \
-    {"sk ks8 u2", sk_##fmt##_m16_ks8_u2, 16, 8, 128},                                                      \
-    {"ring t1 s4", ring_##fmt##_m1_t1_s4, 1, 0, 16, 4}, {"ring t1 s6", ring_##fmt##_m1_t1_s6, 1, 0, 16, 6}, \
-    {"ring t1 s4", ring_##fmt##_m8_t1_s4, 8, 0, 16, 4}, {"ring t2 s3", ring_##fmt##_m16_t2_s3, 16, 0, 32, 3}, \
-    {"ring t2 s4", ring_##fmt##_m16_t2_s4, 16, 0, 32, 4}, {"ring t1 s4", ring_##fmt##_m16_t1_s4, 16, 0, 16, 4}
+    {"sk ks8 u2", sk_##fmt##_m16_ks8_u2, 16, 8, 128}
 
 static std::vector<Format> formats() {
     return {
@@ -436,16 +423,12 @@ struct Set {
 
 
 
-// dynamic shared memory: sk's staged x, or a ring kernel's 8 warps x stages x tiles x (1 KB of weights + the scales)
-static size_t smem_of(const Variant& v, int K, Fmt fmt) {
-    if (v.ring) return static_cast<size_t>(8) * v.ring * (v.rows / 16) * (1024 + (fmt == Fmt::NVFP4 ? 128 : 64));
-    return v.ks ? sk::x_bytes(v.maxm, K, v.ks) : 0;
-}
+static size_t smem_of(const Variant& v, int K) { return v.ks ? sk::x_bytes(v.maxm, K, v.ks) : 0; }
 
-static void launch_variant(const Variant& v, Fmt fmt, const Set& set, const __half* x, int M, int N, int K,
-                           float global, cudaStream_t st) {
+static void launch_variant(const Variant& v, const Set& set, const __half* x, int M, int N, int K, float global,
+                           cudaStream_t st) {
     const int grid = v.ks ? (N / w4::TILE_ROWS + sk::WARPS - 1) / sk::WARPS * v.ks : (N + v.rows - 1) / v.rows;
-    v.kernel<<<grid, 256, smem_of(v, K, fmt), st>>>(set.lw, set.ls, x, set.y, M, N, K, global, GemvEpilogue{});
+    v.kernel<<<grid, 256, smem_of(v, K), st>>>(set.lw, set.ls, x, set.y, M, N, K, global, GemvEpilogue{});
 }
 static void launch_reference(Kernel k, const Set& set, const __half* x, int M, int N, int K, float global, cudaStream_t st) {
     k<<<(N + 15) / 16, 256, 0, st>>>(set.w, set.s, x, set.y, M, N, K, global, GemvEpilogue{});
@@ -525,7 +508,7 @@ int main(int argc, char** argv) {
     for (const Format& f : formats()) {
         if (!only_format.empty() && only_format.find(f.name) == std::string::npos) continue;
         for (const Variant& v : f.variants)
-            if (v.ks || v.ring) CK(cudaFuncSetAttribute(v.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024));
+            if (v.ks) CK(cudaFuncSetAttribute(v.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024));
         for (auto& sh : shapes) {
             const int N = sh.first, K = sh.second;
             char shape[32];
@@ -597,9 +580,9 @@ int main(int argc, char** argv) {
                 float tiled_us = 0;
                 for (const Variant& v : f.variants) {
                     if (v.maxm != maxm) continue;
-                    const size_t smem = smem_of(v, K, f.fmt);
+                    const size_t smem = smem_of(v, K);
                     if (smem > 200 * 1024) continue;
-                    run_once([&](const Set& s) { launch_variant(v, f.fmt, s, x, M, N, K, global, st); }, got);
+                    run_once([&](const Set& s) { launch_variant(v, s, x, M, N, K, global, st); }, got);
                     double diff = 0;
                     for (size_t i = 0; i < outs; i++) {
                         const double d = std::fabs(static_cast<double>(__half2float(got[i])) - __half2float(ref[i]));
@@ -607,7 +590,7 @@ int main(int argc, char** argv) {
                     }
                     diff /= refmax;
                     ok &= diff <= w4::MAX_REL_DIFF;
-                    const float us = time_graph(st, sets, [&](const Set& s) { launch_variant(v, f.fmt, s, x, M, N, K, global, st); });
+                    const float us = time_graph(st, sets, [&](const Set& s) { launch_variant(v, s, x, M, N, K, global, st); });
                     if (std::strncmp(v.name, "tiled", 5) == 0) tiled_us = us; // the shipped kernel, listed first
                     const double gbs = total / (us * 1e-6) / 1e9;
                     std::printf("%-6s %-12s %2d  %-14s %6.1f %8.2f %8.0f %5.1f%% %8.3fx  %.2e%s\n", f.name, shape, M, v.name,

@@ -126,27 +126,12 @@ __device__ __forceinline__ uint2 load_scale(const uint8_t* p) {
     else return make_uint2(__ldg(reinterpret_cast<const unsigned short*>(p)), 0u);
 }
 
-// the same from shared memory
-template <Fmt F>
-__device__ __forceinline__ uint2 load_scale_shared(const uint8_t* p) {
-    if constexpr (F == Fmt::INT4) return *reinterpret_cast<const uint2*>(p);
-    else if constexpr (F == Fmt::NVFP4) return make_uint2(*reinterpret_cast<const uint32_t*>(p), 0u);
-    else return make_uint2(*reinterpret_cast<const unsigned short*>(p), 0u);
-}
-
 // A block of WARPS warps owns T tiles (16T rows); the warps split K (group it goes to warp it % WARPS) and add their
 // partial sums in shared memory at the end. ROLL = 0: UNROLL groups of loads per trip, then their steps; ROLL > 0: a
 // rolling window, the loads of the warp's step c + ROLL - 1 issued before step c is computed, so ROLL - 1 steps' loads
 // stay in flight through each step. N % 16 == 0 and K % 128 == 0 (the host checks); activation rows past M read row 0
 // and are not stored.
-__device__ __forceinline__ void ring_copy16(void* shared, const void* global) {
-    const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(shared));
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(a), "l"(global) : "memory");
-}
-__device__ __forceinline__ void ring_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
-template <int N> __device__ __forceinline__ void ring_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory"); }
-
-template <Fmt F, int MAXM, int T, int UNROLL, int WARPS, int ROLL = 0, int RING = 0>
+template <Fmt F, int MAXM, int T, int UNROLL, int WARPS, int ROLL = 0>
 __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const void* __restrict__ Sv,
                                         const __half* __restrict__ x, __half* __restrict__ y, int M, int N, int K,
                                         float global) {
@@ -203,59 +188,6 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
             for (int i = 0; i < 4; i++)
                 xv[f][i] = f < nf ? __ldg(reinterpret_cast<const uint4*>(px[f] + GROUP_K * WARPS * u) + i) : make_uint4(0, 0, 0, 0);
     };
-    if constexpr (RING > 0) {
-        // each warp's ring of RING stages in dynamic shared memory: weights [stage][tile][half][lane] 16 bytes (each
-        // lane copies and reads back its own), then the scales [stage][tile] SB bytes (copied by SB / 16 lanes, read by
-        // all after __syncwarp); x one step ahead in registers
-        extern __shared__ uint4 ring[];
-        uint4* wr = ring + static_cast<size_t>(warp) * RING * T * 64;
-        uint8_t* sr = reinterpret_cast<uint8_t*>(ring + static_cast<size_t>(WARPS) * RING * T * 64)
-                + static_cast<size_t>(warp) * RING * T * SB;
-        const int n = warp < G ? (G - warp + WARPS - 1) / WARPS : 0;
-        auto issue = [&](int c) {
-            const int st = c % RING;
-            #pragma unroll
-            for (int j = 0; j < T; j++) {
-                const uint8_t* src = pw[j] + static_cast<size_t>(c) * GROUP_BYTES * WARPS;
-                ring_copy16(&wr[((st * T + j) * 2 + 0) * 32 + lane], src);
-                ring_copy16(&wr[((st * T + j) * 2 + 1) * 32 + lane], src + 512);
-                if (lane < SB / 16)
-                    ring_copy16(sr + (st * T + j) * SB + 16 * lane,
-                                ps[j] - lane_scale + static_cast<size_t>(c) * SB * WARPS + 16 * lane);
-            }
-        };
-        #pragma unroll
-        for (int c = 0; c < RING - 1; c++) {
-            if (c < n) issue(c);
-            ring_commit();
-        }
-        uint4 xv[NB][4];
-        if (n > 0) load_x(xv, 0);
-        #pragma unroll 1
-        for (int c = 0; c < n; c++) {
-            if (c + RING - 1 < n) issue(c + RING - 1);
-            ring_commit();
-            ring_wait<RING - 1>(); // this lane's copies of step c have landed
-            __syncwarp();           // and every lane's (the scales)
-            const int st = c % RING;
-            uint4 w[T][2];
-            uint2 sc[T];
-            #pragma unroll
-            for (int j = 0; j < T; j++) {
-                w[j][0] = wr[((st * T + j) * 2 + 0) * 32 + lane];
-                w[j][1] = wr[((st * T + j) * 2 + 1) * 32 + lane];
-                sc[j] = load_scale_shared<F>(sr + (st * T + j) * SB + lane_scale);
-            }
-            uint4 xn[NB][4];
-            if (c + 1 < n) load_x(xn, c + 1);
-            step<F, MAXM, T>(w, sc, xv, nf, acc, rmax);
-            #pragma unroll
-            for (int f = 0; f < NB; f++)
-                #pragma unroll
-                for (int i = 0; i < 4; i++) xv[f][i] = xn[f][i];
-            __syncwarp(); // every lane has read stage st before a later issue refills it
-        }
-    }
     if constexpr (ROLL > 0) {
         const int n = warp < G ? (G - warp + WARPS - 1) / WARPS : 0; // this warp's steps
         uint4 w[ROLL][T][2];
@@ -284,7 +216,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
             }
         }
     }
-    int it = ROLL > 0 || RING > 0 ? G : warp;
+    int it = ROLL > 0 ? G : warp;
     for (; it + WARPS * (UNROLL - 1) < G; it += WARPS * UNROLL) {
         uint4 w[UNROLL][T][2];
         uint2 s[UNROLL][T];
@@ -352,13 +284,11 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
 // 1 KB of one tile's weights a step at 16 rows), with 1 step in flight; at 32 rows one tile, as x's four fragments and
 // their accumulators take the registers two tiles would. The fastest of 4 to 6 configurations each on an H200
 // (docs/measurements/2026-11-26-issue20-tiled-h200).
-#define ROOFLINE_GEMV_TILED_NAMED_R(name, FMT, MAXM, T, UNR, ROLL, RING, BOUNDS)                                \
+#define ROOFLINE_GEMV_TILED_NAMED(name, FMT, MAXM, T, UNR, ROLL, BOUNDS)                                        \
     extern "C" __global__ void BOUNDS name(const void* W, const void* scales, const __half* x, __half* y, int M,  \
                                           int N, int K, float global, GemvEpilogue) {                             \
-        roofline_tiled::gemv_tiled<Fmt::FMT, MAXM, T, UNR, 8, ROLL, RING>(W, scales, x, y, M, N, K, global);    \
+        roofline_tiled::gemv_tiled<Fmt::FMT, MAXM, T, UNR, 8, ROLL>(W, scales, x, y, M, N, K, global);          \
     }
-#define ROOFLINE_GEMV_TILED_NAMED(name, FMT, MAXM, T, UNR, ROLL, BOUNDS) \
-    ROOFLINE_GEMV_TILED_NAMED_R(name, FMT, MAXM, T, UNR, ROLL, 0, BOUNDS)
 #define ROOFLINE_GEMV_TILED(FMT, fmt, MAXM, T, UNR, BOUNDS) \
     ROOFLINE_GEMV_TILED_NAMED(gemv_##fmt##_f16_m##MAXM##_tiled, FMT, MAXM, T, UNR, 0, BOUNDS)
 #define ROOFLINE_GEMV_TILED_FORMAT(FMT, fmt, UNR1, BOUNDS1)              \

@@ -367,6 +367,7 @@ struct Format {
     int entry_bytes; // bytes per scale entry
     Kernel reference[3]; // row-major tensor-core kernels at 1, 8, 16 rows (16 rows a block)
     std::vector<Variant> variants;
+    Kernel bf16[2][2];   // BF16 activations at 1 and 16 rows: the row-major _w8 kernel, the tiled one (timed only)
 };
 
 #define SK_VARIANTS(fmt)                                                                                    \
@@ -378,11 +379,14 @@ struct Format {
     {"pipe t1 d3", pipe_##fmt##_m16_t1_d3, 16, 0, 16}, {"pipe t1 d4", pipe_##fmt##_m16_t1_d4, 16, 0, 16},  \
     {"sk ks8 u2", sk_##fmt##_m16_ks8_u2, 16, 8, 128}
 
+// a BF16-activation kernel under the harness's one kernel type (its x and y are bf16: timing only, no check here)
+#define BF(k) reinterpret_cast<Kernel>(k)
+
 static std::vector<Format> formats() {
     return {
-        {"INT4", Fmt::INT4, 128, 4, {gemv_int4_f16_m1_w8, gemv_int4_f16_m8_w8, gemv_int4_f16_m16_w8}, {SK_VARIANTS(int4)}},
-        {"NVFP4", Fmt::NVFP4, 16, 1, {gemv_nvfp4_f16_m1_w8, gemv_nvfp4_f16_m8_w8, gemv_nvfp4_f16_m16_w8}, {SK_VARIANTS(nvfp4)}},
-        {"MXFP4", Fmt::MXFP4, 32, 1, {gemv_mxfp4_f16_m1_w8, gemv_mxfp4_f16_m8_w8, gemv_mxfp4_f16_m16_w8}, {SK_VARIANTS(mxfp4)}},
+        {"INT4", Fmt::INT4, 128, 4, {gemv_int4_f16_m1_w8, gemv_int4_f16_m8_w8, gemv_int4_f16_m16_w8}, {SK_VARIANTS(int4)}, {{BF(gemv_int4_bf16_m1_w8), BF(gemv_int4_bf16_m1_tiled)}, {BF(gemv_int4_bf16_m16_w8), BF(gemv_int4_bf16_m16_tiled)}}},
+        {"NVFP4", Fmt::NVFP4, 16, 1, {gemv_nvfp4_f16_m1_w8, gemv_nvfp4_f16_m8_w8, gemv_nvfp4_f16_m16_w8}, {SK_VARIANTS(nvfp4)}, {{BF(gemv_nvfp4_bf16_m1_w8), BF(gemv_nvfp4_bf16_m1_tiled)}, {BF(gemv_nvfp4_bf16_m16_w8), BF(gemv_nvfp4_bf16_m16_tiled)}}},
+        {"MXFP4", Fmt::MXFP4, 32, 1, {gemv_mxfp4_f16_m1_w8, gemv_mxfp4_f16_m8_w8, gemv_mxfp4_f16_m16_w8}, {SK_VARIANTS(mxfp4)}, {{BF(gemv_mxfp4_bf16_m1_w8), BF(gemv_mxfp4_bf16_m1_tiled)}, {BF(gemv_mxfp4_bf16_m16_w8), BF(gemv_mxfp4_bf16_m16_tiled)}}},
     };
 }
 __device__ uint32_t mix_d(uint64_t i, uint32_t seed) {
@@ -599,6 +603,22 @@ int main(int argc, char** argv) {
                     std::fflush(stdout);
                 }
             }
+            // BF16 activations, timed only (GemvKernelsIT checks their outputs): row-major _w8 against tiled
+            if (only_m == 0 || only_m == 1 || only_m == 16)
+                for (int mi = 0; mi < 2; mi++) {
+                    const int M = mi == 0 ? 1 : 16;
+                    if (only_m != 0 && only_m != M) continue;
+                    const Kernel rm = f.bf16[mi][0], tl = f.bf16[mi][1];
+                    const float rm_us = time_graph(st, sets, [&](const Set& s) {
+                        rm<<<N / 16, 256, 0, st>>>(s.w, s.s, x, s.y, M, N, K, global, GemvEpilogue{});
+                    });
+                    const float tl_us = time_graph(st, sets, [&](const Set& s) {
+                        tl<<<N / (M == 16 ? 32 : 16) + (M == 16 && N % 32 ? 1 : 0), 256, 0, st>>>(s.lw, s.ls, x, s.y, M, N, K, global, GemvEpilogue{});
+                    });
+                    std::printf("%-6s %-12s %2d  bf16 row-major %8.2f us, bf16 tiled %8.2f us, %.3fx\n", f.name, shape, M,
+                                rm_us, tl_us, rm_us / tl_us);
+                    std::fflush(stdout);
+                }
             for (Set& s : sets) {
                 CK(cudaFree(s.w));
                 CK(cudaFree(s.lw));

@@ -1,10 +1,11 @@
-// roofline's 4-bit GEMV on weights tiled at upload (INT4 g128, NVFP4, MXFP4 weights x FP16 activations, mma.sync
-// m16n8k16, FP32 accumulators): y[M x N] = x[M x K] . W[N x K]^T for M = 1..32, N % 16 == 0, K % 128 == 0. The layout
-// is TiledLayout's (roofline-cuda, dev.roofline.cuda.kernels; DeviceWeights.uploadForGemv writes it): each lane's
-// 16-byte load is four whole A fragments in the mma's own k order, so the weights need no shuffle and x no byte
-// permute, and one scale load per lane serves a whole 128-k step. Against gemv_tc's row-major kernels this saves the
-// byte permutes of x and a third of the E2M1 decode's logic ops (the ALU pipe, which issues every other cycle, bounds
-// those kernels on an H200), and at M > 1 decodes each A fragment once for all of x's fragments.
+// roofline's 4-bit GEMV on weights tiled at upload (INT4 g128, NVFP4, MXFP4 weights x FP16 or BF16 activations,
+// mma.sync m16n8k16 of the activations' type, FP32 accumulators): y[M x N] = x[M x K] . W[N x K]^T for M = 1..32,
+// N % 16 == 0, K % 128 == 0. The layout is TiledLayout's (roofline-cuda, dev.roofline.cuda.kernels;
+// DeviceWeights.uploadForGemv writes it): each lane's 16-byte load is four whole A fragments in the mma's own k order,
+// so the weights need no shuffle and x no byte permute, and one scale load per lane serves a whole 128-k step. Against
+// gemv_tc's row-major kernels this saves the byte permutes of x and a third of the E2M1 decode's logic ops (the ALU
+// pipe, which issues every other cycle, bounds those kernels on an H200), and at M > 1 decodes each A fragment once
+// for all of x's fragments.
 //
 // The layout. Tile t = rows 16t .. 16t + 15, group kg = k 128kg .. 128kg + 127 (INT4's scale group, and one step of a
 // warp). Each (tile, group) is 1024 contiguous bytes: two 512-byte halves h, each 32 lanes x 16 bytes; word j of lane
@@ -41,14 +42,27 @@ __device__ __forceinline__ uint32_t and_mask(uint32_t a, uint32_t m) {
     asm("and.b32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(m));
     return r;
 }
-// one layout word as the four A registers of its mma: INT4 integers, E2M1 value x 2^-14 (before the block scale)
-template <Fmt F>
+// one layout word as the four A registers of its mma: INT4 integers, E2M1 value x 2^-14 (before the block scale);
+// for BF16 activations (BF) bf16 registers: INT4 as gemv.cu's int4_pair_bf16, E2M1 value x 2^-126 with (m, e0, e1) at
+// bits 6..8 of each half, 3 below where the FP16 decode puts them (shifts of -3, 0, 6, 3 instead of 0, 3, 9, 6), the
+// sign at 15 as there: one logic op more per register than FP16 for registers 0 and 1
+template <Fmt F, bool BF = false>
 __device__ __forceinline__ void decode_word(uint32_t v, uint32_t (&a)[4]) {
-    if constexpr (F == Fmt::INT4) {
+    if constexpr (F == Fmt::INT4 && BF) {
+        a[0] = int4_pair_bf16<0>(v);
+        a[1] = int4_pair_bf16<1>(v);
+        a[2] = int4_pair_bf16<2>(v);
+        a[3] = int4_pair_bf16<3>(v);
+    } else if constexpr (F == Fmt::INT4) {
         a[0] = int4_pair<0>(v);
         a[1] = int4_pair<1>(v);
         a[2] = int4_pair<2>(v);
         a[3] = int4_pair<3>(v);
+    } else if constexpr (BF) {
+        a[0] = lop3_or_and(and_mask(v >> 3, 0x01C001C0u), v, 0x80008000u);
+        a[1] = lop3_or_and(and_mask(v, 0x01C001C0u), v * 8u, 0x80008000u);
+        a[2] = lop3_or_and(and_mask(v * 64u, 0x01C001C0u), v * 4u, 0x80008000u);
+        a[3] = lop3_or_and(and_mask(v * 8u, 0x01C001C0u), v * 2u, 0x80008000u);
     } else {
         a[0] = and_mask(v, 0x8E008E00u);
         a[1] = and_mask(v * 8u, 0x8E008E00u);
@@ -62,18 +76,27 @@ inline constexpr int NB_OF = MAXM <= 8 ? 1 : MAXM <= 16 ? 2 : 4; // B fragments:
 
 // One 128-k step of T tiles: w[j] = tile j's two 16-byte loads, s[j] its scale entry (INT4: two float bits, NVFP4:
 // 4 bytes in .x, MXFP4: 2 bytes in .x), xv[f] = 64 bytes of x of fragment f, rmax (MXFP4) rows g / g + 8's largest code.
-template <Fmt F, int MAXM, int T>
+// BF: BF16 activations (decode_word's BF16 registers, gemv.cu's BF16 scales and mma).
+template <Fmt F, int MAXM, int T, bool BF = false>
 __device__ __forceinline__ void step(const uint4 (&w)[T][2], const uint2 (&s)[T], const uint4 (&xv)[NB_OF<MAXM>][4],
                                      int nf, float (&acc)[T][NB_OF<MAXM>][4], const uint32_t (&rmax)[T][2]) {
     constexpr int NB = NB_OF<MAXM>;
     constexpr bool CHAIN = F != Fmt::INT4;
+    using H2 = std::conditional_t<BF, __nv_bfloat162, __half2>;
     #pragma unroll
     for (int j = 0; j < T; j++) {
-        __half2 sg[2], sg8[2]; // A multipliers of rows g / g + 8 for mma 0..3 and 4..7
-        if constexpr (F == Fmt::NVFP4) {
-            const __half2 lo = e4m3x2_times_64(s[j].x & 0xFFFFu), hi = e4m3x2_times_64(s[j].x >> 16);
+        H2 sg[2], sg8[2]; // A multipliers of rows g / g + 8 for mma 0..3 and 4..7
+        if constexpr (F == Fmt::NVFP4 && BF) {
+            const H2 lo = e4m3x2_bf16_times_2p119(s[j].x & 0xFFFFu), hi = e4m3x2_bf16_times_2p119(s[j].x >> 16);
+            sg[0] = __low2bfloat162(lo); sg8[0] = __high2bfloat162(lo);
+            sg[1] = __low2bfloat162(hi); sg8[1] = __high2bfloat162(hi);
+        } else if constexpr (F == Fmt::NVFP4) {
+            const H2 lo = e4m3x2_times_64(s[j].x & 0xFFFFu), hi = e4m3x2_times_64(s[j].x >> 16);
             sg[0] = __low2half2(lo); sg8[0] = __high2half2(lo);
             sg[1] = __low2half2(hi); sg8[1] = __high2half2(hi);
+        } else if constexpr (F == Fmt::MXFP4 && BF) {
+            sg[0] = sg[1] = e8m0_rel_bf16x2(s[j].x & 0xFFu, rmax[j][0]);
+            sg8[0] = sg8[1] = e8m0_rel_bf16x2((s[j].x >> 8) & 0xFFu, rmax[j][1]);
         } else if constexpr (F == Fmt::MXFP4) {
             sg[0] = sg[1] = e8m0_rel_half2(s[j].x & 0xFFu, rmax[j][0]);
             sg8[0] = sg8[1] = e8m0_rel_half2((s[j].x >> 8) & 0xFFu, rmax[j][1]);
@@ -89,8 +112,13 @@ __device__ __forceinline__ void step(const uint4 (&w)[T][2], const uint2 (&s)[T]
         #pragma unroll
         for (int i = 0; i < 8; i++) {
             uint32_t a[4];
-            decode_word<F>(words[i], a);
-            if constexpr (F != Fmt::INT4) {
+            decode_word<F, BF>(words[i], a);
+            if constexpr (F != Fmt::INT4 && BF) {
+                a[0] = hmul2_bf16_bits(a[0], sg[i >> 2]);
+                a[1] = hmul2_bf16_bits(a[1], sg8[i >> 2]);
+                a[2] = hmul2_bf16_bits(a[2], sg[i >> 2]);
+                a[3] = hmul2_bf16_bits(a[3], sg8[i >> 2]);
+            } else if constexpr (F != Fmt::INT4) {
                 a[0] = hmul2_bits(a[0], sg[i >> 2]);
                 a[1] = hmul2_bits(a[1], sg8[i >> 2]);
                 a[2] = hmul2_bits(a[2], sg[i >> 2]);
@@ -100,7 +128,8 @@ __device__ __forceinline__ void step(const uint4 (&w)[T][2], const uint2 (&s)[T]
             for (int f = 0; f < NB; f++) {
                 if (f >= nf) break;
                 const uint4 X = xv[f][i >> 1];
-                mma_16816(d[f], a[0], a[1], a[2], a[3], (i & 1) ? X.z : X.x, (i & 1) ? X.w : X.y);
+                if constexpr (BF) mma_16816_bf16(d[f], a[0], a[1], a[2], a[3], (i & 1) ? X.z : X.x, (i & 1) ? X.w : X.y);
+                else mma_16816(d[f], a[0], a[1], a[2], a[3], (i & 1) ? X.z : X.x, (i & 1) ? X.w : X.y);
             }
         }
         if constexpr (!CHAIN) {
@@ -131,10 +160,11 @@ __device__ __forceinline__ uint2 load_scale(const uint8_t* p) {
 // rolling window, the loads of the warp's step c + ROLL - 1 issued before step c is computed, so ROLL - 1 steps' loads
 // stay in flight through each step. N % 16 == 0 and K % 128 == 0 (the host checks); activation rows past M read row 0
 // and are not stored.
-template <Fmt F, int MAXM, int T, int UNROLL, int WARPS, int ROLL = 0>
+template <Fmt F, int MAXM, int T, int UNROLL, int WARPS, int ROLL = 0, typename TA = __half>
 __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const void* __restrict__ Sv,
-                                        const __half* __restrict__ x, __half* __restrict__ y, int M, int N, int K,
+                                        const TA* __restrict__ x, TA* __restrict__ y, int M, int N, int K,
                                         float global) {
+    constexpr bool BF = std::is_same_v<TA, __nv_bfloat16>; // BF16 activations
     constexpr int NB = NB_OF<MAXM>;
     constexpr int SB = F == Fmt::INT4 ? 64 : F == Fmt::NVFP4 ? 128 : 64; // scale bytes per (tile, group)
     __shared__ float red[WARPS][T][NB][4][32];
@@ -160,7 +190,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
             rmax[j][1] = __ldg(row_emax + TILE_ROWS * t + g + 8);
         }
     }
-    const __half* px[NB];
+    const TA* px[NB];
     #pragma unroll
     for (int f = 0; f < NB; f++) px[f] = x + static_cast<size_t>(8 * f + g < m_count ? 8 * f + g : 0) * K + 32 * q + GROUP_K * warp;
 
@@ -211,7 +241,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
                     if (c + ROLL - 1 < n) load(w[(d + ROLL - 1) % ROLL], s[(d + ROLL - 1) % ROLL], c + ROLL - 1);
                     uint4 xv[NB][4];
                     load_x(xv, c);
-                    step<F, MAXM, T>(w[d], s[d], xv, nf, acc, rmax);
+                    step<F, MAXM, T, BF>(w[d], s[d], xv, nf, acc, rmax);
                 }
             }
         }
@@ -232,7 +262,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
         for (int u = 0; u < UNROLL; u++) {
             uint4 xv[NB][4];
             load_x(xv, u);
-            step<F, MAXM, T>(w[u], s[u], xv, nf, acc, rmax);
+            step<F, MAXM, T, BF>(w[u], s[u], xv, nf, acc, rmax);
         }
         advance(UNROLL);
     }
@@ -247,7 +277,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
         }
         uint4 xv[NB][4];
         load_x(xv, 0);
-        step<F, MAXM, T>(w, s, xv, nf, acc, rmax);
+        step<F, MAXM, T, BF>(w, s, xv, nf, acc, rmax);
         advance(1);
     }
     #pragma unroll
@@ -257,7 +287,8 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
             #pragma unroll
             for (int c = 0; c < 4; c++) red[warp][j][f][c][lane] = acc[j][f][c];
     __syncthreads();
-    const float out_scale = F == Fmt::NVFP4 ? global * 256.f : 1.f; // NVFP4: 2^-14 (e2m1) x 2^6 (scale) = 2^-8
+    // NVFP4: FP16 2^-14 (e2m1) x 2^6 (scale) = 2^-8; BF16 2^-126 x 2^119 = 2^-7
+    const float out_scale = F == Fmt::NVFP4 ? global * (BF ? 128.f : 256.f) : 1.f;
     for (int e = threadIdx.x; e < T * NB * 4 * 32; e += WARPS * 32) {
         const int j = e / (NB * 128), f = (e / 128) % NB, c = (e / 32) & 3, l = e & 31;
         const int row = (blockIdx.x * T + j) * TILE_ROWS + (l >> 2) + 8 * (c >> 1);
@@ -266,11 +297,15 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
             float v = 0.f;
             #pragma unroll
             for (int ww = 0; ww < WARPS; ww++) v += red[ww][j][f][c][l];
-            // MXFP4: 2^(Emax - 128) = 2^(Emax - 127) x 2^14 (e2m1) x 2^-15 (e8m0_rel_half2), as in gemv.cu
-            const float sc = F == Fmt::MXFP4
-                    ? e8m0_to_float(__ldg(static_cast<const uint8_t*>(Sv) + static_cast<size_t>(N) * (K / 32) + row)) * 0.5f
-                    : out_scale;
-            y[static_cast<size_t>(m) * N + row] = __float2half_rn(v * sc);
+            // MXFP4: FP16 2^(Emax - 128) = 2^(Emax - 127) x 2^14 (e2m1) x 2^-15 (e8m0_rel_half2); BF16 2^(Emax - 120)
+            // = 2^(Emax - 127) x 2^126 (e2m1) x 2^-119 (e8m0_rel_bf16x2), its 2^7 applied to v first, as in gemv.cu
+            if constexpr (F == Fmt::MXFP4) {
+                const float e = e8m0_to_float(__ldg(static_cast<const uint8_t*>(Sv) + static_cast<size_t>(N) * (K / 32) + row));
+                v = BF ? (v * 128.f) * e : v * (e * 0.5f);
+            } else {
+                v *= out_scale;
+            }
+            y[static_cast<size_t>(m) * N + row] = from_float<TA>(v);
         }
     }
 }
@@ -283,19 +318,28 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
 // flight; at 16 rows two tiles a block, which halves the x loads per weight byte (each block reads all of x, 4 KB per
 // 1 KB of one tile's weights a step at 16 rows), with 1 step in flight; at 32 rows one tile, as x's four fragments and
 // their accumulators take the registers two tiles would. The fastest of 4 to 6 configurations each on an H200
-// (docs/measurements/2026-11-26-issue20-tiled-h200).
-#define ROOFLINE_GEMV_TILED_NAMED(name, FMT, MAXM, T, UNR, ROLL, BOUNDS)                                        \
-    extern "C" __global__ void BOUNDS name(const void* W, const void* scales, const __half* x, __half* y, int M,  \
-                                          int N, int K, float global, GemvEpilogue) {                             \
-        roofline_tiled::gemv_tiled<Fmt::FMT, MAXM, T, UNR, 8, ROLL>(W, scales, x, y, M, N, K, global);          \
+// (docs/measurements/2026-11-26-issue20-tiled-h200). gemv_<fmt>_bf16_m<rows bound>_tiled: the same blocks with BF16
+// activations, all with plain bounds (their one-row kernels take 32-42 registers on sm_90a uncapped).
+#define ROOFLINE_GEMV_TILED_NAMED_T(name, TA, FMT, MAXM, T, UNR, ROLL, BOUNDS)                                  \
+    extern "C" __global__ void BOUNDS name(const void* W, const void* scales, const TA* x, TA* y, int M, int N,   \
+                                          int K, float global, GemvEpilogue) {                                    \
+        roofline_tiled::gemv_tiled<Fmt::FMT, MAXM, T, UNR, 8, ROLL, TA>(W, scales, x, y, M, N, K, global);      \
     }
+#define ROOFLINE_GEMV_TILED_NAMED(name, FMT, MAXM, T, UNR, ROLL, BOUNDS) \
+    ROOFLINE_GEMV_TILED_NAMED_T(name, __half, FMT, MAXM, T, UNR, ROLL, BOUNDS)
 #define ROOFLINE_GEMV_TILED(FMT, fmt, MAXM, T, UNR, BOUNDS) \
     ROOFLINE_GEMV_TILED_NAMED(gemv_##fmt##_f16_m##MAXM##_tiled, FMT, MAXM, T, UNR, 0, BOUNDS)
+#define ROOFLINE_GEMV_TILED_BF16(FMT, fmt, MAXM, T, UNR, BOUNDS) \
+    ROOFLINE_GEMV_TILED_NAMED_T(gemv_##fmt##_bf16_m##MAXM##_tiled, __nv_bfloat16, FMT, MAXM, T, UNR, 0, BOUNDS)
 #define ROOFLINE_GEMV_TILED_FORMAT(FMT, fmt, UNR1, BOUNDS1)              \
     ROOFLINE_GEMV_TILED(FMT, fmt, 1, 1, UNR1, BOUNDS1)                   \
     ROOFLINE_GEMV_TILED(FMT, fmt, 8, 1, 4, __launch_bounds__(256))       \
     ROOFLINE_GEMV_TILED(FMT, fmt, 16, 2, 1, __launch_bounds__(256))      \
-    ROOFLINE_GEMV_TILED(FMT, fmt, 32, 1, 1, __launch_bounds__(256))
+    ROOFLINE_GEMV_TILED(FMT, fmt, 32, 1, 1, __launch_bounds__(256))      \
+    ROOFLINE_GEMV_TILED_BF16(FMT, fmt, 1, 1, UNR1, __launch_bounds__(256)) \
+    ROOFLINE_GEMV_TILED_BF16(FMT, fmt, 8, 1, 4, __launch_bounds__(256))  \
+    ROOFLINE_GEMV_TILED_BF16(FMT, fmt, 16, 2, 1, __launch_bounds__(256)) \
+    ROOFLINE_GEMV_TILED_BF16(FMT, fmt, 32, 1, 1, __launch_bounds__(256))
 ROOFLINE_GEMV_TILED_FORMAT(INT4, int4, 4, __launch_bounds__(256))
 ROOFLINE_GEMV_TILED_FORMAT(NVFP4, nvfp4, 2, __launch_bounds__(256, 5))
 ROOFLINE_GEMV_TILED_FORMAT(MXFP4, mxfp4, 2, __launch_bounds__(256, 5))

@@ -57,8 +57,8 @@ public record DeviceWeights(
     /**
      * {@link #upload} in the layout {@link GemvKernels#gemv} runs fastest: {@link TiledLayout} where it applies (4-bit
      * formats, rows a multiple of 16, columns of 128), else row-major. Tiled weights run on {@link GemvKernels} with
-     * FP16 activations and no epilogue only; the grouped expert GEMVs ({@link MoeKernels}) and the native FP4 GEMV read
-     * the row-major layout ({@link #upload}).
+     * FP16 or BF16 activations and no epilogue only; the grouped expert GEMVs ({@link MoeKernels}) and the native FP4
+     * GEMV read the row-major layout ({@link #upload}).
      */
     public static DeviceWeights uploadForGemv(
             WeightFormat format, int rows, int cols, byte[] weights, byte[] scales, float globalScale) {

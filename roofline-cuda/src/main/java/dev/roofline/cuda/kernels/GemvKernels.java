@@ -277,7 +277,7 @@ public final class GemvKernels implements AutoCloseable {
     }
 
     /**
-     * {@code w}'s product on the tiled kernels ({@link #tiledKernel}, gemv_tiled.cu): FP16
+     * {@code w}'s product on the tiled kernels ({@link #tiledKernel}, gemv_tiled.cu): FP16 or BF16
      * activations, no epilogue, 8 warps a block over {@link #tiledTiles} tiles of 16 rows. Always launched in plain
      * stream order, also from a library of programmatic launches: made resident while the kernel before drains, they
      * slow a decode step, and in stream order they run in the step as fast as timed alone, so a calibration's products
@@ -293,16 +293,14 @@ public final class GemvKernels implements AutoCloseable {
             Epilogue epilogue,
             Stream s) {
         Objects.requireNonNull(epilogue, "epilogue");
-        if (activation != Activation.F16 || !epilogue.none()) {
-            throw new IllegalArgumentException(w.format() + " weights in the tiled layout run with " + Activation.F16
-                    + " activations and no epilogue, got " + activation + " activations"
-                    + (epilogue.none() ? "" : " and an epilogue") + "; upload them with DeviceWeights.upload for the"
-                    + " row-major kernels");
+        if (!epilogue.none()) {
+            throw new IllegalArgumentException(w.format() + " weights in the tiled layout run with no epilogue, got"
+                    + " one; upload them with DeviceWeights.upload for the row-major kernels");
         }
         checkOperands(w.format(), w.weights(), w.scales(), w.globalScale(), x, y, m, w.rows(), w.cols(), activation);
         int bound = rowsBound(w.format(), activation, m); // 1, 8, 16 or 32: the 4-bit formats run on the tensor cores
         library.launchOrdered(
-                tiledKernel(w.format(), bound, w.rows(), smCount),
+                tiledKernel(w.format(), activation, bound, w.rows(), smCount),
                 Math.ceilDiv(w.rows() / TiledLayout.TILE_ROWS, tiledTiles(bound)),
                 32 * TILED_WARPS,
                 s,
@@ -352,8 +350,8 @@ public final class GemvKernels implements AutoCloseable {
         return bound == MAX_M ? 2 : 1;
     }
 
-    private static String tiledName(WeightFormat format, int bound) {
-        return baseName(format, Activation.F16, bound) + "_tiled";
+    private static String tiledName(WeightFormat format, Activation activation, int bound) {
+        return baseName(format, activation, bound) + "_tiled";
     }
 
     /**
@@ -363,18 +361,20 @@ public final class GemvKernels implements AutoCloseable {
     static final int TILED_ROLLING_BLOCKS_PER_SM = 4;
 
     /**
-     * The tiled kernel for {@code format} at rows bound {@code bound} and {@code rows} output rows on a GPU of
-     * {@code smCount} SMs: INT4 at one row on its rolling-window kernel where the grid of 16-row blocks is at most one
+     * The tiled kernel for {@code format} with {@code activation} activations at rows bound {@code bound} and
+     * {@code rows} output rows on a GPU of {@code smCount} SMs: INT4 with FP16 activations at one row on its
+     * rolling-window kernel where the grid of 16-row blocks is at most one
      * wave of {@link #TILED_ROLLING_BLOCKS_PER_SM} an SM, since the window keeps a warp's next loads in flight through
      * its step and a grid of one wave has no other block to overlap them with; above a wave the plain kernel's 5 blocks
      * an SM overlap one block's loads with another's steps and the window measured slower
-     * (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16). Else {@code gemv_<format>_f16_m<bound>_tiled}.
+     * (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16). Else {@code gemv_<format>_<activation>_m<bound>_tiled}.
      */
-    static String tiledKernel(WeightFormat format, int bound, int rows, int smCount) {
+    static String tiledKernel(WeightFormat format, Activation activation, int bound, int rows, int smCount) {
         boolean rolling = format == WeightFormat.INT4
+                && activation == Activation.F16
                 && bound == 1
                 && Math.ceilDiv(rows, TiledLayout.TILE_ROWS) <= (long) TILED_ROLLING_BLOCKS_PER_SM * smCount;
-        return tiledName(format, bound) + (rolling ? ROLLING_SUFFIX : "");
+        return tiledName(format, activation, bound) + (rolling ? ROLLING_SUFFIX : "");
     }
 
     /** The suffix of the rolling-window variant of a tiled kernel's name. */
@@ -473,10 +473,10 @@ public final class GemvKernels implements AutoCloseable {
                     if (!tensorCores(f, a, m) || (m == MAX_M && runsEpilogue(f, a))) {
                         names.add(name);
                     }
-                    if (f.isFourBit() && a == Activation.F16) {
-                        names.add(tiledName(f, m));
-                        if (f == WeightFormat.INT4 && m == 1) {
-                            names.add(tiledName(f, m) + ROLLING_SUFFIX);
+                    if (f.isFourBit()) {
+                        names.add(tiledName(f, a, m));
+                        if (f == WeightFormat.INT4 && a == Activation.F16 && m == 1) {
+                            names.add(tiledName(f, a, m) + ROLLING_SUFFIX);
                         }
                     }
                 }

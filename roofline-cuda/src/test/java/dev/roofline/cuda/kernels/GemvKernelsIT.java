@@ -305,27 +305,52 @@ public class GemvKernelsIT {
         check(format, Activation.F16, m, n, k, rnd -> weightsWithOutliers(rnd, n * k), 2e-3, true);
     }
 
+    /**
+     * The tiled kernels with BF16 activations (the E2M1 codes and INT4 integers decoded to BF16 from the same layout,
+     * the BF16 mma) at every rows bound and between, on the shapes of {@link #tiledWeights}.
+     */
+    @ParameterizedTest(name = "{0} weights tiled, BF16 activations, M={1}, N={2}, K={3}")
+    @CsvSource({
+        "INT4, 1, 2096, 8576",
+        "INT4, 9, 2096, 8576",
+        "INT4, 32, 16, 128",
+        "NVFP4, 1, 2096, 8576",
+        "NVFP4, 8, 2096, 8576",
+        "NVFP4, 16, 2096, 8576",
+        "NVFP4, 1, 16, 128",
+        "MXFP4, 1, 2096, 8576",
+        "MXFP4, 5, 2096, 8576",
+        "MXFP4, 32, 2096, 8576"
+    })
+    void tiledWeightsWithBf16Activations(WeightFormat format, int m, int n, int k) {
+        check(format, Activation.BF16, m, n, k, rnd -> weightsWithOutliers(rnd, n * k), 1e-2, true);
+    }
+
     /** MXFP4's row-relative scales over 40 binades, tiled: the row maxima follow the tiled scales unchanged. */
-    @ParameterizedTest(name = "MXFP4 weights tiled, F16 activations, M={0}, row scales over 40 binades")
-    @CsvSource({"1", "16", "32"})
-    void tiledMxfp4RowScalesSpanningManyBinades(int m) {
+    @ParameterizedTest(name = "MXFP4 weights tiled, {0} activations, M={1}, row scales over 40 binades")
+    @CsvSource({"F16, 1", "F16, 16", "F16, 32", "BF16, 1", "BF16, 16"})
+    void tiledMxfp4RowScalesSpanningManyBinades(Activation activation, int m) {
         int n = 208;
         int k = 4096;
-        check(WeightFormat.MXFP4, Activation.F16, m, n, k, rnd -> overFortyBinades(rnd, n * k), 2e-3, true);
+        check(
+                WeightFormat.MXFP4,
+                activation,
+                m,
+                n,
+                k,
+                rnd -> overFortyBinades(rnd, n * k),
+                activation == Activation.F16 ? 2e-3 : 1e-2,
+                true);
     }
 
     @Test
-    void tiledWeightsRunWithFp16ActivationsOnlyAndOnlyOnTheGemvKernels() {
+    void tiledWeightsRunWithoutAnEpilogueAndOnlyOnTheGemvKernels() {
         Random rnd = new Random(3);
         QuantizedWeights q = QuantizedWeights.quantize(WeightFormat.NVFP4, weightsWithOutliers(rnd, 32 * 256), 32, 256);
         try (DeviceWeights w = q.uploadForGemv();
                 DeviceBuffer xd = DeviceBuffer.allocate(2L * 256);
                 DeviceBuffer yd = DeviceBuffer.allocate(2L * 32)) {
             assertThat(w.tiled()).isTrue();
-            assertThatThrownBy(() -> gemv.gemv(w, xd, yd, 1, Activation.BF16, stream))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageStartingWith("NVFP4 weights in the tiled layout run with F16 activations and no"
-                            + " epilogue, got BF16 activations");
             try (DeviceBuffer sd = DeviceBuffer.allocate(4L * GemvKernels.Epilogue.SUM_SPREAD)) {
                 assertThatThrownBy(() -> gemv.gemv(
                                 w,
@@ -336,8 +361,8 @@ public class GemvKernelsIT {
                                 GemvKernels.Epilogue.normScale(sd.pointer(), 256, 1e-5f),
                                 stream))
                         .isInstanceOf(IllegalArgumentException.class)
-                        .hasMessageStartingWith("NVFP4 weights in the tiled layout run with F16 activations and no"
-                                + " epilogue, got F16 activations and an epilogue");
+                        .hasMessage("NVFP4 weights in the tiled layout run with no epilogue, got one; upload them"
+                                + " with DeviceWeights.upload for the row-major kernels");
             }
             try (NativeFp4Gemv fp4 = NativeFp4Gemv.load(KernelLaunch.ORDERED)) {
                 assertThatThrownBy(() -> fp4.gemv(

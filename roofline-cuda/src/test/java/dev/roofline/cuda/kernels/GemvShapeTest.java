@@ -185,15 +185,29 @@ class GemvShapeTest {
     @Test
     void int4AtOneRowRunsTheRollingTiledKernelUpToOneWaveOfItsBlocks() {
         // 132 SMs x 4 blocks = 528 blocks of 16 rows = 8448 rows; 48 SMs: 192 blocks = 3072 rows
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 1, 8192, 132)).isEqualTo("gemv_int4_f16_m1_tiled_r3");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 1, 8448, 132)).isEqualTo("gemv_int4_f16_m1_tiled_r3");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 1, 8464, 132)).isEqualTo("gemv_int4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 1, 28672, 132)).isEqualTo("gemv_int4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 1, 3072, 48)).isEqualTo("gemv_int4_f16_m1_tiled_r3");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 1, 4096, 48)).isEqualTo("gemv_int4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, 8, 4096, 132)).isEqualTo("gemv_int4_f16_m8_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.NVFP4, 1, 4096, 132)).isEqualTo("gemv_nvfp4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, 1, 4096, 132)).isEqualTo("gemv_mxfp4_f16_m1_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 8192, 132))
+                .isEqualTo("gemv_int4_f16_m1_tiled_r3");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 8448, 132))
+                .isEqualTo("gemv_int4_f16_m1_tiled_r3");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 8464, 132))
+                .isEqualTo("gemv_int4_f16_m1_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 28672, 132))
+                .isEqualTo("gemv_int4_f16_m1_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 3072, 48))
+                .isEqualTo("gemv_int4_f16_m1_tiled_r3");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 4096, 48))
+                .isEqualTo("gemv_int4_f16_m1_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 8, 4096, 132))
+                .isEqualTo("gemv_int4_f16_m8_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.NVFP4, Activation.F16, 1, 4096, 132))
+                .isEqualTo("gemv_nvfp4_f16_m1_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 4096, 132))
+                .isEqualTo("gemv_mxfp4_f16_m1_tiled");
+        // BF16 activations: the plain tiled kernels of that type at every grid
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.BF16, 1, 4096, 132))
+                .isEqualTo("gemv_int4_bf16_m1_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.NVFP4, Activation.BF16, 16, 4096, 132))
+                .isEqualTo("gemv_nvfp4_bf16_m16_tiled");
     }
 
     @Test
@@ -201,10 +215,10 @@ class GemvShapeTest {
         // the fatbin's entries are compressed (scripts/build-kernels.sh), so their names cannot be read here: loading
         // looks every one of these up and fails naming a missing one, which every GPU test of the kernels does
         // per format, F16 then BF16 activations: FP16 1 + 6 + 1 (its 16-row CUDA-core kernel, for an epilogue), 2;
-        // BF16 7, 7; FP8 and INT8 7, 2; each 4-bit format 8 + 4, 8 (a tensor-core kernel: 2 K splits; m1, m8, m16,
-        // m32; and the tiled kernels, one per rows bound, for FP16 activations only), and INT4's rolling one-row kernel
+        // BF16 7, 7; FP8 and INT8 7, 2; each 4-bit format 8 + 4, 8 + 4 (a tensor-core kernel: 2 K splits; m1, m8,
+        // m16, m32; and the tiled kernels, one per rows bound), and INT4's rolling one-row tiled kernel (FP16)
         assertThat(GemvKernels.kernelNames())
-                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8) + 1)
+                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 1)
                 .doesNotHaveDuplicates();
         assertThat(GemvKernels.kernelNames())
                 .contains(
@@ -212,8 +226,10 @@ class GemvShapeTest {
                         "gemv_int4_f16_m1_tiled_r3",
                         "gemv_nvfp4_f16_m8_tiled",
                         "gemv_mxfp4_f16_m16_tiled",
-                        "gemv_nvfp4_f16_m32_tiled")
-                .noneMatch(n -> n.contains("bf16") && n.endsWith("_tiled"));
+                        "gemv_nvfp4_f16_m32_tiled",
+                        "gemv_int4_bf16_m1_tiled",
+                        "gemv_mxfp4_bf16_m32_tiled")
+                .doesNotContain("gemv_int4_bf16_m1_tiled_r3");
         assertThat(GemvKernels.kernelNames())
                 .contains("gemv_fp16_f16_m16", "gemv_fp16_f16_m16_w8", "gemv_int8_bf16_m16", "gemv_mxfp4_bf16_m1_w16")
                 .doesNotContain("gemv_nvfp4_bf16_m1", "gemv_int4_bf16_m16");

@@ -380,13 +380,13 @@ struct Format {
     {"sk ks8 u2", sk_##fmt##_m16_ks8_u2, 16, 8, 128}
 
 // a BF16-activation kernel under the harness's one kernel type (its x and y are bf16: timing only, no check here)
-#define BF(k) reinterpret_cast<Kernel>(k)
+#define AS_KERNEL(k) reinterpret_cast<Kernel>(k)
 
 static std::vector<Format> formats() {
     return {
-        {"INT4", Fmt::INT4, 128, 4, {gemv_int4_f16_m1_w8, gemv_int4_f16_m8_w8, gemv_int4_f16_m16_w8}, {SK_VARIANTS(int4)}, {{BF(gemv_int4_bf16_m1_w8), BF(gemv_int4_bf16_m1_tiled)}, {BF(gemv_int4_bf16_m16_w8), BF(gemv_int4_bf16_m16_tiled)}}},
-        {"NVFP4", Fmt::NVFP4, 16, 1, {gemv_nvfp4_f16_m1_w8, gemv_nvfp4_f16_m8_w8, gemv_nvfp4_f16_m16_w8}, {SK_VARIANTS(nvfp4)}, {{BF(gemv_nvfp4_bf16_m1_w8), BF(gemv_nvfp4_bf16_m1_tiled)}, {BF(gemv_nvfp4_bf16_m16_w8), BF(gemv_nvfp4_bf16_m16_tiled)}}},
-        {"MXFP4", Fmt::MXFP4, 32, 1, {gemv_mxfp4_f16_m1_w8, gemv_mxfp4_f16_m8_w8, gemv_mxfp4_f16_m16_w8}, {SK_VARIANTS(mxfp4)}, {{BF(gemv_mxfp4_bf16_m1_w8), BF(gemv_mxfp4_bf16_m1_tiled)}, {BF(gemv_mxfp4_bf16_m16_w8), BF(gemv_mxfp4_bf16_m16_tiled)}}},
+        {"INT4", Fmt::INT4, 128, 4, {gemv_int4_f16_m1_w8, gemv_int4_f16_m8_w8, gemv_int4_f16_m16_w8}, {SK_VARIANTS(int4)}, {{AS_KERNEL(gemv_int4_bf16_m1_w8), AS_KERNEL(gemv_int4_bf16_m1_tiled)}, {AS_KERNEL(gemv_int4_bf16_m16_w8), AS_KERNEL(gemv_int4_bf16_m16_tiled)}}},
+        {"NVFP4", Fmt::NVFP4, 16, 1, {gemv_nvfp4_f16_m1_w8, gemv_nvfp4_f16_m8_w8, gemv_nvfp4_f16_m16_w8}, {SK_VARIANTS(nvfp4)}, {{AS_KERNEL(gemv_nvfp4_bf16_m1_w8), AS_KERNEL(gemv_nvfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_nvfp4_bf16_m16_w8), AS_KERNEL(gemv_nvfp4_bf16_m16_tiled)}}},
+        {"MXFP4", Fmt::MXFP4, 32, 1, {gemv_mxfp4_f16_m1_w8, gemv_mxfp4_f16_m8_w8, gemv_mxfp4_f16_m16_w8}, {SK_VARIANTS(mxfp4)}, {{AS_KERNEL(gemv_mxfp4_bf16_m1_w8), AS_KERNEL(gemv_mxfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_mxfp4_bf16_m16_w8), AS_KERNEL(gemv_mxfp4_bf16_m16_tiled)}}},
     };
 }
 __device__ uint32_t mix_d(uint64_t i, uint32_t seed) {

@@ -25,7 +25,7 @@
 // and 2q + 1 for mma 4..7: lane q's k all lie in these two); MXFP4 2 bytes per lane {s[g][q], s[g+8][q]} (lane q's k lie
 // in 32-k block q), then N bytes of each row's largest code, as the row-major MXFP4 scales end.
 // Where the scale goes: INT4 on the FP32 partial sums of the step (one group per row per step, exact); NVFP4 and MXFP4
-// on A in half, exactly as gemv_tc does.
+// on A in half (bf16 with BF16 activations), exactly as gemv_tc does.
 // Measured against gemv_tc on an H200: docs/measurements/2026-11-26-issue20-tiled-h200.
 namespace roofline_tiled {
 using namespace roofline_gemv;
@@ -298,7 +298,8 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
             #pragma unroll
             for (int ww = 0; ww < WARPS; ww++) v += red[ww][j][f][c][l];
             // MXFP4: FP16 2^(Emax - 128) = 2^(Emax - 127) x 2^14 (e2m1) x 2^-15 (e8m0_rel_half2); BF16 2^(Emax - 120)
-            // = 2^(Emax - 127) x 2^126 (e2m1) x 2^-119 (e8m0_rel_bf16x2), its 2^7 applied to v first, as in gemv.cu
+            // = 2^(Emax - 127) x 2^126 (e2m1) x 2^-119 (e8m0_rel_bf16x2), its 2^7 applied to v first: 2^(Emax - 120)
+            // overflows FP32 from Emax = 248
             if constexpr (F == Fmt::MXFP4) {
                 const float e = e8m0_to_float(__ldg(static_cast<const uint8_t*>(Sv) + static_cast<size_t>(N) * (K / 32) + row));
                 v = BF ? (v * 128.f) * e : v * (e * 0.5f);

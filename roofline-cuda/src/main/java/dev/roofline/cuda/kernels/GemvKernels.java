@@ -295,7 +295,8 @@ public final class GemvKernels implements AutoCloseable {
         Objects.requireNonNull(epilogue, "epilogue");
         if (!epilogue.none()) {
             throw new IllegalArgumentException(w.format() + " weights in the tiled layout run with no epilogue, got"
-                    + " one; upload them with DeviceWeights.upload for the row-major kernels");
+                    + " one: a residual add, norm scale or sums to clear runs on FP16 weights with FP16 activations"
+                    + " only");
         }
         checkOperands(w.format(), w.weights(), w.scales(), w.globalScale(), x, y, m, w.rows(), w.cols(), activation);
         int bound = rowsBound(w.format(), activation, m); // 1, 8, 16 or 32: the 4-bit formats run on the tensor cores

@@ -204,11 +204,12 @@ public class GemvKernelsIT {
     /**
      * MXFP4 rows whose largest scale code is near the top of E8M0 (weights up to about 2^124: codes near 249) with
      * BF16 activations of about 2^-124, which BF16 holds: the output factor 2^(Emax - 120) alone would overflow FP32.
+     * Row-major (70 rows) and tiled (80 rows, a whole number of tiles).
      */
-    @ParameterizedTest(name = "MXFP4 weights, BF16 activations, M={0}, scale codes near 249")
-    @CsvSource({"1", "9"})
-    void mxfp4WithBf16ActivationsAtTheTopOfTheScaleRange(int m) {
-        int n = 70, k = 1024;
+    @ParameterizedTest(name = "MXFP4 weights, BF16 activations, M={0}, tiled {1}, scale codes near 249")
+    @CsvSource({"1, false", "9, false", "1, true", "9, true"})
+    void mxfp4WithBf16ActivationsAtTheTopOfTheScaleRange(int m, boolean tiled) {
+        int n = tiled ? 80 : 70, k = 1024;
         check(
                 WeightFormat.MXFP4,
                 Activation.BF16,
@@ -223,7 +224,7 @@ public class GemvKernelsIT {
                     return w;
                 },
                 1e-2,
-                false,
+                tiled,
                 -124);
     }
 
@@ -312,11 +313,13 @@ public class GemvKernelsIT {
     @ParameterizedTest(name = "{0} weights tiled, BF16 activations, M={1}, N={2}, K={3}")
     @CsvSource({
         "INT4, 1, 2096, 8576",
+        "INT4, 5, 2096, 8576",
         "INT4, 9, 2096, 8576",
         "INT4, 32, 16, 128",
         "NVFP4, 1, 2096, 8576",
         "NVFP4, 8, 2096, 8576",
         "NVFP4, 16, 2096, 8576",
+        "NVFP4, 25, 2096, 8576",
         "NVFP4, 1, 16, 128",
         "MXFP4, 1, 2096, 8576",
         "MXFP4, 5, 2096, 8576",
@@ -361,8 +364,8 @@ public class GemvKernelsIT {
                                 GemvKernels.Epilogue.normScale(sd.pointer(), 256, 1e-5f),
                                 stream))
                         .isInstanceOf(IllegalArgumentException.class)
-                        .hasMessage("NVFP4 weights in the tiled layout run with no epilogue, got one; upload them"
-                                + " with DeviceWeights.upload for the row-major kernels");
+                        .hasMessage("NVFP4 weights in the tiled layout run with no epilogue, got one: a residual add,"
+                                + " norm scale or sums to clear runs on FP16 weights with FP16 activations only");
             }
             try (NativeFp4Gemv fp4 = NativeFp4Gemv.load(KernelLaunch.ORDERED)) {
                 assertThatThrownBy(() -> fp4.gemv(

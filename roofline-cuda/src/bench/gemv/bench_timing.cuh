@@ -1,5 +1,5 @@
 // What the standalone GEMV harnesses of this folder (sweep.cu, tiled_splitk.cu) share: a CUDA call checked with its
-// error printed and exit 2, and the median of CUDA-event timings.
+// error printed and exit 2, the median of CUDA-event timings, and the device-to-device copy rate.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -37,4 +37,16 @@ static float median_event_ms(cudaStream_t st, int warmup, int reps, Work&& work)
     CK(cudaEventDestroy(b));
     std::sort(t.begin(), t.end());
     return t[t.size() / 2];
+}
+
+// read + write bytes per second of a device-to-device copy of `bytes`: the median of reps copies after 3
+static double copy_rate(cudaStream_t st, size_t bytes, int reps) {
+    void *a, *b;
+    CK(cudaMalloc(&a, bytes));
+    CK(cudaMalloc(&b, bytes));
+    CK(cudaMemsetAsync(a, 1, bytes, st));
+    const float ms = median_event_ms(st, 3, reps, [&] { CK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, st)); });
+    CK(cudaFree(a));
+    CK(cudaFree(b));
+    return 2.0 * bytes / (ms * 1e-3);
 }

@@ -190,18 +190,6 @@ static float time_graph(cudaStream_t st, const std::vector<std::pair<Weights, __
     return ms * 1000.f / sets.size(); // per launch
 }
 
-static double copy_rate(cudaStream_t st) {
-    const size_t bytes = size_t(1) << 30;
-    void *a, *b;
-    CK(cudaMalloc(&a, bytes));
-    CK(cudaMalloc(&b, bytes));
-    CK(cudaMemsetAsync(a, 1, bytes, st));
-    const float ms = median_event_ms(st, 3, 10, [&] { CK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, st)); });
-    CK(cudaFree(a));
-    CK(cudaFree(b));
-    return 2.0 * bytes / (ms * 1e-3);
-}
-
 int main(int argc, char** argv) {
     const std::string only_format = argc > 1 ? argv[1] : "";
     const std::string only_shape = argc > 2 ? argv[2] : "";
@@ -209,7 +197,7 @@ int main(int argc, char** argv) {
     CK(cudaGetDeviceProperties(&prop, 0));
     cudaStream_t st;
     CK(cudaStreamCreate(&st));
-    const double copy = copy_rate(st);
+    const double copy = copy_rate(st, size_t(1) << 30, 10);
     std::printf("device %s, %d SMs, L2 %d MiB; copy (read + write) %.0f GB/s\n", prop.name, prop.multiProcessorCount,
                 prop.l2CacheSize >> 20, copy / 1e9);
     std::printf("format shape        variant             threads      us     GB/s  %%copy  vs shipped  max diff / max |ref| (ref: sw_ref_*)\n");

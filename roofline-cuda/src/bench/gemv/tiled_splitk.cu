@@ -181,11 +181,11 @@ using roofline_tiled::GROUP_K;
 using roofline_tiled::NB_OF;
 using roofline_tiled::TILE_ROWS;
 
+// decode.cu's cp_async16 with zeros for rows past M (src-size 0); commits are decode.cu's cp_async_commit
 __device__ __forceinline__ void cp_async16_zfill(void* shared, const void* global, bool valid) {
     const unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(s), "l"(global), "r"(valid ? 16 : 0) : "memory");
 }
-__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 __device__ __forceinline__ void cp_async_wait_upto(int n) { // at most n committed groups still in flight, n <= 7
     switch (n) {
     case 0: asm volatile("cp.async.wait_group 0;" ::: "memory"); break;
@@ -453,17 +453,6 @@ static float time_graph(cudaStream_t st, const std::vector<Set>& sets, Launch&& 
     return ms * 1000.f / sets.size();
 }
 
-static double copy_rate(cudaStream_t st) { // read + write bytes per second of a 256 MiB device-to-device copy
-    const size_t bytes = size_t(256) << 20;
-    void *a, *b;
-    CK(cudaMalloc(&a, bytes));
-    CK(cudaMalloc(&b, bytes));
-    CK(cudaMemsetAsync(a, 1, bytes, st));
-    const float ms = median_event_ms(st, 3, 20, [&] { CK(cudaMemcpyAsync(b, a, bytes, cudaMemcpyDeviceToDevice, st)); });
-    CK(cudaFree(a));
-    CK(cudaFree(b));
-    return 2.0 * bytes / (ms * 1e-3);
-}
 
 // the host's layout of set 0 against the GPU's, and unpacked against the row-major bytes
 static bool round_trip(const Format& f, const Set& set, int N, int K, size_t wbytes, size_t sentries) {
@@ -499,7 +488,7 @@ int main(int argc, char** argv) {
     }
     cudaStream_t st;
     CK(cudaStreamCreate(&st));
-    const double copy = copy_rate(st);
+    const double copy = copy_rate(st, size_t(256) << 20, 20);
     std::printf("device %s, %d SMs, L2 %d MiB; device-to-device copy (read + write) %.0f GB/s\n", prop.name,
                 prop.multiProcessorCount, prop.l2CacheSize >> 20, copy / 1e9);
     std::printf("format shape         M  variant        smem KiB      us     GB/s  %%copy  vs tiled  max diff / max |reference|\n");

@@ -371,11 +371,14 @@ public final class GemvKernels implements AutoCloseable {
      * (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16). Else {@code gemv_<format>_<activation>_m<bound>_tiled}.
      */
     static String tiledKernel(WeightFormat format, Activation activation, int bound, int rows, int smCount) {
-        boolean rolling = format == WeightFormat.INT4
-                && activation == Activation.F16
-                && bound == 1
+        boolean rolling = hasRollingKernel(format, activation, bound)
                 && Math.ceilDiv(rows, TiledLayout.TILE_ROWS) <= (long) TILED_ROLLING_BLOCKS_PER_SM * smCount;
         return tiledName(format, activation, bound) + (rolling ? ROLLING_SUFFIX : "");
+    }
+
+    /** Whether gemv_tiled.cu builds a rolling-window kernel for these weights, activations and rows bound. */
+    private static boolean hasRollingKernel(WeightFormat format, Activation activation, int bound) {
+        return format == WeightFormat.INT4 && activation == Activation.F16 && bound == 1;
     }
 
     /** The suffix of the rolling-window variant of a tiled kernel's name. */
@@ -476,7 +479,7 @@ public final class GemvKernels implements AutoCloseable {
                     }
                     if (f.isFourBit()) {
                         names.add(tiledName(f, a, m));
-                        if (f == WeightFormat.INT4 && a == Activation.F16 && m == 1) {
+                        if (hasRollingKernel(f, a, m)) {
                             names.add(tiledName(f, a, m) + ROLLING_SUFFIX);
                         }
                     }

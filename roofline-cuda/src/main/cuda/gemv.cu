@@ -494,6 +494,31 @@ struct TcStep {
         if constexpr (BF) return hmul2_bf16_bits(a, s);
         else return hmul2_bits(a, s);
     }
+    // two E4M3 block scales (low byte, high byte) as A multipliers: x 2^6 in half, x 2^119 in bf16
+    __device__ __forceinline__ static H2 nvfp4_scales(uint32_t two) {
+        if constexpr (BF) return e4m3x2_bf16_times_2p119(two);
+        else return e4m3x2_times_64(two);
+    }
+    // an E8M0 block scale relative to its row's largest code emax as an A multiplier (both halves)
+    __device__ __forceinline__ static H2 mxfp4_scale(uint32_t e, uint32_t emax) {
+        if constexpr (BF) return e8m0_rel_bf16x2(e, emax);
+        else return e8m0_rel_half2(e, emax);
+    }
+    // the low / high half of v in both halves
+    __device__ __forceinline__ static H2 low(H2 v) {
+        if constexpr (BF) return __low2bfloat162(v);
+        else return __low2half2(v);
+    }
+    __device__ __forceinline__ static H2 high(H2 v) {
+        if constexpr (BF) return __high2bfloat162(v);
+        else return __high2half2(v);
+    }
+    // d += A B on the mma of the activations' type
+    __device__ __forceinline__ static void mma(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                                               uint32_t b0, uint32_t b1) {
+        if constexpr (BF) mma_16816_bf16(d, a0, a1, a2, a3, b0, b1);
+        else mma_16816(d, a0, a1, a2, a3, b0, b1);
+    }
     // one 128-k step of this lane: 16 weight bytes of rows g (wa) and g + 8 (wb), their scale entries, x as 4 x 8
     // elements per fragment (x_at(xv, f, i): the i-th 16 bytes of fragment f's)
     // MXFP4: ra / rb = the largest E8M0 code of rows g / g + 8 over all of K
@@ -505,23 +530,12 @@ struct TcStep {
         H2 sp0[2], sp1[2];
         float fa = 1.f, fb = 1.f;
         if constexpr (F == Fmt::NVFP4) {
-            if constexpr (BF) {
-                const __nv_bfloat162 sc0 = e4m3x2_bf16_times_2p119(sa), sc1 = e4m3x2_bf16_times_2p119(sb);
-                sp0[0] = __low2bfloat162(sc0); sp0[1] = __high2bfloat162(sc0);
-                sp1[0] = __low2bfloat162(sc1); sp1[1] = __high2bfloat162(sc1);
-            } else {
-                const __half2 sc0 = e4m3x2_times_64(sa), sc1 = e4m3x2_times_64(sb);
-                sp0[0] = __low2half2(sc0); sp0[1] = __high2half2(sc0);
-                sp1[0] = __low2half2(sc1); sp1[1] = __high2half2(sc1);
-            }
+            const H2 sc0 = nvfp4_scales(sa), sc1 = nvfp4_scales(sb);
+            sp0[0] = low(sc0); sp0[1] = high(sc0);
+            sp1[0] = low(sc1); sp1[1] = high(sc1);
         } else if constexpr (F == Fmt::MXFP4) {
-            if constexpr (BF) {
-                sp0[0] = sp0[1] = e8m0_rel_bf16x2(sa, ra);
-                sp1[0] = sp1[1] = e8m0_rel_bf16x2(sb, rb);
-            } else {
-                sp0[0] = sp0[1] = e8m0_rel_half2(sa, ra);
-                sp1[0] = sp1[1] = e8m0_rel_half2(sb, rb);
-            }
+            sp0[0] = sp0[1] = mxfp4_scale(sa, ra);
+            sp1[0] = sp1[1] = mxfp4_scale(sb, rb);
         } else {
             fa = __uint_as_float(sa);
             fb = __uint_as_float(sb);
@@ -556,8 +570,7 @@ struct TcStep {
                     if (f >= nf) break; // fragments past the rows there are
                     const uint4 X = x_at(xv, f, i); // x[8i + 0..7] of this lane's 32, two per register
                     const uint32_t lo = st == 0 ? X.x : X.y, hi = st == 0 ? X.z : X.w; // (x 2st, 2st+1), (x 2st+4, 2st+5)
-                    if constexpr (BF) mma_16816_bf16(d[f], a0, a1, a2, a3, __byte_perm(lo, hi, 0x5410), __byte_perm(lo, hi, 0x7632));
-                    else mma_16816(d[f], a0, a1, a2, a3, __byte_perm(lo, hi, 0x5410), __byte_perm(lo, hi, 0x7632));
+                    mma(d[f], a0, a1, a2, a3, __byte_perm(lo, hi, 0x5410), __byte_perm(lo, hi, 0x7632));
                 }
             }
         }

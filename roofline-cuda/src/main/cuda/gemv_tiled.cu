@@ -42,22 +42,22 @@ __device__ __forceinline__ uint32_t and_mask(uint32_t a, uint32_t m) {
     asm("and.b32 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(m));
     return r;
 }
-// one layout word as the four A registers of its mma: INT4 integers, E2M1 value x 2^-14 (before the block scale);
-// for BF16 activations (BF) bf16 registers: INT4 as gemv.cu's int4_pair_bf16, E2M1 value x 2^-126 with (m, e0, e1) at
-// bits 6..8 of each half, 3 below where the FP16 decode puts them (shifts of -3, 0, 6, 3 instead of 0, 3, 9, 6), the
-// sign at 15 as there: one logic op more per register than FP16 for registers 0 and 1
+// the activations' type and gemv.cu's decodes, scales and mma for it
+template <Fmt F, bool BF>
+using Tc = TcStep<F, std::conditional_t<BF, __nv_bfloat16, __half>, 1>;
+
+// one layout word as the four A registers of its mma: INT4 integers (gemv.cu's pair decode: nibbles p and p + 4 of
+// the word, as the layout places them), E2M1 value x 2^-14 (before the block scale); for BF16 activations (BF) bf16
+// registers: E2M1 value x 2^-126 with (m, e0, e1) at bits 6..8 of each half, 3 below where the FP16 decode puts them
+// (shifts of -3, 0, 6, 3 instead of 0, 3, 9, 6), the sign at 15 as there: one logic op more per register than FP16
+// for registers 0 and 1
 template <Fmt F, bool BF = false>
 __device__ __forceinline__ void decode_word(uint32_t v, uint32_t (&a)[4]) {
-    if constexpr (F == Fmt::INT4 && BF) {
-        a[0] = int4_pair_bf16<0>(v);
-        a[1] = int4_pair_bf16<1>(v);
-        a[2] = int4_pair_bf16<2>(v);
-        a[3] = int4_pair_bf16<3>(v);
-    } else if constexpr (F == Fmt::INT4) {
-        a[0] = int4_pair<0>(v);
-        a[1] = int4_pair<1>(v);
-        a[2] = int4_pair<2>(v);
-        a[3] = int4_pair<3>(v);
+    if constexpr (F == Fmt::INT4) {
+        a[0] = Tc<F, BF>::template pair<0>(v);
+        a[1] = Tc<F, BF>::template pair<1>(v);
+        a[2] = Tc<F, BF>::template pair<2>(v);
+        a[3] = Tc<F, BF>::template pair<3>(v);
     } else if constexpr (BF) {
         a[0] = lop3_or_and(and_mask(v >> 3, 0x01C001C0u), v, 0x80008000u);
         a[1] = lop3_or_and(and_mask(v, 0x01C001C0u), v * 8u, 0x80008000u);
@@ -82,24 +82,18 @@ __device__ __forceinline__ void step(const uint4 (&w)[T][2], const uint2 (&s)[T]
                                      int nf, float (&acc)[T][NB_OF<MAXM>][4], const uint32_t (&rmax)[T][2]) {
     constexpr int NB = NB_OF<MAXM>;
     constexpr bool CHAIN = F != Fmt::INT4;
-    using H2 = std::conditional_t<BF, __nv_bfloat162, __half2>;
+    using TC = Tc<F, BF>;
+    using H2 = typename TC::H2;
     #pragma unroll
     for (int j = 0; j < T; j++) {
         H2 sg[2], sg8[2]; // A multipliers of rows g / g + 8 for mma 0..3 and 4..7
-        if constexpr (F == Fmt::NVFP4 && BF) {
-            const H2 lo = e4m3x2_bf16_times_2p119(s[j].x & 0xFFFFu), hi = e4m3x2_bf16_times_2p119(s[j].x >> 16);
-            sg[0] = __low2bfloat162(lo); sg8[0] = __high2bfloat162(lo);
-            sg[1] = __low2bfloat162(hi); sg8[1] = __high2bfloat162(hi);
-        } else if constexpr (F == Fmt::NVFP4) {
-            const H2 lo = e4m3x2_times_64(s[j].x & 0xFFFFu), hi = e4m3x2_times_64(s[j].x >> 16);
-            sg[0] = __low2half2(lo); sg8[0] = __high2half2(lo);
-            sg[1] = __low2half2(hi); sg8[1] = __high2half2(hi);
-        } else if constexpr (F == Fmt::MXFP4 && BF) {
-            sg[0] = sg[1] = e8m0_rel_bf16x2(s[j].x & 0xFFu, rmax[j][0]);
-            sg8[0] = sg8[1] = e8m0_rel_bf16x2((s[j].x >> 8) & 0xFFu, rmax[j][1]);
+        if constexpr (F == Fmt::NVFP4) {
+            const H2 lo = TC::nvfp4_scales(s[j].x & 0xFFFFu), hi = TC::nvfp4_scales(s[j].x >> 16);
+            sg[0] = TC::low(lo); sg8[0] = TC::high(lo);
+            sg[1] = TC::low(hi); sg8[1] = TC::high(hi);
         } else if constexpr (F == Fmt::MXFP4) {
-            sg[0] = sg[1] = e8m0_rel_half2(s[j].x & 0xFFu, rmax[j][0]);
-            sg8[0] = sg8[1] = e8m0_rel_half2((s[j].x >> 8) & 0xFFu, rmax[j][1]);
+            sg[0] = sg[1] = TC::mxfp4_scale(s[j].x & 0xFFu, rmax[j][0]);
+            sg8[0] = sg8[1] = TC::mxfp4_scale((s[j].x >> 8) & 0xFFu, rmax[j][1]);
         }
         float part[NB][4];
         #pragma unroll
@@ -113,23 +107,17 @@ __device__ __forceinline__ void step(const uint4 (&w)[T][2], const uint2 (&s)[T]
         for (int i = 0; i < 8; i++) {
             uint32_t a[4];
             decode_word<F, BF>(words[i], a);
-            if constexpr (F != Fmt::INT4 && BF) {
-                a[0] = hmul2_bf16_bits(a[0], sg[i >> 2]);
-                a[1] = hmul2_bf16_bits(a[1], sg8[i >> 2]);
-                a[2] = hmul2_bf16_bits(a[2], sg[i >> 2]);
-                a[3] = hmul2_bf16_bits(a[3], sg8[i >> 2]);
-            } else if constexpr (F != Fmt::INT4) {
-                a[0] = hmul2_bits(a[0], sg[i >> 2]);
-                a[1] = hmul2_bits(a[1], sg8[i >> 2]);
-                a[2] = hmul2_bits(a[2], sg[i >> 2]);
-                a[3] = hmul2_bits(a[3], sg8[i >> 2]);
+            if constexpr (F != Fmt::INT4) {
+                a[0] = TC::scaled(a[0], sg[i >> 2]);
+                a[1] = TC::scaled(a[1], sg8[i >> 2]);
+                a[2] = TC::scaled(a[2], sg[i >> 2]);
+                a[3] = TC::scaled(a[3], sg8[i >> 2]);
             }
             #pragma unroll
             for (int f = 0; f < NB; f++) {
                 if (f >= nf) break;
                 const uint4 X = xv[f][i >> 1];
-                if constexpr (BF) mma_16816_bf16(d[f], a[0], a[1], a[2], a[3], (i & 1) ? X.z : X.x, (i & 1) ? X.w : X.y);
-                else mma_16816(d[f], a[0], a[1], a[2], a[3], (i & 1) ? X.z : X.x, (i & 1) ? X.w : X.y);
+                TC::mma(d[f], a[0], a[1], a[2], a[3], (i & 1) ? X.z : X.x, (i & 1) ? X.w : X.y);
             }
         }
         if constexpr (!CHAIN) {

@@ -347,194 +347,8 @@ SK_FORMAT(MXFP4, mxfp4)
     PIPE_KERNEL(FMT, fmt, 16, 1, 3, __launch_bounds__(256)) \
     PIPE_KERNEL(FMT, fmt, 16, 1, 4, __launch_bounds__(256))
 PIPE_FORMAT(INT4, int4)
-PIPE_KERNEL(INT4, int4_b4, 8, 1, 3, __launch_bounds__(256, 4)) // 4 blocks an SM, as MXFP4's window of 3 takes
 PIPE_FORMAT(NVFP4, nvfp4)
 PIPE_FORMAT(MXFP4, mxfp4)
-
-// ---- bulk: weights, scales (and at one row x) through a shared-memory ring filled by cp.async.bulk ----
-// gemv_tiled's block (T tiles, 8 warps splitting K, warp w taking groups w, w + 8, ...) plus a ninth, producer warp.
-// Round c is groups 8c .. 8c + 7 of every tile of the block: in the layout each tile's groups are contiguous, so a
-// round is one bulk copy of up to 8 KiB of weights and one of its scales per tile (and at one row one of 2 KiB of x).
-// The producer fills a ring of S rounds (full[s]: one arrival with the bytes expected), the consumers wait for round
-// c, read their words from shared memory, release the slot (empty[s]: 8 arrivals) and compute, so up to S rounds of
-// bytes are in flight without registers holding them.
-namespace bulk {
-constexpr int WARPS = 8;
-__device__ __forceinline__ uint32_t smem_addr(const void* p) { return static_cast<uint32_t>(__cvta_generic_to_shared(p)); }
-__device__ __forceinline__ void bar_init(uint64_t* b, uint32_t count) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(b)), "r"(count) : "memory");
-}
-__device__ __forceinline__ void bar_arrive(uint64_t* b) {
-    asm volatile("{\n\t.reg .b64 st;\n\tmbarrier.arrive.shared::cta.b64 st, [%0];\n\t}" ::"r"(smem_addr(b)) : "memory");
-}
-__device__ __forceinline__ void bar_expect(uint64_t* b, uint32_t bytes) {
-    asm volatile("{\n\t.reg .b64 st;\n\tmbarrier.arrive.expect_tx.shared::cta.b64 st, [%0], %1;\n\t}" ::"r"(smem_addr(b)), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void bar_wait(uint64_t* b, uint32_t parity) {
-    uint32_t done = 0;
-    do {
-        asm volatile("{\n\t.reg .pred p;\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\tselp.u32 %0, 1, 0, p;\n\t}"
-                     : "=r"(done) : "r"(smem_addr(b)), "r"(parity) : "memory");
-    } while (!done);
-}
-__device__ __forceinline__ void bulk_copy(void* dst, const void* src, uint32_t bytes, uint64_t* b) {
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
-                 ::"r"(smem_addr(dst)), "l"(src), "r"(bytes), "r"(smem_addr(b)) : "memory");
-}
-template <Fmt F> constexpr int SB = F == Fmt::NVFP4 ? 128 : 64; // scale bytes per (tile, group)
-// bytes of one round in shared memory: T tiles x 8 groups of weights and scales, then (XS) 8 groups of x's row 0
-template <Fmt F, int T, bool XS> __host__ __device__ constexpr int round_bytes() { return T * WARPS * (1024 + SB<F>) + (XS ? WARPS * 256 : 0); }
-
-template <Fmt F, int MAXM, int T, int S>
-__device__ __forceinline__ void gemv_bulk(const void* __restrict__ Wv, const void* __restrict__ Sv,
-                                          const __half* __restrict__ x, __half* __restrict__ y, int M, int N, int K,
-                                          float global) {
-    using namespace roofline_tiled;
-    constexpr int NB = NB_OF<MAXM>;
-    constexpr bool XS = MAXM == 1; // x's one row rides in the ring
-    constexpr int RB = round_bytes<F, T, XS>();
-    constexpr int SBF = SB<F>;
-    extern __shared__ __align__(128) uint8_t ring[];
-    __shared__ __align__(8) uint64_t full[S], empty[S];
-    __shared__ float red[WARPS][T][NB][4][32];
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, q = lane & 3;
-    const int G = K / GROUP_K, tiles = N / TILE_ROWS, rounds = (G + WARPS - 1) / WARPS;
-    if (threadIdx.x == 0) {
-        for (int s = 0; s < S; s++) {
-            bar_init(&full[s], 1);
-            bar_init(&empty[s], WARPS);
-        }
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-    }
-    __syncthreads();
-    roofline_launch::wait_for_previous_kernel();
-    if (warp == WARPS) { // the producer
-        if (lane == 0)
-            for (int c = 0; c < rounds; c++) {
-                const int s = c % S;
-                if (c >= S) bar_wait(&empty[s], ((c / S) - 1) & 1);
-                const int ng = min(WARPS, G - WARPS * c);
-                uint8_t* slot = ring + static_cast<size_t>(s) * RB;
-                bar_expect(&full[s], T * ng * (1024 + SBF) + (XS ? ng * 256 : 0));
-                #pragma unroll
-                for (int j = 0; j < T; j++) {
-                    const int t = blockIdx.x * T + j < tiles ? blockIdx.x * T + j : 0;
-                    const size_t tg = static_cast<size_t>(t) * G + WARPS * c;
-                    bulk_copy(slot + j * WARPS * 1024, static_cast<const uint8_t*>(Wv) + tg * 1024, ng * 1024, &full[s]);
-                    bulk_copy(slot + T * WARPS * 1024 + j * WARPS * SBF, static_cast<const uint8_t*>(Sv) + tg * SBF,
-                              ng * SBF, &full[s]);
-                }
-                if constexpr (XS)
-                    bulk_copy(slot + T * WARPS * (1024 + SBF), x + static_cast<size_t>(GROUP_K) * WARPS * c, ng * 256, &full[s]);
-            }
-        return; // no __syncthreads below involves the producer
-    }
-    const int m_count = MAXM == 1 ? 1 : M;
-    const int nf = NB == 1 ? 1 : min(NB, (M + 7) >> 3);
-    const int lane_scale = F == Fmt::INT4 ? 8 * g : F == Fmt::NVFP4 ? 4 * lane : 2 * lane;
-    uint32_t rmax[T][2];
-    #pragma unroll
-    for (int j = 0; j < T; j++) {
-        rmax[j][0] = rmax[j][1] = 0;
-        if constexpr (F == Fmt::MXFP4) {
-            const int t = blockIdx.x * T + j < tiles ? blockIdx.x * T + j : 0;
-            const uint8_t* row_emax = static_cast<const uint8_t*>(Sv) + static_cast<size_t>(N) * (K / 32);
-            rmax[j][0] = __ldg(row_emax + TILE_ROWS * t + g);
-            rmax[j][1] = __ldg(row_emax + TILE_ROWS * t + g + 8);
-        }
-    }
-    const __half* px[NB];
-    #pragma unroll
-    for (int f = 0; f < NB; f++) px[f] = x + static_cast<size_t>(8 * f + g < m_count ? 8 * f + g : 0) * K + 32 * q + GROUP_K * warp;
-    float acc[T][NB][4];
-    #pragma unroll
-    for (int j = 0; j < T; j++)
-        #pragma unroll
-        for (int f = 0; f < NB; f++)
-            #pragma unroll
-            for (int c = 0; c < 4; c++) acc[j][f][c] = 0.f;
-    for (int c = 0; c < rounds; c++) {
-        const int s = c % S;
-        if (WARPS * c + warp < G) {
-            bar_wait(&full[s], (c / S) & 1);
-            __syncwarp(); // the lanes leave the wait's loop apart; the mma below needs them converged
-            const uint8_t* slot = ring + static_cast<size_t>(s) * RB;
-            uint4 w[T][2];
-            uint2 sc[T];
-            uint4 xv[NB][4];
-            #pragma unroll
-            for (int j = 0; j < T; j++) {
-                const uint8_t* pw = slot + (j * WARPS + warp) * 1024 + 16 * lane;
-                w[j][0] = *reinterpret_cast<const uint4*>(pw);
-                w[j][1] = *reinterpret_cast<const uint4*>(pw + 512);
-                const uint8_t* ps = slot + T * WARPS * 1024 + (j * WARPS + warp) * SBF + lane_scale;
-                if constexpr (F == Fmt::INT4) sc[j] = *reinterpret_cast<const uint2*>(ps);
-                else if constexpr (F == Fmt::NVFP4) sc[j] = make_uint2(*reinterpret_cast<const uint32_t*>(ps), 0u);
-                else sc[j] = make_uint2(*reinterpret_cast<const unsigned short*>(ps), 0u);
-            }
-            if constexpr (XS) {
-                const uint4* pxs = reinterpret_cast<const uint4*>(slot + T * WARPS * (1024 + SBF) + warp * 256 + 64 * q);
-                #pragma unroll
-                for (int i = 0; i < 4; i++) xv[0][i] = pxs[i];
-            } else {
-                #pragma unroll
-                for (int f = 0; f < NB; f++)
-                    #pragma unroll
-                    for (int i = 0; i < 4; i++)
-                        xv[f][i] = f < nf ? __ldg(reinterpret_cast<const uint4*>(px[f] + static_cast<size_t>(GROUP_K) * WARPS * c) + i)
-                                          : make_uint4(0, 0, 0, 0);
-            }
-            step<F, MAXM, T>(w, sc, xv, nf, acc, rmax);
-            __syncwarp(); // the slot is released once its words have been used, so their loads have completed
-            if (lane == 0) bar_arrive(&empty[s]);
-        } else {
-            if (lane == 0) bar_arrive(&empty[s]);
-        }
-    }
-    #pragma unroll
-    for (int j = 0; j < T; j++)
-        #pragma unroll
-        for (int f = 0; f < NB; f++)
-            #pragma unroll
-            for (int c = 0; c < 4; c++) red[warp][j][f][c][lane] = acc[j][f][c];
-    asm volatile("bar.sync 1, %0;" ::"n"(WARPS * 32) : "memory"); // the consumers only
-    const float out_scale = F == Fmt::NVFP4 ? global * 256.f : 1.f;
-    for (int e = threadIdx.x; e < T * NB * 4 * 32; e += WARPS * 32) {
-        const int j = e / (NB * 128), f = (e / 128) % NB, c = (e / 32) & 3, l = e & 31;
-        const int row = (blockIdx.x * T + j) * TILE_ROWS + (l >> 2) + 8 * (c >> 1);
-        const int m = 8 * f + 2 * (l & 3) + (c & 1);
-        if (m < m_count && row < N) {
-            float v = 0.f;
-            #pragma unroll
-            for (int ww = 0; ww < WARPS; ww++) v += red[ww][j][f][c][l];
-            if constexpr (F == Fmt::MXFP4) {
-                const float e8 = e8m0_to_float(__ldg(static_cast<const uint8_t*>(Sv) + static_cast<size_t>(N) * (K / 32) + row));
-                v = v * (e8 * 0.5f);
-            } else {
-                v *= out_scale;
-            }
-            y[static_cast<size_t>(m) * N + row] = __float2half_rn(v);
-        }
-    }
-}
-} // namespace bulk
-
-#define BULK_KERNEL(FMT, fmt, MAXM, T, S, BOUNDS)                                                                   \
-    extern "C" __global__ void BOUNDS bulk_##fmt##_m##MAXM##_t##T##_s##S(const void* W, const void* s, const __half* x, \
-                                                                         __half* y, int M, int N, int K, float g,    \
-                                                                         GemvEpilogue) {                             \
-        bulk::gemv_bulk<Fmt::FMT, MAXM, T, S>(W, s, x, y, M, N, K, g);                                               \
-    }
-#define BULK_FORMAT(FMT, fmt)                               \
-    BULK_KERNEL(FMT, fmt, 1, 1, 4, __launch_bounds__(288))  \
-    BULK_KERNEL(FMT, fmt, 1, 1, 8, __launch_bounds__(288))  \
-    BULK_KERNEL(FMT, fmt, 8, 1, 4, __launch_bounds__(288))  \
-    BULK_KERNEL(FMT, fmt, 8, 1, 6, __launch_bounds__(288))  \
-    BULK_KERNEL(FMT, fmt, 16, 1, 4, __launch_bounds__(288)) \
-    BULK_KERNEL(FMT, fmt, 16, 2, 3, __launch_bounds__(288))
-BULK_FORMAT(INT4, int4)
-BULK_FORMAT(NVFP4, nvfp4)
-BULK_FORMAT(MXFP4, mxfp4)
 
 // ---- the harness ----
 
@@ -546,7 +360,6 @@ struct Variant {
     int maxm;
     int ks; // 0: a shipped tiled kernel (rows per block in rows), else a split-K kernel over a cluster of ks
     int rows;
-    int bulk_s = 0; // bulk: the ring's rounds (its tiles a block are rows / 16)
 };
 
 struct Format {
@@ -564,20 +377,18 @@ struct Format {
     {"pipe t1 d4", pipe_##fmt##_m1_t1_d4, 1, 0, 16},                                                        \
     {"tiled m8", gemv_##fmt##_f16_m8_tiled, 8, 0, 16}, {"pipe t1 d3", pipe_##fmt##_m8_t1_d3, 8, 0, 16},   \
     {"pipe t1 d4", pipe_##fmt##_m8_t1_d4, 8, 0, 16}, {"pipe t1 d6", pipe_##fmt##_m8_t1_d6, 8, 0, 16},       \
+    {"shipped m8 r3", gemv_##fmt##_f16_m8_tiled_r3, 8, 0, 16},                                              \
     {"tiled m16", gemv_##fmt##_f16_m16_tiled, 16, 0, 32},                                                   \
     {"pipe t2 d2", pipe_##fmt##_m16_t2_d2, 16, 0, 32}, {"pipe t2 d3", pipe_##fmt##_m16_t2_d3, 16, 0, 32},  \
     {"pipe t1 d3", pipe_##fmt##_m16_t1_d3, 16, 0, 16}, {"pipe t1 d4", pipe_##fmt##_m16_t1_d4, 16, 0, 16},  \
-    {"sk ks8 u2", sk_##fmt##_m16_ks8_u2, 16, 8, 128},                                                       \
-    {"bulk t1 s4", bulk_##fmt##_m1_t1_s4, 1, 0, 16, 4}, {"bulk t1 s8", bulk_##fmt##_m1_t1_s8, 1, 0, 16, 8},  \
-    {"bulk t1 s4", bulk_##fmt##_m8_t1_s4, 8, 0, 16, 4}, {"bulk t1 s6", bulk_##fmt##_m8_t1_s6, 8, 0, 16, 6},  \
-    {"bulk t1 s4", bulk_##fmt##_m16_t1_s4, 16, 0, 16, 4}, {"bulk t2 s3", bulk_##fmt##_m16_t2_s3, 16, 0, 32, 3}
+    {"sk ks8 u2", sk_##fmt##_m16_ks8_u2, 16, 8, 128}
 
 // a BF16-activation kernel under the harness's one kernel type (its x and y are bf16: timing only, no check here)
 #define AS_KERNEL(k) reinterpret_cast<Kernel>(k)
 
 static std::vector<Format> formats() {
     return {
-        {"INT4", Fmt::INT4, 128, 4, {gemv_int4_f16_m1_w8, gemv_int4_f16_m8_w8, gemv_int4_f16_m16_w8}, {SK_VARIANTS(int4), {"shipped r3", gemv_int4_f16_m1_tiled_r3, 1, 0, 16}, {"pipe t1 d3 b4", pipe_int4_b4_m8_t1_d3, 8, 0, 16}}, {{AS_KERNEL(gemv_int4_bf16_m1_w8), AS_KERNEL(gemv_int4_bf16_m1_tiled)}, {AS_KERNEL(gemv_int4_bf16_m16_w8), AS_KERNEL(gemv_int4_bf16_m16_tiled)}}},
+        {"INT4", Fmt::INT4, 128, 4, {gemv_int4_f16_m1_w8, gemv_int4_f16_m8_w8, gemv_int4_f16_m16_w8}, {SK_VARIANTS(int4), {"shipped r3", gemv_int4_f16_m1_tiled_r3, 1, 0, 16}}, {{AS_KERNEL(gemv_int4_bf16_m1_w8), AS_KERNEL(gemv_int4_bf16_m1_tiled)}, {AS_KERNEL(gemv_int4_bf16_m16_w8), AS_KERNEL(gemv_int4_bf16_m16_tiled)}}},
         {"NVFP4", Fmt::NVFP4, 16, 1, {gemv_nvfp4_f16_m1_w8, gemv_nvfp4_f16_m8_w8, gemv_nvfp4_f16_m16_w8}, {SK_VARIANTS(nvfp4)}, {{AS_KERNEL(gemv_nvfp4_bf16_m1_w8), AS_KERNEL(gemv_nvfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_nvfp4_bf16_m16_w8), AS_KERNEL(gemv_nvfp4_bf16_m16_tiled)}}},
         {"MXFP4", Fmt::MXFP4, 32, 1, {gemv_mxfp4_f16_m1_w8, gemv_mxfp4_f16_m8_w8, gemv_mxfp4_f16_m16_w8}, {SK_VARIANTS(mxfp4)}, {{AS_KERNEL(gemv_mxfp4_bf16_m1_w8), AS_KERNEL(gemv_mxfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_mxfp4_bf16_m16_w8), AS_KERNEL(gemv_mxfp4_bf16_m16_tiled)}}},
     };
@@ -620,16 +431,12 @@ struct Set {
 
 
 
-static size_t smem_of(const Variant& v, Fmt F, int K) {
-    if (v.bulk_s) // bulk::round_bytes
-        return static_cast<size_t>(v.bulk_s) * ((v.rows / 16) * 8 * (1024 + (F == Fmt::NVFP4 ? 128 : 64)) + (v.maxm == 1 ? 2048 : 0));
-    return v.ks ? sk::x_bytes(v.maxm, K, v.ks) : 0;
-}
+static size_t smem_of(const Variant& v, int K) { return v.ks ? sk::x_bytes(v.maxm, K, v.ks) : 0; }
 
-static void launch_variant(const Variant& v, Fmt F, const Set& set, const __half* x, int M, int N, int K, float global,
+static void launch_variant(const Variant& v, const Set& set, const __half* x, int M, int N, int K, float global,
                            cudaStream_t st) {
     const int grid = v.ks ? (N / w4::TILE_ROWS + sk::WARPS - 1) / sk::WARPS * v.ks : (N + v.rows - 1) / v.rows;
-    v.kernel<<<grid, v.bulk_s ? 288 : 256, smem_of(v, F, K), st>>>(set.lw, set.ls, x, set.y, M, N, K, global, GemvEpilogue{});
+    v.kernel<<<grid, 256, smem_of(v, K), st>>>(set.lw, set.ls, x, set.y, M, N, K, global, GemvEpilogue{});
 }
 static void launch_reference(Kernel k, const Set& set, const __half* x, int M, int N, int K, float global, cudaStream_t st) {
     k<<<(N + 15) / 16, 256, 0, st>>>(set.w, set.s, x, set.y, M, N, K, global, GemvEpilogue{});
@@ -698,7 +505,7 @@ int main(int argc, char** argv) {
     for (const Format& f : formats()) {
         if (!only_format.empty() && only_format.find(f.name) == std::string::npos) continue;
         for (const Variant& v : f.variants)
-            if (v.ks || v.bulk_s) CK(cudaFuncSetAttribute(v.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024));
+            if (v.ks) CK(cudaFuncSetAttribute(v.kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024));
         for (auto& sh : shapes) {
             const int N = sh.first, K = sh.second;
             char shape[32];
@@ -770,9 +577,9 @@ int main(int argc, char** argv) {
                 float tiled_us = 0;
                 for (const Variant& v : f.variants) {
                     if (v.maxm != maxm) continue;
-                    const size_t smem = smem_of(v, f.fmt, K);
+                    const size_t smem = smem_of(v, K);
                     if (smem > 200 * 1024) continue;
-                    run_once([&](const Set& s) { launch_variant(v, f.fmt, s, x, M, N, K, global, st); }, got);
+                    run_once([&](const Set& s) { launch_variant(v, s, x, M, N, K, global, st); }, got);
                     double diff = 0;
                     for (size_t i = 0; i < outs; i++) {
                         const double d = std::fabs(static_cast<double>(__half2float(got[i])) - __half2float(ref[i]));
@@ -780,7 +587,7 @@ int main(int argc, char** argv) {
                     }
                     diff /= refmax;
                     ok &= diff <= w4::MAX_REL_DIFF;
-                    const float us = time_graph(st, sets, [&](const Set& s) { launch_variant(v, f.fmt, s, x, M, N, K, global, st); });
+                    const float us = time_graph(st, sets, [&](const Set& s) { launch_variant(v, s, x, M, N, K, global, st); });
                     if (std::strncmp(v.name, "tiled", 5) == 0) tiled_us = us; // the shipped kernel, listed first
                     const double gbs = total / (us * 1e-6) / 1e9;
                     std::printf("%-6s %-12s %2d  %-14s %6.1f %8.2f %8.0f %5.1f%% %8.3fx  %.2e%s\n", f.name, shape, M, v.name,

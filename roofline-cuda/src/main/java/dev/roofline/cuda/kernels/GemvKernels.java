@@ -301,7 +301,7 @@ public final class GemvKernels implements AutoCloseable {
         checkOperands(w.format(), w.weights(), w.scales(), w.globalScale(), x, y, m, w.rows(), w.cols(), activation);
         int bound = rowsBound(w.format(), activation, m); // 1, 8, 16 or 32: the 4-bit formats run on the tensor cores
         library.launchOrdered(
-                tiledKernel(w.format(), activation, bound, w.rows(), smCount),
+                tiledKernel(w.format(), activation, bound, w.rows(), w.cols(), smCount),
                 Math.ceilDiv(w.rows() / TiledLayout.TILE_ROWS, tiledTiles(bound)),
                 32 * TILED_WARPS,
                 s,
@@ -356,29 +356,49 @@ public final class GemvKernels implements AutoCloseable {
     }
 
     /**
-     * Blocks of INT4's rolling-window one-row kernel ({@code gemv_int4_f16_m1_tiled_r3}) one SM holds: 4 of 256
-     * threads at the 63 registers ptxas gives it on sm_90a.
+     * Blocks of a rolling-window tiled kernel ({@code gemv_int4_f16_m1_tiled_r3}, {@code gemv_<format>_f16_m8_tiled_r3})
+     * one SM holds: 4 of 256 threads, at the 63 registers ptxas gives the one-row kernel on sm_90a and the 64 the
+     * 8-row ones are capped at.
      */
     static final int TILED_ROLLING_BLOCKS_PER_SM = 4;
 
     /**
-     * The tiled kernel for {@code format} with {@code activation} activations at rows bound {@code bound} and
-     * {@code rows} output rows on a GPU of {@code smCount} SMs: INT4 with FP16 activations at one row on its
-     * rolling-window kernel where the grid of 16-row blocks is at most one
-     * wave of {@link #TILED_ROLLING_BLOCKS_PER_SM} an SM, since the window keeps a warp's next loads in flight through
-     * its step and a grid of one wave has no other block to overlap them with; above a wave the plain kernel's 5 blocks
-     * an SM overlap one block's loads with another's steps and the window measured slower
-     * (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16). Else {@code gemv_<format>_<activation>_m<bound>_tiled}.
+     * Blocks an SM up to which the 8-row rolling-window kernels run: half their wave. At 4096 rows (256 blocks on 132
+     * SMs) the window was faster in every format on an H200 and an H100; at 8192 rows (512) slower on the H200 for
+     * NVFP4 and MXFP4, where the plain kernel's bursts of 4 steps a warp keep as many bytes in flight.
      */
-    static String tiledKernel(WeightFormat format, Activation activation, int bound, int rows, int smCount) {
+    static final int TILED_ROLLING_BLOCKS_PER_SM_M8 = 2;
+
+    /**
+     * Steps of 128 columns each of the 8 warps of a tiled block takes (K / 1024, rounded up) from which the 8-row
+     * rolling-window kernels run: 14 (K = 14336) and 28 were faster with the window, 8 (K = 8192) slower.
+     */
+    static final int TILED_ROLLING_MIN_WARP_STEPS_M8 = 14;
+
+    /**
+     * The tiled kernel for {@code format} with {@code activation} activations at rows bound {@code bound}, weights of
+     * {@code rows} × {@code cols}, on a GPU of {@code smCount} SMs. With FP16 activations a rolling-window kernel, which
+     * keeps a warp's next loads in flight through its step, where the grid of 16-row blocks leaves no other block to
+     * overlap them with: INT4 at one row up to one wave of {@link #TILED_ROLLING_BLOCKS_PER_SM} an SM (above it the
+     * plain kernel's 5 blocks an SM overlap one block's loads with another's steps and the window measured slower), and
+     * every format up to 8 rows up to {@link #TILED_ROLLING_BLOCKS_PER_SM_M8} an SM where each warp has at least
+     * {@link #TILED_ROLLING_MIN_WARP_STEPS_M8} steps (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16). Else
+     * {@code gemv_<format>_<activation>_m<bound>_tiled}.
+     */
+    static String tiledKernel(WeightFormat format, Activation activation, int bound, int rows, int cols, int smCount) {
+        long blocks = Math.ceilDiv(rows, TiledLayout.TILE_ROWS);
         boolean rolling = hasRollingKernel(format, activation, bound)
-                && Math.ceilDiv(rows, TiledLayout.TILE_ROWS) <= (long) TILED_ROLLING_BLOCKS_PER_SM * smCount;
+                && (bound == 1
+                        ? blocks <= (long) TILED_ROLLING_BLOCKS_PER_SM * smCount
+                        : blocks <= (long) TILED_ROLLING_BLOCKS_PER_SM_M8 * smCount
+                                && Math.ceilDiv(cols, TiledLayout.GROUP_K * TILED_WARPS)
+                                        >= TILED_ROLLING_MIN_WARP_STEPS_M8);
         return tiledName(format, activation, bound) + (rolling ? ROLLING_SUFFIX : "");
     }
 
     /** Whether gemv_tiled.cu builds a rolling-window kernel for these weights, activations and rows bound. */
     private static boolean hasRollingKernel(WeightFormat format, Activation activation, int bound) {
-        return format == WeightFormat.INT4 && activation == Activation.F16 && bound == 1;
+        return activation == Activation.F16 && (bound == 8 || (bound == 1 && format == WeightFormat.INT4));
     }
 
     /** The suffix of the rolling-window variant of a tiled kernel's name. */
@@ -458,7 +478,7 @@ public final class GemvKernels implements AutoCloseable {
 
     /**
      * Every kernel name this class launches: one per format, activation and row bound, tensor-core K splits, the tiled
-     * kernels and INT4's rolling-window one-row tiled kernel ({@link #tiledKernel}).
+     * kernels and their rolling-window variants ({@link #tiledKernel}).
      */
     static List<String> kernelNames() {
         List<String> names = new ArrayList<>();

@@ -185,29 +185,61 @@ class GemvShapeTest {
     @Test
     void int4AtOneRowRunsTheRollingTiledKernelUpToOneWaveOfItsBlocks() {
         // 132 SMs x 4 blocks = 528 blocks of 16 rows = 8448 rows; 48 SMs: 192 blocks = 3072 rows
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 8192, 132))
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 8192, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m1_tiled_r3");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 8448, 132))
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 8448, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m1_tiled_r3");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 8464, 132))
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 8464, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 28672, 132))
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 28672, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 3072, 48))
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 3072, 4096, 48))
                 .isEqualTo("gemv_int4_f16_m1_tiled_r3");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 4096, 48))
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 4096, 4096, 48))
                 .isEqualTo("gemv_int4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 8, 4096, 132))
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 8, 4096, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m8_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.NVFP4, Activation.F16, 1, 4096, 132))
+        assertThat(GemvKernels.tiledKernel(WeightFormat.NVFP4, Activation.F16, 1, 4096, 4096, 132))
                 .isEqualTo("gemv_nvfp4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 4096, 132))
+        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 4096, 4096, 132))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled");
         // BF16 activations: the plain tiled kernels of that type at every grid
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.BF16, 1, 4096, 132))
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.BF16, 1, 4096, 4096, 132))
                 .isEqualTo("gemv_int4_bf16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.NVFP4, Activation.BF16, 16, 4096, 132))
+        assertThat(GemvKernels.tiledKernel(WeightFormat.NVFP4, Activation.BF16, 16, 4096, 4096, 132))
                 .isEqualTo("gemv_nvfp4_bf16_m16_tiled");
+    }
+
+    @Test
+    void upToEightRowsEveryFormatRunsTheRollingTiledKernelOnLongRowsUpToHalfAWave() {
+        // steps a warp: K / (128 x 8 warps), the window from 14 (K = 14336); half a wave: 264 blocks of 16 rows (4224
+        // rows) on 132 SMs, 96 (1536 rows) on 48
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 8, 4096, 14336, 132))
+                .isEqualTo("gemv_int4_f16_m8_tiled_r3");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.NVFP4, Activation.F16, 8, 4224, 28672, 132))
+                .isEqualTo("gemv_nvfp4_f16_m8_tiled_r3");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 8, 1536, 14336, 48))
+                .isEqualTo("gemv_mxfp4_f16_m8_tiled_r3");
+        // 13 steps (K = 13312), 8 steps (K = 8192): the plain kernel
+        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 8, 4096, 13312, 132))
+                .isEqualTo("gemv_mxfp4_f16_m8_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 8, 2048, 8192, 132))
+                .isEqualTo("gemv_int4_f16_m8_tiled");
+        // K = 13440 (105 groups) rounds up to 14 steps: the last round of steps is partial
+        assertThat(GemvKernels.tiledKernel(WeightFormat.NVFP4, Activation.F16, 8, 4096, 13440, 132))
+                .isEqualTo("gemv_nvfp4_f16_m8_tiled_r3");
+        // above half a wave: 265 blocks on 132 SMs, 8192 rows, 97 blocks on 48 SMs
+        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 8, 4240, 14336, 132))
+                .isEqualTo("gemv_mxfp4_f16_m8_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 8, 8192, 28672, 132))
+                .isEqualTo("gemv_int4_f16_m8_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 8, 1552, 28672, 48))
+                .isEqualTo("gemv_int4_f16_m8_tiled");
+        // BF16 activations and 16 rows: no window
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.BF16, 8, 4096, 14336, 132))
+                .isEqualTo("gemv_int4_bf16_m8_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.NVFP4, Activation.F16, 16, 4096, 14336, 132))
+                .isEqualTo("gemv_nvfp4_f16_m16_tiled");
     }
 
     @Test
@@ -216,15 +248,17 @@ class GemvShapeTest {
         // looks every one of these up and fails naming a missing one, which every GPU test of the kernels does
         // per format, F16 then BF16 activations: FP16 1 + 6 + 1 (its 16-row CUDA-core kernel, for an epilogue), 2;
         // BF16 7, 7; FP8 and INT8 7, 2; each 4-bit format 8 + 4, 8 + 4 (a tensor-core kernel: 2 K splits; m1, m8,
-        // m16, m32; and the tiled kernels, one per rows bound), and INT4's rolling one-row tiled kernel (FP16)
+        // m16, m32; and the tiled kernels, one per rows bound), INT4's rolling one-row tiled kernel and each 4-bit
+        // format's rolling 8-row one (FP16)
         assertThat(GemvKernels.kernelNames())
-                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 1)
+                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 1 + 3)
                 .doesNotHaveDuplicates();
         assertThat(GemvKernels.kernelNames())
                 .contains(
                         "gemv_int4_f16_m1_tiled",
                         "gemv_int4_f16_m1_tiled_r3",
                         "gemv_nvfp4_f16_m8_tiled",
+                        "gemv_nvfp4_f16_m8_tiled_r3",
                         "gemv_mxfp4_f16_m16_tiled",
                         "gemv_nvfp4_f16_m32_tiled",
                         "gemv_int4_bf16_m1_tiled",

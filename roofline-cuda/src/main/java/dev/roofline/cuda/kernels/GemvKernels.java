@@ -356,34 +356,26 @@ public final class GemvKernels implements AutoCloseable {
     }
 
     /**
-     * Blocks of a rolling-window tiled kernel ({@code gemv_int4_f16_m1_tiled_r3}, {@code gemv_<format>_f16_m8_tiled_r3})
+     * Blocks of a rolling-window tiled kernel ({@code gemv_int4_f16_m1_tiled_r3}, {@code gemv_<int4|mxfp4>_f16_m8_tiled_r3})
      * one SM holds: 4 of 256 threads, at the 63 registers ptxas gives the one-row kernel on sm_90a and the 64 the
      * 8-row ones are capped at.
      */
     static final int TILED_ROLLING_BLOCKS_PER_SM = 4;
 
-    /**
-     * Blocks an SM up to which the 8-row rolling-window kernels run: half their wave. At 4096 rows (256 blocks on 132
-     * SMs) the window was faster in every format on an H200 and an H100; at 8192 rows (512) slower on the H200 for
-     * NVFP4 and MXFP4, where the plain kernel's bursts of 4 steps a warp keep as many bytes in flight.
-     */
+    /** Blocks an SM up to which the 8-row rolling-window kernels run: half their wave. */
     static final int TILED_ROLLING_BLOCKS_PER_SM_M8 = 2;
 
-    /**
-     * Steps of 128 columns each of the 8 warps of a tiled block takes (K / 1024, rounded up) from which the 8-row
-     * rolling-window kernels run: 14 (K = 14336) and 28 were faster with the window, 8 (K = 8192) slower.
-     */
-    static final int TILED_ROLLING_MIN_WARP_STEPS_M8 = 14;
+    /** Steps of 128 columns every one of a tiled block's 8 warps takes (K / 1024) from which the 8-row window runs. */
+    static final int TILED_ROLLING_MIN_WARP_STEPS_M8 = 8;
 
     /**
      * The tiled kernel for {@code format} with {@code activation} activations at rows bound {@code bound}, weights of
      * {@code rows} × {@code cols}, on a GPU of {@code smCount} SMs. With FP16 activations a rolling-window kernel, which
-     * keeps a warp's next loads in flight through its step, where the grid of 16-row blocks leaves no other block to
-     * overlap them with: INT4 at one row up to one wave of {@link #TILED_ROLLING_BLOCKS_PER_SM} an SM (above it the
-     * plain kernel's 5 blocks an SM overlap one block's loads with another's steps and the window measured slower), and
-     * every format up to 8 rows up to {@link #TILED_ROLLING_BLOCKS_PER_SM_M8} an SM where each warp has at least
-     * {@link #TILED_ROLLING_MIN_WARP_STEPS_M8} steps (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16). Else
-     * {@code gemv_<format>_<activation>_m<bound>_tiled}.
+     * keeps each warp's next loads in flight through its step where the blocks of an SM are too few to overlap one
+     * block's loads with another's steps: INT4 at one row up to one wave of {@link #TILED_ROLLING_BLOCKS_PER_SM} an
+     * SM, and INT4 and MXFP4 from 2 to 8 rows up to {@link #TILED_ROLLING_BLOCKS_PER_SM_M8} an SM where every warp
+     * takes at least {@link #TILED_ROLLING_MIN_WARP_STEPS_M8} steps. Where each was measured faster and slower:
+     * docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16. Else {@code gemv_<format>_<activation>_m<bound>_tiled}.
      */
     static String tiledKernel(WeightFormat format, Activation activation, int bound, int rows, int cols, int smCount) {
         long blocks = Math.ceilDiv(rows, TiledLayout.TILE_ROWS);
@@ -391,14 +383,15 @@ public final class GemvKernels implements AutoCloseable {
                 && (bound == 1
                         ? blocks <= (long) TILED_ROLLING_BLOCKS_PER_SM * smCount
                         : blocks <= (long) TILED_ROLLING_BLOCKS_PER_SM_M8 * smCount
-                                && Math.ceilDiv(cols, TiledLayout.GROUP_K * TILED_WARPS)
-                                        >= TILED_ROLLING_MIN_WARP_STEPS_M8);
+                                && cols / (TiledLayout.GROUP_K * TILED_WARPS) >= TILED_ROLLING_MIN_WARP_STEPS_M8);
         return tiledName(format, activation, bound) + (rolling ? ROLLING_SUFFIX : "");
     }
 
     /** Whether gemv_tiled.cu builds a rolling-window kernel for these weights, activations and rows bound. */
     private static boolean hasRollingKernel(WeightFormat format, Activation activation, int bound) {
-        return activation == Activation.F16 && (bound == 8 || (bound == 1 && format == WeightFormat.INT4));
+        return activation == Activation.F16
+                && (format == WeightFormat.INT4 || (format == WeightFormat.MXFP4 && bound == 8))
+                && (bound == 1 || bound == 8);
     }
 
     /** The suffix of the rolling-window variant of a tiled kernel's name. */

@@ -270,9 +270,10 @@ public class GemvKernelsIT {
      * so the unrolled loop's tail runs), N = 2096 is 131 tiles (the two-tile blocks' last one half past N); 16 × 128 is
      * one tile and one group (7 of 8 warps without a group). INT4 at one row runs the rolling-window kernel up to 4 tiles
      * an SM ({@link GemvKernels#tiledKernel}; its warps here take 9 or 8 steps, windows of 3 and a part) and the plain
-     * one at 8464 rows (529 tiles, above the 528 of 132 SMs; GPUs with more SMs run the rolling one there too). Up to 8
-     * rows every format runs its rolling-window kernel at K = 14464 (113 groups: its warps take 15 or 14 steps, at least
-     * the 14 the window needs) and the plain one at K = 8576.
+     * one at 8464 rows (529 tiles, above the 528 of 132 SMs; GPUs with more SMs run the rolling one there too). From 2
+     * to 8 rows INT4 and MXFP4 run their rolling-window kernels up to 2 tiles an SM where every warp takes at least 8
+     * steps: at K = 8576 (8 or 9 steps) and 14464 (14 or 15) on 1040 rows (65 tiles) on GPUs of 33 SMs or more, at
+     * 2096 rows (131 tiles) on GPUs of 66 or more, and the plain kernels at 8464 rows.
      */
     @ParameterizedTest(name = "{0} weights tiled, F16 activations, M={1}, N={2}, K={3}")
     @CsvSource({
@@ -303,12 +304,13 @@ public class GemvKernelsIT {
         "MXFP4, 32, 2096, 8576",
         "MXFP4, 1, 16, 128",
         "MXFP4, 16, 16, 128",
-        "INT4, 2, 2096, 14464",
-        "INT4, 8, 2096, 14464",
-        "NVFP4, 5, 2096, 14464",
-        "NVFP4, 8, 2096, 14464",
-        "MXFP4, 3, 2096, 14464",
-        "MXFP4, 8, 2096, 14464"
+        "INT4, 2, 1040, 14464",
+        "INT4, 8, 1040, 8576",
+        "INT4, 6, 8464, 8576",
+        "NVFP4, 8, 1040, 14464",
+        "MXFP4, 3, 1040, 14464",
+        "MXFP4, 8, 1040, 8576",
+        "MXFP4, 4, 8464, 8576"
     })
     void tiledWeights(WeightFormat format, int m, int n, int k) {
         check(format, Activation.F16, m, n, k, rnd -> weightsWithOutliers(rnd, n * k), 2e-3, true);

@@ -211,23 +211,21 @@ class GemvShapeTest {
     }
 
     @Test
-    void upToEightRowsEveryFormatRunsTheRollingTiledKernelOnLongRowsUpToHalfAWave() {
-        // steps a warp: K / (128 x 8 warps), the window from 14 (K = 14336); half a wave: 264 blocks of 16 rows (4224
-        // rows) on 132 SMs, 96 (1536 rows) on 48
+    void int4AndMxfp4FromTwoToEightRowsRunTheRollingTiledKernelUpToHalfAWaveOfLongRows() {
+        // steps every warp takes: K / (128 x 8 warps), the window from 8; half a wave: 264 blocks of 16 rows (4224
+        // rows)
+        // on 132 SMs, 96 (1536 rows) on 48
         assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 8, 4096, 14336, 132))
                 .isEqualTo("gemv_int4_f16_m8_tiled_r3");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.NVFP4, Activation.F16, 8, 4224, 28672, 132))
-                .isEqualTo("gemv_nvfp4_f16_m8_tiled_r3");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 8, 1536, 14336, 48))
+        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 8, 4224, 8192, 132))
                 .isEqualTo("gemv_mxfp4_f16_m8_tiled_r3");
-        // 13 steps (K = 13312), 8 steps (K = 8192): the plain kernel
-        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 8, 4096, 13312, 132))
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 8, 1536, 8192, 48))
+                .isEqualTo("gemv_int4_f16_m8_tiled_r3");
+        // K = 8064 is 63 groups: one warp takes 7 steps; K = 4096: 4
+        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 8, 4096, 8064, 132))
                 .isEqualTo("gemv_mxfp4_f16_m8_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 8, 2048, 8192, 132))
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 8, 4096, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m8_tiled");
-        // K = 13440 (105 groups) rounds up to 14 steps: the last round of steps is partial
-        assertThat(GemvKernels.tiledKernel(WeightFormat.NVFP4, Activation.F16, 8, 4096, 13440, 132))
-                .isEqualTo("gemv_nvfp4_f16_m8_tiled_r3");
         // above half a wave: 265 blocks on 132 SMs, 8192 rows, 97 blocks on 48 SMs
         assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 8, 4240, 14336, 132))
                 .isEqualTo("gemv_mxfp4_f16_m8_tiled");
@@ -235,11 +233,15 @@ class GemvShapeTest {
                 .isEqualTo("gemv_int4_f16_m8_tiled");
         assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 8, 1552, 28672, 48))
                 .isEqualTo("gemv_int4_f16_m8_tiled");
-        // BF16 activations and 16 rows: no window
+        // NVFP4, BF16 activations, MXFP4 at one row and 16 rows: no window
+        assertThat(GemvKernels.tiledKernel(WeightFormat.NVFP4, Activation.F16, 8, 4096, 14336, 132))
+                .isEqualTo("gemv_nvfp4_f16_m8_tiled");
         assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.BF16, 8, 4096, 14336, 132))
                 .isEqualTo("gemv_int4_bf16_m8_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.NVFP4, Activation.F16, 16, 4096, 14336, 132))
-                .isEqualTo("gemv_nvfp4_f16_m16_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 4096, 14336, 132))
+                .isEqualTo("gemv_mxfp4_f16_m1_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 16, 4096, 14336, 132))
+                .isEqualTo("gemv_int4_f16_m16_tiled");
     }
 
     @Test
@@ -248,22 +250,23 @@ class GemvShapeTest {
         // looks every one of these up and fails naming a missing one, which every GPU test of the kernels does
         // per format, F16 then BF16 activations: FP16 1 + 6 + 1 (its 16-row CUDA-core kernel, for an epilogue), 2;
         // BF16 7, 7; FP8 and INT8 7, 2; each 4-bit format 8 + 4, 8 + 4 (a tensor-core kernel: 2 K splits; m1, m8,
-        // m16, m32; and the tiled kernels, one per rows bound), INT4's rolling one-row tiled kernel and each 4-bit
-        // format's rolling 8-row one (FP16)
+        // m16, m32; and the tiled kernels, one per rows bound), INT4's rolling one-row tiled kernel and INT4's and
+        // MXFP4's rolling 8-row ones (FP16)
         assertThat(GemvKernels.kernelNames())
-                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 1 + 3)
+                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 1 + 2)
                 .doesNotHaveDuplicates();
         assertThat(GemvKernels.kernelNames())
                 .contains(
                         "gemv_int4_f16_m1_tiled",
                         "gemv_int4_f16_m1_tiled_r3",
                         "gemv_nvfp4_f16_m8_tiled",
-                        "gemv_nvfp4_f16_m8_tiled_r3",
+                        "gemv_mxfp4_f16_m8_tiled_r3",
                         "gemv_mxfp4_f16_m16_tiled",
                         "gemv_nvfp4_f16_m32_tiled",
                         "gemv_int4_bf16_m1_tiled",
                         "gemv_mxfp4_bf16_m32_tiled")
-                .doesNotContain("gemv_int4_bf16_m1_tiled_r3");
+                .doesNotContain(
+                        "gemv_int4_bf16_m1_tiled_r3", "gemv_nvfp4_f16_m8_tiled_r3", "gemv_mxfp4_f16_m1_tiled_r3");
         assertThat(GemvKernels.kernelNames())
                 .contains("gemv_fp16_f16_m16", "gemv_fp16_f16_m16_w8", "gemv_int8_bf16_m16", "gemv_mxfp4_bf16_m1_w16")
                 .doesNotContain("gemv_nvfp4_bf16_m1", "gemv_int4_bf16_m16");

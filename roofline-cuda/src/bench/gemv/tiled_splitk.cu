@@ -1,8 +1,8 @@
 // Variants of the 4-bit tiled GEMV (INT4 g128, NVFP4, MXFP4 weights in TiledLayout's layout x FP16 activations) at 1,
-// 8, 12 and 16 activation rows: K split over a thread-block cluster with x staged once per block in shared memory
-// (sk), and a rolling window of loads (pipe). A development tool: it times these variants L2-cold against the shipped
-// tiled kernels (gemv_tiled.cu) and checks them against the shipped row-major tensor-core kernels' outputs, in one
-// process; the numbers that count remain GemvBenchmark's.
+// 8, 12 and 16 activation rows (or any count up to 16 named on the command line): K split over a thread-block cluster
+// with x staged once per block in shared memory (sk), and a rolling window of loads (pipe). A development tool: it
+// times these variants L2-cold against the shipped tiled kernels (gemv_tiled.cu) and checks them against the shipped
+// row-major tensor-core kernels' outputs, in one process; the numbers that count remain GemvBenchmark's.
 //
 //   nvcc -std=c++17 -O3 -arch=sm_90a -o tsk roofline-cuda/src/bench/gemv/tiled_splitk.cu   (sm_90a: H100 / H200)
 //   ./tsk [format-filter] [NxK] [M]   (NxK: that shape only, listed or not; N % 16 == 0, K % 128 == 0)

@@ -337,8 +337,8 @@ ROOFLINE_GEMV_TILED_FORMAT(MXFP4, mxfp4, 2, __launch_bounds__(256, 5))
 // own next loads in flight (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16). ptxas gives it 63 registers on
 // sm_90a, so 4 blocks fit an SM (GemvKernels.TILED_ROLLING_BLOCKS_PER_SM); a cap of (256, 4) changes its code.
 ROOFLINE_GEMV_TILED_NAMED(gemv_int4_f16_m1_tiled_r3, INT4, 1, 1, 1, 3, __launch_bounds__(256))
-// From 2 to 8 rows the same window for INT4 and MXFP4, capped at 64 registers (4 blocks an SM; uncapped, INT4's takes
-// 79 and 3 blocks), for grids of at most 2 blocks an SM whose warps take at least 8 steps (GemvKernels.tiledKernel).
-// NVFP4 has none: its window was as often slower as faster (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16).
-ROOFLINE_GEMV_TILED_NAMED(gemv_int4_f16_m8_tiled_r3, INT4, 8, 1, 1, 3, __launch_bounds__(256, 4))
-ROOFLINE_GEMV_TILED_NAMED(gemv_mxfp4_f16_m8_tiled_r3, MXFP4, 8, 1, 1, 3, __launch_bounds__(256, 4))
+// From 2 to 8 rows the same window for INT4 and MXFP4 (ptxas: 79 and 64 registers on sm_90a, so 3 and 4 blocks fit
+// an SM), for grids of at most 2 blocks an SM whose warps take at least 8 steps (GemvKernels.tiledKernel). NVFP4 has
+// none: at those grids its window was slower in some cases (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16).
+ROOFLINE_GEMV_TILED_NAMED(gemv_int4_f16_m8_tiled_r3, INT4, 8, 1, 1, 3, __launch_bounds__(256))
+ROOFLINE_GEMV_TILED_NAMED(gemv_mxfp4_f16_m8_tiled_r3, MXFP4, 8, 1, 1, 3, __launch_bounds__(256))

@@ -356,16 +356,21 @@ public final class GemvKernels implements AutoCloseable {
     }
 
     /**
-     * Blocks of a rolling-window tiled kernel ({@code gemv_int4_f16_m1_tiled_r3}, {@code gemv_<int4|mxfp4>_f16_m8_tiled_r3})
-     * one SM holds: 4 of 256 threads, at the 63 registers ptxas gives the one-row kernel on sm_90a and the 64 the
-     * 8-row ones are capped at.
+     * Blocks of INT4's rolling-window one-row kernel ({@code gemv_int4_f16_m1_tiled_r3}) one SM holds: 4 of 256 threads
+     * at the 63 registers ptxas gives it on sm_90a.
      */
     static final int TILED_ROLLING_BLOCKS_PER_SM = 4;
 
-    /** Blocks an SM up to which the 8-row rolling-window kernels run: half their wave. */
+    /**
+     * Blocks an SM up to which the 8-row rolling-window kernels ({@code gemv_<int4|mxfp4>_f16_m8_tiled_r3}) run: 2,
+     * fewer than the 3 (INT4, 79 registers on sm_90a) and 4 (MXFP4, 64) that fit.
+     */
     static final int TILED_ROLLING_BLOCKS_PER_SM_M8 = 2;
 
-    /** Steps of 128 columns every one of a tiled block's 8 warps takes (K / 1024) from which the 8-row window runs. */
+    /**
+     * The fewest steps of 128 columns any of a tiled block's 8 warps takes (K / 1024 rounded down; the others take one
+     * more) from which the 8-row window runs.
+     */
     static final int TILED_ROLLING_MIN_WARP_STEPS_M8 = 8;
 
     /**

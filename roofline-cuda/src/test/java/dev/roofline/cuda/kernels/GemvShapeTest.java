@@ -212,9 +212,9 @@ class GemvShapeTest {
 
     @Test
     void int4AndMxfp4FromTwoToEightRowsRunTheRollingTiledKernelUpToHalfAWaveOfLongRows() {
-        // steps every warp takes: K / (128 x 8 warps), the window from 8; half a wave: 264 blocks of 16 rows (4224
-        // rows)
-        // on 132 SMs, 96 (1536 rows) on 48
+        // the fewest steps a warp takes: K / (128 x 8 warps) rounded down, the window from 8; 2 blocks an SM: 264
+        // blocks
+        // of 16 rows (4224 rows) on 132 SMs, 96 (1536 rows) on 48
         assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 8, 4096, 14336, 132))
                 .isEqualTo("gemv_int4_f16_m8_tiled_r3");
         assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 8, 4224, 8192, 132))

@@ -58,8 +58,8 @@ public record DeviceWeights(
      * {@link #upload} in the layout {@link GemvKernels#gemv} runs fastest with FP16 activations: {@link TiledLayout}
      * where it applies (4-bit formats, rows a multiple of 16, columns of 128), else row-major. Tiled weights run on
      * {@link GemvKernels} with FP16 or BF16 activations and no epilogue only; with BF16 activations the row-major layout
-     * measured faster below about 8192 rows (docs/design/gemv-kernels.md#4-bit-weights-with-bf16-activations); the grouped expert GEMVs ({@link MoeKernels}) and the native FP4
-     * GEMV read the row-major layout ({@link #upload}).
+     * measured faster below about 8192 rows (docs/design/gemv-kernels.md#4-bit-weights-with-bf16-activations); the
+     * grouped expert GEMVs ({@link MoeKernels}) and the native FP4 GEMV read the row-major layout ({@link #upload}).
      */
     public static DeviceWeights uploadForGemv(
             WeightFormat format, int rows, int cols, byte[] weights, byte[] scales, float globalScale) {

@@ -394,9 +394,14 @@ public final class GemvKernels implements AutoCloseable {
 
     /** Whether gemv_tiled.cu builds a rolling-window kernel for these weights, activations and rows bound. */
     private static boolean hasRollingKernel(WeightFormat format, Activation activation, int bound) {
-        return activation == Activation.F16
-                && (format == WeightFormat.INT4 || (format == WeightFormat.MXFP4 && bound == 8))
-                && (bound == 1 || bound == 8);
+        if (activation != Activation.F16) {
+            return false;
+        }
+        return switch (bound) {
+            case 1 -> format == WeightFormat.INT4;
+            case 8 -> format == WeightFormat.INT4 || format == WeightFormat.MXFP4;
+            default -> false;
+        };
     }
 
     /** The suffix of the rolling-window variant of a tiled kernel's name. */

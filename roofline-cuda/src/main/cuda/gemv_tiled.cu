@@ -156,6 +156,10 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
     constexpr int NB = NB_OF<MAXM>;
     constexpr int SB = F == Fmt::INT4 ? 64 : F == Fmt::NVFP4 ? 128 : 64; // scale bytes per (tile, group)
     __shared__ float red[WARPS][T][NB][4][32];
+    // MXFP4: each row's largest code for the output scale, as warp 0 holds it from the start. Read again from global
+    // memory it would put one more round trip at every block's end, after the last weights arrive; stored to shared
+    // memory before the steps it would hold warp 0's first weight loads until its own load arrives.
+    __shared__ uint32_t row_emax_s[F == Fmt::MXFP4 ? T : 1][TILE_ROWS];
     if (blockDim.x != WARPS * 32) __trap(); // GemvKernels launches 32 WARPS threads
     roofline_launch::wait_for_previous_kernel();
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, q = lane & 3;
@@ -269,17 +273,23 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
         advance(1);
     }
     #pragma unroll
-    for (int j = 0; j < T; j++)
+    for (int j = 0; j < T; j++) {
         #pragma unroll
         for (int f = 0; f < NB; f++)
             #pragma unroll
             for (int c = 0; c < 4; c++) red[warp][j][f][c][lane] = acc[j][f][c];
+        if constexpr (F == Fmt::MXFP4)
+            if (warp == 0 && q == 0) {
+                row_emax_s[j][g] = rmax[j][0];
+                row_emax_s[j][g + 8] = rmax[j][1];
+            }
+    }
     __syncthreads();
     // NVFP4: FP16 2^-14 (e2m1) x 2^6 (scale) = 2^-8; BF16 2^-126 x 2^119 = 2^-7
     const float out_scale = F == Fmt::NVFP4 ? global * (BF ? 128.f : 256.f) : 1.f;
     for (int e = threadIdx.x; e < T * NB * 4 * 32; e += WARPS * 32) {
         const int j = e / (NB * 128), f = (e / 128) % NB, c = (e / 32) & 3, l = e & 31;
-        const int row = (blockIdx.x * T + j) * TILE_ROWS + (l >> 2) + 8 * (c >> 1);
+        const int tile_row = (l >> 2) + 8 * (c >> 1), row = (blockIdx.x * T + j) * TILE_ROWS + tile_row;
         const int m = 8 * f + 2 * (l & 3) + (c & 1);
         if (m < m_count && row < N) {
             float v = 0.f;
@@ -289,7 +299,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
             // = 2^(Emax - 127) x 2^126 (e2m1) x 2^-119 (e8m0_rel_bf16x2), its 2^7 applied to v first: 2^(Emax - 120)
             // overflows FP32 from Emax = 248
             if constexpr (F == Fmt::MXFP4) {
-                const float e = e8m0_to_float(__ldg(static_cast<const uint8_t*>(Sv) + static_cast<size_t>(N) * (K / 32) + row));
+                const float e = e8m0_to_float(row_emax_s[j][tile_row]);
                 v = BF ? (v * 128.f) * e : v * (e * 0.5f);
             } else {
                 v *= out_scale;
@@ -332,11 +342,13 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
 ROOFLINE_GEMV_TILED_FORMAT(INT4, int4, 4, __launch_bounds__(256))
 ROOFLINE_GEMV_TILED_FORMAT(NVFP4, nvfp4, 2, __launch_bounds__(256, 5))
 ROOFLINE_GEMV_TILED_FORMAT(MXFP4, mxfp4, 2, __launch_bounds__(256, 5))
-// INT4 at one row with a rolling window of 3 steps (2 in flight through each step), for grids of at most one wave of
-// its blocks (GemvKernels.tiledKernel): with one wave no other block overlaps a block's loads, so its warps keep their
-// own next loads in flight (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16). ptxas gives it 63 registers on
-// sm_90a, so 4 blocks fit an SM (GemvKernels.TILED_ROLLING_BLOCKS_PER_SM); a cap of (256, 4) changes its code.
-ROOFLINE_GEMV_TILED_NAMED(gemv_int4_f16_m1_tiled_r3, INT4, 1, 1, 1, 3, __launch_bounds__(256))
+// At one row a rolling window of 2 steps (the next step's loads in flight through each step) where the grid leaves an
+// SM too few blocks to overlap one block's loads with another's steps (GemvKernels.tiledKernel): INT4 up to one wave of
+// its blocks, MXFP4 up to 2 blocks an SM (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16). ptxas gives them 55
+// and 61 registers on sm_90a, so 4 blocks fit an SM (GemvKernels.TILED_ROLLING_BLOCKS_PER_SM); capped at 5 blocks an
+// SM they were slower. NVFP4 has none: its window was no faster at any shape measured.
+ROOFLINE_GEMV_TILED_NAMED(gemv_int4_f16_m1_tiled_r2, INT4, 1, 1, 1, 2, __launch_bounds__(256))
+ROOFLINE_GEMV_TILED_NAMED(gemv_mxfp4_f16_m1_tiled_r2, MXFP4, 1, 1, 1, 2, __launch_bounds__(256))
 // From 2 to 8 rows the same window for INT4 and MXFP4 (ptxas: 79 and 64 registers on sm_90a, so 3 and 4 blocks fit
 // an SM), for grids of at most 2 blocks an SM whose warps take at least 8 steps (GemvKernels.tiledKernel). NVFP4 has
 // none: at those grids its window was slower in some cases (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16).

@@ -356,16 +356,16 @@ public final class GemvKernels implements AutoCloseable {
     }
 
     /**
-     * Blocks of INT4's rolling-window one-row kernel ({@code gemv_int4_f16_m1_tiled_r3}) one SM holds: 4 of 256 threads
-     * at the 63 registers ptxas gives it on sm_90a.
+     * Blocks of the one-row rolling-window kernels ({@code gemv_<int4|mxfp4>_f16_m1_tiled_r2}) one SM holds: 4 of 256
+     * threads at the 55 and 61 registers ptxas gives them on sm_90a. INT4's runs up to one wave of them.
      */
     static final int TILED_ROLLING_BLOCKS_PER_SM = 4;
 
     /**
-     * Blocks an SM up to which the 8-row rolling-window kernels ({@code gemv_<int4|mxfp4>_f16_m8_tiled_r3}) run: 2,
-     * fewer than the 3 (INT4, 79 registers on sm_90a) and 4 (MXFP4, 64) that fit.
+     * Blocks an SM up to which MXFP4's one-row window and the 8-row windows ({@code gemv_<int4|mxfp4>_f16_m8_tiled_r3})
+     * run: 2, fewer than fit (4 for MXFP4's one-row kernel and 8-row one, 3 for INT4's 8-row one at 79 registers).
      */
-    static final int TILED_ROLLING_BLOCKS_PER_SM_M8 = 2;
+    static final int TILED_ROLLING_BLOCKS_PER_SM_HALF = 2;
 
     /**
      * The fewest steps of 128 columns any of a tiled block's 8 warps takes (K / 1024 rounded down; the others take one
@@ -377,35 +377,39 @@ public final class GemvKernels implements AutoCloseable {
      * The tiled kernel for {@code format} with {@code activation} activations at rows bound {@code bound}, weights of
      * {@code rows} × {@code cols}, on a GPU of {@code smCount} SMs. With FP16 activations a rolling-window kernel, which
      * keeps each warp's next loads in flight through its step where the blocks of an SM are too few to overlap one
-     * block's loads with another's steps: INT4 at one row up to one wave of {@link #TILED_ROLLING_BLOCKS_PER_SM} an
-     * SM, and INT4 and MXFP4 from 2 to 8 rows up to {@link #TILED_ROLLING_BLOCKS_PER_SM_M8} an SM where every warp
+     * block's loads with another's steps: at one row a window of 2, INT4's up to one wave of
+     * {@link #TILED_ROLLING_BLOCKS_PER_SM} an SM and MXFP4's up to {@link #TILED_ROLLING_BLOCKS_PER_SM_HALF}; from 2 to
+     * 8 rows a window of 3, INT4's and MXFP4's up to {@link #TILED_ROLLING_BLOCKS_PER_SM_HALF} an SM where every warp
      * takes at least {@link #TILED_ROLLING_MIN_WARP_STEPS_M8} steps. Where each was measured faster and slower:
      * docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16. Else {@code gemv_<format>_<activation>_m<bound>_tiled}.
      */
     static String tiledKernel(WeightFormat format, Activation activation, int bound, int rows, int cols, int smCount) {
+        String window = rollingSuffix(format, activation, bound);
         long blocks = Math.ceilDiv(rows, TiledLayout.TILE_ROWS);
-        boolean rolling = hasRollingKernel(format, activation, bound)
-                && (bound == 1
-                        ? blocks <= (long) TILED_ROLLING_BLOCKS_PER_SM * smCount
-                        : blocks <= (long) TILED_ROLLING_BLOCKS_PER_SM_M8 * smCount
-                                && cols / (TiledLayout.GROUP_K * TILED_WARPS) >= TILED_ROLLING_MIN_WARP_STEPS_M8);
-        return tiledName(format, activation, bound) + (rolling ? ROLLING_SUFFIX : "");
+        int blocksPerSm = bound == 1 && format == WeightFormat.INT4
+                ? TILED_ROLLING_BLOCKS_PER_SM
+                : TILED_ROLLING_BLOCKS_PER_SM_HALF;
+        boolean rolling = !window.isEmpty()
+                && blocks <= (long) blocksPerSm * smCount
+                && (bound == 1 || cols / (TiledLayout.GROUP_K * TILED_WARPS) >= TILED_ROLLING_MIN_WARP_STEPS_M8);
+        return tiledName(format, activation, bound) + (rolling ? window : "");
     }
 
-    /** Whether gemv_tiled.cu builds a rolling-window kernel for these weights, activations and rows bound. */
-    private static boolean hasRollingKernel(WeightFormat format, Activation activation, int bound) {
-        if (activation != Activation.F16) {
-            return false;
+    /**
+     * The suffix of the rolling-window kernel gemv_tiled.cu builds for these weights, activations and rows bound
+     * ({@code _r<steps in the window>}), or "" where it builds none: INT4 and MXFP4 with FP16 activations at one row
+     * ({@code _r2}) and at 8 rows ({@code _r3}).
+     */
+    private static String rollingSuffix(WeightFormat format, Activation activation, int bound) {
+        if (activation != Activation.F16 || (format != WeightFormat.INT4 && format != WeightFormat.MXFP4)) {
+            return "";
         }
         return switch (bound) {
-            case 1 -> format == WeightFormat.INT4;
-            case 8 -> format == WeightFormat.INT4 || format == WeightFormat.MXFP4;
-            default -> false;
+            case 1 -> "_r2";
+            case 8 -> "_r3";
+            default -> "";
         };
     }
-
-    /** The suffix of the rolling-window variant of a tiled kernel's name. */
-    private static final String ROLLING_SUFFIX = "_r3";
 
     /**
      * Output rows one block computes: 16 for the tensor-core kernels ({@link #tensorCores}); for the CUDA-core kernels
@@ -502,8 +506,9 @@ public final class GemvKernels implements AutoCloseable {
                     }
                     if (f.isFourBit()) {
                         names.add(tiledName(f, a, m));
-                        if (hasRollingKernel(f, a, m)) {
-                            names.add(tiledName(f, a, m) + ROLLING_SUFFIX);
+                        String window = rollingSuffix(f, a, m);
+                        if (!window.isEmpty()) {
+                            names.add(tiledName(f, a, m) + window);
                         }
                     }
                 }

@@ -186,23 +186,21 @@ class GemvShapeTest {
     void int4AtOneRowRunsTheRollingTiledKernelUpToOneWaveOfItsBlocks() {
         // 132 SMs x 4 blocks = 528 blocks of 16 rows = 8448 rows; 48 SMs: 192 blocks = 3072 rows
         assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 8192, 4096, 132))
-                .isEqualTo("gemv_int4_f16_m1_tiled_r3");
+                .isEqualTo("gemv_int4_f16_m1_tiled_r2");
         assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 8448, 4096, 132))
-                .isEqualTo("gemv_int4_f16_m1_tiled_r3");
+                .isEqualTo("gemv_int4_f16_m1_tiled_r2");
         assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 8464, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m1_tiled");
         assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 28672, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m1_tiled");
         assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 3072, 4096, 48))
-                .isEqualTo("gemv_int4_f16_m1_tiled_r3");
+                .isEqualTo("gemv_int4_f16_m1_tiled_r2");
         assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 4096, 4096, 48))
                 .isEqualTo("gemv_int4_f16_m1_tiled");
         assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 8, 4096, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m8_tiled");
         assertThat(GemvKernels.tiledKernel(WeightFormat.NVFP4, Activation.F16, 1, 4096, 4096, 132))
                 .isEqualTo("gemv_nvfp4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 4096, 4096, 132))
-                .isEqualTo("gemv_mxfp4_f16_m1_tiled");
         // BF16 activations: the plain tiled kernels of that type at every grid
         assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.BF16, 1, 4096, 4096, 132))
                 .isEqualTo("gemv_int4_bf16_m1_tiled");
@@ -211,10 +209,28 @@ class GemvShapeTest {
     }
 
     @Test
+    void mxfp4AtOneRowRunsTheRollingTiledKernelUpToHalfAWave() {
+        // 2 blocks an SM: 264 blocks of 16 rows (4224 rows) on 132 SMs, 96 (1536 rows) on 48; no bound on K
+        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 4096, 4096, 132))
+                .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 4224, 14336, 132))
+                .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 1536, 128, 48))
+                .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 4240, 4096, 132))
+                .isEqualTo("gemv_mxfp4_f16_m1_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 6144, 4096, 132))
+                .isEqualTo("gemv_mxfp4_f16_m1_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 1552, 4096, 48))
+                .isEqualTo("gemv_mxfp4_f16_m1_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.BF16, 1, 4096, 4096, 132))
+                .isEqualTo("gemv_mxfp4_bf16_m1_tiled");
+    }
+
+    @Test
     void int4AndMxfp4FromTwoToEightRowsRunTheRollingTiledKernelUpToHalfAWaveOfLongRows() {
         // the fewest steps a warp takes: K / (128 x 8 warps) rounded down, the window from 8; 2 blocks an SM: 264
-        // blocks
-        // of 16 rows (4224 rows) on 132 SMs, 96 (1536 rows) on 48
+        // blocks of 16 rows (4224 rows) on 132 SMs, 96 (1536 rows) on 48
         assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 8, 4096, 14336, 132))
                 .isEqualTo("gemv_int4_f16_m8_tiled_r3");
         assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 8, 4224, 8192, 132))
@@ -233,13 +249,11 @@ class GemvShapeTest {
                 .isEqualTo("gemv_int4_f16_m8_tiled");
         assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 8, 1552, 28672, 48))
                 .isEqualTo("gemv_int4_f16_m8_tiled");
-        // NVFP4, BF16 activations, MXFP4 at one row and 16 rows: no window
+        // NVFP4, BF16 activations and 16 rows: no window
         assertThat(GemvKernels.tiledKernel(WeightFormat.NVFP4, Activation.F16, 8, 4096, 14336, 132))
                 .isEqualTo("gemv_nvfp4_f16_m8_tiled");
         assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.BF16, 8, 4096, 14336, 132))
                 .isEqualTo("gemv_int4_bf16_m8_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 4096, 14336, 132))
-                .isEqualTo("gemv_mxfp4_f16_m1_tiled");
         assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 16, 4096, 14336, 132))
                 .isEqualTo("gemv_int4_f16_m16_tiled");
     }
@@ -250,15 +264,16 @@ class GemvShapeTest {
         // looks every one of these up and fails naming a missing one, which every GPU test of the kernels does
         // per format, F16 then BF16 activations: FP16 1 + 6 + 1 (its 16-row CUDA-core kernel, for an epilogue), 2;
         // BF16 7, 7; FP8 and INT8 7, 2; each 4-bit format 8 + 4, 8 + 4 (a tensor-core kernel: 2 K splits; m1, m8,
-        // m16, m32; and the tiled kernels, one per rows bound), INT4's rolling one-row tiled kernel and INT4's and
-        // MXFP4's rolling 8-row ones (FP16)
+        // m16, m32; and the tiled kernels, one per rows bound), INT4's and MXFP4's rolling one-row and 8-row tiled
+        // kernels (FP16)
         assertThat(GemvKernels.kernelNames())
-                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 1 + 2)
+                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 2 + 2)
                 .doesNotHaveDuplicates();
         assertThat(GemvKernels.kernelNames())
                 .contains(
                         "gemv_int4_f16_m1_tiled",
-                        "gemv_int4_f16_m1_tiled_r3",
+                        "gemv_int4_f16_m1_tiled_r2",
+                        "gemv_mxfp4_f16_m1_tiled_r2",
                         "gemv_nvfp4_f16_m8_tiled",
                         "gemv_mxfp4_f16_m8_tiled_r3",
                         "gemv_mxfp4_f16_m16_tiled",
@@ -266,7 +281,11 @@ class GemvShapeTest {
                         "gemv_int4_bf16_m1_tiled",
                         "gemv_mxfp4_bf16_m32_tiled")
                 .doesNotContain(
-                        "gemv_int4_bf16_m1_tiled_r3", "gemv_nvfp4_f16_m8_tiled_r3", "gemv_mxfp4_f16_m1_tiled_r3");
+                        "gemv_int4_f16_m1_tiled_r3",
+                        "gemv_int4_bf16_m1_tiled_r2",
+                        "gemv_nvfp4_f16_m1_tiled_r2",
+                        "gemv_nvfp4_f16_m8_tiled_r3",
+                        "gemv_mxfp4_f16_m8_tiled_r2");
         assertThat(GemvKernels.kernelNames())
                 .contains("gemv_fp16_f16_m16", "gemv_fp16_f16_m16_w8", "gemv_int8_bf16_m16", "gemv_mxfp4_bf16_m1_w16")
                 .doesNotContain("gemv_nvfp4_bf16_m1", "gemv_int4_bf16_m16");

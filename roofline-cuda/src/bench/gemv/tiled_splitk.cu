@@ -362,6 +362,251 @@ ROOFLINE_GEMV_TILED_NAMED(unroll_int4_m1_u2, INT4, 1, 1, 2, 0, __launch_bounds__
 PIPE_FORMAT(NVFP4, nvfp4)
 PIPE_FORMAT(MXFP4, mxfp4)
 
+namespace jit {
+using namespace roofline_tiled;
+// x loaded just in time: each 16-byte piece of x (two mmas' B registers) right before its two mmas, for all T tiles,
+// so that only NB x 4 registers of x are live instead of NB x 16 (gemv_tiled's step holds a whole step's x)
+template <Fmt F, int MAXM, int T>
+__device__ __forceinline__ void step_jit(const uint4 (&w)[T][2], const uint2 (&s)[T], const __half* const (&px)[NB_OF<MAXM>],
+                                         size_t off, int nf, float (&acc)[T][NB_OF<MAXM>][4], const uint32_t (&rmax)[T][2]) {
+    constexpr int NB = NB_OF<MAXM>;
+    constexpr bool CHAIN = F != Fmt::INT4;
+    using TC = Tc<F, false>;
+    using H2 = typename TC::H2;
+    H2 sg[T][2], sg8[T][2];
+    #pragma unroll
+    for (int j = 0; j < T; j++) {
+        if constexpr (F == Fmt::NVFP4) {
+            const H2 lo = TC::nvfp4_scales(s[j].x & 0xFFFFu), hi = TC::nvfp4_scales(s[j].x >> 16);
+            sg[j][0] = TC::low(lo); sg8[j][0] = TC::high(lo);
+            sg[j][1] = TC::low(hi); sg8[j][1] = TC::high(hi);
+        } else if constexpr (F == Fmt::MXFP4) {
+            sg[j][0] = sg[j][1] = TC::mxfp4_scale(s[j].x & 0xFFu, rmax[j][0]);
+            sg8[j][0] = sg8[j][1] = TC::mxfp4_scale((s[j].x >> 8) & 0xFFu, rmax[j][1]);
+        }
+    }
+    float part[T][NB][4];
+    #pragma unroll
+    for (int j = 0; j < T; j++)
+        #pragma unroll
+        for (int f = 0; f < NB; f++)
+            #pragma unroll
+            for (int c = 0; c < 4; c++) part[j][f][c] = 0.f;
+    uint4 X[NB];
+    #pragma unroll
+    for (int i = 0; i < 8; i++) {
+        if ((i & 1) == 0)
+            #pragma unroll
+            for (int f = 0; f < NB; f++)
+                X[f] = f < nf ? __ldg(reinterpret_cast<const uint4*>(px[f] + off) + (i >> 1)) : make_uint4(0, 0, 0, 0);
+        #pragma unroll
+        for (int j = 0; j < T; j++) {
+            const uint32_t word = (i < 4 ? (i == 0 ? w[j][0].x : i == 1 ? w[j][0].y : i == 2 ? w[j][0].z : w[j][0].w)
+                                         : (i == 4 ? w[j][1].x : i == 5 ? w[j][1].y : i == 6 ? w[j][1].z : w[j][1].w));
+            uint32_t a[4];
+            decode_word<F, false>(word, a);
+            if constexpr (F != Fmt::INT4) {
+                a[0] = TC::scaled(a[0], sg[j][i >> 2]);
+                a[1] = TC::scaled(a[1], sg8[j][i >> 2]);
+                a[2] = TC::scaled(a[2], sg[j][i >> 2]);
+                a[3] = TC::scaled(a[3], sg8[j][i >> 2]);
+            }
+            #pragma unroll
+            for (int f = 0; f < NB; f++) {
+                if (f >= nf) break;
+                float (&d)[4] = CHAIN ? acc[j][f] : part[j][f];
+                TC::mma(d, a[0], a[1], a[2], a[3], (i & 1) ? X[f].z : X[f].x, (i & 1) ? X[f].w : X[f].y);
+            }
+        }
+    }
+    if constexpr (!CHAIN) {
+        #pragma unroll
+        for (int j = 0; j < T; j++) {
+            const float fa = __uint_as_float(s[j].x), fb = __uint_as_float(s[j].y);
+            #pragma unroll
+            for (int f = 0; f < NB; f++) {
+                acc[j][f][0] = fmaf(part[j][f][0], fa, acc[j][f][0]);
+                acc[j][f][2] = fmaf(part[j][f][2], fb, acc[j][f][2]);
+                if constexpr (MAXM > 1) {
+                    acc[j][f][1] = fmaf(part[j][f][1], fa, acc[j][f][1]);
+                    acc[j][f][3] = fmaf(part[j][f][3], fb, acc[j][f][3]);
+                }
+            }
+        }
+    }
+}
+
+template <Fmt F, int MAXM, int T, int UNROLL, int WARPS, int ROLL = 0, typename TA = __half>
+__device__ __forceinline__ void gemv_tiled_jit(const void* __restrict__ Wv, const void* __restrict__ Sv,
+                                        const TA* __restrict__ x, TA* __restrict__ y, int M, int N, int K,
+                                        float global) {
+    constexpr bool BF = std::is_same_v<TA, __nv_bfloat16>; // BF16 activations
+    constexpr int NB = NB_OF<MAXM>;
+    constexpr int SB = F == Fmt::INT4 ? 64 : F == Fmt::NVFP4 ? 128 : 64; // scale bytes per (tile, group)
+    __shared__ float red[WARPS][T][NB][4][32];
+    // MXFP4: each row's largest code for the output scale, as warp 0 holds it from the start. Read again from global
+    // memory it would put one more round trip at every block's end, after the last weights arrive; stored to shared
+    // memory before the steps it would hold warp 0's first weight loads until its own load arrives.
+    __shared__ uint32_t row_emax_s[F == Fmt::MXFP4 ? T : 1][TILE_ROWS];
+    if (blockDim.x != WARPS * 32) __trap(); // GemvKernels launches 32 WARPS threads
+    roofline_launch::wait_for_previous_kernel();
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, q = lane & 3;
+    const int G = K / GROUP_K, tiles = N / TILE_ROWS;
+    const int m_count = MAXM == 1 ? 1 : M;
+    const int nf = NB == 1 ? 1 : min(NB, (M + 7) >> 3);
+    const int lane_scale = F == Fmt::INT4 ? 8 * g : F == Fmt::NVFP4 ? 4 * lane : 2 * lane;
+    const uint8_t* pw[T];
+    const uint8_t* ps[T];
+    uint32_t rmax[T][2];
+    #pragma unroll
+    for (int j = 0; j < T; j++) {
+        const int t = blockIdx.x * T + j < tiles ? blockIdx.x * T + j : 0;
+        pw[j] = static_cast<const uint8_t*>(Wv) + (static_cast<size_t>(t) * G + warp) * GROUP_BYTES + 16 * lane;
+        ps[j] = static_cast<const uint8_t*>(Sv) + (static_cast<size_t>(t) * G + warp) * SB + lane_scale;
+        rmax[j][0] = rmax[j][1] = 0;
+        if constexpr (F == Fmt::MXFP4) {
+            const uint8_t* row_emax = static_cast<const uint8_t*>(Sv) + static_cast<size_t>(N) * (K / 32);
+            rmax[j][0] = __ldg(row_emax + TILE_ROWS * t + g);
+            rmax[j][1] = __ldg(row_emax + TILE_ROWS * t + g + 8);
+        }
+    }
+    const TA* px[NB];
+    #pragma unroll
+    for (int f = 0; f < NB; f++) px[f] = x + static_cast<size_t>(8 * f + g < m_count ? 8 * f + g : 0) * K + 32 * q + GROUP_K * warp;
+
+    float acc[T][NB][4];
+    #pragma unroll
+    for (int j = 0; j < T; j++)
+        #pragma unroll
+        for (int f = 0; f < NB; f++)
+            #pragma unroll
+            for (int c = 0; c < 4; c++) acc[j][f][c] = 0.f;
+
+    auto advance = [&](int steps) {
+        #pragma unroll
+        for (int j = 0; j < T; j++) {
+            pw[j] += static_cast<size_t>(GROUP_BYTES) * WARPS * steps;
+            ps[j] += SB * WARPS * steps;
+        }
+        #pragma unroll
+        for (int f = 0; f < NB; f++) px[f] += GROUP_K * WARPS * steps;
+    };
+    if constexpr (ROLL > 0) {
+        const int n = warp < G ? (G - warp + WARPS - 1) / WARPS : 0; // this warp's steps
+        uint4 w[ROLL][T][2];
+        uint2 s[ROLL][T];
+        auto load = [&](uint4 (&wd)[T][2], uint2 (&sd)[T], int c) {
+            #pragma unroll
+            for (int j = 0; j < T; j++) {
+                wd[j][0] = load_stream<0>(pw[j] + static_cast<size_t>(c) * GROUP_BYTES * WARPS);
+                wd[j][1] = load_stream<0>(pw[j] + static_cast<size_t>(c) * GROUP_BYTES * WARPS + 512);
+                sd[j] = load_scale<F>(ps[j] + static_cast<size_t>(c) * SB * WARPS);
+            }
+        };
+        #pragma unroll
+        for (int d = 0; d < ROLL - 1; d++)
+            if (d < n) load(w[d], s[d], d);
+        for (int i = 0; i < n; i += ROLL) {
+            #pragma unroll
+            for (int d = 0; d < ROLL; d++) { // slot d holds step i + d; slot (d + ROLL - 1) % ROLL was used by step i + d - 1
+                const int c = i + d;
+                if (c < n) {
+                    if (c + ROLL - 1 < n) load(w[(d + ROLL - 1) % ROLL], s[(d + ROLL - 1) % ROLL], c + ROLL - 1);
+                    step_jit<F, MAXM, T>(w[d], s[d], px, static_cast<size_t>(GROUP_K) * WARPS * c, nf, acc, rmax);
+                }
+            }
+        }
+    }
+    int it = ROLL > 0 ? G : warp;
+    for (; it + WARPS * (UNROLL - 1) < G; it += WARPS * UNROLL) {
+        uint4 w[UNROLL][T][2];
+        uint2 s[UNROLL][T];
+        #pragma unroll
+        for (int u = 0; u < UNROLL; u++)
+            #pragma unroll
+            for (int j = 0; j < T; j++) {
+                w[u][j][0] = load_stream<0>(pw[j] + GROUP_BYTES * WARPS * u);
+                w[u][j][1] = load_stream<0>(pw[j] + GROUP_BYTES * WARPS * u + 512);
+                s[u][j] = load_scale<F>(ps[j] + SB * WARPS * u);
+            }
+        #pragma unroll
+        for (int u = 0; u < UNROLL; u++) {
+            step_jit<F, MAXM, T>(w[u], s[u], px, static_cast<size_t>(GROUP_K) * WARPS * u, nf, acc, rmax);
+        }
+        advance(UNROLL);
+    }
+    for (; it < G; it += WARPS) { // at most UNROLL - 1 groups per warp
+        uint4 w[T][2];
+        uint2 s[T];
+        #pragma unroll
+        for (int j = 0; j < T; j++) {
+            w[j][0] = load_stream<0>(pw[j]);
+            w[j][1] = load_stream<0>(pw[j] + 512);
+            s[j] = load_scale<F>(ps[j]);
+        }
+        step_jit<F, MAXM, T>(w, s, px, 0, nf, acc, rmax);
+        advance(1);
+    }
+    #pragma unroll
+    for (int j = 0; j < T; j++) {
+        #pragma unroll
+        for (int f = 0; f < NB; f++)
+            #pragma unroll
+            for (int c = 0; c < 4; c++) red[warp][j][f][c][lane] = acc[j][f][c];
+        if constexpr (F == Fmt::MXFP4)
+            if (warp == 0 && q == 0) {
+                row_emax_s[j][g] = rmax[j][0];
+                row_emax_s[j][g + 8] = rmax[j][1];
+            }
+    }
+    __syncthreads();
+    // NVFP4: FP16 2^-14 (e2m1) x 2^6 (scale) = 2^-8; BF16 2^-126 x 2^119 = 2^-7
+    const float out_scale = F == Fmt::NVFP4 ? global * (BF ? 128.f : 256.f) : 1.f;
+    for (int e = threadIdx.x; e < T * NB * 4 * 32; e += WARPS * 32) {
+        const int j = e / (NB * 128), f = (e / 128) % NB, c = (e / 32) & 3, l = e & 31;
+        const int tile_row = (l >> 2) + 8 * (c >> 1), row = (blockIdx.x * T + j) * TILE_ROWS + tile_row;
+        const int m = 8 * f + 2 * (l & 3) + (c & 1);
+        if (m < m_count && row < N) {
+            float v = 0.f;
+            #pragma unroll
+            for (int ww = 0; ww < WARPS; ww++) v += red[ww][j][f][c][l];
+            // MXFP4: FP16 2^(Emax - 128) = 2^(Emax - 127) x 2^14 (e2m1) x 2^-15 (e8m0_rel_half2); BF16 2^(Emax - 120)
+            // = 2^(Emax - 127) x 2^126 (e2m1) x 2^-119 (e8m0_rel_bf16x2), its 2^7 applied to v first: 2^(Emax - 120)
+            // overflows FP32 from Emax = 248
+            if constexpr (F == Fmt::MXFP4) {
+                const float e = e8m0_to_float(row_emax_s[j][tile_row]);
+                v = BF ? (v * 128.f) * e : v * (e * 0.5f);
+            } else {
+                v *= out_scale;
+            }
+            y[static_cast<size_t>(m) * N + row] = from_float<TA>(v);
+        }
+    }
+}
+
+} // namespace jit
+
+#define JIT_KERNEL(FMT, fmt, MAXM, T, UNR, D, BOUNDS)                                                              \
+    extern "C" __global__ void BOUNDS jit_##fmt##_m##MAXM##_t##T##_u##UNR##_d##D(                                  \
+        const void* W, const void* s, const __half* x, __half* y, int M, int N, int K, float g, GemvEpilogue) {    \
+        jit::gemv_tiled_jit<Fmt::FMT, MAXM, T, UNR, 8, D, __half>(W, s, x, y, M, N, K, g);                         \
+    }
+#define JIT_FORMAT(FMT, fmt)                                \
+    JIT_KERNEL(FMT, fmt, 16, 2, 1, 0, __launch_bounds__(256)) \
+    JIT_KERNEL(FMT, fmt, 16, 2, 1, 2, __launch_bounds__(256)) \
+    JIT_KERNEL(FMT, fmt, 16, 2, 2, 0, __launch_bounds__(256)) \
+    JIT_KERNEL(FMT, fmt, 16, 1, 1, 3, __launch_bounds__(256)) \
+    JIT_KERNEL(FMT, fmt, 8, 1, 4, 0, __launch_bounds__(256))
+JIT_FORMAT(INT4, int4)
+JIT_FORMAT(NVFP4, nvfp4)
+JIT_FORMAT(MXFP4, mxfp4)
+ROOFLINE_GEMV_TILED_NAMED(unroll_mxfp4_m1_u4, MXFP4, 1, 1, 4, 0, __launch_bounds__(256, 5))
+ROOFLINE_GEMV_TILED_NAMED(unroll_mxfp4_m1_u4p, MXFP4, 1, 1, 4, 0, __launch_bounds__(256))
+ROOFLINE_GEMV_TILED_NAMED(unroll_mxfp4_m1_u3, MXFP4, 1, 1, 3, 0, __launch_bounds__(256, 5))
+ROOFLINE_GEMV_TILED_NAMED(unroll_mxfp4_m1_u2p, MXFP4, 1, 1, 2, 0, __launch_bounds__(256))
+ROOFLINE_GEMV_TILED_NAMED(unroll_int4_m1_u3, INT4, 1, 1, 3, 0, __launch_bounds__(256))
+ROOFLINE_GEMV_TILED_NAMED(unroll_int4_m1_u6, INT4, 1, 1, 6, 0, __launch_bounds__(256))
+
 // ---- the harness ----
 
 using Kernel = void (*)(const void*, const void*, const __half*, __half*, int, int, int, float, GemvEpilogue);
@@ -394,14 +639,19 @@ struct Format {
     {"pipe t1 d3", pipe_##fmt##_m16_t1_d3, 16, 0, 16}, {"pipe t1 d4", pipe_##fmt##_m16_t1_d4, 16, 0, 16},  \
     {"sk ks8 u2", sk_##fmt##_m16_ks8_u2, 16, 8, 128}
 
+#define JIT_VARIANTS(fmt)                                                                                      \
+    {"jit t2 u1", jit_##fmt##_m16_t2_u1_d0, 16, 0, 32}, {"jit t2 d2", jit_##fmt##_m16_t2_u1_d2, 16, 0, 32},   \
+    {"jit t2 u2", jit_##fmt##_m16_t2_u2_d0, 16, 0, 32}, {"jit t1 d3", jit_##fmt##_m16_t1_u1_d3, 16, 0, 16},   \
+    {"jit t1 u4", jit_##fmt##_m8_t1_u4_d0, 8, 0, 16}
+
 // a BF16-activation kernel under the harness's one kernel type (its x and y are bf16: timing only, no check here)
 #define AS_KERNEL(k) reinterpret_cast<Kernel>(k)
 
 static std::vector<Format> formats() {
     return {
-        {"INT4", Fmt::INT4, 128, 4, {gemv_int4_f16_m1_w8, gemv_int4_f16_m8_w8, gemv_int4_f16_m16_w8}, {SK_VARIANTS(int4), {"shipped r2", gemv_int4_f16_m1_tiled_r2, 1, 0, 16}, {"shipped m8 r3", gemv_int4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_int4_b4_m8_t1_d3, 8, 0, 16}, {"pipe t2 d3", pipe_int4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_int4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_int4_b5_m1_t1_d2, 1, 0, 16}, {"unroll 2", unroll_int4_m1_u2, 1, 0, 16}}, {{AS_KERNEL(gemv_int4_bf16_m1_w8), AS_KERNEL(gemv_int4_bf16_m1_tiled)}, {AS_KERNEL(gemv_int4_bf16_m16_w8), AS_KERNEL(gemv_int4_bf16_m16_tiled)}}},
-        {"NVFP4", Fmt::NVFP4, 16, 1, {gemv_nvfp4_f16_m1_w8, gemv_nvfp4_f16_m8_w8, gemv_nvfp4_f16_m16_w8}, {SK_VARIANTS(nvfp4), {"pipe t1 d3 b4", pipe_nvfp4_b4_m1_t1_d3, 1, 0, 16}, {"pipe t1 d2", pipe_nvfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_nvfp4_b5_m1_t1_d2, 1, 0, 16}}, {{AS_KERNEL(gemv_nvfp4_bf16_m1_w8), AS_KERNEL(gemv_nvfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_nvfp4_bf16_m16_w8), AS_KERNEL(gemv_nvfp4_bf16_m16_tiled)}}},
-        {"MXFP4", Fmt::MXFP4, 32, 1, {gemv_mxfp4_f16_m1_w8, gemv_mxfp4_f16_m8_w8, gemv_mxfp4_f16_m16_w8}, {SK_VARIANTS(mxfp4), {"shipped m8 r3", gemv_mxfp4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_mxfp4_b4_m1_t1_d3, 1, 0, 16}, {"shipped r2", gemv_mxfp4_f16_m1_tiled_r2, 1, 0, 16}, {"pipe t2 d3", pipe_mxfp4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_mxfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_mxfp4_b5_m1_t1_d2, 1, 0, 16}}, {{AS_KERNEL(gemv_mxfp4_bf16_m1_w8), AS_KERNEL(gemv_mxfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_mxfp4_bf16_m16_w8), AS_KERNEL(gemv_mxfp4_bf16_m16_tiled)}}},
+        {"INT4", Fmt::INT4, 128, 4, {gemv_int4_f16_m1_w8, gemv_int4_f16_m8_w8, gemv_int4_f16_m16_w8}, {SK_VARIANTS(int4), {"shipped r2", gemv_int4_f16_m1_tiled_r2, 1, 0, 16}, {"shipped m8 r3", gemv_int4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_int4_b4_m8_t1_d3, 8, 0, 16}, {"pipe t2 d3", pipe_int4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_int4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_int4_b5_m1_t1_d2, 1, 0, 16}, {"unroll 2", unroll_int4_m1_u2, 1, 0, 16}, {"unroll 3", unroll_int4_m1_u3, 1, 0, 16}, {"unroll 6", unroll_int4_m1_u6, 1, 0, 16}, JIT_VARIANTS(int4)}, {{AS_KERNEL(gemv_int4_bf16_m1_w8), AS_KERNEL(gemv_int4_bf16_m1_tiled)}, {AS_KERNEL(gemv_int4_bf16_m16_w8), AS_KERNEL(gemv_int4_bf16_m16_tiled)}}},
+        {"NVFP4", Fmt::NVFP4, 16, 1, {gemv_nvfp4_f16_m1_w8, gemv_nvfp4_f16_m8_w8, gemv_nvfp4_f16_m16_w8}, {SK_VARIANTS(nvfp4), {"pipe t1 d3 b4", pipe_nvfp4_b4_m1_t1_d3, 1, 0, 16}, {"pipe t1 d2", pipe_nvfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_nvfp4_b5_m1_t1_d2, 1, 0, 16}, JIT_VARIANTS(nvfp4)}, {{AS_KERNEL(gemv_nvfp4_bf16_m1_w8), AS_KERNEL(gemv_nvfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_nvfp4_bf16_m16_w8), AS_KERNEL(gemv_nvfp4_bf16_m16_tiled)}}},
+        {"MXFP4", Fmt::MXFP4, 32, 1, {gemv_mxfp4_f16_m1_w8, gemv_mxfp4_f16_m8_w8, gemv_mxfp4_f16_m16_w8}, {SK_VARIANTS(mxfp4), {"shipped m8 r3", gemv_mxfp4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_mxfp4_b4_m1_t1_d3, 1, 0, 16}, {"shipped r2", gemv_mxfp4_f16_m1_tiled_r2, 1, 0, 16}, {"pipe t2 d3", pipe_mxfp4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_mxfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_mxfp4_b5_m1_t1_d2, 1, 0, 16}, {"unroll 4 b5", unroll_mxfp4_m1_u4, 1, 0, 16}, {"unroll 4", unroll_mxfp4_m1_u4p, 1, 0, 16}, {"unroll 3 b5", unroll_mxfp4_m1_u3, 1, 0, 16}, {"unroll 2 plain", unroll_mxfp4_m1_u2p, 1, 0, 16}, JIT_VARIANTS(mxfp4)}, {{AS_KERNEL(gemv_mxfp4_bf16_m1_w8), AS_KERNEL(gemv_mxfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_mxfp4_bf16_m16_w8), AS_KERNEL(gemv_mxfp4_bf16_m16_tiled)}}},
     };
 }
 __device__ uint32_t mix_d(uint64_t i, uint32_t seed) {

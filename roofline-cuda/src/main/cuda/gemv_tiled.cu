@@ -344,13 +344,13 @@ ROOFLINE_GEMV_TILED_FORMAT(NVFP4, nvfp4, 2, __launch_bounds__(256, 5))
 ROOFLINE_GEMV_TILED_FORMAT(MXFP4, mxfp4, 2, __launch_bounds__(256, 5))
 // At one row a rolling window of 2 steps (the next step's loads in flight through each step) where the grid leaves an
 // SM too few blocks to overlap one block's loads with another's steps (GemvKernels.tiledKernel): INT4 up to one wave of
-// its blocks, MXFP4 up to 2 blocks an SM (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16). ptxas gives them 55
-// and 61 registers on sm_90a, so 4 blocks fit an SM (GemvKernels.TILED_ROLLING_BLOCKS_PER_SM); capped at 5 blocks an
-// SM they were slower. NVFP4 has none: its window was no faster at any shape measured.
+// its blocks, MXFP4 up to 3 blocks an SM (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16). ptxas gives them 55
+// and 61 registers on sm_90a, so 4 blocks fit an SM (GemvKernels.INT4_M1_WINDOW, MXFP4_M1_WINDOW); capped at 5 blocks
+// an SM they were slower. NVFP4 has none: its window was no faster, beyond noise, at any shape measured.
 ROOFLINE_GEMV_TILED_NAMED(gemv_int4_f16_m1_tiled_r2, INT4, 1, 1, 1, 2, __launch_bounds__(256))
 ROOFLINE_GEMV_TILED_NAMED(gemv_mxfp4_f16_m1_tiled_r2, MXFP4, 1, 1, 1, 2, __launch_bounds__(256))
-// From 2 to 8 rows the same window for INT4 and MXFP4 (ptxas: 79 and 64 registers on sm_90a, so 3 and 4 blocks fit
-// an SM), for grids of at most 2 blocks an SM whose warps take at least 8 steps (GemvKernels.tiledKernel). NVFP4 has
+// From 2 to 8 rows a window of 3 for INT4 and MXFP4 (ptxas: 79 and 64 registers on sm_90a, so 3 and 4 blocks fit an
+// SM), for grids of at most 2 blocks an SM whose warps take at least 8 steps (GemvKernels.M8_WINDOW). NVFP4 has
 // none: at those grids its window was slower in some cases (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16).
 ROOFLINE_GEMV_TILED_NAMED(gemv_int4_f16_m8_tiled_r3, INT4, 8, 1, 1, 3, __launch_bounds__(256))
 ROOFLINE_GEMV_TILED_NAMED(gemv_mxfp4_f16_m8_tiled_r3, MXFP4, 8, 1, 1, 3, __launch_bounds__(256))

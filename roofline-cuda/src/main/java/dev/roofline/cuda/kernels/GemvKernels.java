@@ -13,6 +13,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * roofline's weight-only GEMV kernels {@code y[M×N] = x[M×K] · W[N×K]ᵀ} (FP32 accumulation, M = 1…32; above 16 rows
@@ -356,58 +357,65 @@ public final class GemvKernels implements AutoCloseable {
     }
 
     /**
-     * Blocks of the one-row rolling-window kernels ({@code gemv_<int4|mxfp4>_f16_m1_tiled_r2}) one SM holds: 4 of 256
-     * threads at the 55 and 61 registers ptxas gives them on sm_90a. INT4's runs up to one wave of them.
+     * A rolling-window tiled kernel and where it runs: {@code suffix} ({@code _r<steps in the window>}) after the
+     * plain kernel's name, for grids of at most {@code blocksPerSm} blocks an SM whose warps each take at least
+     * {@code minWarpSteps} steps of 128 columns (K / 1024 rounded down; the others take one more).
      */
-    static final int TILED_ROLLING_BLOCKS_PER_SM = 4;
+    record RollingWindow(String suffix, int blocksPerSm, int minWarpSteps) {}
 
     /**
-     * Blocks an SM up to which MXFP4's one-row window and the 8-row windows ({@code gemv_<int4|mxfp4>_f16_m8_tiled_r3})
-     * run: 2, fewer than fit (4 for MXFP4's one-row kernel and 8-row one, 3 for INT4's 8-row one at 79 registers).
+     * INT4 at one row: a window of 2 ({@code gemv_int4_f16_m1_tiled_r2}, 55 registers on sm_90a) up to one wave of
+     * the 4 blocks of 256 threads an SM holds.
      */
-    static final int TILED_ROLLING_BLOCKS_PER_SM_HALF = 2;
+    static final RollingWindow INT4_M1_WINDOW = new RollingWindow("_r2", 4, 1);
 
     /**
-     * The fewest steps of 128 columns any of a tiled block's 8 warps takes (K / 1024 rounded down; the others take one
-     * more) from which the 8-row window runs.
+     * MXFP4 at one row: a window of 2 ({@code gemv_mxfp4_f16_m1_tiled_r2}, 61 registers, 4 blocks an SM) up to 3
+     * blocks an SM: measured faster than the plain kernel up to 384 blocks on 132 SMs (2.9 an SM), slower from 512.
      */
-    static final int TILED_ROLLING_MIN_WARP_STEPS_M8 = 8;
+    static final RollingWindow MXFP4_M1_WINDOW = new RollingWindow("_r2", 3, 1);
+
+    /**
+     * INT4 and MXFP4 from 2 to 8 rows: a window of 3 ({@code gemv_<int4|mxfp4>_f16_m8_tiled_r3}, 79 and 64 registers,
+     * so 3 and 4 blocks an SM) up to 2 blocks an SM, where every warp takes at least 8 steps.
+     */
+    static final RollingWindow M8_WINDOW = new RollingWindow("_r3", 2, 8);
 
     /**
      * The tiled kernel for {@code format} with {@code activation} activations at rows bound {@code bound}, weights of
-     * {@code rows} × {@code cols}, on a GPU of {@code smCount} SMs. With FP16 activations a rolling-window kernel, which
-     * keeps each warp's next loads in flight through its step where the blocks of an SM are too few to overlap one
-     * block's loads with another's steps: at one row a window of 2, INT4's up to one wave of
-     * {@link #TILED_ROLLING_BLOCKS_PER_SM} an SM and MXFP4's up to {@link #TILED_ROLLING_BLOCKS_PER_SM_HALF}; from 2 to
-     * 8 rows a window of 3, INT4's and MXFP4's up to {@link #TILED_ROLLING_BLOCKS_PER_SM_HALF} an SM where every warp
-     * takes at least {@link #TILED_ROLLING_MIN_WARP_STEPS_M8} steps. Where each was measured faster and slower:
+     * {@code rows} × {@code cols}, on a GPU of {@code smCount} SMs: where the blocks of an SM are too few to overlap one
+     * block's loads with another's steps, the rolling-window kernel ({@link #rollingWindow}), which keeps each warp's
+     * next loads in flight through its step. Where each was measured faster and slower:
      * docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16. Else {@code gemv_<format>_<activation>_m<bound>_tiled}.
      */
     static String tiledKernel(WeightFormat format, Activation activation, int bound, int rows, int cols, int smCount) {
-        String window = rollingSuffix(format, activation, bound);
-        long blocks = Math.ceilDiv(rows, TiledLayout.TILE_ROWS);
-        int blocksPerSm = bound == 1 && format == WeightFormat.INT4
-                ? TILED_ROLLING_BLOCKS_PER_SM
-                : TILED_ROLLING_BLOCKS_PER_SM_HALF;
-        boolean rolling = !window.isEmpty()
-                && blocks <= (long) blocksPerSm * smCount
-                && (bound == 1 || cols / (TiledLayout.GROUP_K * TILED_WARPS) >= TILED_ROLLING_MIN_WARP_STEPS_M8);
-        return tiledName(format, activation, bound) + (rolling ? window : "");
+        String name = tiledName(format, activation, bound);
+        return rollingWindow(format, activation, bound)
+                .filter(w -> Math.ceilDiv(rows, TiledLayout.TILE_ROWS) <= (long) w.blocksPerSm() * smCount
+                        && cols / (TiledLayout.GROUP_K * TILED_WARPS) >= w.minWarpSteps())
+                .map(w -> name + w.suffix())
+                .orElse(name);
     }
 
     /**
-     * The suffix of the rolling-window kernel gemv_tiled.cu builds for these weights, activations and rows bound
-     * ({@code _r<steps in the window>}), or "" where it builds none: INT4 and MXFP4 with FP16 activations at one row
-     * ({@code _r2}) and at 8 rows ({@code _r3}).
+     * The rolling-window kernel gemv_tiled.cu builds for these weights, activations and rows bound: with FP16
+     * activations {@link #INT4_M1_WINDOW} and {@link #MXFP4_M1_WINDOW} at one row, {@link #M8_WINDOW} for INT4 and MXFP4
+     * at 8; none for NVFP4 (its windows were no faster), BF16 activations or 16 and 32 rows.
      */
-    private static String rollingSuffix(WeightFormat format, Activation activation, int bound) {
-        if (activation != Activation.F16 || (format != WeightFormat.INT4 && format != WeightFormat.MXFP4)) {
-            return "";
+    static Optional<RollingWindow> rollingWindow(WeightFormat format, Activation activation, int bound) {
+        if (activation != Activation.F16) {
+            return Optional.empty();
         }
         return switch (bound) {
-            case 1 -> "_r2";
-            case 8 -> "_r3";
-            default -> "";
+            case 1 ->
+                switch (format) {
+                    case INT4 -> Optional.of(INT4_M1_WINDOW);
+                    case MXFP4 -> Optional.of(MXFP4_M1_WINDOW);
+                    default -> Optional.empty();
+                };
+            case 8 ->
+                format == WeightFormat.INT4 || format == WeightFormat.MXFP4 ? Optional.of(M8_WINDOW) : Optional.empty();
+            default -> Optional.empty();
         };
     }
 
@@ -506,10 +514,8 @@ public final class GemvKernels implements AutoCloseable {
                     }
                     if (f.isFourBit()) {
                         names.add(tiledName(f, a, m));
-                        String window = rollingSuffix(f, a, m);
-                        if (!window.isEmpty()) {
-                            names.add(tiledName(f, a, m) + window);
-                        }
+                        String tiled = tiledName(f, a, m);
+                        rollingWindow(f, a, m).ifPresent(w -> names.add(tiled + w.suffix()));
                     }
                 }
             }

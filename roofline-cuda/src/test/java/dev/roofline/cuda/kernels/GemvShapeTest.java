@@ -209,19 +209,21 @@ class GemvShapeTest {
     }
 
     @Test
-    void mxfp4AtOneRowRunsTheRollingTiledKernelUpToHalfAWave() {
-        // 2 blocks an SM: 264 blocks of 16 rows (4224 rows) on 132 SMs, 96 (1536 rows) on 48; no bound on K
+    void mxfp4AtOneRowRunsTheRollingTiledKernelUpToThreeBlocksAnSm() {
+        // 3 blocks an SM: 396 blocks of 16 rows (6336 rows) on 132 SMs, 144 (2304 rows) on 48; no bound on K
         assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 4096, 4096, 132))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 4224, 14336, 132))
-                .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 1536, 128, 48))
-                .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 4240, 4096, 132))
-                .isEqualTo("gemv_mxfp4_f16_m1_tiled");
         assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 6144, 4096, 132))
+                .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 6336, 14336, 132))
+                .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 2304, 128, 48))
+                .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 6352, 4096, 132))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 1552, 4096, 48))
+        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 8192, 8192, 132))
+                .isEqualTo("gemv_mxfp4_f16_m1_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 2320, 4096, 48))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled");
         assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.BF16, 1, 4096, 4096, 132))
                 .isEqualTo("gemv_mxfp4_bf16_m1_tiled");

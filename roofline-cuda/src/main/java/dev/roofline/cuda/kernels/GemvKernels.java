@@ -359,7 +359,7 @@ public final class GemvKernels implements AutoCloseable {
     /**
      * A rolling-window tiled kernel and where it runs: {@code suffix} ({@code _r<steps in the window>}) after the
      * plain kernel's name, for grids of at most {@code blocksPerSm} blocks an SM whose warps each take at least
-     * {@code minWarpSteps} steps of 128 columns (K / 1024 rounded down; the others take one more).
+     * {@code minWarpSteps} steps of 128 columns (K / 1024 rounded down; the others take one more; 0: any K).
      */
     record RollingWindow(String suffix, int blocksPerSm, int minWarpSteps) {}
 
@@ -367,13 +367,13 @@ public final class GemvKernels implements AutoCloseable {
      * INT4 at one row: a window of 2 ({@code gemv_int4_f16_m1_tiled_r2}, 55 registers on sm_90a) up to one wave of
      * the 4 blocks of 256 threads an SM holds.
      */
-    static final RollingWindow INT4_M1_WINDOW = new RollingWindow("_r2", 4, 1);
+    static final RollingWindow INT4_M1_WINDOW = new RollingWindow("_r2", 4, 0);
 
     /**
      * MXFP4 at one row: a window of 2 ({@code gemv_mxfp4_f16_m1_tiled_r2}, 61 registers, 4 blocks an SM) up to 3
      * blocks an SM: measured faster than the plain kernel up to 384 blocks on 132 SMs (2.9 an SM), slower from 512.
      */
-    static final RollingWindow MXFP4_M1_WINDOW = new RollingWindow("_r2", 3, 1);
+    static final RollingWindow MXFP4_M1_WINDOW = new RollingWindow("_r2", 3, 0);
 
     /**
      * INT4 and MXFP4 from 2 to 8 rows: a window of 3 ({@code gemv_<int4|mxfp4>_f16_m8_tiled_r3}, 79 and 64 registers,

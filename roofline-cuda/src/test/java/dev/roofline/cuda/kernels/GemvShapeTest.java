@@ -197,6 +197,8 @@ class GemvShapeTest {
                 .isEqualTo("gemv_int4_f16_m1_tiled_r2");
         assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 4096, 4096, 48))
                 .isEqualTo("gemv_int4_f16_m1_tiled");
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 16, 128, 132))
+                .isEqualTo("gemv_int4_f16_m1_tiled_r2");
         assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 8, 4096, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m8_tiled");
         assertThat(GemvKernels.tiledKernel(WeightFormat.NVFP4, Activation.F16, 1, 4096, 4096, 132))
@@ -210,7 +212,7 @@ class GemvShapeTest {
 
     @Test
     void mxfp4AtOneRowRunsTheRollingTiledKernelUpToThreeBlocksAnSm() {
-        // 3 blocks an SM: 396 blocks of 16 rows (6336 rows) on 132 SMs, 144 (2304 rows) on 48; no bound on K
+        // 3 blocks an SM: 396 blocks of 16 rows (6336 rows) on 132 SMs, 144 (2304 rows) on 48; any K, even one group
         assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 4096, 4096, 132))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
         assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 6144, 4096, 132))

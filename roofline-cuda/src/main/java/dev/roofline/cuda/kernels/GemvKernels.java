@@ -279,7 +279,7 @@ public final class GemvKernels implements AutoCloseable {
 
     /**
      * {@code w}'s product on the tiled kernels ({@link #tiledKernel}, gemv_tiled.cu): FP16 or BF16
-     * activations, no epilogue, 8 warps a block over {@link #tiledTiles} tiles of 16 rows. Always launched in plain
+     * activations, no epilogue, 8 warps a block over {@link #tiledLaunch}'s tiles of 16 rows. Always launched in plain
      * stream order, also from a library of programmatic launches: made resident while the kernel before drains, they
      * slow a decode step, and in stream order they run in the step as fast as timed alone, so a calibration's products
      * timed alone predict them (docs/measurements/2026-11-26-issue20-tiled-h200). The kernels after them still launch
@@ -300,10 +300,10 @@ public final class GemvKernels implements AutoCloseable {
                     + " only");
         }
         checkOperands(w.format(), w.weights(), w.scales(), w.globalScale(), x, y, m, w.rows(), w.cols(), activation);
-        int bound = rowsBound(w.format(), activation, m); // 1, 8, 16 or 32: the 4-bit formats run on the tensor cores
+        TiledLaunch launch = tiledLaunch(w.format(), activation, m, w.rows(), w.cols(), smCount);
         library.launchOrdered(
-                tiledKernel(w.format(), activation, bound, w.rows(), w.cols(), smCount),
-                Math.ceilDiv(w.rows() / TiledLayout.TILE_ROWS, tiledTiles(bound)),
+                launch.kernel(),
+                Math.ceilDiv(w.rows() / TiledLayout.TILE_ROWS, launch.tiles()),
                 32 * TILED_WARPS,
                 s,
                 w.weights(),
@@ -347,7 +347,10 @@ public final class GemvKernels implements AutoCloseable {
     /** Warps per block of the tiled kernels, which split K among them (the 8 of gemv_tiled.cu's kernels). */
     static final int TILED_WARPS = 8;
 
-    /** 16-row tiles one block of the tiled kernel for {@code bound} rows computes: 2 at 16 rows, else 1. */
+    /**
+     * 16-row tiles one block of the plain tiled kernel for {@code bound} rows computes: 2 at 16 rows, else 1 (at 8
+     * rows {@link #TILED_PAIRS} may take 2).
+     */
     static int tiledTiles(int bound) {
         return bound == MAX_M ? 2 : 1;
     }
@@ -382,19 +385,71 @@ public final class GemvKernels implements AutoCloseable {
     static final RollingWindow M8_WINDOW = new RollingWindow("_r3", 2, 8);
 
     /**
-     * The tiled kernel for {@code format} with {@code activation} activations at rows bound {@code bound}, weights of
-     * {@code rows} × {@code cols}, on a GPU of {@code smCount} SMs: where the blocks of an SM are too few to overlap one
-     * block's loads with another's steps, the rolling-window kernel ({@link #rollingWindow}), which keeps each warp's
-     * next loads in flight through its step. Where each was measured faster and slower:
-     * docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16. Else {@code gemv_<format>_<activation>_m<bound>_tiled}.
+     * Two tiles a block at 8 rows ({@code gemv_<format>_f16_m8_tiled_t2}): from {@code minRows} activation rows where
+     * the weights have more than {@code tilesPerSm} tiles of 16 rows an SM. Each x load then serves two tiles, which
+     * halves the x bytes a block reads per weight byte; with fewer tiles the halved grid leaves the SMs too few blocks.
      */
-    static String tiledKernel(WeightFormat format, Activation activation, int bound, int rows, int cols, int smCount) {
+    record TiledPairs(int minRows, int tilesPerSm) {}
+
+    /**
+     * INT4's pairs: measured faster at 8 rows from 1792 tiles, slower at 512 and fewer, and slower at 4 rows (on an H200,
+     * 132 SMs: more than 4 tiles an SM is more than 528).
+     */
+    static final TiledPairs INT4_PAIRS = new TiledPairs(8, 4);
+
+    /**
+     * NVFP4's and MXFP4's pairs: measured faster at 8 rows from 512 tiles, slower at 384 and fewer, and not faster for
+     * MXFP4 at 4 rows (on an H200: more than 3 tiles an SM is more than 396).
+     */
+    static final TiledPairs FP4_PAIRS = new TiledPairs(8, 3);
+
+    /** The kernel a tiled product launches and the 16-row tiles each of its blocks computes. */
+    record TiledLaunch(String kernel, int tiles) {}
+
+    /**
+     * The tiled kernel for {@code format} with {@code activation} activations at {@code m} rows, weights of
+     * {@code rows} × {@code cols}, on a GPU of {@code smCount} SMs: at 8 rows on large grids two tiles a block
+     * ({@link #tiledPairs}); where the blocks of an SM are too few to overlap one block's loads with another's steps,
+     * the rolling-window kernel ({@link #rollingWindow}), which keeps each warp's next loads in flight through its step;
+     * else {@code gemv_<format>_<activation>_m<bound>_tiled} with {@link #tiledTiles} tiles a block. Where each was
+     * measured faster and slower: docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16.
+     */
+    static TiledLaunch tiledLaunch(WeightFormat format, Activation activation, int m, int rows, int cols, int smCount) {
+        int bound = rowsBound(format, activation, m);
+        long tiles = Math.ceilDiv(rows, TiledLayout.TILE_ROWS);
         String name = tiledName(format, activation, bound);
-        return rollingWindow(format, activation, bound)
-                .filter(w -> Math.ceilDiv(rows, TiledLayout.TILE_ROWS) <= (long) w.blocksPerSm() * smCount
+        boolean pairs = tiledPairs(format, activation, bound)
+                .filter(p -> m >= p.minRows() && tiles > (long) p.tilesPerSm() * smCount)
+                .isPresent();
+        if (pairs) {
+            return new TiledLaunch(name + PAIRS_SUFFIX, 2);
+        }
+        String kernel = rollingWindow(format, activation, bound)
+                .filter(w -> tiles <= (long) w.blocksPerSm() * smCount
                         && cols / (TiledLayout.GROUP_K * TILED_WARPS) >= w.minWarpSteps())
                 .map(w -> name + w.suffix())
                 .orElse(name);
+        return new TiledLaunch(kernel, tiledTiles(bound));
+    }
+
+    /** {@link #tiledLaunch}'s kernel. */
+    static String tiledKernel(WeightFormat format, Activation activation, int m, int rows, int cols, int smCount) {
+        return tiledLaunch(format, activation, m, rows, cols, smCount).kernel();
+    }
+
+    /** The suffix of the two-tile 8-row kernels' names. */
+    private static final String PAIRS_SUFFIX = "_t2";
+
+    /** Where gemv_tiled.cu builds two-tile 8-row kernels: every 4-bit format with FP16 activations. */
+    static Optional<TiledPairs> tiledPairs(WeightFormat format, Activation activation, int bound) {
+        if (activation != Activation.F16 || bound != 8) {
+            return Optional.empty();
+        }
+        return switch (format) {
+            case INT4 -> Optional.of(INT4_PAIRS);
+            case NVFP4, MXFP4 -> Optional.of(FP4_PAIRS);
+            default -> Optional.empty();
+        };
     }
 
     /**
@@ -516,6 +571,7 @@ public final class GemvKernels implements AutoCloseable {
                         names.add(tiledName(f, a, m));
                         String tiled = tiledName(f, a, m);
                         rollingWindow(f, a, m).ifPresent(w -> names.add(tiled + w.suffix()));
+                        tiledPairs(f, a, m).ifPresent(p -> names.add(tiled + PAIRS_SUFFIX));
                     }
                 }
             }

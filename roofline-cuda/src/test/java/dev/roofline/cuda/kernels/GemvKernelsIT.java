@@ -274,7 +274,9 @@ public class GemvKernelsIT {
      * (529 tiles, above the 528 of 132 SMs; GPUs with more SMs run INT4's rolling one there too). From 2
      * to 8 rows INT4 and MXFP4 run their rolling-window kernels up to 2 tiles an SM where every warp takes at least 8
      * steps: at K = 8576 (8 or 9 steps) and 14464 (14 or 15) on 1040 rows (65 tiles) on GPUs of 33 SMs or more, at
-     * 2096 rows (131 tiles) on GPUs of 66 or more, and the plain kernels at 8464 rows.
+     * 2096 rows (131 tiles) on GPUs of 66 or more, and the plain kernels at 8464 rows. At 8 rows 8464 rows run two
+     * tiles a block ({@link GemvKernels#tiledLaunch}: INT4 on GPUs of up to 132 SMs, NVFP4 and MXFP4 up to 176), the
+     * last block's second tile past N.
      */
     @ParameterizedTest(name = "{0} weights tiled, F16 activations, M={1}, N={2}, K={3}")
     @CsvSource({
@@ -312,7 +314,10 @@ public class GemvKernelsIT {
         "NVFP4, 8, 1040, 14464",
         "MXFP4, 3, 1040, 14464",
         "MXFP4, 8, 1040, 8576",
-        "MXFP4, 4, 8464, 8576"
+        "MXFP4, 4, 8464, 8576",
+        "INT4, 8, 8464, 8576",
+        "NVFP4, 8, 8464, 8576",
+        "MXFP4, 8, 8464, 8576"
     })
     void tiledWeights(WeightFormat format, int m, int n, int k) {
         check(format, Activation.F16, m, n, k, rnd -> weightsWithOutliers(rnd, n * k), 2e-3, true);

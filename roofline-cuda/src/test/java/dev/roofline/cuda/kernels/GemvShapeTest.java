@@ -263,21 +263,51 @@ class GemvShapeTest {
     }
 
     @Test
+    void eightRowsOnLargeGridsRunTwoTilesABlock() {
+        // INT4 from more than 4 tiles an SM (528 tiles = 8448 rows on 132 SMs), NVFP4 and MXFP4 from more than 3 (396
+        // tiles = 6336 rows); only from 8 rows, only with FP16 activations; half as many blocks, rounded up
+        assertThat(GemvKernels.tiledLaunch(WeightFormat.INT4, Activation.F16, 8, 28672, 4096, 132))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_int4_f16_m8_tiled_t2", 2));
+        assertThat(GemvKernels.tiledLaunch(WeightFormat.INT4, Activation.F16, 8, 8464, 4096, 132))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_int4_f16_m8_tiled_t2", 2));
+        assertThat(GemvKernels.tiledLaunch(WeightFormat.INT4, Activation.F16, 8, 8448, 4096, 132))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_int4_f16_m8_tiled", 1));
+        assertThat(GemvKernels.tiledLaunch(WeightFormat.NVFP4, Activation.F16, 8, 6352, 4096, 132))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_nvfp4_f16_m8_tiled_t2", 2));
+        assertThat(GemvKernels.tiledLaunch(WeightFormat.MXFP4, Activation.F16, 8, 8192, 28672, 132))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_mxfp4_f16_m8_tiled_t2", 2));
+        assertThat(GemvKernels.tiledLaunch(WeightFormat.MXFP4, Activation.F16, 8, 6336, 4096, 132))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_mxfp4_f16_m8_tiled", 1));
+        assertThat(GemvKernels.tiledLaunch(WeightFormat.NVFP4, Activation.F16, 8, 2320, 4096, 48))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_nvfp4_f16_m8_tiled_t2", 2));
+        assertThat(GemvKernels.tiledLaunch(WeightFormat.NVFP4, Activation.F16, 7, 28672, 4096, 132))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_nvfp4_f16_m8_tiled", 1));
+        assertThat(GemvKernels.tiledLaunch(WeightFormat.INT4, Activation.BF16, 8, 28672, 4096, 132))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_int4_bf16_m8_tiled", 1));
+        assertThat(GemvKernels.tiledLaunch(WeightFormat.NVFP4, Activation.F16, 16, 28672, 4096, 132))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_nvfp4_f16_m16_tiled", 2));
+        assertThat(GemvKernels.tiledLaunch(WeightFormat.NVFP4, Activation.F16, 1, 28672, 4096, 132))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_nvfp4_f16_m1_tiled", 1));
+    }
+
+    @Test
     void theLauncherNamesEveryKernelOnce() {
         // the fatbin's entries are compressed (scripts/build-kernels.sh), so their names cannot be read here: loading
         // looks every one of these up and fails naming a missing one, which every GPU test of the kernels does
         // per format, F16 then BF16 activations: FP16 1 + 6 + 1 (its 16-row CUDA-core kernel, for an epilogue), 2;
         // BF16 7, 7; FP8 and INT8 7, 2; each 4-bit format 8 + 4, 8 + 4 (a tensor-core kernel: 2 K splits; m1, m8,
         // m16, m32; and the tiled kernels, one per rows bound), INT4's and MXFP4's rolling one-row and 8-row tiled
-        // kernels (FP16)
+        // kernels and each 4-bit format's two-tile 8-row one (FP16)
         assertThat(GemvKernels.kernelNames())
-                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 2 + 2)
+                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 2 + 2 + 3)
                 .doesNotHaveDuplicates();
         assertThat(GemvKernels.kernelNames())
                 .contains(
                         "gemv_int4_f16_m1_tiled",
                         "gemv_int4_f16_m1_tiled_r2",
                         "gemv_mxfp4_f16_m1_tiled_r2",
+                        "gemv_int4_f16_m8_tiled_t2",
+                        "gemv_nvfp4_f16_m8_tiled_t2",
                         "gemv_nvfp4_f16_m8_tiled",
                         "gemv_mxfp4_f16_m8_tiled_r3",
                         "gemv_mxfp4_f16_m16_tiled",
@@ -289,7 +319,9 @@ class GemvShapeTest {
                         "gemv_int4_bf16_m1_tiled_r2",
                         "gemv_nvfp4_f16_m1_tiled_r2",
                         "gemv_nvfp4_f16_m8_tiled_r3",
-                        "gemv_mxfp4_f16_m8_tiled_r2");
+                        "gemv_mxfp4_f16_m8_tiled_r2",
+                        "gemv_int4_bf16_m8_tiled_t2",
+                        "gemv_nvfp4_f16_m16_tiled_t2");
         assertThat(GemvKernels.kernelNames())
                 .contains("gemv_fp16_f16_m16", "gemv_fp16_f16_m16_w8", "gemv_int8_bf16_m16", "gemv_mxfp4_bf16_m1_w16")
                 .doesNotContain("gemv_nvfp4_bf16_m1", "gemv_int4_bf16_m16");

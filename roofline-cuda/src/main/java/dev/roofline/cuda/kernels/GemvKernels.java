@@ -392,16 +392,17 @@ public final class GemvKernels implements AutoCloseable {
     record TiledPairs(int minRows, int tilesPerSm) {}
 
     /**
-     * INT4's pairs: measured faster at 8 rows from 1792 tiles, slower at 512 and fewer, and slower at 4 rows (on an H200,
-     * 132 SMs: more than 4 tiles an SM is more than 528).
+     * INT4's pairs: on an H200 (132 SMs: more than 4 tiles an SM is more than 528) measured faster at 5 to 8 rows at
+     * 1792 tiles, slower at 512 and fewer and at 4 rows.
      */
-    static final TiledPairs INT4_PAIRS = new TiledPairs(8, 4);
+    static final TiledPairs INT4_PAIRS = new TiledPairs(5, 4);
 
     /**
-     * NVFP4's and MXFP4's pairs: measured faster at 8 rows from 512 tiles, slower at 384 and fewer, and not faster for
-     * MXFP4 at 4 rows (on an H200: more than 3 tiles an SM is more than 396).
+     * NVFP4's and MXFP4's pairs: on an H200 (more than 3 tiles an SM is more than 396) measured faster at 5 to 8 rows
+     * from 512 tiles (MXFP4 at 512 tiles and 5 or 6 rows within 1.1 % either way), slower at 384 and fewer; at 4 rows
+     * MXFP4's slower.
      */
-    static final TiledPairs FP4_PAIRS = new TiledPairs(8, 3);
+    static final TiledPairs FP4_PAIRS = new TiledPairs(5, 3);
 
     /** The kernel a tiled product launches and the 16-row tiles each of its blocks computes. */
     record TiledLaunch(String kernel, int tiles) {}

@@ -354,9 +354,10 @@ ROOFLINE_GEMV_TILED_NAMED(gemv_mxfp4_f16_m1_tiled_r2, MXFP4, 1, 1, 1, 2, __launc
 // none: at those grids its window was slower in some cases (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16).
 ROOFLINE_GEMV_TILED_NAMED(gemv_int4_f16_m8_tiled_r3, INT4, 8, 1, 1, 3, __launch_bounds__(256))
 ROOFLINE_GEMV_TILED_NAMED(gemv_mxfp4_f16_m8_tiled_r3, MXFP4, 8, 1, 1, 3, __launch_bounds__(256))
-// At 8 rows two tiles a block where the grid is large (GemvKernels.TILED_PAIRS): each x load then serves two tiles'
-// weights, which halves the x bytes a block reads per weight byte (8 rows of x are twice the weights' bytes a step at
-// one tile). INT4 1 step of loads a trip (62 registers on sm_90a), NVFP4 and MXFP4 4 (68, 72).
+// From 5 to 8 rows two tiles a block where the grid is large and DRAM fast for the SMs (GemvKernels.tiledLaunch): each x
+// load then serves two tiles' weights, which halves the x bytes a block reads from L2 per weight byte (8 rows of x are
+// twice the weights' bytes a step at one tile). INT4 1 step of loads a trip (62 registers on sm_90a), NVFP4 and MXFP4
+// 4 (68, 72).
 ROOFLINE_GEMV_TILED_NAMED(gemv_int4_f16_m8_tiled_t2, INT4, 8, 2, 1, 0, __launch_bounds__(256))
 ROOFLINE_GEMV_TILED_NAMED(gemv_nvfp4_f16_m8_tiled_t2, NVFP4, 8, 2, 4, 0, __launch_bounds__(256))
 ROOFLINE_GEMV_TILED_NAMED(gemv_mxfp4_f16_m8_tiled_t2, MXFP4, 8, 2, 4, 0, __launch_bounds__(256))

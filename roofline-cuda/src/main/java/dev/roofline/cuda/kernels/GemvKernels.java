@@ -1,6 +1,7 @@
 package dev.roofline.cuda.kernels;
 
 import dev.roofline.cuda.Cuda;
+import dev.roofline.cuda.Device;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
 
@@ -41,10 +42,12 @@ public final class GemvKernels implements AutoCloseable {
 
     private final KernelLibrary library;
     private final int smCount;
+    private final double dramBytesPerSmCycle;
 
-    private GemvKernels(KernelLibrary library, int smCount) {
+    private GemvKernels(KernelLibrary library, int smCount, double dramBytesPerSmCycle) {
         this.library = library;
         this.smCount = smCount;
+        this.dramBytesPerSmCycle = dramBytesPerSmCycle;
     }
 
     /** Loads the embedded fatbin into the current device's context and looks up every kernel. */
@@ -54,9 +57,20 @@ public final class GemvKernels implements AutoCloseable {
 
     /** {@link #load()}, each launch then made as {@code launch} says. */
     public static GemvKernels load(KernelLaunch launch) {
+        Device device = Cuda.currentDevice();
         return new GemvKernels(
                 KernelLibrary.load("GEMV kernel library", kernelNames(), launch),
-                Cuda.currentDevice().smCount());
+                device.smCount(),
+                dramBytesPerSmCycle(device));
+    }
+
+    /**
+     * The GPU's peak DRAM bytes per SM and SM clock cycle, from its clocks ({@link Device#memoryBytesPerSecond}): 18.4
+     * on an H200 (4814 GB/s, 132 SMs at 1980 MHz), 12.8 on an H100 SXM (3352 GB/s). The more of them, the more an SM's
+     * reads of x from L2 cost beside its weights from DRAM ({@link #TILED_PAIRS_MIN_DRAM_BYTES_PER_SM_CYCLE}).
+     */
+    static double dramBytesPerSmCycle(Device device) {
+        return device.memoryBytesPerSecond() / ((double) device.smCount() * device.smClockKhz() * 1e3);
     }
 
     /**
@@ -300,7 +314,7 @@ public final class GemvKernels implements AutoCloseable {
                     + " only");
         }
         checkOperands(w.format(), w.weights(), w.scales(), w.globalScale(), x, y, m, w.rows(), w.cols(), activation);
-        TiledLaunch launch = tiledLaunch(w.format(), activation, m, w.rows(), w.cols(), smCount);
+        TiledLaunch launch = tiledLaunch(w.format(), activation, m, w.rows(), w.cols(), smCount, dramBytesPerSmCycle);
         library.launchOrdered(
                 launch.kernel(),
                 Math.ceilDiv(w.rows() / TiledLayout.TILE_ROWS, launch.tiles()),
@@ -349,7 +363,7 @@ public final class GemvKernels implements AutoCloseable {
 
     /**
      * 16-row tiles one block of the plain tiled kernel for {@code bound} rows computes: 2 at 16 rows, else 1 (at 8
-     * rows {@link #TILED_PAIRS} may take 2).
+     * rows {@link #tiledPairs} may take 2).
      */
     static int tiledTiles(int bound) {
         return bound == MAX_M ? 2 : 1;
@@ -404,24 +418,40 @@ public final class GemvKernels implements AutoCloseable {
      */
     static final TiledPairs FP4_PAIRS = new TiledPairs(5, 3);
 
+    /**
+     * The fewest peak DRAM bytes per SM and cycle ({@link #dramBytesPerSmCycle}) from which the two-tile 8-row kernels
+     * run: on an H200 (18.4) they were 1.05–1.19× faster at 8 rows where {@link #tiledPairs} take them; on an H100
+     * (12.8) NVFP4's and MXFP4's were 0.91–0.96× at 28672 rows and MXFP4's 0.97–0.99× at 8192, INT4's 0.99–1.02×. The
+     * threshold lies between the two; no other GPU was measured.
+     */
+    static final double TILED_PAIRS_MIN_DRAM_BYTES_PER_SM_CYCLE = 15;
+
     /** The kernel a tiled product launches and the 16-row tiles each of its blocks computes. */
     record TiledLaunch(String kernel, int tiles) {}
 
     /**
      * The tiled kernel for {@code format} with {@code activation} activations at {@code m} rows, weights of
-     * {@code rows} × {@code cols}, on a GPU of {@code smCount} SMs: at 8 rows on large grids two tiles a block
-     * ({@link #tiledPairs}); where the blocks of an SM are too few to overlap one block's loads with another's steps,
+     * {@code rows} × {@code cols}, on a GPU of {@code smCount} SMs with {@code dramBytesPerSmCycle}: at 5 to 8 rows on
+     * large grids of GPUs with fast DRAM two tiles a block ({@link #tiledPairs}); where the blocks of an SM are too few to overlap one block's loads with another's steps,
      * the rolling-window kernel ({@link #rollingWindow}), which keeps each warp's next loads in flight through its step;
      * else {@code gemv_<format>_<activation>_m<bound>_tiled} with {@link #tiledTiles} tiles a block. Where each was
      * measured faster and slower: docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16.
      */
-    static TiledLaunch tiledLaunch(WeightFormat format, Activation activation, int m, int rows, int cols, int smCount) {
+    static TiledLaunch tiledLaunch(
+            WeightFormat format,
+            Activation activation,
+            int m,
+            int rows,
+            int cols,
+            int smCount,
+            double dramBytesPerSmCycle) {
         int bound = rowsBound(format, activation, m);
         long tiles = Math.ceilDiv(rows, TiledLayout.TILE_ROWS);
         String name = tiledName(format, activation, bound);
-        boolean pairs = tiledPairs(format, activation, bound)
-                .filter(p -> m >= p.minRows() && tiles > (long) p.tilesPerSm() * smCount)
-                .isPresent();
+        boolean pairs = dramBytesPerSmCycle >= TILED_PAIRS_MIN_DRAM_BYTES_PER_SM_CYCLE
+                && tiledPairs(format, activation, bound)
+                        .filter(p -> m >= p.minRows() && tiles > (long) p.tilesPerSm() * smCount)
+                        .isPresent();
         if (pairs) {
             return new TiledLaunch(name + PAIRS_SUFFIX, 2);
         }
@@ -434,8 +464,16 @@ public final class GemvKernels implements AutoCloseable {
     }
 
     /** {@link #tiledLaunch}'s kernel. */
-    static String tiledKernel(WeightFormat format, Activation activation, int m, int rows, int cols, int smCount) {
-        return tiledLaunch(format, activation, m, rows, cols, smCount).kernel();
+    static String tiledKernel(
+            WeightFormat format,
+            Activation activation,
+            int m,
+            int rows,
+            int cols,
+            int smCount,
+            double dramBytesPerSmCycle) {
+        return tiledLaunch(format, activation, m, rows, cols, smCount, dramBytesPerSmCycle)
+                .kernel();
     }
 
     /** The suffix of the two-tile 8-row kernels' names. */

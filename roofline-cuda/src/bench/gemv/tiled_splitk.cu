@@ -362,15 +362,6 @@ ROOFLINE_GEMV_TILED_NAMED(unroll_int4_m1_u2, INT4, 1, 1, 2, 0, __launch_bounds__
 PIPE_FORMAT(NVFP4, nvfp4)
 PIPE_FORMAT(MXFP4, mxfp4)
 
-// 8 rows with two tiles a block (x's loads serve both: half the x bytes per weight byte), 16 rows with four
-#define TILES_KERNEL(FMT, fmt, MAXM, T, UNR) \
-    ROOFLINE_GEMV_TILED_NAMED(tiles_##fmt##_m##MAXM##_t##T##_u##UNR, FMT, MAXM, T, UNR, 0, __launch_bounds__(256))
-#define TILES_FORMAT(FMT, fmt) \
-    TILES_KERNEL(FMT, fmt, 8, 2, 1) TILES_KERNEL(FMT, fmt, 8, 2, 2) TILES_KERNEL(FMT, fmt, 8, 2, 4) TILES_KERNEL(FMT, fmt, 16, 4, 1)
-TILES_FORMAT(INT4, int4)
-TILES_FORMAT(NVFP4, nvfp4)
-TILES_FORMAT(MXFP4, mxfp4)
-
 // ---- the harness ----
 
 using Kernel = void (*)(const void*, const void*, const __half*, __half*, int, int, int, float, GemvEpilogue);
@@ -403,18 +394,14 @@ struct Format {
     {"pipe t1 d3", pipe_##fmt##_m16_t1_d3, 16, 0, 16}, {"pipe t1 d4", pipe_##fmt##_m16_t1_d4, 16, 0, 16},  \
     {"sk ks8 u2", sk_##fmt##_m16_ks8_u2, 16, 8, 128}
 
-#define TILES_VARIANTS(fmt)                                                                                  \
-    {"tiles t2 u1", tiles_##fmt##_m8_t2_u1, 8, 0, 32}, {"tiles t2 u2", tiles_##fmt##_m8_t2_u2, 8, 0, 32},      \
-    {"tiles t2 u4", tiles_##fmt##_m8_t2_u4, 8, 0, 32}, {"tiles t4 u1", tiles_##fmt##_m16_t4_u1, 16, 0, 64}
-
 // a BF16-activation kernel under the harness's one kernel type (its x and y are bf16: timing only, no check here)
 #define AS_KERNEL(k) reinterpret_cast<Kernel>(k)
 
 static std::vector<Format> formats() {
     return {
-        {"INT4", Fmt::INT4, 128, 4, {gemv_int4_f16_m1_w8, gemv_int4_f16_m8_w8, gemv_int4_f16_m16_w8}, {SK_VARIANTS(int4), {"shipped r2", gemv_int4_f16_m1_tiled_r2, 1, 0, 16}, {"shipped m8 r3", gemv_int4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_int4_b4_m8_t1_d3, 8, 0, 16}, {"pipe t2 d3", pipe_int4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_int4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_int4_b5_m1_t1_d2, 1, 0, 16}, {"unroll 2", unroll_int4_m1_u2, 1, 0, 16}, TILES_VARIANTS(int4)}, {{AS_KERNEL(gemv_int4_bf16_m1_w8), AS_KERNEL(gemv_int4_bf16_m1_tiled)}, {AS_KERNEL(gemv_int4_bf16_m16_w8), AS_KERNEL(gemv_int4_bf16_m16_tiled)}}},
-        {"NVFP4", Fmt::NVFP4, 16, 1, {gemv_nvfp4_f16_m1_w8, gemv_nvfp4_f16_m8_w8, gemv_nvfp4_f16_m16_w8}, {SK_VARIANTS(nvfp4), {"pipe t1 d3 b4", pipe_nvfp4_b4_m1_t1_d3, 1, 0, 16}, {"pipe t1 d2", pipe_nvfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_nvfp4_b5_m1_t1_d2, 1, 0, 16}, TILES_VARIANTS(nvfp4)}, {{AS_KERNEL(gemv_nvfp4_bf16_m1_w8), AS_KERNEL(gemv_nvfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_nvfp4_bf16_m16_w8), AS_KERNEL(gemv_nvfp4_bf16_m16_tiled)}}},
-        {"MXFP4", Fmt::MXFP4, 32, 1, {gemv_mxfp4_f16_m1_w8, gemv_mxfp4_f16_m8_w8, gemv_mxfp4_f16_m16_w8}, {SK_VARIANTS(mxfp4), {"shipped m8 r3", gemv_mxfp4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_mxfp4_b4_m1_t1_d3, 1, 0, 16}, {"shipped r2", gemv_mxfp4_f16_m1_tiled_r2, 1, 0, 16}, {"pipe t2 d3", pipe_mxfp4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_mxfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_mxfp4_b5_m1_t1_d2, 1, 0, 16}, TILES_VARIANTS(mxfp4)}, {{AS_KERNEL(gemv_mxfp4_bf16_m1_w8), AS_KERNEL(gemv_mxfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_mxfp4_bf16_m16_w8), AS_KERNEL(gemv_mxfp4_bf16_m16_tiled)}}},
+        {"INT4", Fmt::INT4, 128, 4, {gemv_int4_f16_m1_w8, gemv_int4_f16_m8_w8, gemv_int4_f16_m16_w8}, {SK_VARIANTS(int4), {"shipped r2", gemv_int4_f16_m1_tiled_r2, 1, 0, 16}, {"shipped m8 r3", gemv_int4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_int4_b4_m8_t1_d3, 8, 0, 16}, {"pipe t2 d3", pipe_int4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_int4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_int4_b5_m1_t1_d2, 1, 0, 16}, {"unroll 2", unroll_int4_m1_u2, 1, 0, 16}}, {{AS_KERNEL(gemv_int4_bf16_m1_w8), AS_KERNEL(gemv_int4_bf16_m1_tiled)}, {AS_KERNEL(gemv_int4_bf16_m16_w8), AS_KERNEL(gemv_int4_bf16_m16_tiled)}}},
+        {"NVFP4", Fmt::NVFP4, 16, 1, {gemv_nvfp4_f16_m1_w8, gemv_nvfp4_f16_m8_w8, gemv_nvfp4_f16_m16_w8}, {SK_VARIANTS(nvfp4), {"pipe t1 d3 b4", pipe_nvfp4_b4_m1_t1_d3, 1, 0, 16}, {"pipe t1 d2", pipe_nvfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_nvfp4_b5_m1_t1_d2, 1, 0, 16}}, {{AS_KERNEL(gemv_nvfp4_bf16_m1_w8), AS_KERNEL(gemv_nvfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_nvfp4_bf16_m16_w8), AS_KERNEL(gemv_nvfp4_bf16_m16_tiled)}}},
+        {"MXFP4", Fmt::MXFP4, 32, 1, {gemv_mxfp4_f16_m1_w8, gemv_mxfp4_f16_m8_w8, gemv_mxfp4_f16_m16_w8}, {SK_VARIANTS(mxfp4), {"shipped m8 r3", gemv_mxfp4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_mxfp4_b4_m1_t1_d3, 1, 0, 16}, {"shipped r2", gemv_mxfp4_f16_m1_tiled_r2, 1, 0, 16}, {"pipe t2 d3", pipe_mxfp4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_mxfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_mxfp4_b5_m1_t1_d2, 1, 0, 16}}, {{AS_KERNEL(gemv_mxfp4_bf16_m1_w8), AS_KERNEL(gemv_mxfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_mxfp4_bf16_m16_w8), AS_KERNEL(gemv_mxfp4_bf16_m16_tiled)}}},
     };
 }
 __device__ uint32_t mix_d(uint64_t i, uint32_t seed) {

@@ -67,7 +67,7 @@ public final class GemvKernels implements AutoCloseable {
     /**
      * The GPU's peak DRAM bytes per SM and SM clock cycle, from its clocks ({@link Device#memoryBytesPerSecond}): 18.4
      * on an H200 (4814 GB/s, 132 SMs at 1980 MHz), 12.8 on an H100 SXM (3352 GB/s). The more of them, the more an SM's
-     * reads of x from L2 cost beside its weights from DRAM ({@link #TILED_PAIRS_MIN_DRAM_BYTES_PER_SM_CYCLE}).
+     * reads of x from L1 and L2 may cost beside its weights from DRAM ({@link #TILED_PAIRS_MIN_DRAM_BYTES_PER_SM_CYCLE}).
      */
     static double dramBytesPerSmCycle(Device device) {
         return device.memoryBytesPerSecond() / ((double) device.smCount() * device.smClockKhz() * 1e3);
@@ -292,7 +292,7 @@ public final class GemvKernels implements AutoCloseable {
     }
 
     /**
-     * {@code w}'s product on the tiled kernels ({@link #tiledKernel}, gemv_tiled.cu): FP16 or BF16
+     * {@code w}'s product on the tiled kernels ({@link #tiledLaunch}, gemv_tiled.cu): FP16 or BF16
      * activations, no epilogue, 8 warps a block over {@link #tiledLaunch}'s tiles of 16 rows. Always launched in plain
      * stream order, also from a library of programmatic launches: made resident while the kernel before drains, they
      * slow a decode step, and in stream order they run in the step as fast as timed alone, so a calibration's products
@@ -317,7 +317,7 @@ public final class GemvKernels implements AutoCloseable {
         TiledLaunch launch = tiledLaunch(w.format(), activation, m, w.rows(), w.cols(), smCount, dramBytesPerSmCycle);
         library.launchOrdered(
                 launch.kernel(),
-                Math.ceilDiv(w.rows() / TiledLayout.TILE_ROWS, launch.tiles()),
+                launch.blocks(w.rows()),
                 32 * TILED_WARPS,
                 s,
                 w.weights(),
@@ -405,37 +405,38 @@ public final class GemvKernels implements AutoCloseable {
      */
     record TiledPairs(int minRows, int tilesPerSm) {}
 
-    /**
-     * INT4's pairs: on an H200 (132 SMs: more than 4 tiles an SM is more than 528) measured faster at 5 to 8 rows at
-     * 1792 tiles, slower at 512 and fewer and at 4 rows.
-     */
+    /** INT4's pairs: from 5 rows above 4 tiles an SM (528 tiles on 132 SMs). */
     static final TiledPairs INT4_PAIRS = new TiledPairs(5, 4);
 
     /**
-     * NVFP4's and MXFP4's pairs: on an H200 (more than 3 tiles an SM is more than 396) measured faster at 5 to 8 rows
-     * from 512 tiles (MXFP4 at 512 tiles and 5 or 6 rows within 1.1 % either way), slower at 384 and fewer; at 4 rows
-     * MXFP4's slower.
+     * NVFP4's and MXFP4's pairs: from 5 rows above 3 tiles an SM (396 on 132 SMs), MXFP4 there also where it measured
+     * slightly slower (at 8192 rows and 5 or 6 rows) for its gains at 28672.
      */
     static final TiledPairs FP4_PAIRS = new TiledPairs(5, 3);
 
     /**
      * The fewest peak DRAM bytes per SM and cycle ({@link #dramBytesPerSmCycle}) from which the two-tile 8-row kernels
-     * run: on an H200 (18.4) they were 1.05–1.19× faster at 8 rows where {@link #tiledPairs} take them; on an H100
-     * (12.8) NVFP4's and MXFP4's were 0.91–0.96× at 28672 rows and MXFP4's 0.97–0.99× at 8192, INT4's 0.99–1.02×. The
-     * threshold lies between the two; no other GPU was measured.
+     * run: between an H200's 18.4, where they were faster, and an H100's 12.8, where they were mostly slower; no other
+     * GPU was measured. The numbers: docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16.
      */
     static final double TILED_PAIRS_MIN_DRAM_BYTES_PER_SM_CYCLE = 15;
 
     /** The kernel a tiled product launches and the 16-row tiles each of its blocks computes. */
-    record TiledLaunch(String kernel, int tiles) {}
+    record TiledLaunch(String kernel, int tiles) {
+        /** Blocks of the launch over weights of {@code rows} rows (a multiple of 16): the last may hold one tile. */
+        int blocks(int rows) {
+            return Math.ceilDiv(rows / TiledLayout.TILE_ROWS, tiles);
+        }
+    }
 
     /**
      * The tiled kernel for {@code format} with {@code activation} activations at {@code m} rows, weights of
      * {@code rows} × {@code cols}, on a GPU of {@code smCount} SMs with {@code dramBytesPerSmCycle}: at 5 to 8 rows on
-     * large grids of GPUs with fast DRAM two tiles a block ({@link #tiledPairs}); where the blocks of an SM are too few to overlap one block's loads with another's steps,
-     * the rolling-window kernel ({@link #rollingWindow}), which keeps each warp's next loads in flight through its step;
-     * else {@code gemv_<format>_<activation>_m<bound>_tiled} with {@link #tiledTiles} tiles a block. Where each was
-     * measured faster and slower: docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16.
+     * large grids of GPUs with fast DRAM two tiles a block ({@link #tiledPairs}); where the blocks of an SM are too few
+     * to overlap one block's loads with another's steps, the rolling-window kernel ({@link #rollingWindow}), which
+     * keeps each warp's next loads in flight through its step; else {@code gemv_<format>_<activation>_m<bound>_tiled}
+     * with {@link #tiledTiles} tiles a block. Where each was measured faster and slower:
+     * docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16.
      */
     static TiledLaunch tiledLaunch(
             WeightFormat format,
@@ -463,7 +464,7 @@ public final class GemvKernels implements AutoCloseable {
         return new TiledLaunch(kernel, tiledTiles(bound));
     }
 
-    /** {@link #tiledLaunch}'s kernel. */
+    /** {@link #tiledLaunch}'s kernel (the rule's tests ask for it alone). */
     static String tiledKernel(
             WeightFormat format,
             Activation activation,
@@ -587,7 +588,7 @@ public final class GemvKernels implements AutoCloseable {
 
     /**
      * Every kernel name this class launches: one per format, activation and row bound, tensor-core K splits, the tiled
-     * kernels and their rolling-window variants ({@link #tiledKernel}).
+     * kernels, their rolling-window variants and the two-tile 8-row ones ({@link #tiledLaunch}).
      */
     static List<String> kernelNames() {
         List<String> names = new ArrayList<>();

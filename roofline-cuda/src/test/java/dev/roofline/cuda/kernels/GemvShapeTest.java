@@ -185,57 +185,80 @@ class GemvShapeTest {
         assertThat(GemvKernels.tiledTiles(32)).isEqualTo(1);
     }
 
-    /** Peak DRAM bytes per SM and cycle ({@link GemvKernels#dramBytesPerSmCycle}) of an H200 and an H100. */
-    private static final double H200 = 2 * 3201e6 * 6016 / 8 / (132 * 1980e6);
+    private static final ComputeCapability HOPPER = new ComputeCapability(9, 0);
 
-    private static final double H100 = 2 * 2619e6 * 5120 / 8 / (132 * 1980e6);
+    /** Peak DRAM bytes per SM and cycle ({@link GemvKernels#dramBytesPerSmCycle}) of an H200, with its clocks. */
+    private static final double H200_BYTES_PER_SM_CYCLE = GemvKernels.dramBytesPerSmCycle(
+            new Device(0, "NVIDIA H200", HOPPER, 132, 141L << 30, 60L << 20, 1_980_000, 3_201_000, 6016));
+
+    /** The same of an H100 SXM. */
+    private static final double H100_BYTES_PER_SM_CYCLE = GemvKernels.dramBytesPerSmCycle(
+            new Device(0, "NVIDIA H100 80GB HBM3", HOPPER, 132, 80L << 30, 50L << 20, 1_980_000, 2_619_000, 5120));
 
     @Test
     void int4AtOneRowRunsTheRollingTiledKernelUpToOneWaveOfItsBlocks() {
         // 132 SMs x 4 blocks = 528 blocks of 16 rows = 8448 rows; 48 SMs: 192 blocks = 3072 rows
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 8192, 4096, 132, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.INT4, Activation.F16, 1, 8192, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_int4_f16_m1_tiled_r2");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 8448, 4096, 132, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.INT4, Activation.F16, 1, 8448, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_int4_f16_m1_tiled_r2");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 8464, 4096, 132, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.INT4, Activation.F16, 1, 8464, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_int4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 28672, 4096, 132, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.INT4, Activation.F16, 1, 28672, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_int4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 3072, 4096, 48, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.INT4, Activation.F16, 1, 3072, 4096, 48, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_int4_f16_m1_tiled_r2");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 4096, 4096, 48, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.INT4, Activation.F16, 1, 4096, 4096, 48, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_int4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 16, 128, 132, H200))
+        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 16, 128, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_int4_f16_m1_tiled_r2");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 8, 4096, 4096, 132, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.INT4, Activation.F16, 8, 4096, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_int4_f16_m8_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.NVFP4, Activation.F16, 1, 4096, 4096, 132, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.NVFP4, Activation.F16, 1, 4096, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_nvfp4_f16_m1_tiled");
         // BF16 activations: the plain tiled kernels of that type at every grid
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.BF16, 1, 4096, 4096, 132, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.INT4, Activation.BF16, 1, 4096, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_int4_bf16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.NVFP4, Activation.BF16, 16, 4096, 4096, 132, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.NVFP4, Activation.BF16, 16, 4096, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_nvfp4_bf16_m16_tiled");
     }
 
     @Test
     void mxfp4AtOneRowRunsTheRollingTiledKernelUpToThreeBlocksAnSm() {
         // 3 blocks an SM: 396 blocks of 16 rows (6336 rows) on 132 SMs, 144 (2304 rows) on 48; any K, even one group
-        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 4096, 4096, 132, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.MXFP4, Activation.F16, 1, 4096, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 6144, 4096, 132, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.MXFP4, Activation.F16, 1, 6144, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 6336, 14336, 132, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.MXFP4, Activation.F16, 1, 6336, 14336, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 2304, 128, 48, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.MXFP4, Activation.F16, 1, 2304, 128, 48, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 6352, 4096, 132, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.MXFP4, Activation.F16, 1, 6352, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 8192, 8192, 132, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.MXFP4, Activation.F16, 1, 8192, 8192, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 1, 2320, 4096, 48, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.MXFP4, Activation.F16, 1, 2320, 4096, 48, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.BF16, 1, 4096, 4096, 132, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.MXFP4, Activation.BF16, 1, 4096, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_mxfp4_bf16_m1_tiled");
     }
 
@@ -243,78 +266,115 @@ class GemvShapeTest {
     void int4AndMxfp4FromTwoToEightRowsRunTheRollingTiledKernelUpToHalfAWaveOfLongRows() {
         // the fewest steps a warp takes: K / (128 x 8 warps) rounded down, the window from 8; 2 blocks an SM: 264
         // blocks of 16 rows (4224 rows) on 132 SMs, 96 (1536 rows) on 48
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 8, 4096, 14336, 132, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.INT4, Activation.F16, 8, 4096, 14336, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_int4_f16_m8_tiled_r3");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 8, 4224, 8192, 132, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.MXFP4, Activation.F16, 8, 4224, 8192, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_mxfp4_f16_m8_tiled_r3");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 8, 1536, 8192, 48, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.INT4, Activation.F16, 8, 1536, 8192, 48, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_int4_f16_m8_tiled_r3");
         // K = 8064 is 63 groups: one warp takes 7 steps; K = 4096: 4
-        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 8, 4096, 8064, 132, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.MXFP4, Activation.F16, 8, 4096, 8064, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_mxfp4_f16_m8_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 8, 4096, 4096, 132, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.INT4, Activation.F16, 8, 4096, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_int4_f16_m8_tiled");
         // above half a wave: 265 blocks on 132 SMs, 8192 rows, 97 blocks on 48 SMs
-        assertThat(GemvKernels.tiledKernel(WeightFormat.MXFP4, Activation.F16, 8, 4240, 14336, 132, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.MXFP4, Activation.F16, 8, 4240, 14336, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_mxfp4_f16_m8_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 8, 8192, 28672, 132, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.INT4, Activation.F16, 8, 8192, 28672, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_int4_f16_m8_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 8, 1552, 28672, 48, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.INT4, Activation.F16, 8, 1552, 28672, 48, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_int4_f16_m8_tiled");
         // NVFP4, BF16 activations and 16 rows: no window
-        assertThat(GemvKernels.tiledKernel(WeightFormat.NVFP4, Activation.F16, 8, 4096, 14336, 132, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.NVFP4, Activation.F16, 8, 4096, 14336, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_nvfp4_f16_m8_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.BF16, 8, 4096, 14336, 132, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.INT4, Activation.BF16, 8, 4096, 14336, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_int4_bf16_m8_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 16, 4096, 14336, 132, H200))
+        assertThat(GemvKernels.tiledKernel(
+                        WeightFormat.INT4, Activation.F16, 16, 4096, 14336, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo("gemv_int4_f16_m16_tiled");
     }
 
     @Test
-    void eightRowsOnLargeGridsRunTwoTilesABlock() {
-        // on a GPU of at least 15 DRAM bytes an SM and cycle, INT4 from more than 4 tiles an SM (528 tiles = 8448 rows
-        // on
-        // 132 SMs), NVFP4 and MXFP4 from more than 3 (396 tiles = 6336 rows); from 5 to 8 rows, only with FP16
-        // activations; half as many blocks, rounded up
-        assertThat(GemvKernels.tiledLaunch(WeightFormat.INT4, Activation.F16, 8, 28672, 4096, 132, H200))
+    void fromFiveToEightRowsLargeGridsRunTwoTilesABlock() {
+        // INT4 above 4 tiles an SM (528 tiles = 8448 rows on 132 SMs), NVFP4 and MXFP4 above 3 (396 tiles = 6336 rows)
+        assertThat(GemvKernels.tiledLaunch(
+                        WeightFormat.INT4, Activation.F16, 8, 28672, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo(new GemvKernels.TiledLaunch("gemv_int4_f16_m8_tiled_t2", 2));
-        assertThat(GemvKernels.tiledLaunch(WeightFormat.INT4, Activation.F16, 8, 8464, 4096, 132, H200))
+        assertThat(GemvKernels.tiledLaunch(
+                        WeightFormat.INT4, Activation.F16, 8, 8464, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo(new GemvKernels.TiledLaunch("gemv_int4_f16_m8_tiled_t2", 2));
-        assertThat(GemvKernels.tiledLaunch(WeightFormat.INT4, Activation.F16, 8, 8448, 4096, 132, H200))
+        assertThat(GemvKernels.tiledLaunch(
+                        WeightFormat.INT4, Activation.F16, 8, 8448, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo(new GemvKernels.TiledLaunch("gemv_int4_f16_m8_tiled", 1));
-        assertThat(GemvKernels.tiledLaunch(WeightFormat.NVFP4, Activation.F16, 8, 6352, 4096, 132, H200))
+        assertThat(GemvKernels.tiledLaunch(
+                        WeightFormat.NVFP4, Activation.F16, 8, 6352, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo(new GemvKernels.TiledLaunch("gemv_nvfp4_f16_m8_tiled_t2", 2));
-        assertThat(GemvKernels.tiledLaunch(WeightFormat.MXFP4, Activation.F16, 8, 8192, 28672, 132, H200))
+        assertThat(GemvKernels.tiledLaunch(
+                        WeightFormat.MXFP4, Activation.F16, 8, 8192, 28672, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo(new GemvKernels.TiledLaunch("gemv_mxfp4_f16_m8_tiled_t2", 2));
-        assertThat(GemvKernels.tiledLaunch(WeightFormat.MXFP4, Activation.F16, 8, 6336, 4096, 132, H200))
+        assertThat(GemvKernels.tiledLaunch(
+                        WeightFormat.MXFP4, Activation.F16, 8, 6336, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo(new GemvKernels.TiledLaunch("gemv_mxfp4_f16_m8_tiled", 1));
-        assertThat(GemvKernels.tiledLaunch(WeightFormat.NVFP4, Activation.F16, 8, 2320, 4096, 48, H200))
+        // 48 SMs: above 144 tiles (2304 rows)
+        assertThat(GemvKernels.tiledLaunch(
+                        WeightFormat.NVFP4, Activation.F16, 8, 2320, 4096, 48, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo(new GemvKernels.TiledLaunch("gemv_nvfp4_f16_m8_tiled_t2", 2));
-        assertThat(GemvKernels.tiledLaunch(WeightFormat.NVFP4, Activation.F16, 5, 28672, 4096, 132, H200))
+        // from 5 rows
+        assertThat(GemvKernels.tiledLaunch(
+                        WeightFormat.NVFP4, Activation.F16, 5, 28672, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo(new GemvKernels.TiledLaunch("gemv_nvfp4_f16_m8_tiled_t2", 2));
-        assertThat(GemvKernels.tiledLaunch(WeightFormat.NVFP4, Activation.F16, 4, 28672, 4096, 132, H200))
+        assertThat(GemvKernels.tiledLaunch(
+                        WeightFormat.NVFP4, Activation.F16, 4, 28672, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo(new GemvKernels.TiledLaunch("gemv_nvfp4_f16_m8_tiled", 1));
-        assertThat(GemvKernels.tiledLaunch(WeightFormat.INT4, Activation.BF16, 8, 28672, 4096, 132, H200))
+    }
+
+    @Test
+    void twoTilesABlockOnlyWithFp16ActivationsAtTheEightRowBound() {
+        assertThat(GemvKernels.tiledLaunch(
+                        WeightFormat.INT4, Activation.BF16, 8, 28672, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo(new GemvKernels.TiledLaunch("gemv_int4_bf16_m8_tiled", 1));
-        assertThat(GemvKernels.tiledLaunch(WeightFormat.NVFP4, Activation.F16, 16, 28672, 4096, 132, H200))
+        assertThat(GemvKernels.tiledLaunch(
+                        WeightFormat.NVFP4, Activation.F16, 16, 28672, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo(new GemvKernels.TiledLaunch("gemv_nvfp4_f16_m16_tiled", 2));
-        assertThat(GemvKernels.tiledLaunch(WeightFormat.NVFP4, Activation.F16, 1, 28672, 4096, 132, H200))
+        assertThat(GemvKernels.tiledLaunch(
+                        WeightFormat.NVFP4, Activation.F16, 1, 28672, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo(new GemvKernels.TiledLaunch("gemv_nvfp4_f16_m1_tiled", 1));
-        // the pairs from 15 bytes an SM and cycle up: an H200 has 4814.3 GB/s / (132 x 1.98 GHz) = 18.42, an H100
-        // 3352.3 / 261.36 = 12.83 (its clocks as the runtime reports them)
-        var hopper = new ComputeCapability(9, 0);
-        assertThat(GemvKernels.dramBytesPerSmCycle(
-                        new Device(0, "NVIDIA H200", hopper, 132, 141L << 30, 60L << 20, 1_980_000, 3_201_000, 6016)))
-                .isCloseTo(18.42, within(0.005));
-        assertThat(GemvKernels.dramBytesPerSmCycle(
-                        new Device(0, "NVIDIA H100", hopper, 132, 80L << 30, 50L << 20, 1_980_000, 2_619_000, 5120)))
-                .isCloseTo(12.83, within(0.005));
-        assertThat(GemvKernels.tiledLaunch(WeightFormat.NVFP4, Activation.F16, 8, 28672, 4096, 132, H100))
+    }
+
+    @Test
+    void twoTilesABlockOnlyWhereDramGivesFifteenBytesAnSmAndCycle() {
+        // an H200: 2 x 3201 MHz x 6016 bits / 8 = 4814.3 GB/s over 132 SMs x 1.98 GHz = 18.42; an H100: 3352.3 / 261.36
+        // = 12.83
+        assertThat(H200_BYTES_PER_SM_CYCLE).isCloseTo(18.42, within(0.005));
+        assertThat(H100_BYTES_PER_SM_CYCLE).isCloseTo(12.83, within(0.005));
+        assertThat(GemvKernels.tiledLaunch(
+                        WeightFormat.NVFP4, Activation.F16, 8, 28672, 4096, 132, H100_BYTES_PER_SM_CYCLE))
                 .isEqualTo(new GemvKernels.TiledLaunch("gemv_nvfp4_f16_m8_tiled", 1));
         assertThat(GemvKernels.tiledLaunch(WeightFormat.INT4, Activation.F16, 8, 28672, 4096, 132, 15))
                 .isEqualTo(new GemvKernels.TiledLaunch("gemv_int4_f16_m8_tiled_t2", 2));
         assertThat(GemvKernels.tiledLaunch(WeightFormat.INT4, Activation.F16, 8, 28672, 4096, 132, 14.99))
                 .isEqualTo(new GemvKernels.TiledLaunch("gemv_int4_f16_m8_tiled", 1));
+    }
+
+    @Test
+    void aTiledLaunchCoversEveryTileOnce() {
+        // 8464 rows are 529 tiles: 265 blocks of two (the last one's second tile past N), 529 of one
+        assertThat(new GemvKernels.TiledLaunch("gemv_int4_f16_m8_tiled_t2", 2).blocks(8464))
+                .isEqualTo(265);
+        assertThat(new GemvKernels.TiledLaunch("gemv_int4_f16_m8_tiled", 1).blocks(8464))
+                .isEqualTo(529);
+        assertThat(new GemvKernels.TiledLaunch("gemv_int4_f16_m16_tiled", 2).blocks(8448))
+                .isEqualTo(264);
     }
 
     @Test
@@ -335,6 +395,7 @@ class GemvShapeTest {
                         "gemv_mxfp4_f16_m1_tiled_r2",
                         "gemv_int4_f16_m8_tiled_t2",
                         "gemv_nvfp4_f16_m8_tiled_t2",
+                        "gemv_mxfp4_f16_m8_tiled_t2",
                         "gemv_nvfp4_f16_m8_tiled",
                         "gemv_mxfp4_f16_m8_tiled_r3",
                         "gemv_mxfp4_f16_m16_tiled",

@@ -343,7 +343,7 @@ ROOFLINE_GEMV_TILED_FORMAT(INT4, int4, 4, __launch_bounds__(256))
 ROOFLINE_GEMV_TILED_FORMAT(NVFP4, nvfp4, 2, __launch_bounds__(256, 5))
 ROOFLINE_GEMV_TILED_FORMAT(MXFP4, mxfp4, 2, __launch_bounds__(256, 5))
 // At one row a rolling window of 2 steps (the next step's loads in flight through each step) where the grid leaves an
-// SM too few blocks to overlap one block's loads with another's steps (GemvKernels.tiledKernel): INT4 up to one wave of
+// SM too few blocks to overlap one block's loads with another's steps (GemvKernels.tiledLaunch): INT4 up to one wave of
 // its blocks, MXFP4 up to 3 blocks an SM (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16). ptxas gives them 55
 // and 61 registers on sm_90a, so 4 blocks fit an SM (GemvKernels.INT4_M1_WINDOW, MXFP4_M1_WINDOW); capped at 5 blocks
 // an SM they were slower. NVFP4 has none: its window was no faster, beyond noise, at any shape measured.

@@ -464,19 +464,6 @@ public final class GemvKernels implements AutoCloseable {
         return new TiledLaunch(kernel, tiledTiles(bound));
     }
 
-    /** {@link #tiledLaunch}'s kernel (the rule's tests ask for it alone). */
-    static String tiledKernel(
-            WeightFormat format,
-            Activation activation,
-            int m,
-            int rows,
-            int cols,
-            int smCount,
-            double dramBytesPerSmCycle) {
-        return tiledLaunch(format, activation, m, rows, cols, smCount, dramBytesPerSmCycle)
-                .kernel();
-    }
-
     /** The suffix of the two-tile 8-row kernels' names. */
     private static final String PAIRS_SUFFIX = "_t2";
 
@@ -608,8 +595,8 @@ public final class GemvKernels implements AutoCloseable {
                         names.add(name);
                     }
                     if (f.isFourBit()) {
-                        names.add(tiledName(f, a, m));
                         String tiled = tiledName(f, a, m);
+                        names.add(tiled);
                         rollingWindow(f, a, m).ifPresent(w -> names.add(tiled + w.suffix()));
                         tiledPairs(f, a, m).ifPresent(p -> names.add(tiled + PAIRS_SUFFIX));
                     }

@@ -195,70 +195,55 @@ class GemvShapeTest {
     private static final double H100_BYTES_PER_SM_CYCLE = GemvKernels.dramBytesPerSmCycle(
             new Device(0, "NVIDIA H100 80GB HBM3", HOPPER, 132, 80L << 30, 50L << 20, 1_980_000, 2_619_000, 5120));
 
+    /** The kernel {@link GemvKernels#tiledLaunch} picks on a GPU with an H200's DRAM bytes per SM and cycle. */
+    private static String kernel(WeightFormat format, Activation activation, int m, int rows, int cols, int smCount) {
+        return GemvKernels.tiledLaunch(format, activation, m, rows, cols, smCount, H200_BYTES_PER_SM_CYCLE)
+                .kernel();
+    }
+
     @Test
     void int4AtOneRowRunsTheRollingTiledKernelUpToOneWaveOfItsBlocks() {
         // 132 SMs x 4 blocks = 528 blocks of 16 rows = 8448 rows; 48 SMs: 192 blocks = 3072 rows
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.INT4, Activation.F16, 1, 8192, 4096, 132, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 8192, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m1_tiled_r2");
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.INT4, Activation.F16, 1, 8448, 4096, 132, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 8448, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m1_tiled_r2");
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.INT4, Activation.F16, 1, 8464, 4096, 132, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 8464, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.INT4, Activation.F16, 1, 28672, 4096, 132, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 28672, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.INT4, Activation.F16, 1, 3072, 4096, 48, H200_BYTES_PER_SM_CYCLE))
-                .isEqualTo("gemv_int4_f16_m1_tiled_r2");
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.INT4, Activation.F16, 1, 4096, 4096, 48, H200_BYTES_PER_SM_CYCLE))
-                .isEqualTo("gemv_int4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(WeightFormat.INT4, Activation.F16, 1, 16, 128, 132, H200_BYTES_PER_SM_CYCLE))
-                .isEqualTo("gemv_int4_f16_m1_tiled_r2");
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.INT4, Activation.F16, 8, 4096, 4096, 132, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 3072, 4096, 48)).isEqualTo("gemv_int4_f16_m1_tiled_r2");
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 4096, 4096, 48)).isEqualTo("gemv_int4_f16_m1_tiled");
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 16, 128, 132)).isEqualTo("gemv_int4_f16_m1_tiled_r2");
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 8, 4096, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m8_tiled");
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.NVFP4, Activation.F16, 1, 4096, 4096, 132, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.NVFP4, Activation.F16, 1, 4096, 4096, 132))
                 .isEqualTo("gemv_nvfp4_f16_m1_tiled");
         // BF16 activations: the plain tiled kernels of that type at every grid
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.INT4, Activation.BF16, 1, 4096, 4096, 132, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.INT4, Activation.BF16, 1, 4096, 4096, 132))
                 .isEqualTo("gemv_int4_bf16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.NVFP4, Activation.BF16, 16, 4096, 4096, 132, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.NVFP4, Activation.BF16, 16, 4096, 4096, 132))
                 .isEqualTo("gemv_nvfp4_bf16_m16_tiled");
     }
 
     @Test
     void mxfp4AtOneRowRunsTheRollingTiledKernelUpToThreeBlocksAnSm() {
         // 3 blocks an SM: 396 blocks of 16 rows (6336 rows) on 132 SMs, 144 (2304 rows) on 48; any K, even one group
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.MXFP4, Activation.F16, 1, 4096, 4096, 132, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 4096, 4096, 132))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.MXFP4, Activation.F16, 1, 6144, 4096, 132, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 6144, 4096, 132))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.MXFP4, Activation.F16, 1, 6336, 14336, 132, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 6336, 14336, 132))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.MXFP4, Activation.F16, 1, 2304, 128, 48, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 2304, 128, 48))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.MXFP4, Activation.F16, 1, 6352, 4096, 132, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 6352, 4096, 132))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.MXFP4, Activation.F16, 1, 8192, 8192, 132, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 8192, 8192, 132))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.MXFP4, Activation.F16, 1, 2320, 4096, 48, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 2320, 4096, 48))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled");
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.MXFP4, Activation.BF16, 1, 4096, 4096, 132, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.MXFP4, Activation.BF16, 1, 4096, 4096, 132))
                 .isEqualTo("gemv_mxfp4_bf16_m1_tiled");
     }
 
@@ -266,41 +251,29 @@ class GemvShapeTest {
     void int4AndMxfp4FromTwoToEightRowsRunTheRollingTiledKernelUpToHalfAWaveOfLongRows() {
         // the fewest steps a warp takes: K / (128 x 8 warps) rounded down, the window from 8; 2 blocks an SM: 264
         // blocks of 16 rows (4224 rows) on 132 SMs, 96 (1536 rows) on 48
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.INT4, Activation.F16, 8, 4096, 14336, 132, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 8, 4096, 14336, 132))
                 .isEqualTo("gemv_int4_f16_m8_tiled_r3");
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.MXFP4, Activation.F16, 8, 4224, 8192, 132, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 8, 4224, 8192, 132))
                 .isEqualTo("gemv_mxfp4_f16_m8_tiled_r3");
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.INT4, Activation.F16, 8, 1536, 8192, 48, H200_BYTES_PER_SM_CYCLE))
-                .isEqualTo("gemv_int4_f16_m8_tiled_r3");
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 8, 1536, 8192, 48)).isEqualTo("gemv_int4_f16_m8_tiled_r3");
         // K = 8064 is 63 groups: one warp takes 7 steps; K = 4096: 4
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.MXFP4, Activation.F16, 8, 4096, 8064, 132, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 8, 4096, 8064, 132))
                 .isEqualTo("gemv_mxfp4_f16_m8_tiled");
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.INT4, Activation.F16, 8, 4096, 4096, 132, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 8, 4096, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m8_tiled");
         // above half a wave: 265 blocks on 132 SMs, 8192 rows, 97 blocks on 48 SMs
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.MXFP4, Activation.F16, 8, 4240, 14336, 132, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 8, 4240, 14336, 132))
                 .isEqualTo("gemv_mxfp4_f16_m8_tiled");
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.INT4, Activation.F16, 8, 8192, 28672, 132, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 8, 8192, 28672, 132))
                 .isEqualTo("gemv_int4_f16_m8_tiled");
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.INT4, Activation.F16, 8, 1552, 28672, 48, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 8, 1552, 28672, 48))
                 .isEqualTo("gemv_int4_f16_m8_tiled");
         // NVFP4, BF16 activations and 16 rows: no window
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.NVFP4, Activation.F16, 8, 4096, 14336, 132, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.NVFP4, Activation.F16, 8, 4096, 14336, 132))
                 .isEqualTo("gemv_nvfp4_f16_m8_tiled");
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.INT4, Activation.BF16, 8, 4096, 14336, 132, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.INT4, Activation.BF16, 8, 4096, 14336, 132))
                 .isEqualTo("gemv_int4_bf16_m8_tiled");
-        assertThat(GemvKernels.tiledKernel(
-                        WeightFormat.INT4, Activation.F16, 16, 4096, 14336, 132, H200_BYTES_PER_SM_CYCLE))
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 16, 4096, 14336, 132))
                 .isEqualTo("gemv_int4_f16_m16_tiled");
     }
 

@@ -53,9 +53,9 @@ __host__ __device__ inline void word_element(size_t w, int e, int G, int& n, int
     const int j = static_cast<int>(w & 3), lane = static_cast<int>((w >> 2) & 31), h = static_cast<int>((w >> 7) & 1);
     const size_t tg = w >> 8; // tile * G + group
     const int t = static_cast<int>(tg / G), kg = static_cast<int>(tg % G);
-    const int g = lane >> 2, q = lane & 3, i = 4 * h + j, rho = e & 1, c = e >> 1;
+    const int g = lane >> 2, q = lane & 3, rho = e & 1, c = e >> 1;
     n = TILE_ROWS * t + g + 8 * rho;
-    k = GROUP_K * kg + 32 * q + 4 * i + c;
+    k = GROUP_K * kg + 64 * h + 16 * q + 4 * j + c;
 }
 // bit b (0: lowest) of element e's 4-bit code: its place in the layout word
 __host__ __device__ inline int element_bit(bool e2m1, int e, int b) {
@@ -83,12 +83,13 @@ __host__ __device__ inline size_t scale_source(Fmt F, size_t d, int K) {
         const int g = r >> 1, rho = r & 1;
         return static_cast<size_t>(TILE_ROWS * t + g + 8 * rho) * G + kg;
     }
-    if (F == Fmt::NVFP4) { // 4 bytes per lane {s[g][2q], s[g+8][2q], s[g][2q+1], s[g+8][2q+1]}
+    if (F == Fmt::NVFP4) { // 4 bytes per lane {s[g][q], s[g+8][q], s[g][q+4], s[g+8][q+4]}
         const int lane = r >> 2, b = r & 3, g = lane >> 2, q = lane & 3, rho = b & 1;
-        return static_cast<size_t>(TILE_ROWS * t + g + 8 * rho) * (K / 16) + 8 * kg + 2 * q + (b >> 1);
+        return static_cast<size_t>(TILE_ROWS * t + g + 8 * rho) * (K / 16) + 8 * kg + q + 4 * (b >> 1);
     }
-    const int lane = r >> 1, g = lane >> 2, q = lane & 3, rho = r & 1; // MXFP4: 2 bytes per lane {s[g][q], s[g+8][q]}
-    return static_cast<size_t>(TILE_ROWS * t + g + 8 * rho) * (K / 32) + 4 * kg + q;
+    // MXFP4: 4 bytes per (g, q / 2) {s[g][q/2], s[g+8][q/2], s[g][2+q/2], s[g+8][2+q/2]}
+    const int e = r >> 2, b = r & 3, g = e >> 1, rho = b & 1;
+    return static_cast<size_t>(TILE_ROWS * t + g + 8 * rho) * (K / 32) + 4 * kg + (e & 1) + 2 * (b >> 1);
 }
 
 __global__ void pack_weights_kernel(const uint8_t* src, uint32_t* dst, size_t words, bool e2m1, int K) {
@@ -105,7 +106,7 @@ __global__ void pack_scales_kernel(Fmt F, const uint8_t* src, uint8_t* dst, size
     }
 }
 
-// host: row-major -> layout, and back. A word holds inputs k0 .. k0 + 3 (k0 = 128kg + 32q + 4i, even) of rows g and
+// host: row-major -> layout, and back. A word holds inputs k0 .. k0 + 3 (k0 = 128kg + 64h + 16q + 4j, even) of rows g and
 // g + 8, i.e. 2 row-major bytes of each: tables from those 16 bits (row g, row g + 8) to the word's bits, and from each
 // byte of the word back to the 16 bits of both rows (low half: row g).
 struct HostTables {
@@ -142,7 +143,7 @@ static void for_each_word(int N, int K, F&& f) {
             for (int h = 0; h < 2; h++)
                 for (int lane = 0; lane < 32; lane++)
                     for (int j = 0; j < 4; j++, w++) {
-                        const int g = lane >> 2, q = lane & 3, k0 = GROUP_K * kg + 32 * q + 4 * (4 * h + j);
+                        const int g = lane >> 2, q = lane & 3, k0 = GROUP_K * kg + 64 * h + 16 * q + 4 * j;
                         const size_t o = static_cast<size_t>(TILE_ROWS * t + g) * row_bytes + k0 / 2;
                         f(w, o, o + 8 * row_bytes);
                     }
@@ -225,14 +226,14 @@ __device__ __forceinline__ void gemv_sk(const void* __restrict__ Wv, const void*
     const int t = live ? tile : 0;
     const int m_count = MAXM == 1 ? 1 : M;
     const int nf = NB == 1 ? 1 : min(NB, (M + 7) >> 3);
-    const int lane_scale = F == Fmt::INT4 ? 8 * g : F == Fmt::NVFP4 ? 4 * lane : 2 * lane;
+    const int lane_scale = F == Fmt::INT4 ? 8 * g : F == Fmt::NVFP4 ? 4 * lane : 8 * g + 4 * ((lane & 3) >> 1);
     const uint8_t* pw = static_cast<const uint8_t*>(Wv) + (static_cast<size_t>(t) * G + g0) * GROUP_BYTES + 16 * lane;
     const uint8_t* ps = static_cast<const uint8_t*>(Sv) + (static_cast<size_t>(t) * G + g0) * SB + lane_scale;
     uint32_t rmax[1][2] = {{0, 0}};
     if constexpr (F == Fmt::MXFP4) {
         const uint8_t* row_emax = static_cast<const uint8_t*>(Sv) + static_cast<size_t>(N) * (K / 32);
-        rmax[0][0] = __ldg(row_emax + TILE_ROWS * t + g);
-        rmax[0][1] = __ldg(row_emax + TILE_ROWS * t + g + 8);
+        // roofline_tiled::step's form with FP16 activations: both rows' 30 - emax as 16-bit halves
+        rmax[0][0] = __byte_perm(30u - __ldg(row_emax + TILE_ROWS * t + g), 30u - __ldg(row_emax + TILE_ROWS * t + g + 8), 0x5410);
     }
     roofline_launch::wait_for_previous_kernel();
     // stage x: chunk c = groups 4c .. 4c + 3 of the range, one commit group each
@@ -243,7 +244,8 @@ __device__ __forceinline__ void gemv_sk(const void* __restrict__ Wv, const void*
             const int l = e & 31, i = (e >> 5) & 3, f = (e >> 7) % NB, s = e / (128 * NB);
             const int row = 8 * f + (l >> 2);
             const bool valid = row < m_count;
-            const __half* src = x + static_cast<size_t>(valid ? row : 0) * K + GROUP_K * (g0 + s) + 32 * (l & 3) + 8 * i;
+            const __half* src = x + static_cast<size_t>(valid ? row : 0) * K + GROUP_K * (g0 + s) + 16 * (l & 3)
+                               + 64 * (i >> 1) + 8 * (i & 1);
             cp_async16_zfill(&xs[e], src, valid);
         }
         cp_async_commit();
@@ -399,9 +401,9 @@ struct Format {
 
 static std::vector<Format> formats() {
     return {
-        {"INT4", Fmt::INT4, 128, 4, {gemv_int4_f16_m1_w8, gemv_int4_f16_m8_w8, gemv_int4_f16_m16_w8}, {SK_VARIANTS(int4), {"shipped r2", gemv_int4_f16_m1_tiled_r2, 1, 0, 16}, {"shipped m8 r3", gemv_int4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_int4_b4_m8_t1_d3, 8, 0, 16}, {"pipe t2 d3", pipe_int4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_int4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_int4_b5_m1_t1_d2, 1, 0, 16}, {"unroll 2", unroll_int4_m1_u2, 1, 0, 16}}, {{AS_KERNEL(gemv_int4_bf16_m1_w8), AS_KERNEL(gemv_int4_bf16_m1_tiled)}, {AS_KERNEL(gemv_int4_bf16_m16_w8), AS_KERNEL(gemv_int4_bf16_m16_tiled)}}},
-        {"NVFP4", Fmt::NVFP4, 16, 1, {gemv_nvfp4_f16_m1_w8, gemv_nvfp4_f16_m8_w8, gemv_nvfp4_f16_m16_w8}, {SK_VARIANTS(nvfp4), {"pipe t1 d3 b4", pipe_nvfp4_b4_m1_t1_d3, 1, 0, 16}, {"pipe t1 d2", pipe_nvfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_nvfp4_b5_m1_t1_d2, 1, 0, 16}}, {{AS_KERNEL(gemv_nvfp4_bf16_m1_w8), AS_KERNEL(gemv_nvfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_nvfp4_bf16_m16_w8), AS_KERNEL(gemv_nvfp4_bf16_m16_tiled)}}},
-        {"MXFP4", Fmt::MXFP4, 32, 1, {gemv_mxfp4_f16_m1_w8, gemv_mxfp4_f16_m8_w8, gemv_mxfp4_f16_m16_w8}, {SK_VARIANTS(mxfp4), {"shipped m8 r3", gemv_mxfp4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_mxfp4_b4_m1_t1_d3, 1, 0, 16}, {"shipped r2", gemv_mxfp4_f16_m1_tiled_r2, 1, 0, 16}, {"pipe t2 d3", pipe_mxfp4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_mxfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_mxfp4_b5_m1_t1_d2, 1, 0, 16}}, {{AS_KERNEL(gemv_mxfp4_bf16_m1_w8), AS_KERNEL(gemv_mxfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_mxfp4_bf16_m16_w8), AS_KERNEL(gemv_mxfp4_bf16_m16_tiled)}}},
+        {"INT4", Fmt::INT4, 128, 4, {gemv_int4_f16_m1_w8, gemv_int4_f16_m8_w8, gemv_int4_f16_m16_w8}, {SK_VARIANTS(int4), {"shipped r2", gemv_int4_f16_m1_tiled_r2, 1, 0, 16}, {"shipped m8 t2", gemv_int4_f16_m8_tiled_t2, 8, 0, 32}, {"shipped m8 r3", gemv_int4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_int4_b4_m8_t1_d3, 8, 0, 16}, {"pipe t2 d3", pipe_int4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_int4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_int4_b5_m1_t1_d2, 1, 0, 16}, {"unroll 2", unroll_int4_m1_u2, 1, 0, 16}}, {{AS_KERNEL(gemv_int4_bf16_m1_w8), AS_KERNEL(gemv_int4_bf16_m1_tiled)}, {AS_KERNEL(gemv_int4_bf16_m16_w8), AS_KERNEL(gemv_int4_bf16_m16_tiled)}}},
+        {"NVFP4", Fmt::NVFP4, 16, 1, {gemv_nvfp4_f16_m1_w8, gemv_nvfp4_f16_m8_w8, gemv_nvfp4_f16_m16_w8}, {SK_VARIANTS(nvfp4), {"shipped m8 t2", gemv_nvfp4_f16_m8_tiled_t2, 8, 0, 32}, {"pipe t1 d3 b4", pipe_nvfp4_b4_m1_t1_d3, 1, 0, 16}, {"pipe t1 d2", pipe_nvfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_nvfp4_b5_m1_t1_d2, 1, 0, 16}}, {{AS_KERNEL(gemv_nvfp4_bf16_m1_w8), AS_KERNEL(gemv_nvfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_nvfp4_bf16_m16_w8), AS_KERNEL(gemv_nvfp4_bf16_m16_tiled)}}},
+        {"MXFP4", Fmt::MXFP4, 32, 1, {gemv_mxfp4_f16_m1_w8, gemv_mxfp4_f16_m8_w8, gemv_mxfp4_f16_m16_w8}, {SK_VARIANTS(mxfp4), {"shipped m8 r3", gemv_mxfp4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_mxfp4_b4_m1_t1_d3, 1, 0, 16}, {"shipped r2", gemv_mxfp4_f16_m1_tiled_r2, 1, 0, 16}, {"shipped m8 t2", gemv_mxfp4_f16_m8_tiled_t2, 8, 0, 32}, {"pipe t2 d3", pipe_mxfp4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_mxfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_mxfp4_b5_m1_t1_d2, 1, 0, 16}}, {{AS_KERNEL(gemv_mxfp4_bf16_m1_w8), AS_KERNEL(gemv_mxfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_mxfp4_bf16_m16_w8), AS_KERNEL(gemv_mxfp4_bf16_m16_tiled)}}},
     };
 }
 __device__ uint32_t mix_d(uint64_t i, uint32_t seed) {

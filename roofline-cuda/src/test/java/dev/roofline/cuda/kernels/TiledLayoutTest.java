@@ -26,8 +26,8 @@ class TiledLayoutTest {
     private static final int[][] E2M1 = {{9, 10, 11, 15}, {6, 7, 8, 12}, {0, 1, 2, 13}, {3, 4, 5, 14}};
 
     /**
-     * Element (n, k)'s code read from tiled bytes by the definition: tile n / 16, group k / 128, lane 4r + q with
-     * r = n % 8 and q = (k % 128) / 32, mma i = (k % 32) / 4 in half i / 4 as word i % 4 of the lane's 16 bytes;
+     * Element (n, k)'s code read from tiled bytes by the definition: tile n / 16, group k / 128, half h = (k % 128) / 64,
+     * lane 4r + q with r = n % 8 and q = (k % 64) / 16, word j = (k % 16) / 4 of the lane's 16 bytes in that half;
      * within the word element e = rho + 2c with c = k % 4 and rho = (n % 16) / 8, in register p = rho + 2(c / 2), half
      * c % 2.
      */
@@ -36,11 +36,12 @@ class TiledLayoutTest {
         int g = k / 128;
         int r = n % 8;
         int rho = (n % 16) / 8;
-        int q = (k % 128) / 32;
-        int i = (k % 32) / 4;
+        int h = (k % 128) / 64;
+        int q = (k % 64) / 16;
+        int j = (k % 16) / 4;
         int c = k % 4;
         int lane = 4 * r + q;
-        int word = (tile * (cols / 128) + g) * 256 + (i / 4) * 128 + lane * 4 + i % 4;
+        int word = (tile * (cols / 128) + g) * 256 + h * 128 + lane * 4 + j;
         int v = ByteBuffer.wrap(t).order(ByteOrder.LITTLE_ENDIAN).getInt(4 * word);
         int p = rho + 2 * (c / 2);
         int half = c % 2;
@@ -78,19 +79,21 @@ class TiledLayoutTest {
         int cols = 256;
         int[][] cases = {
             // n, k, byte, shift: (0,0) word 0 bits 0..3; (8,0) register 1 bits 4..7; (0,1) upper half bits 16..19;
-            // (0,2) register 2 bits 8..11; (0,4) mma 1 = word 1; (0,32) lane 1 = word 4; (1,0) lane 4 = word 16;
-            // (0,16) mma 4 = half 1 = word 128; (0,128) group 1 = byte 1024;
-            // (9,37): lane 5, mma 1 = word 21, register 1 of the upper half = bits 20..23 = byte 86, high nibble
+            // (0,2) register 2 bits 8..11; (0,4) mma 1 = word 1; (0,16) lane 1 = word 4; (0,32) lane 2 = word 8;
+            // (1,0) lane 4 = word 16; (0,64) mma 4 = half 1 = word 128; (0,128) group 1 = byte 1024;
+            // (9,37): lane 6 (r = 1, q = 2), mma 1 = word 25, register 1 of the upper half = bits 20..23 = byte 102,
+            // high nibble
             {0, 0, 0, 0},
             {8, 0, 0, 4},
             {0, 1, 2, 0},
             {0, 2, 1, 0},
             {0, 4, 4, 0},
-            {0, 32, 16, 0},
+            {0, 16, 16, 0},
+            {0, 32, 32, 0},
             {1, 0, 64, 0},
-            {0, 16, 512, 0},
+            {0, 64, 512, 0},
             {0, 128, 1024, 0},
-            {9, 37, 86, 4}
+            {9, 37, 102, 4}
         };
         for (int[] c : cases) {
             byte[] w = new byte[rows * cols / 2];
@@ -138,7 +141,7 @@ class TiledLayoutTest {
         assertThat(got[32]).isEqualTo(32f);
         assertThat(got[33]).isEqualTo(48f);
 
-        // NVFP4 16 x 128: lane l = 4r + q reads {s[r][2q], s[r+8][2q], s[r][2q+1], s[r+8][2q+1]} (8 blocks a row)
+        // NVFP4 16 x 128: lane l = 4r + q reads {s[r][q], s[r+8][q], s[r][q+4], s[r+8][q+4]} (8 blocks a row)
         byte[] nv = new byte[16 * 8];
         for (int i = 0; i < nv.length; i++) {
             nv[i] = (byte) i; // s[n][j] = 8n + j
@@ -146,15 +149,19 @@ class TiledLayoutTest {
         byte[] tn = TiledLayout.scales(WeightFormat.NVFP4, 16, 128, nv);
         int lane = 4 * 3 + 2; // r = 3, q = 2
         assertThat(new byte[] {tn[4 * lane], tn[4 * lane + 1], tn[4 * lane + 2], tn[4 * lane + 3]})
-                .containsExactly(8 * 3 + 4, 8 * 11 + 4, 8 * 3 + 5, 8 * 11 + 5);
+                .containsExactly(8 * 3 + 2, 8 * 11 + 2, 8 * 3 + 6, 8 * 11 + 6);
 
-        // MXFP4 16 x 128: lane 4r + q reads {s[r][q], s[r+8][q]} (4 blocks a row)
+        // MXFP4 16 x 128: lane 4r + q reads, at 4(2r + q / 2), {s[r][b], s[r+8][b], s[r][b+2], s[r+8][b+2]} with b = q
+        // / 2
+        // (4 blocks a row)
         byte[] mx = new byte[16 * 4];
         for (int i = 0; i < mx.length; i++) {
             mx[i] = (byte) i;
         }
         byte[] tm = TiledLayout.scales(WeightFormat.MXFP4, 16, 128, mx);
-        assertThat(new byte[] {tm[2 * lane], tm[2 * lane + 1]}).containsExactly(4 * 3 + 2, 4 * 11 + 2);
+        int at = 4 * (2 * 3 + 2 / 2);
+        assertThat(new byte[] {tm[at], tm[at + 1], tm[at + 2], tm[at + 3]})
+                .containsExactly(4 * 3 + 1, 4 * 11 + 1, 4 * 3 + 3, 4 * 11 + 3);
     }
 
     @ParameterizedTest(name = "{0} {1} x {2}")

@@ -49,13 +49,14 @@ __host__ __device__ constexpr int e2m1_bit(int p, int b) {
 // ---- the layout's index maps (one bijection each, used to pack on the GPU and on the host, and to unpack) ----
 
 // element e (0..7) of layout word w (4-byte index): its weight row n and input k
-__host__ __device__ inline void word_element(size_t w, int e, int G, int& n, int& k) {
+// (one_line: lane q's k at 64h + 16q + 4j of a group, as INT4 and NVFP4 lie; else 32q + 16h + 4j, as MXFP4's)
+__host__ __device__ inline void word_element(size_t w, int e, int G, bool one_line, int& n, int& k) {
     const int j = static_cast<int>(w & 3), lane = static_cast<int>((w >> 2) & 31), h = static_cast<int>((w >> 7) & 1);
     const size_t tg = w >> 8; // tile * G + group
     const int t = static_cast<int>(tg / G), kg = static_cast<int>(tg % G);
     const int g = lane >> 2, q = lane & 3, rho = e & 1, c = e >> 1;
     n = TILE_ROWS * t + g + 8 * rho;
-    k = GROUP_K * kg + 64 * h + 16 * q + 4 * j + c;
+    k = GROUP_K * kg + (one_line ? 64 * h + 16 * q : 32 * q + 16 * h) + 4 * j + c;
 }
 // bit b (0: lowest) of element e's 4-bit code: its place in the layout word
 __host__ __device__ inline int element_bit(bool e2m1, int e, int b) {
@@ -63,11 +64,11 @@ __host__ __device__ inline int element_bit(bool e2m1, int e, int b) {
     return e2m1 ? 16 * (c & 1) + e2m1_bit(p, b) : 4 * (p + 4 * (c & 1)) + b;
 }
 // layout word w from the row-major bytes (row n: K / 2 bytes, element 2i in the low nibble)
-__host__ __device__ inline uint32_t pack_word(const uint8_t* src, size_t w, bool e2m1, int K) {
+__host__ __device__ inline uint32_t pack_word(const uint8_t* src, size_t w, bool e2m1, bool one_line, int K) {
     uint32_t v = 0;
     for (int e = 0; e < 8; e++) {
         int n, k;
-        word_element(w, e, K / GROUP_K, n, k);
+        word_element(w, e, K / GROUP_K, one_line, n, k);
         const uint32_t code = (src[static_cast<size_t>(n) * (K / 2) + k / 2] >> (4 * (k & 1))) & 0xF;
         for (int b = 0; b < 4; b++) v |= ((code >> b) & 1u) << element_bit(e2m1, e, b);
     }
@@ -87,15 +88,14 @@ __host__ __device__ inline size_t scale_source(Fmt F, size_t d, int K) {
         const int lane = r >> 2, b = r & 3, g = lane >> 2, q = lane & 3, rho = b & 1;
         return static_cast<size_t>(TILE_ROWS * t + g + 8 * rho) * (K / 16) + 8 * kg + q + 4 * (b >> 1);
     }
-    // MXFP4: 4 bytes per (g, q / 2) {s[g][q/2], s[g+8][q/2], s[g][2+q/2], s[g+8][2+q/2]}
-    const int e = r >> 2, b = r & 3, g = e >> 1, rho = b & 1;
-    return static_cast<size_t>(TILE_ROWS * t + g + 8 * rho) * (K / 32) + 4 * kg + (e & 1) + 2 * (b >> 1);
+    const int lane = r >> 1, g = lane >> 2, q = lane & 3, rho = r & 1; // MXFP4: 2 bytes per lane {s[g][q], s[g+8][q]}
+    return static_cast<size_t>(TILE_ROWS * t + g + 8 * rho) * (K / 32) + 4 * kg + q;
 }
 
-__global__ void pack_weights_kernel(const uint8_t* src, uint32_t* dst, size_t words, bool e2m1, int K) {
+__global__ void pack_weights_kernel(const uint8_t* src, uint32_t* dst, size_t words, bool e2m1, bool one_line, int K) {
     for (size_t w = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; w < words;
          w += static_cast<size_t>(gridDim.x) * blockDim.x)
-        dst[w] = pack_word(src, w, e2m1, K);
+        dst[w] = pack_word(src, w, e2m1, one_line, K);
 }
 __global__ void pack_scales_kernel(Fmt F, const uint8_t* src, uint8_t* dst, size_t entries, int K) {
     for (size_t d = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; d < entries;
@@ -106,7 +106,8 @@ __global__ void pack_scales_kernel(Fmt F, const uint8_t* src, uint8_t* dst, size
     }
 }
 
-// host: row-major -> layout, and back. A word holds inputs k0 .. k0 + 3 (k0 = 128kg + 64h + 16q + 4j, even) of rows g and
+// host: row-major -> layout, and back. A word holds inputs k0 .. k0 + 3 (k0 = 128kg + 64h + 16q + 4j or, for MXFP4,
+// 128kg + 32q + 16h + 4j) of rows g and
 // g + 8, i.e. 2 row-major bytes of each: tables from those 16 bits (row g, row g + 8) to the word's bits, and from each
 // byte of the word back to the 16 bits of both rows (low half: row g).
 struct HostTables {
@@ -134,7 +135,7 @@ struct HostTables {
 };
 // calls f(word index, byte offset of row g's 2 bytes, the same of row g + 8) for every word, in layout order
 template <typename F>
-static void for_each_word(int N, int K, F&& f) {
+static void for_each_word(int N, int K, bool one_line, F&& f) {
     const int G = K / GROUP_K;
     const size_t row_bytes = static_cast<size_t>(K) / 2;
     size_t w = 0;
@@ -143,20 +144,20 @@ static void for_each_word(int N, int K, F&& f) {
             for (int h = 0; h < 2; h++)
                 for (int lane = 0; lane < 32; lane++)
                     for (int j = 0; j < 4; j++, w++) {
-                        const int g = lane >> 2, q = lane & 3, k0 = GROUP_K * kg + 64 * h + 16 * q + 4 * j;
+                        const int g = lane >> 2, q = lane & 3, k0 = GROUP_K * kg + (one_line ? 64 * h + 16 * q : 32 * q + 16 * h) + 4 * j;
                         const size_t o = static_cast<size_t>(TILE_ROWS * t + g) * row_bytes + k0 / 2;
                         f(w, o, o + 8 * row_bytes);
                     }
 }
-static void pack_weights_host(const uint8_t* src, uint32_t* dst, int N, int K, bool e2m1) {
+static void pack_weights_host(const uint8_t* src, uint32_t* dst, int N, int K, bool e2m1, bool one_line) {
     const HostTables tab(e2m1);
-    for_each_word(N, K, [&](size_t w, size_t o0, size_t o1) {
+    for_each_word(N, K, one_line, [&](size_t w, size_t o0, size_t o1) {
         dst[w] = tab.to_word[0][src[o0] | src[o0 + 1] << 8] | tab.to_word[1][src[o1] | src[o1 + 1] << 8];
     });
 }
-static void unpack_weights_host(const uint32_t* src, uint8_t* dst, int N, int K, bool e2m1) {
+static void unpack_weights_host(const uint32_t* src, uint8_t* dst, int N, int K, bool e2m1, bool one_line) {
     const HostTables tab(e2m1);
-    for_each_word(N, K, [&](size_t w, size_t o0, size_t o1) {
+    for_each_word(N, K, one_line, [&](size_t w, size_t o0, size_t o1) {
         const uint32_t v = src[w];
         const uint32_t r = tab.from_byte[0][v & 0xFF] | tab.from_byte[1][(v >> 8) & 0xFF]
                          | tab.from_byte[2][(v >> 16) & 0xFF] | tab.from_byte[3][v >> 24];
@@ -226,14 +227,14 @@ __device__ __forceinline__ void gemv_sk(const void* __restrict__ Wv, const void*
     const int t = live ? tile : 0;
     const int m_count = MAXM == 1 ? 1 : M;
     const int nf = NB == 1 ? 1 : min(NB, (M + 7) >> 3);
-    const int lane_scale = F == Fmt::INT4 ? 8 * g : F == Fmt::NVFP4 ? 4 * lane : 8 * g + 4 * ((lane & 3) >> 1);
+    const int lane_scale = F == Fmt::INT4 ? 8 * g : F == Fmt::NVFP4 ? 4 * lane : 2 * lane;
     const uint8_t* pw = static_cast<const uint8_t*>(Wv) + (static_cast<size_t>(t) * G + g0) * GROUP_BYTES + 16 * lane;
     const uint8_t* ps = static_cast<const uint8_t*>(Sv) + (static_cast<size_t>(t) * G + g0) * SB + lane_scale;
     uint32_t rmax[1][2] = {{0, 0}};
     if constexpr (F == Fmt::MXFP4) {
         const uint8_t* row_emax = static_cast<const uint8_t*>(Sv) + static_cast<size_t>(N) * (K / 32);
-        // roofline_tiled::step's form with FP16 activations: both rows' 30 - emax as 16-bit halves
-        rmax[0][0] = __byte_perm(30u - __ldg(row_emax + TILE_ROWS * t + g), 30u - __ldg(row_emax + TILE_ROWS * t + g + 8), 0x5410);
+        rmax[0][0] = __ldg(row_emax + TILE_ROWS * t + g);
+        rmax[0][1] = __ldg(row_emax + TILE_ROWS * t + g + 8);
     }
     roofline_launch::wait_for_previous_kernel();
     // stage x: chunk c = groups 4c .. 4c + 3 of the range, one commit group each
@@ -244,8 +245,9 @@ __device__ __forceinline__ void gemv_sk(const void* __restrict__ Wv, const void*
             const int l = e & 31, i = (e >> 5) & 3, f = (e >> 7) % NB, s = e / (128 * NB);
             const int row = 8 * f + (l >> 2);
             const bool valid = row < m_count;
-            const __half* src = x + static_cast<size_t>(valid ? row : 0) * K + GROUP_K * (g0 + s) + 16 * (l & 3)
-                               + 64 * (i >> 1) + 8 * (i & 1);
+            const __half* src = x + static_cast<size_t>(valid ? row : 0) * K + GROUP_K * (g0 + s)
+                               + (roofline_tiled::ONE_LINE<F> ? 16 * (l & 3) + 64 * (i >> 1) + 8 * (i & 1)
+                                                              : 32 * (l & 3) + 8 * i);
             cp_async16_zfill(&xs[e], src, valid);
         }
         cp_async_commit();
@@ -401,8 +403,8 @@ struct Format {
 
 static std::vector<Format> formats() {
     return {
-        {"INT4", Fmt::INT4, 128, 4, {gemv_int4_f16_m1_w8, gemv_int4_f16_m8_w8, gemv_int4_f16_m16_w8}, {SK_VARIANTS(int4), {"shipped r2", gemv_int4_f16_m1_tiled_r2, 1, 0, 16}, {"shipped m8 t2", gemv_int4_f16_m8_tiled_t2, 8, 0, 32}, {"shipped m8 r3", gemv_int4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_int4_b4_m8_t1_d3, 8, 0, 16}, {"pipe t2 d3", pipe_int4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_int4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_int4_b5_m1_t1_d2, 1, 0, 16}, {"unroll 2", unroll_int4_m1_u2, 1, 0, 16}}, {{AS_KERNEL(gemv_int4_bf16_m1_w8), AS_KERNEL(gemv_int4_bf16_m1_tiled)}, {AS_KERNEL(gemv_int4_bf16_m16_w8), AS_KERNEL(gemv_int4_bf16_m16_tiled)}}},
-        {"NVFP4", Fmt::NVFP4, 16, 1, {gemv_nvfp4_f16_m1_w8, gemv_nvfp4_f16_m8_w8, gemv_nvfp4_f16_m16_w8}, {SK_VARIANTS(nvfp4), {"shipped m8 t2", gemv_nvfp4_f16_m8_tiled_t2, 8, 0, 32}, {"pipe t1 d3 b4", pipe_nvfp4_b4_m1_t1_d3, 1, 0, 16}, {"pipe t1 d2", pipe_nvfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_nvfp4_b5_m1_t1_d2, 1, 0, 16}}, {{AS_KERNEL(gemv_nvfp4_bf16_m1_w8), AS_KERNEL(gemv_nvfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_nvfp4_bf16_m16_w8), AS_KERNEL(gemv_nvfp4_bf16_m16_tiled)}}},
+        {"INT4", Fmt::INT4, 128, 4, {gemv_int4_f16_m1_w8, gemv_int4_f16_m8_w8, gemv_int4_f16_m16_w8}, {SK_VARIANTS(int4), {"shipped r2", gemv_int4_f16_m1_tiled_r2, 1, 0, 16}, {"shipped m8 r3", gemv_int4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_int4_b4_m8_t1_d3, 8, 0, 16}, {"pipe t2 d3", pipe_int4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_int4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_int4_b5_m1_t1_d2, 1, 0, 16}, {"unroll 2", unroll_int4_m1_u2, 1, 0, 16}}, {{AS_KERNEL(gemv_int4_bf16_m1_w8), AS_KERNEL(gemv_int4_bf16_m1_tiled)}, {AS_KERNEL(gemv_int4_bf16_m16_w8), AS_KERNEL(gemv_int4_bf16_m16_tiled)}}},
+        {"NVFP4", Fmt::NVFP4, 16, 1, {gemv_nvfp4_f16_m1_w8, gemv_nvfp4_f16_m8_w8, gemv_nvfp4_f16_m16_w8}, {SK_VARIANTS(nvfp4), {"pipe t1 d3 b4", pipe_nvfp4_b4_m1_t1_d3, 1, 0, 16}, {"pipe t1 d2", pipe_nvfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_nvfp4_b5_m1_t1_d2, 1, 0, 16}}, {{AS_KERNEL(gemv_nvfp4_bf16_m1_w8), AS_KERNEL(gemv_nvfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_nvfp4_bf16_m16_w8), AS_KERNEL(gemv_nvfp4_bf16_m16_tiled)}}},
         {"MXFP4", Fmt::MXFP4, 32, 1, {gemv_mxfp4_f16_m1_w8, gemv_mxfp4_f16_m8_w8, gemv_mxfp4_f16_m16_w8}, {SK_VARIANTS(mxfp4), {"shipped m8 r3", gemv_mxfp4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_mxfp4_b4_m1_t1_d3, 1, 0, 16}, {"shipped r2", gemv_mxfp4_f16_m1_tiled_r2, 1, 0, 16}, {"shipped m8 t2", gemv_mxfp4_f16_m8_tiled_t2, 8, 0, 32}, {"pipe t2 d3", pipe_mxfp4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_mxfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_mxfp4_b5_m1_t1_d2, 1, 0, 16}}, {{AS_KERNEL(gemv_mxfp4_bf16_m1_w8), AS_KERNEL(gemv_mxfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_mxfp4_bf16_m16_w8), AS_KERNEL(gemv_mxfp4_bf16_m16_tiled)}}},
     };
 }
@@ -482,10 +484,11 @@ static bool round_trip(const Format& f, const Set& set, int N, int K, size_t wby
     CK(cudaMemcpy(s.data(), set.s, sbytes, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(gw.data(), set.lw, wbytes, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(gs.data(), set.ls, sbytes, cudaMemcpyDeviceToHost));
-    w4::pack_weights_host(w.data(), hw.data(), N, K, e2m1);
+    const bool one_line = f.fmt != Fmt::MXFP4;
+    w4::pack_weights_host(w.data(), hw.data(), N, K, e2m1, one_line);
     w4::pack_scales_host(f.fmt, s.data(), hs.data(), sentries, K, false);
     const bool same = std::memcmp(hw.data(), gw.data(), wbytes) == 0 && std::memcmp(hs.data(), gs.data(), sbytes) == 0;
-    w4::unpack_weights_host(hw.data(), back.data(), N, K, e2m1);
+    w4::unpack_weights_host(hw.data(), back.data(), N, K, e2m1, one_line);
     w4::pack_scales_host(f.fmt, sback.data(), hs.data(), sentries, K, true);
     const bool wback = std::memcmp(back.data(), w.data(), wbytes) == 0, sback_ok = std::memcmp(sback.data(), s.data(), sbytes) == 0;
     std::printf("%-6s %dx%d layout: host == GPU %s, unpacked == row-major weights %s, scales %s\n", f.name, N, K,
@@ -551,7 +554,7 @@ int main(int argc, char** argv) {
                 }
                 CK(cudaGetLastError());
                 w4::pack_weights_kernel<<<2048, 256, 0, st>>>(static_cast<const uint8_t*>(s.w), static_cast<uint32_t*>(s.lw),
-                                                              wbytes / 4, f.fmt != Fmt::INT4, K);
+                                                              wbytes / 4, f.fmt != Fmt::INT4, f.fmt != Fmt::MXFP4, K);
                 w4::pack_scales_kernel<<<1024, 256, 0, st>>>(f.fmt, static_cast<const uint8_t*>(s.s),
                                                              static_cast<uint8_t*>(s.ls), sentries, K);
                 CK(cudaGetLastError());

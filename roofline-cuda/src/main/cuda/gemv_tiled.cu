@@ -10,13 +10,15 @@
 // The layout. Tile t = rows 16t .. 16t + 15, group kg = k 128kg .. 128kg + 127 (INT4's scale group, and one step of a
 // warp). Each (tile, group) is 1024 contiguous bytes: two 512-byte halves h, each 32 lanes x 16 bytes; word j of lane
 // (g = lane / 4, q = lane % 4) in half h is the whole A fragment of mma i = 4h + j. The mma's k slots of lane q are
-// given the physical inputs k = 128kg + 64h + 16q + 4j + c (c = 0..3 for slots 2q, 2q+1, 2q+8, 2q+9), so lane q's B
-// fragments of mma 2p and 2p + 1 are x[128kg + 64(p/2) + 16q + 8(p%2) .. +7], 16 contiguous bytes, its p-th load of
-// x (p = 0..3): b0, b1 of mma i are words 2(i%2), 2(i%2)+1 of load i/2, as they lie in memory. The four lanes of one
-// x row then read one 128-byte line a load (16 bytes at 32-byte steps), where with lane q's k at 32q .. 32q + 31 they
-// read two: at 2-16 rows, where x's loads outweigh the weights', that halves the L1 wavefronts of x and makes the
-// kernels 1.05-1.25x faster on an H200 (docs/measurements/2026-11-26-issue20-x-one-line). A word's element e (row
-// g + 8(e%2), c = e/2) goes to fragment
+// given the physical inputs k = 128kg + 64h + 16q + 4j + c for INT4 and NVFP4 and k = 128kg + 32q + 4i + c for MXFP4
+// (c = 0..3 for slots 2q, 2q+1, 2q+8, 2q+9). Lane q's B fragments of mma 2p and 2p + 1 are then its p-th 16-byte load
+// of x (p = 0..3): x[128kg + 64(p/2) + 16q + 8(p%2) .. +7], or x[128kg + 32q + 8p .. +7] for MXFP4; b0, b1 of mma i
+// are words 2(i%2), 2(i%2)+1 of load i/2, as they lie in memory. With the first the four lanes of an x row read one
+// 128-byte line a load (16 bytes at 32-byte steps), with the second two: at 2-16 rows, where x's loads outweigh the
+// weights', one line halves the L1 wavefronts of x and made INT4 and NVFP4 1.02-1.19x faster on an H200 at 4-16 rows
+// (docs/measurements/2026-11-26-issue20-x-one-line). MXFP4 keeps one 32-k block a lane and step (one scale per row
+// and step) instead of two: with two its one-row window lost 4-8 % where it runs, on an H200 and an H100 (same record).
+// A word's element e (row g + 8(e%2), c = e/2) goes to fragment
 // register p = e%2 + 2(c/2), half c%2 (lower k in the lower half):
 //   INT4 : nibble p + 4(c%2), so register p is nibbles (p, p + 4), 16 bits apart: one LOP3 (mask, xor 8, under 0x6400)
 //          and one HSUB2 / HFMA2 per register (int4_pair), and one shift (IMAD.HI) per word for p = 2, 3.
@@ -26,9 +28,8 @@
 //          and 3 two. Four translates of {9, 10, 11, 15} cannot tile 16 bits, so no layout decodes all four with one.
 // Scales, per (tile, group), as one lane reads them: INT4 float2 {s[g], s[g+8]} per g (8 bytes; lanes of one g read the
 // same address); NVFP4 4 bytes per lane {s[g][q], s[g+8][q], s[g][q+4], s[g+8][q+4]} (16-k blocks q for mma 0..3 and
-// q + 4 for mma 4..7: lane q's k all lie in these two); MXFP4 4 bytes per (g, q/2) {s[g][q/2], s[g+8][q/2],
-// s[g][2+q/2], s[g+8][2+q/2]} (32-k blocks q/2 for mma 0..3 and 2 + q/2 for mma 4..7; lanes q and q ^ 1 read the same
-// address), then N bytes of each row's largest code, as the row-major MXFP4 scales end.
+// q + 4 for mma 4..7: lane q's k all lie in these two); MXFP4 2 bytes per lane {s[g][q], s[g+8][q]} (lane q's k lie
+// in 32-k block q), then N bytes of each row's largest code, as the row-major MXFP4 scales end.
 // Where the scale goes: INT4 on the FP32 partial sums of the step (one group per row per step, exact); NVFP4 and MXFP4
 // on A in half (bf16 with BF16 activations), exactly as gemv_tc does.
 // Measured against gemv_tc on an H200: docs/measurements/2026-11-26-issue20-tiled-h200.
@@ -76,24 +77,17 @@ __device__ __forceinline__ void decode_word(uint32_t v, uint32_t (&a)[4]) {
     }
 }
 
-// 2^(e - emax + 15) in half for the E8M0 codes e in the low and high 16 bits of e2 (their rows' c = 30 - emax, as
-// 16-bit halves): the half exponent field e - emax + 30 where positive (e <= emax, so at most 30), else 0. Where the
-// field would be 0 or below, the scale times a decoded E2M1 (at most 6 x 2^-14) is under 2^-25 and rounds to 0 in
-// HMUL2, as with the exact scale of gemv.cu's e8m0_rel_half2, so the products are the same; 3 instructions for two
-// rows (add and max of 16-bit pairs: one DPX instruction on sm_90) where e8m0_rel_half2 takes 5 for one.
-__device__ __forceinline__ __half2 e8m0_rel_half2x2(uint32_t e2, uint32_t c) {
-    const uint32_t bits = __viaddmax_s16x2(e2, c, 0u) << 10;
-    return *reinterpret_cast<const __half2*>(&bits);
-}
+// whether lane q's k are 64h + 16q + 4j + c of a group (x read one line a load), not 32q + 4i + c (MXFP4)
+template <Fmt F>
+inline constexpr bool ONE_LINE = F != Fmt::MXFP4;
 
 template <int MAXM>
 inline constexpr int NB_OF = MAXM <= 8 ? 1 : MAXM <= 16 ? 2 : 4; // B fragments: 8 activation rows each
 
-// One 128-k step of T tiles: w[j] = tile j's two 16-byte loads, s[j] its scale entry (INT4: two float bits, NVFP4 and
-// MXFP4: 4 bytes in .x), xv[f] = 64 bytes of x of fragment f, rmax (MXFP4) rows g / g + 8's largest code emax (with
-// FP16 activations [j][0] holds both rows' 30 - emax as 16-bit halves, e8m0_rel_half2x2's c, and [j][1] nothing).
+// One 128-k step of T tiles: w[j] = tile j's two 16-byte loads, s[j] its scale entry (INT4: two float bits, NVFP4:
+// 4 bytes in .x, MXFP4: 2 bytes in .x), xv[f] = 64 bytes of x of fragment f, rmax (MXFP4) rows g / g + 8's largest code.
 // BF: BF16 activations (decode_word's BF16 registers, gemv.cu's BF16 scales and mma).
-template <Fmt F, int MAXM, int T, bool BF = false, bool PACKED = !BF>
+template <Fmt F, int MAXM, int T, bool BF = false>
 __device__ __forceinline__ void step(const uint4 (&w)[T][2], const uint2 (&s)[T], const uint4 (&xv)[NB_OF<MAXM>][4],
                                      int nf, float (&acc)[T][NB_OF<MAXM>][4], const uint32_t (&rmax)[T][2]) {
     constexpr int NB = NB_OF<MAXM>;
@@ -108,18 +102,8 @@ __device__ __forceinline__ void step(const uint4 (&w)[T][2], const uint2 (&s)[T]
             sg[0] = TC::low(lo); sg8[0] = TC::high(lo);
             sg[1] = TC::low(hi); sg8[1] = TC::high(hi);
         } else if constexpr (F == Fmt::MXFP4) {
-            if constexpr (BF) {
-                sg[0] = TC::mxfp4_scale(s[j].x & 0xFFu, rmax[j][0]);
-                sg8[0] = TC::mxfp4_scale((s[j].x >> 8) & 0xFFu, rmax[j][1]);
-                sg[1] = TC::mxfp4_scale((s[j].x >> 16) & 0xFFu, rmax[j][0]);
-                sg8[1] = TC::mxfp4_scale(s[j].x >> 24, rmax[j][1]);
-            } else {
-                const uint32_t c = PACKED ? rmax[j][0] : __byte_perm(30u - rmax[j][0], 30u - rmax[j][1], 0x5410);
-                const H2 lo = e8m0_rel_half2x2(__byte_perm(s[j].x, 0u, 0x4140), c);
-                const H2 hi = e8m0_rel_half2x2(__byte_perm(s[j].x, 0u, 0x4342), c);
-                sg[0] = TC::low(lo); sg8[0] = TC::high(lo);
-                sg[1] = TC::low(hi); sg8[1] = TC::high(hi);
-            }
+            sg[0] = sg[1] = TC::mxfp4_scale(s[j].x & 0xFFu, rmax[j][0]);
+            sg8[0] = sg8[1] = TC::mxfp4_scale((s[j].x >> 8) & 0xFFu, rmax[j][1]);
         }
         float part[NB][4];
         #pragma unroll
@@ -165,7 +149,8 @@ __device__ __forceinline__ void step(const uint4 (&w)[T][2], const uint2 (&s)[T]
 template <Fmt F>
 __device__ __forceinline__ uint2 load_scale(const uint8_t* p) {
     if constexpr (F == Fmt::INT4) return __ldg(reinterpret_cast<const uint2*>(p));
-    else return make_uint2(__ldg(reinterpret_cast<const uint32_t*>(p)), 0u);
+    else if constexpr (F == Fmt::NVFP4) return make_uint2(__ldg(reinterpret_cast<const uint32_t*>(p)), 0u);
+    else return make_uint2(__ldg(reinterpret_cast<const unsigned short*>(p)), 0u);
 }
 
 // A block of WARPS warps owns T tiles (16T rows); the warps split K (group it goes to warp it % WARPS) and add their
@@ -178,10 +163,6 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
                                         const TA* __restrict__ x, TA* __restrict__ y, int M, int N, int K,
                                         float global) {
     constexpr bool BF = std::is_same_v<TA, __nv_bfloat16>; // BF16 activations
-    // MXFP4 with FP16 activations: rmax[j][0] holds both rows' 30 - emax (step's rmax), one register fewer (the plain
-    // one-row kernel, capped at 48, spills without it), but not in the rolling windows: packed, ptxas gave the one-row
-    // window 48 registers instead of 63 and it ran 0.94-0.99x the plain kernel on an H200 (x-one-line record, run 3)
-    constexpr bool PACKED = !BF && ROLL == 0;
     constexpr int NB = NB_OF<MAXM>;
     constexpr int SB = F == Fmt::INT4 ? 64 : F == Fmt::NVFP4 ? 128 : 64; // scale bytes per (tile, group)
     __shared__ float red[WARPS][T][NB][4][32];
@@ -195,7 +176,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
     const int G = K / GROUP_K, tiles = N / TILE_ROWS;
     const int m_count = MAXM == 1 ? 1 : M;
     const int nf = NB == 1 ? 1 : min(NB, (M + 7) >> 3);
-    const int lane_scale = F == Fmt::INT4 ? 8 * g : F == Fmt::NVFP4 ? 4 * lane : 8 * g + 4 * (q >> 1);
+    const int lane_scale = F == Fmt::INT4 ? 8 * g : F == Fmt::NVFP4 ? 4 * lane : 2 * lane;
     const uint8_t* pw[T];
     const uint8_t* ps[T];
     uint32_t rmax[T][2];
@@ -209,15 +190,11 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
             const uint8_t* row_emax = static_cast<const uint8_t*>(Sv) + static_cast<size_t>(N) * (K / 32);
             rmax[j][0] = __ldg(row_emax + TILE_ROWS * t + g);
             rmax[j][1] = __ldg(row_emax + TILE_ROWS * t + g + 8);
-            if constexpr (PACKED) { // one register for both rows (step's rmax)
-                rmax[j][0] = __byte_perm(30u - rmax[j][0], 30u - rmax[j][1], 0x5410);
-                rmax[j][1] = 0;
-            }
         }
     }
     const TA* px[NB];
     #pragma unroll
-    for (int f = 0; f < NB; f++) px[f] = x + static_cast<size_t>(8 * f + g < m_count ? 8 * f + g : 0) * K + 16 * q + GROUP_K * warp;
+    for (int f = 0; f < NB; f++) px[f] = x + static_cast<size_t>(8 * f + g < m_count ? 8 * f + g : 0) * K + (ONE_LINE<F> ? 16 : 32) * q + GROUP_K * warp;
 
     float acc[T][NB][4];
     #pragma unroll
@@ -241,7 +218,8 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
         for (int f = 0; f < NB; f++)
             #pragma unroll
             for (int i = 0; i < 4; i++)
-                xv[f][i] = f < nf ? __ldg(reinterpret_cast<const uint4*>(px[f] + GROUP_K * WARPS * u + 64 * (i >> 1) + 8 * (i & 1)))
+                xv[f][i] = f < nf ? __ldg(reinterpret_cast<const uint4*>(px[f] + GROUP_K * WARPS * u
+                                                                  + (ONE_LINE<F> ? 64 * (i >> 1) + 8 * (i & 1) : 8 * i)))
                                    : make_uint4(0, 0, 0, 0);
     };
     if constexpr (ROLL > 0) {
@@ -267,7 +245,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
                     if (c + ROLL - 1 < n) load(w[(d + ROLL - 1) % ROLL], s[(d + ROLL - 1) % ROLL], c + ROLL - 1);
                     uint4 xv[NB][4];
                     load_x(xv, c);
-                    step<F, MAXM, T, BF, PACKED>(w[d], s[d], xv, nf, acc, rmax);
+                    step<F, MAXM, T, BF>(w[d], s[d], xv, nf, acc, rmax);
                 }
             }
         }
@@ -288,7 +266,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
         for (int u = 0; u < UNROLL; u++) {
             uint4 xv[NB][4];
             load_x(xv, u);
-            step<F, MAXM, T, BF, PACKED>(w[u], s[u], xv, nf, acc, rmax);
+            step<F, MAXM, T, BF>(w[u], s[u], xv, nf, acc, rmax);
         }
         advance(UNROLL);
     }
@@ -303,7 +281,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
         }
         uint4 xv[NB][4];
         load_x(xv, 0);
-        step<F, MAXM, T, BF, PACKED>(w, s, xv, nf, acc, rmax);
+        step<F, MAXM, T, BF>(w, s, xv, nf, acc, rmax);
         advance(1);
     }
     #pragma unroll
@@ -314,8 +292,8 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
             for (int c = 0; c < 4; c++) red[warp][j][f][c][lane] = acc[j][f][c];
         if constexpr (F == Fmt::MXFP4)
             if (warp == 0 && q == 0) {
-                row_emax_s[j][g] = PACKED ? 30 - static_cast<short>(rmax[j][0] & 0xFFFFu) : rmax[j][0];
-                row_emax_s[j][g + 8] = PACKED ? 30 - static_cast<short>(rmax[j][0] >> 16) : rmax[j][1];
+                row_emax_s[j][g] = rmax[j][0];
+                row_emax_s[j][g + 8] = rmax[j][1];
             }
     }
     __syncthreads();
@@ -379,8 +357,8 @@ ROOFLINE_GEMV_TILED_FORMAT(MXFP4, mxfp4, 2, __launch_bounds__(256, 5))
 // At one row a rolling window of 2 steps (the next step's loads in flight through each step) where the grid leaves an
 // SM too few blocks to overlap one block's loads with another's steps (GemvKernels.tiledLaunch): INT4 up to one wave of
 // its blocks, MXFP4 up to 3 blocks an SM (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16). ptxas gives them 55
-// and 48 registers on sm_90a, so 4 and 5 blocks fit an SM (GemvKernels.INT4_M1_WINDOW, MXFP4_M1_WINDOW); INT4's capped
-// at 5 blocks an SM was slower. NVFP4 has none: its window was no faster, beyond noise, at any shape measured.
+// and 61 registers on sm_90a, so 4 blocks fit an SM (GemvKernels.INT4_M1_WINDOW, MXFP4_M1_WINDOW); capped at 5 blocks
+// an SM they were slower. NVFP4 has none: its window was no faster, beyond noise, at any shape measured.
 ROOFLINE_GEMV_TILED_NAMED(gemv_int4_f16_m1_tiled_r2, INT4, 1, 1, 1, 2, __launch_bounds__(256))
 ROOFLINE_GEMV_TILED_NAMED(gemv_mxfp4_f16_m1_tiled_r2, MXFP4, 1, 1, 1, 2, __launch_bounds__(256))
 // From 2 to 8 rows a window of 3 for INT4 and MXFP4 (ptxas: 79 and 64 registers on sm_90a, so 3 and 4 blocks fit an
@@ -388,10 +366,8 @@ ROOFLINE_GEMV_TILED_NAMED(gemv_mxfp4_f16_m1_tiled_r2, MXFP4, 1, 1, 1, 2, __launc
 // none: at those grids its window was slower in some cases (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16).
 ROOFLINE_GEMV_TILED_NAMED(gemv_int4_f16_m8_tiled_r3, INT4, 8, 1, 1, 3, __launch_bounds__(256))
 ROOFLINE_GEMV_TILED_NAMED(gemv_mxfp4_f16_m8_tiled_r3, MXFP4, 8, 1, 1, 3, __launch_bounds__(256))
-// From 5 to 8 rows two tiles a block where the grid is large and DRAM fast for the SMs (GemvKernels.tiledLaunch): each x
-// load then serves two tiles' weights, which halves the x bytes a block reads from L2 per weight byte (8 rows of x are
-// twice the weights' bytes a step at one tile). INT4 1 step of loads a trip (62 registers on sm_90a), NVFP4 and MXFP4
-// 4 (68 each).
-ROOFLINE_GEMV_TILED_NAMED(gemv_int4_f16_m8_tiled_t2, INT4, 8, 2, 1, 0, __launch_bounds__(256))
-ROOFLINE_GEMV_TILED_NAMED(gemv_nvfp4_f16_m8_tiled_t2, NVFP4, 8, 2, 4, 0, __launch_bounds__(256))
+// From 5 to 8 rows two tiles a block for MXFP4 where the grid is large and DRAM fast for the SMs
+// (GemvKernels.tiledLaunch): each x load then serves two tiles' weights, which halves the x bytes a block reads from L2
+// per weight byte (8 rows of x are twice the weights' bytes a step at one tile); 4 steps of loads a trip (72 registers
+// on sm_90a). INT4 and NVFP4, whose lanes read x one line a load, were as fast or faster with one tile at every shape.
 ROOFLINE_GEMV_TILED_NAMED(gemv_mxfp4_f16_m8_tiled_t2, MXFP4, 8, 2, 4, 0, __launch_bounds__(256))

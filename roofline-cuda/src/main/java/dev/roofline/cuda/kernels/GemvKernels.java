@@ -405,14 +405,12 @@ public final class GemvKernels implements AutoCloseable {
      */
     record TiledPairs(int minRows, int tilesPerSm) {}
 
-    /** INT4's pairs: from 5 rows above 4 tiles an SM (528 tiles on 132 SMs). */
-    static final TiledPairs INT4_PAIRS = new TiledPairs(5, 4);
-
     /**
-     * NVFP4's and MXFP4's pairs: from 5 rows above 3 tiles an SM (396 on 132 SMs), MXFP4 there also where it measured
-     * slightly slower (at 8192 rows and 5 or 6 rows) for its gains at 28672.
+     * MXFP4's pairs: from 5 rows above 3 tiles an SM (396 on 132 SMs), there also where it measured slightly slower (at
+     * 8192 rows and 5 or 6 rows) for its gains at 28672. INT4 and NVFP4 have none: their lanes read x one line a load
+     * ({@link TiledLayout}), and with that one tile a block was as fast or faster at every shape measured.
      */
-    static final TiledPairs FP4_PAIRS = new TiledPairs(5, 3);
+    static final TiledPairs MXFP4_PAIRS = new TiledPairs(5, 3);
 
     /**
      * The fewest peak DRAM bytes per SM and cycle ({@link #dramBytesPerSmCycle}) from which the two-tile 8-row kernels
@@ -467,16 +465,12 @@ public final class GemvKernels implements AutoCloseable {
     /** The suffix of the two-tile 8-row kernels' names. */
     private static final String PAIRS_SUFFIX = "_t2";
 
-    /** Where gemv_tiled.cu builds two-tile 8-row kernels: every 4-bit format with FP16 activations. */
+    /** Where gemv_tiled.cu builds two-tile 8-row kernels: MXFP4 with FP16 activations. */
     static Optional<TiledPairs> tiledPairs(WeightFormat format, Activation activation, int bound) {
         if (activation != Activation.F16 || bound != 8) {
             return Optional.empty();
         }
-        return switch (format) {
-            case INT4 -> Optional.of(INT4_PAIRS);
-            case NVFP4, MXFP4 -> Optional.of(FP4_PAIRS);
-            default -> Optional.empty();
-        };
+        return format == WeightFormat.MXFP4 ? Optional.of(MXFP4_PAIRS) : Optional.empty();
     }
 
     /**

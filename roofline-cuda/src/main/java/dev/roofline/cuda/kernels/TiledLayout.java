@@ -12,16 +12,17 @@ import java.util.Objects;
  *
  * <p>Tile t = rows 16t…16t+15, group g = k 128g…128g+127; each (tile, group) is 1024 contiguous bytes, tiles outer.
  * Word w (4 bytes, little-endian) of a (tile, group) is half h = w / 128, lane l = (w / 4) % 32, j = w % 4; with
- * r = l / 4, q = l % 4, its element e = 0…7 is row 16t + r + 8(e % 2) at k = 128g + 64h + 16q + 4j + e / 2,
+ * r = l / 4, q = l % 4, its element e = 0…7 is row 16t + r + 8(e % 2) at k = 128g + 64h + 16q + 4j + e / 2 (INT4,
+ * NVFP4) or k = 128g + 32q + 16h + 4j + e / 2 (MXFP4),
  * and bit b of that element's code sits at bit {@code 4(p + 4c) + b} (INT4) or {@code 16c + E2M1[p][b]} (E2M1), where
  * c = (e / 2) % 2, p = e % 2 + 2(e / 4) and E2M1 = {{9, 10, 11, 15}, {6, 7, 8, 12}, {0, 1, 2, 13}, {3, 4, 5, 14}}: the
  * places from which the kernels' decode (one mask and at most one shift per pair of weights) builds FP16 halves.
- * Lane q's loads of x then read 16 bytes each at k = 128g + 64(p / 2) + 16q + 8(p % 2) for p = 0…3, so the four lanes of a
- * row read one 128-byte line a load (gemv_tiled.cu's header says why that matters).
+ * With the first, lane q's loads of x read 16 bytes each at k = 128g + 64(p / 2) + 16q + 8(p % 2) for p = 0…3, so the
+ * four lanes of a row read one 128-byte line a load; MXFP4 keeps one 32-k block a lane and step (gemv_tiled.cu's header
+ * says why each).
  * Scales per (tile, group), in lane order: INT4 the floats {s[r][g], s[r+8][g]} for r = 0…7; NVFP4 for each lane the
- * bytes {s[r][8g+q], s[r+8][8g+q], s[r][8g+q+4], s[r+8][8g+q+4]}; MXFP4 for each r and b = 0, 1 (the lanes q = 2b and
- * 2b + 1) the bytes {s[r][4g+b], s[r+8][4g+b], s[r][4g+b+2], s[r+8][4g+b+2]} (rows relative to the tile). MXFP4's row
- * maxima ({@link DeviceWeights#deviceScales}) follow unchanged.
+ * bytes {s[r][8g+q], s[r+8][8g+q], s[r][8g+q+4], s[r+8][8g+q+4]}; MXFP4 {s[r][4g+q], s[r+8][4g+q]} (rows relative to
+ * the tile). MXFP4's row maxima ({@link DeviceWeights#deviceScales}) follow unchanged.
  */
 public final class TiledLayout {
     /** Rows of one tile: a layout's rows must be a multiple. */
@@ -47,7 +48,7 @@ public final class TiledLayout {
         check(format, rows, cols, "weights", weights, format.weightBytes(rows, cols));
         Tables t = tables(format);
         byte[] out = new byte[weights.length];
-        forEachWord(rows, cols, (at, row0, row8) -> {
+        forEachWord(format, rows, cols, (at, row0, row8) -> {
             int word = t.toWord[0][pair(weights, row0)] | t.toWord[1][pair(weights, row8)];
             out[at] = (byte) word;
             out[at + 1] = (byte) (word >>> 8);
@@ -62,7 +63,7 @@ public final class TiledLayout {
         check(format, rows, cols, "tiled weights", tiled, format.weightBytes(rows, cols));
         Tables t = tables(format);
         byte[] out = new byte[tiled.length];
-        forEachWord(rows, cols, (at, row0, row8) -> {
+        forEachWord(format, rows, cols, (at, row0, row8) -> {
             int bits = t.fromByte[0][tiled[at] & 0xFF]
                     | t.fromByte[1][tiled[at + 1] & 0xFF]
                     | t.fromByte[2][tiled[at + 2] & 0xFF]
@@ -123,12 +124,8 @@ public final class TiledLayout {
                 yield (TILE_ROWS * tile + (lane >> 2) + 8 * (b & 1)) * (cols / 16) + 8 * g + (lane & 3) + 4 * (b >> 1);
             }
             case MXFP4 -> {
-                int entry = r >> 2; // 2 * row + (lane q) / 2
-                int b = r & 3;
-                yield (TILE_ROWS * tile + (entry >> 1) + 8 * (b & 1)) * (cols / 32)
-                        + 4 * g
-                        + (entry & 1)
-                        + 2 * (b >> 1);
+                int lane = r >> 1;
+                yield (TILE_ROWS * tile + (lane >> 2) + 8 * (r & 1)) * (cols / 32) + 4 * g + (lane & 3);
             }
             default -> throw new IllegalArgumentException(format + " has no tiled layout");
         };
@@ -143,7 +140,8 @@ public final class TiledLayout {
      * Every word in layout order: its byte offset, and the offsets of the two row-major bytes (4 inputs) it holds of
      * row r and of row r + 8.
      */
-    private static void forEachWord(int rows, int cols, WordVisitor v) {
+    private static void forEachWord(WeightFormat format, int rows, int cols, WordVisitor v) {
+        boolean oneLine = oneLine(format);
         int groups = cols / GROUP_K;
         int rowBytes = cols / 2;
         int at = 0;
@@ -152,7 +150,8 @@ public final class TiledLayout {
                 for (int h = 0; h < 2; h++) {
                     for (int lane = 0; lane < 32; lane++) {
                         for (int j = 0; j < 4; j++, at += 4) {
-                            int k0 = GROUP_K * g + 64 * h + 16 * (lane & 3) + 4 * j;
+                            int q = lane & 3;
+                            int k0 = GROUP_K * g + (oneLine ? 64 * h + 16 * q : 32 * q + 16 * h) + 4 * j;
                             int row0 = (TILE_ROWS * tile + (lane >> 2)) * rowBytes + k0 / 2;
                             v.visit(at, row0, row0 + 8 * rowBytes);
                         }
@@ -161,6 +160,11 @@ public final class TiledLayout {
             }
         }
         assert at == rows / TILE_ROWS * groups * GROUP_BYTES;
+    }
+
+    /** Whether lane q's inputs of a group are 64h + 16q + 4j + c (x read one line a load), not 32q + 16h + 4j + c. */
+    static boolean oneLine(WeightFormat format) {
+        return format != WeightFormat.MXFP4;
     }
 
     private static int pair(byte[] b, int at) {

@@ -278,50 +278,48 @@ class GemvShapeTest {
     }
 
     @Test
-    void fromFiveToEightRowsLargeGridsRunTwoTilesABlock() {
-        // INT4 above 4 tiles an SM (528 tiles = 8448 rows on 132 SMs), NVFP4 and MXFP4 above 3 (396 tiles = 6336 rows)
-        assertThat(GemvKernels.tiledLaunch(
-                        WeightFormat.INT4, Activation.F16, 8, 28672, 4096, 132, H200_BYTES_PER_SM_CYCLE))
-                .isEqualTo(new GemvKernels.TiledLaunch("gemv_int4_f16_m8_tiled_t2", 2));
-        assertThat(GemvKernels.tiledLaunch(
-                        WeightFormat.INT4, Activation.F16, 8, 8464, 4096, 132, H200_BYTES_PER_SM_CYCLE))
-                .isEqualTo(new GemvKernels.TiledLaunch("gemv_int4_f16_m8_tiled_t2", 2));
-        assertThat(GemvKernels.tiledLaunch(
-                        WeightFormat.INT4, Activation.F16, 8, 8448, 4096, 132, H200_BYTES_PER_SM_CYCLE))
-                .isEqualTo(new GemvKernels.TiledLaunch("gemv_int4_f16_m8_tiled", 1));
-        assertThat(GemvKernels.tiledLaunch(
-                        WeightFormat.NVFP4, Activation.F16, 8, 6352, 4096, 132, H200_BYTES_PER_SM_CYCLE))
-                .isEqualTo(new GemvKernels.TiledLaunch("gemv_nvfp4_f16_m8_tiled_t2", 2));
+    void fromFiveToEightRowsLargeGridsRunTwoTilesABlockForMxfp4() {
+        // MXFP4 above 3 tiles an SM (396 tiles = 6336 rows on 132 SMs)
         assertThat(GemvKernels.tiledLaunch(
                         WeightFormat.MXFP4, Activation.F16, 8, 8192, 28672, 132, H200_BYTES_PER_SM_CYCLE))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_mxfp4_f16_m8_tiled_t2", 2));
+        assertThat(GemvKernels.tiledLaunch(
+                        WeightFormat.MXFP4, Activation.F16, 8, 6352, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo(new GemvKernels.TiledLaunch("gemv_mxfp4_f16_m8_tiled_t2", 2));
         assertThat(GemvKernels.tiledLaunch(
                         WeightFormat.MXFP4, Activation.F16, 8, 6336, 4096, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo(new GemvKernels.TiledLaunch("gemv_mxfp4_f16_m8_tiled", 1));
         // 48 SMs: above 144 tiles (2304 rows)
         assertThat(GemvKernels.tiledLaunch(
-                        WeightFormat.NVFP4, Activation.F16, 8, 2320, 4096, 48, H200_BYTES_PER_SM_CYCLE))
-                .isEqualTo(new GemvKernels.TiledLaunch("gemv_nvfp4_f16_m8_tiled_t2", 2));
+                        WeightFormat.MXFP4, Activation.F16, 8, 2320, 4096, 48, H200_BYTES_PER_SM_CYCLE))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_mxfp4_f16_m8_tiled_t2", 2));
         // from 5 rows
         assertThat(GemvKernels.tiledLaunch(
-                        WeightFormat.NVFP4, Activation.F16, 5, 28672, 4096, 132, H200_BYTES_PER_SM_CYCLE))
-                .isEqualTo(new GemvKernels.TiledLaunch("gemv_nvfp4_f16_m8_tiled_t2", 2));
+                        WeightFormat.MXFP4, Activation.F16, 5, 28672, 4096, 132, H200_BYTES_PER_SM_CYCLE))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_mxfp4_f16_m8_tiled_t2", 2));
         assertThat(GemvKernels.tiledLaunch(
-                        WeightFormat.NVFP4, Activation.F16, 4, 28672, 4096, 132, H200_BYTES_PER_SM_CYCLE))
+                        WeightFormat.MXFP4, Activation.F16, 4, 28672, 4096, 132, H200_BYTES_PER_SM_CYCLE))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_mxfp4_f16_m8_tiled", 1));
+        // INT4 and NVFP4 keep one tile a block at any grid
+        assertThat(GemvKernels.tiledLaunch(
+                        WeightFormat.INT4, Activation.F16, 8, 28672, 4096, 132, H200_BYTES_PER_SM_CYCLE))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_int4_f16_m8_tiled", 1));
+        assertThat(GemvKernels.tiledLaunch(
+                        WeightFormat.NVFP4, Activation.F16, 8, 28672, 8192, 132, H200_BYTES_PER_SM_CYCLE))
                 .isEqualTo(new GemvKernels.TiledLaunch("gemv_nvfp4_f16_m8_tiled", 1));
     }
 
     @Test
     void twoTilesABlockOnlyWithFp16ActivationsAtTheEightRowBound() {
         assertThat(GemvKernels.tiledLaunch(
-                        WeightFormat.INT4, Activation.BF16, 8, 28672, 4096, 132, H200_BYTES_PER_SM_CYCLE))
-                .isEqualTo(new GemvKernels.TiledLaunch("gemv_int4_bf16_m8_tiled", 1));
+                        WeightFormat.MXFP4, Activation.BF16, 8, 28672, 4096, 132, H200_BYTES_PER_SM_CYCLE))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_mxfp4_bf16_m8_tiled", 1));
         assertThat(GemvKernels.tiledLaunch(
-                        WeightFormat.NVFP4, Activation.F16, 16, 28672, 4096, 132, H200_BYTES_PER_SM_CYCLE))
-                .isEqualTo(new GemvKernels.TiledLaunch("gemv_nvfp4_f16_m16_tiled", 2));
+                        WeightFormat.MXFP4, Activation.F16, 16, 28672, 4096, 132, H200_BYTES_PER_SM_CYCLE))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_mxfp4_f16_m16_tiled", 2));
         assertThat(GemvKernels.tiledLaunch(
-                        WeightFormat.NVFP4, Activation.F16, 1, 28672, 4096, 132, H200_BYTES_PER_SM_CYCLE))
-                .isEqualTo(new GemvKernels.TiledLaunch("gemv_nvfp4_f16_m1_tiled", 1));
+                        WeightFormat.MXFP4, Activation.F16, 1, 28672, 4096, 132, H200_BYTES_PER_SM_CYCLE))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_mxfp4_f16_m1_tiled", 1));
     }
 
     @Test
@@ -331,18 +329,18 @@ class GemvShapeTest {
         assertThat(H200_BYTES_PER_SM_CYCLE).isCloseTo(18.42, within(0.005));
         assertThat(H100_BYTES_PER_SM_CYCLE).isCloseTo(12.83, within(0.005));
         assertThat(GemvKernels.tiledLaunch(
-                        WeightFormat.NVFP4, Activation.F16, 8, 28672, 4096, 132, H100_BYTES_PER_SM_CYCLE))
-                .isEqualTo(new GemvKernels.TiledLaunch("gemv_nvfp4_f16_m8_tiled", 1));
-        assertThat(GemvKernels.tiledLaunch(WeightFormat.INT4, Activation.F16, 8, 28672, 4096, 132, 15))
-                .isEqualTo(new GemvKernels.TiledLaunch("gemv_int4_f16_m8_tiled_t2", 2));
-        assertThat(GemvKernels.tiledLaunch(WeightFormat.INT4, Activation.F16, 8, 28672, 4096, 132, 14.99))
-                .isEqualTo(new GemvKernels.TiledLaunch("gemv_int4_f16_m8_tiled", 1));
+                        WeightFormat.MXFP4, Activation.F16, 8, 28672, 4096, 132, H100_BYTES_PER_SM_CYCLE))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_mxfp4_f16_m8_tiled", 1));
+        assertThat(GemvKernels.tiledLaunch(WeightFormat.MXFP4, Activation.F16, 8, 28672, 4096, 132, 15))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_mxfp4_f16_m8_tiled_t2", 2));
+        assertThat(GemvKernels.tiledLaunch(WeightFormat.MXFP4, Activation.F16, 8, 28672, 4096, 132, 14.99))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_mxfp4_f16_m8_tiled", 1));
     }
 
     @Test
     void aTiledLaunchCoversEveryTileOnce() {
         // 8464 rows are 529 tiles: 265 blocks of two (the last one's second tile past N), 529 of one
-        assertThat(new GemvKernels.TiledLaunch("gemv_int4_f16_m8_tiled_t2", 2).blocks(8464))
+        assertThat(new GemvKernels.TiledLaunch("gemv_mxfp4_f16_m8_tiled_t2", 2).blocks(8464))
                 .isEqualTo(265);
         assertThat(new GemvKernels.TiledLaunch("gemv_int4_f16_m8_tiled", 1).blocks(8464))
                 .isEqualTo(529);
@@ -357,17 +355,15 @@ class GemvShapeTest {
         // per format, F16 then BF16 activations: FP16 1 + 6 + 1 (its 16-row CUDA-core kernel, for an epilogue), 2;
         // BF16 7, 7; FP8 and INT8 7, 2; each 4-bit format 8 + 4, 8 + 4 (a tensor-core kernel: 2 K splits; m1, m8,
         // m16, m32; and the tiled kernels, one per rows bound), INT4's and MXFP4's rolling one-row and 8-row tiled
-        // kernels and each 4-bit format's two-tile 8-row one (FP16)
+        // kernels and MXFP4's two-tile 8-row one (FP16)
         assertThat(GemvKernels.kernelNames())
-                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 2 + 2 + 3)
+                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 2 + 2 + 1)
                 .doesNotHaveDuplicates();
         assertThat(GemvKernels.kernelNames())
                 .contains(
                         "gemv_int4_f16_m1_tiled",
                         "gemv_int4_f16_m1_tiled_r2",
                         "gemv_mxfp4_f16_m1_tiled_r2",
-                        "gemv_int4_f16_m8_tiled_t2",
-                        "gemv_nvfp4_f16_m8_tiled_t2",
                         "gemv_mxfp4_f16_m8_tiled_t2",
                         "gemv_nvfp4_f16_m8_tiled",
                         "gemv_mxfp4_f16_m8_tiled_r3",
@@ -382,6 +378,8 @@ class GemvShapeTest {
                         "gemv_nvfp4_f16_m8_tiled_r3",
                         "gemv_mxfp4_f16_m8_tiled_r2",
                         "gemv_int4_bf16_m8_tiled_t2",
+                        "gemv_int4_f16_m8_tiled_t2",
+                        "gemv_nvfp4_f16_m8_tiled_t2",
                         "gemv_nvfp4_f16_m16_tiled_t2");
         assertThat(GemvKernels.kernelNames())
                 .contains("gemv_fp16_f16_m16", "gemv_fp16_f16_m16_w8", "gemv_int8_bf16_m16", "gemv_mxfp4_bf16_m1_w16")

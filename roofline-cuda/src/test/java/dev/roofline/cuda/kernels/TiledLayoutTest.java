@@ -27,17 +27,20 @@ class TiledLayoutTest {
 
     /**
      * Element (n, k)'s code read from tiled bytes by the definition: tile n / 16, group k / 128, half h = (k % 128) / 64,
-     * lane 4r + q with r = n % 8 and q = (k % 64) / 16, word j = (k % 16) / 4 of the lane's 16 bytes in that half;
+     * lane 4r + q with r = n % 8 and q = (k % 64) / 16 (MXFP4: h = (k % 32) / 16, q = (k % 128) / 32), word
+     * j = (k % 16) / 4 of the lane's 16 bytes in that half;
      * within the word element e = rho + 2c with c = k % 4 and rho = (n % 16) / 8, in register p = rho + 2(c / 2), half
      * c % 2.
      */
-    private static int tiledCode(byte[] t, boolean e2m1, int cols, int n, int k) {
+    private static int tiledCode(byte[] t, WeightFormat f, int cols, int n, int k) {
+        boolean e2m1 = f != WeightFormat.INT4;
+        boolean mxfp4 = f == WeightFormat.MXFP4;
         int tile = n / 16;
         int g = k / 128;
         int r = n % 8;
         int rho = (n % 16) / 8;
-        int h = (k % 128) / 64;
-        int q = (k % 64) / 16;
+        int h = mxfp4 ? (k % 32) / 16 : (k % 128) / 64;
+        int q = mxfp4 ? (k % 128) / 32 : (k % 64) / 16;
         int j = (k % 16) / 4;
         int c = k % 4;
         int lane = 4 * r + q;
@@ -63,7 +66,7 @@ class TiledLayoutTest {
         for (int n = 0; n < rows; n++) {
             for (int k = 0; k < cols; k++) {
                 int expected = rowMajorCode(w, cols, n, k);
-                int got = tiledCode(t, f != WeightFormat.INT4, cols, n, k);
+                int got = tiledCode(t, f, cols, n, k);
                 if (got != expected) {
                     throw new AssertionError(f + " element (" + n + ", " + k + "): " + got + " != " + expected);
                 }
@@ -115,6 +118,18 @@ class TiledLayoutTest {
         w[8 * cols / 2] = 0xB;
         t = TiledLayout.weights(WeightFormat.MXFP4, rows, cols, w);
         assertThat(t[0] & 0xFF | (t[1] & 0xFF) << 8).isEqualTo(1 << 6 | 1 << 7 | 1 << 12);
+        // MXFP4 keeps lane q's k at 32q + 16h + 4j: (0, 32) is lane 1 (word 4, byte 16), (0, 16) half 1 (byte 512),
+        // where INT4 and NVFP4 put (0, 16) in lane 1 and (0, 32) in lane 2
+        w = new byte[rows * cols / 2];
+        w[16] = 0xB;
+        t = TiledLayout.weights(WeightFormat.MXFP4, rows, cols, w);
+        assertThat(t[16] & 0xFF | (t[17] & 0xFF) << 8).isEqualTo(1 << 9 | 1 << 10 | 1 << 15);
+        w[16] = 0;
+        w[8] = 0xB;
+        t = TiledLayout.weights(WeightFormat.MXFP4, rows, cols, w);
+        assertThat(t[512] & 0xFF | (t[513] & 0xFF) << 8).isEqualTo(1 << 9 | 1 << 10 | 1 << 15);
+        t = TiledLayout.weights(WeightFormat.NVFP4, rows, cols, w);
+        assertThat(t[16] & 0xFF | (t[17] & 0xFF) << 8).isEqualTo(1 << 9 | 1 << 10 | 1 << 15);
     }
 
     @Test
@@ -151,17 +166,13 @@ class TiledLayoutTest {
         assertThat(new byte[] {tn[4 * lane], tn[4 * lane + 1], tn[4 * lane + 2], tn[4 * lane + 3]})
                 .containsExactly(8 * 3 + 2, 8 * 11 + 2, 8 * 3 + 6, 8 * 11 + 6);
 
-        // MXFP4 16 x 128: lane 4r + q reads, at 4(2r + q / 2), {s[r][b], s[r+8][b], s[r][b+2], s[r+8][b+2]} with b = q
-        // / 2
-        // (4 blocks a row)
+        // MXFP4 16 x 128: lane 4r + q reads {s[r][q], s[r+8][q]} (4 blocks a row)
         byte[] mx = new byte[16 * 4];
         for (int i = 0; i < mx.length; i++) {
             mx[i] = (byte) i;
         }
         byte[] tm = TiledLayout.scales(WeightFormat.MXFP4, 16, 128, mx);
-        int at = 4 * (2 * 3 + 2 / 2);
-        assertThat(new byte[] {tm[at], tm[at + 1], tm[at + 2], tm[at + 3]})
-                .containsExactly(4 * 3 + 1, 4 * 11 + 1, 4 * 3 + 3, 4 * 11 + 3);
+        assertThat(new byte[] {tm[2 * lane], tm[2 * lane + 1]}).containsExactly(4 * 3 + 2, 4 * 11 + 2);
     }
 
     @ParameterizedTest(name = "{0} {1} x {2}")

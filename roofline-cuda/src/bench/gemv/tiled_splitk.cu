@@ -107,8 +107,7 @@ __global__ void pack_scales_kernel(Fmt F, const uint8_t* src, uint8_t* dst, size
 }
 
 // host: row-major -> layout, and back. A word holds inputs k0 .. k0 + 3 (k0 = 128kg + 64h + 16q + 4j or, for MXFP4,
-// 128kg + 32q + 16h + 4j) of rows g and
-// g + 8, i.e. 2 row-major bytes of each: tables from those 16 bits (row g, row g + 8) to the word's bits, and from each
+// 128kg + 32q + 16h + 4j) of rows g and g + 8, i.e. 2 row-major bytes of each: tables from those 16 bits (row g, row g + 8) to the word's bits, and from each
 // byte of the word back to the 16 bits of both rows (low half: row g).
 struct HostTables {
     std::vector<uint32_t> to_word[2];   // [rho][16 bits of row g + 8 rho]
@@ -144,7 +143,8 @@ static void for_each_word(int N, int K, bool one_line, F&& f) {
             for (int h = 0; h < 2; h++)
                 for (int lane = 0; lane < 32; lane++)
                     for (int j = 0; j < 4; j++, w++) {
-                        const int g = lane >> 2, q = lane & 3, k0 = GROUP_K * kg + (one_line ? 64 * h + 16 * q : 32 * q + 16 * h) + 4 * j;
+                        const int g = lane >> 2, q = lane & 3;
+                        const int k0 = GROUP_K * kg + (one_line ? 64 * h + 16 * q : 32 * q + 16 * h) + 4 * j;
                         const size_t o = static_cast<size_t>(TILE_ROWS * t + g) * row_bytes + k0 / 2;
                         f(w, o, o + 8 * row_bytes);
                     }

@@ -15,9 +15,9 @@
 // of x (p = 0..3): x[128kg + 64(p/2) + 16q + 8(p%2) .. +7], or x[128kg + 32q + 8p .. +7] for MXFP4; b0, b1 of mma i
 // are words 2(i%2), 2(i%2)+1 of load i/2, as they lie in memory. With the first the four lanes of an x row read one
 // 128-byte line a load (16 bytes at 32-byte steps), with the second two: at 2-16 rows, where x's loads outweigh the
-// weights', one line halves the L1 wavefronts of x and made INT4 and NVFP4 1.02-1.19x faster on an H200 at 4-16 rows
+// weights', one line halves the L1 wavefronts of x and made INT4 and NVFP4 1.01-1.18x faster on an H200 at 4-16 rows
 // (docs/measurements/2026-11-26-issue20-x-one-line). MXFP4 keeps one 32-k block a lane and step (one scale per row
-// and step) instead of two: with two its one-row window lost 4-8 % where it runs, on an H200 and an H100 (same record).
+// and step) instead of two: with two its one-row window lost 2-8 % where it runs, on an H200 and an H100 (same record).
 // A word's element e (row g + 8(e%2), c = e/2) goes to fragment
 // register p = e%2 + 2(c/2), half c%2 (lower k in the lower half):
 //   INT4 : nibble p + 4(c%2), so register p is nibbles (p, p + 4), 16 bits apart: one LOP3 (mask, xor 8, under 0x6400)

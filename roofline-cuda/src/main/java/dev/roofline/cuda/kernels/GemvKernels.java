@@ -387,7 +387,7 @@ public final class GemvKernels implements AutoCloseable {
     static final RollingWindow INT4_M1_WINDOW = new RollingWindow("_r2", 4, 0);
 
     /**
-     * MXFP4 at one row: a window of 2 ({@code gemv_mxfp4_f16_m1_tiled_r2}, 48 registers, 5 blocks an SM) up to 3
+     * MXFP4 at one row: a window of 2 ({@code gemv_mxfp4_f16_m1_tiled_r2}, 61 registers, 4 blocks an SM) up to 3
      * blocks an SM: measured faster than the plain kernel up to 384 blocks on 132 SMs (2.9 an SM), slower from 512.
      */
     static final RollingWindow MXFP4_M1_WINDOW = new RollingWindow("_r2", 3, 0);
@@ -399,7 +399,7 @@ public final class GemvKernels implements AutoCloseable {
     static final RollingWindow M8_WINDOW = new RollingWindow("_r3", 2, 8);
 
     /**
-     * Two tiles a block at 8 rows ({@code gemv_<format>_f16_m8_tiled_t2}): from {@code minRows} activation rows where
+     * Two tiles a block at 8 rows ({@code gemv_mxfp4_f16_m8_tiled_t2}): from {@code minRows} activation rows where
      * the weights have more than {@code tilesPerSm} tiles of 16 rows an SM. Each x load then serves two tiles, which
      * halves the x bytes a block reads per weight byte; with fewer tiles the halved grid leaves the SMs too few blocks.
      */

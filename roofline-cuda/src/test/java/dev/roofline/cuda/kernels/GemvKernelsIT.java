@@ -274,10 +274,10 @@ public class GemvKernelsIT {
      * (529 tiles, above the 528 of 132 SMs; GPUs with more SMs run INT4's rolling one there too). From 2 to 8 rows INT4
      * and MXFP4 run their rolling-window kernels up to 2 tiles an SM where every warp takes at least 8 steps: at K =
      * 8576 (8 or 9 steps) and 14464 (14 or 15) on 1040 rows (65 tiles) on GPUs of 33 SMs or more, at 2096 rows (131
-     * tiles) on GPUs of 66 or more, and the plain kernels at 8464 rows at 4 rows. From 5 to 8 rows 8464 rows run two
-     * tiles a block ({@link GemvKernels#tiledLaunch}: on GPUs whose DRAM gives at least 15 bytes an SM and cycle, as an
-     * H200 but not an H100; INT4 on GPUs of up to 132 SMs, NVFP4 and MXFP4 up to 176), the last block's second tile
-     * past N.
+     * tiles) on GPUs of 66 or more, and the plain kernels at 8464 rows at 4 rows. From 5 to 8 rows MXFP4 at 8464 rows
+     * runs two tiles a block ({@link GemvKernels#tiledLaunch}: on GPUs whose DRAM gives at least 15 bytes an SM and
+     * cycle, as an H200 but not an H100, of up to 176 SMs), the last block's second tile past N; INT4 and NVFP4 run
+     * their plain 8-row kernels there.
      */
     @ParameterizedTest(name = "{0} weights tiled, F16 activations, M={1}, N={2}, K={3}")
     @CsvSource({

@@ -165,6 +165,16 @@ class TiledLayoutTest {
         int lane = 4 * 3 + 2; // r = 3, q = 2
         assertThat(new byte[] {tn[4 * lane], tn[4 * lane + 1], tn[4 * lane + 2], tn[4 * lane + 3]})
                 .containsExactly(8 * 3 + 2, 8 * 11 + 2, 8 * 3 + 6, 8 * 11 + 6);
+        // NVFP4 16 x 256, group 1 (tiled bytes 128..255): lane l reads {s[r][8+q], s[r+8][8+q], s[r][12+q],
+        // s[r+8][12+q]}
+        byte[] nv2 = new byte[16 * 16];
+        for (int i = 0; i < nv2.length; i++) {
+            nv2[i] = (byte) i; // s[n][j] = 16n + j
+        }
+        byte[] tn2 = TiledLayout.scales(WeightFormat.NVFP4, 16, 256, nv2);
+        int at = 128 + 4 * lane;
+        assertThat(new byte[] {tn2[at], tn2[at + 1], tn2[at + 2], tn2[at + 3]})
+                .containsExactly(16 * 3 + 10, 16 * 11 + 10, 16 * 3 + 14, 16 * 11 + 14);
 
         // MXFP4 16 x 128: lane 4r + q reads {s[r][q], s[r+8][q]} (4 blocks a row)
         byte[] mx = new byte[16 * 4];

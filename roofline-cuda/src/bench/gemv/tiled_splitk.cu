@@ -48,15 +48,24 @@ __host__ __device__ constexpr int e2m1_bit(int p, int b) {
 
 // ---- the layout's index maps (one bijection each, used to pack on the GPU and on the host, and to unpack) ----
 
+// whether format F's lanes hold k 64h + 16q + 4j of a group (gemv_tiled.cu's ONE_LINE), else 32q + 16h + 4j
+inline bool one_line(Fmt F) {
+    return F == Fmt::INT4    ? roofline_tiled::ONE_LINE<Fmt::INT4>
+           : F == Fmt::NVFP4 ? roofline_tiled::ONE_LINE<Fmt::NVFP4>
+                             : roofline_tiled::ONE_LINE<Fmt::MXFP4>;
+}
+// the first input of word j of lane (q = lane % 4) in half h of group kg
+__host__ __device__ inline int word_k0(int kg, int h, int q, int j, bool one_line) {
+    return GROUP_K * kg + (one_line ? 64 * h + 16 * q : 32 * q + 16 * h) + 4 * j;
+}
 // element e (0..7) of layout word w (4-byte index): its weight row n and input k
-// (one_line: lane q's k at 64h + 16q + 4j of a group, as INT4 and NVFP4 lie; else 32q + 16h + 4j, as MXFP4's)
 __host__ __device__ inline void word_element(size_t w, int e, int G, bool one_line, int& n, int& k) {
     const int j = static_cast<int>(w & 3), lane = static_cast<int>((w >> 2) & 31), h = static_cast<int>((w >> 7) & 1);
     const size_t tg = w >> 8; // tile * G + group
     const int t = static_cast<int>(tg / G), kg = static_cast<int>(tg % G);
     const int g = lane >> 2, q = lane & 3, rho = e & 1, c = e >> 1;
     n = TILE_ROWS * t + g + 8 * rho;
-    k = GROUP_K * kg + (one_line ? 64 * h + 16 * q : 32 * q + 16 * h) + 4 * j + c;
+    k = word_k0(kg, h, q, j, one_line) + c;
 }
 // bit b (0: lowest) of element e's 4-bit code: its place in the layout word
 __host__ __device__ inline int element_bit(bool e2m1, int e, int b) {
@@ -106,9 +115,9 @@ __global__ void pack_scales_kernel(Fmt F, const uint8_t* src, uint8_t* dst, size
     }
 }
 
-// host: row-major -> layout, and back. A word holds inputs k0 .. k0 + 3 (k0 = 128kg + 64h + 16q + 4j or, for MXFP4,
-// 128kg + 32q + 16h + 4j) of rows g and g + 8, i.e. 2 row-major bytes of each: tables from those 16 bits (row g, row g + 8) to the word's bits, and from each
-// byte of the word back to the 16 bits of both rows (low half: row g).
+// host: row-major -> layout, and back. A word holds inputs k0 .. k0 + 3 (word_k0, even) of rows g and g + 8, i.e. 2
+// row-major bytes of each: tables from those 16 bits (row g, row g + 8) to the word's bits, and from each byte of the
+// word back to the 16 bits of both rows (low half: row g).
 struct HostTables {
     std::vector<uint32_t> to_word[2];   // [rho][16 bits of row g + 8 rho]
     std::vector<uint32_t> from_byte[4]; // [byte of the word][its value]: row g's bits | row g + 8's bits << 16
@@ -143,8 +152,7 @@ static void for_each_word(int N, int K, bool one_line, F&& f) {
             for (int h = 0; h < 2; h++)
                 for (int lane = 0; lane < 32; lane++)
                     for (int j = 0; j < 4; j++, w++) {
-                        const int g = lane >> 2, q = lane & 3;
-                        const int k0 = GROUP_K * kg + (one_line ? 64 * h + 16 * q : 32 * q + 16 * h) + 4 * j;
+                        const int g = lane >> 2, k0 = word_k0(kg, h, lane & 3, j, one_line);
                         const size_t o = static_cast<size_t>(TILE_ROWS * t + g) * row_bytes + k0 / 2;
                         f(w, o, o + 8 * row_bytes);
                     }
@@ -484,7 +492,7 @@ static bool round_trip(const Format& f, const Set& set, int N, int K, size_t wby
     CK(cudaMemcpy(s.data(), set.s, sbytes, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(gw.data(), set.lw, wbytes, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(gs.data(), set.ls, sbytes, cudaMemcpyDeviceToHost));
-    const bool one_line = f.fmt != Fmt::MXFP4;
+    const bool one_line = w4::one_line(f.fmt);
     w4::pack_weights_host(w.data(), hw.data(), N, K, e2m1, one_line);
     w4::pack_scales_host(f.fmt, s.data(), hs.data(), sentries, K, false);
     const bool same = std::memcmp(hw.data(), gw.data(), wbytes) == 0 && std::memcmp(hs.data(), gs.data(), sbytes) == 0;
@@ -554,7 +562,7 @@ int main(int argc, char** argv) {
                 }
                 CK(cudaGetLastError());
                 w4::pack_weights_kernel<<<2048, 256, 0, st>>>(static_cast<const uint8_t*>(s.w), static_cast<uint32_t*>(s.lw),
-                                                              wbytes / 4, f.fmt != Fmt::INT4, f.fmt != Fmt::MXFP4, K);
+                                                              wbytes / 4, f.fmt != Fmt::INT4, w4::one_line(f.fmt), K);
                 w4::pack_scales_kernel<<<1024, 256, 0, st>>>(f.fmt, static_cast<const uint8_t*>(s.s),
                                                              static_cast<uint8_t*>(s.ls), sentries, K);
                 CK(cudaGetLastError());

@@ -976,3 +976,5 @@ ROOFLINE_GEMV_8BIT(INT8, int8)
 #include "gemv_w4a4.cu"
 // and the same product on tcgen05.mma of sm_100a (a trap elsewhere)
 #include "gemv_w4a4_sm100.cu"
+// and a kernel that only reads, the floor the benchmarks set the others beside
+#include "stream.cu"

@@ -13,6 +13,7 @@ import dev.roofline.cuda.kernels.AttentionGeometry;
 import dev.roofline.cuda.kernels.DecodeKernels;
 import dev.roofline.cuda.kernels.KernelLaunch;
 import dev.roofline.cuda.kernels.KvCacheFormat;
+import dev.roofline.cuda.kernels.StreamRead;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +24,8 @@ import java.util.function.Consumer;
  * Roofline's decode attention ({@link DecodeKernels#attention}) over a KV cache of each {@link KvCacheFormat} at each
  * batch and context,
  * timed like the GEMV kernels (graph replays, medians, caches rotated over at least 4× the L2) beside a device-to-device
- * copy of the same KV bytes and the roofline on the measured copy bandwidth and kernel latency. Every row attends to
+ * copy of the same KV bytes, one kernel that only reads them ({@link StreamRead}, launched as the split pass is: no
+ * attention of one or more launches can be faster) and the roofline on the measured copy bandwidth and kernel latency. Every row attends to
  * the whole context; constant data (attention's time does not depend on the values; FP8 with scales of 1).
  *
  * <pre>{@code
@@ -47,7 +49,12 @@ public final class AttentionBenchmark {
             Column.number("err %", "error_pct", "%+.1f", "%.2f", Measurement::errorPercent),
             Column.number("same-bytes copy us", "same_bytes_copy_us", "%.2f", "%.3f", m -> m.copy()
                     .map(c -> c.sameBytesCopy().medianMicros())),
-            Column.number("vs copy", "vs_copy", "%.2fx", "%.3f", Measurement::timesSameBytesCopy)));
+            Column.number("vs copy", "vs_copy", "%.2fx", "%.3f", Measurement::timesSameBytesCopy),
+            Column.number("same-bytes read us", "same_bytes_read_us", "%.2f", "%.3f", m -> m.copy()
+                    .flatMap(CopyReference::sameBytesRead)
+                    .map(TimingStats::medianMicros)),
+            Column.number("read % of copy", "read_pct_of_copy", "%.1f%%", "%.2f", Measurement::readPercentOfCopy),
+            Column.number("vs read", "vs_read", "%.2fx", "%.3f", Measurement::timesSameBytesRead)));
 
     /**
      * What {@link #run} measured.
@@ -112,7 +119,8 @@ public final class AttentionBenchmark {
         BenchmarkOptions timing = BenchmarkOptions.defaults().withGraph(20);
         try (Stream stream = Stream.create();
                 CublasLt lt = CublasLt.create();
-                DecodeKernels kernels = DecodeKernels.load(launch)) {
+                DecodeKernels kernels = DecodeKernels.load(launch);
+                StreamRead reads = StreamRead.load(launch)) {
             DeviceCeilings ceilings = DeviceCeilings.measure(
                     lt, device, stream, GemvBenchmark.CEILING_COPY_BYTES, 1024, List.of(), timing);
             Hardware measured = ceilings.applyTo(device.hardware());
@@ -134,9 +142,10 @@ public final class AttentionBenchmark {
                         TimingStats t =
                                 time(kernels, device, stream, timing, kv, batch, context, heads, kvHeads, headDim);
                         CopyReference copy = new CopyReference(
-                                kvBytes,
-                                ceilings.copyBytesPerSecond(),
-                                GemvBenchmark.sameBytesCopy(device, stream, timing, kvBytes));
+                                        kvBytes,
+                                        ceilings.copyBytesPerSecond(),
+                                        GemvBenchmark.sameBytesCopy(device, stream, timing, kvBytes))
+                                .withRead(GemvBenchmark.sameBytesRead(reads, device, stream, timing, kvBytes));
                         Measurement m = new Measurement(
                                         String.format(
                                                 Locale.ROOT,

@@ -27,6 +27,7 @@ import dev.roofline.cuda.kernels.DecodeKernels;
 import dev.roofline.cuda.kernels.KernelLaunch;
 import dev.roofline.cuda.kernels.KvCacheFormat;
 import dev.roofline.cuda.kernels.MoeKernels;
+import dev.roofline.cuda.kernels.StreamRead;
 import dev.roofline.cuda.kernels.WeightFormat;
 
 import java.util.ArrayList;
@@ -296,6 +297,9 @@ public final class DecodeStepBenchmark {
                             o, d.launches(o), seconds(datasheet, o), seconds(predicted, o), measured));
                 }
             }
+            double readFloor = profile && partialSums == null && !shape.hasExperts()
+                    ? readFloorSeconds(d, predicted, config, timing, stream)
+                    : Double.NaN;
             Optional<OperationEnergy> energy = meter.map(m ->
                     Benchmark.energy(stream, timing, 1, i -> d.step(stream), m, device.uuid(), step.medianSeconds()));
             return new DecodeStepResult(
@@ -310,7 +314,40 @@ public final class DecodeStepBenchmark {
                     energy,
                     null,
                     expertsRead,
-                    stepLaunches(d, shape));
+                    stepLaunches(d, shape),
+                    readFloor);
+        }
+    }
+
+    /**
+     * The step's read floor ({@link StepReads}): its launches, each replaced by a kernel that only reads that launch's
+     * bytes, graphed and timed like the step, every read launched as {@code config} launches the step's kernels. NaN
+     * when the reads' buffer does not fit in free device memory beside the decoder.
+     */
+    static double readFloorSeconds(
+            DenseDecoder d, ModelPrediction predicted, Config config, BenchmarkOptions timing, Stream stream) {
+        DecoderShape shape = d.shape();
+        long merge;
+        try (DecodeKernels k = DecodeKernels.load()) {
+            merge = k.attentionWorkspaceBytes(
+                    config.batch(), shape.heads(), shape.kvHeads(), shape.headDim(), config.context());
+        }
+        StepReads plan = StepReads.of(shape, predicted, d::launches, merge);
+        if (plan.reads().size() != stepLaunches(d, shape)) {
+            throw new IllegalStateException("the read floor has " + plan.reads().size() + " reads for a step of "
+                    + stepLaunches(d, shape) + " launches");
+        }
+        if (plan.extent() + (256L << 20) > Cuda.freeMemoryBytes()) {
+            return Double.NaN;
+        }
+        try (StreamRead reads = StreamRead.load(config.launch());
+                DeviceBuffer buffer = DeviceBuffer.allocate(plan.extent())) {
+            return Benchmark.time(stream, timing, 1, i -> {
+                        for (StepReads.Read r : plan.reads()) {
+                            reads.read(buffer, r.offset(), r.bytes(), stream);
+                        }
+                    })
+                    .medianSeconds();
         }
     }
 

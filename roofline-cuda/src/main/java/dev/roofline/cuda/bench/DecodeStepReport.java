@@ -74,7 +74,9 @@ public final class DecodeStepReport {
                         + " in the step), on the datasheet and on the measured copy bandwidth; no kernel latency is"
                         + " charged. measured: each operator's launches of one step replayed as a CUDA graph, median;"
                         + " the step: the whole step as one graph, median of " + DecodeStepBenchmark.STEP_REPLAYS
-                        + " replays."),
+                        + " replays. read floor, where measured: the step's launches each replaced by a kernel that"
+                        + " only reads that launch's bytes (weights and KV caches from DRAM, activations from L2),"
+                        + " graphed and launched like the step."),
                 format));
         return sb.toString();
     }
@@ -197,6 +199,9 @@ public final class DecodeStepReport {
             rows.add(new Row(config, "sum of operators", launches, datasheet, predicted, r.profiledSeconds()));
         }
         rows.add(new Row(config, "step (graph)", r.launches(), datasheet, predicted, r.seconds()));
+        if (!Double.isNaN(r.readFloorSeconds())) {
+            rows.add(new Row(config, "read floor (graph)", r.launches(), datasheet, predicted, r.readFloorSeconds()));
+        }
         return rows;
     }
 

@@ -26,6 +26,8 @@ import java.util.Optional;
  *                    layers (the prediction assumes {@link MixtureOfExperts#expectedDistinctExperts}); else NaN
  * @param launches    the kernels one step launched (fewer than the shape's {@link DecoderOperator#stepLaunches} when
  *                    the engine fused norms or RoPE into the products); 0 when not measured
+ * @param readFloorSeconds the step's read floor ({@link StepReads}): each of its launches a kernel that only reads
+ *                    that launch's bytes, the chain graphed and launched like the step; NaN when not measured
  */
 public record DecodeStepResult(
         String model,
@@ -39,10 +41,41 @@ public record DecodeStepResult(
         Optional<OperationEnergy> energy,
         String notRun,
         double expertsRead,
-        int launches) {
+        int launches,
+        double readFloorSeconds) {
 
     public DecodeStepResult {
         operators = List.copyOf(operators);
+    }
+
+    /** A result without a read floor. */
+    public DecodeStepResult(
+            String model,
+            DecodeStepBenchmark.Config config,
+            double seconds,
+            ModelPrediction predicted,
+            ModelPrediction datasheet,
+            long weightBytes,
+            long kvBytes,
+            List<OperatorTiming> operators,
+            Optional<OperationEnergy> energy,
+            String notRun,
+            double expertsRead,
+            int launches) {
+        this(
+                model,
+                config,
+                seconds,
+                predicted,
+                datasheet,
+                weightBytes,
+                kvBytes,
+                operators,
+                energy,
+                notRun,
+                expertsRead,
+                launches,
+                Double.NaN);
     }
 
     /**
@@ -274,6 +307,14 @@ public record DecodeStepResult(
                         errorPercent(),
                         bytesPerSecond() / 1e9)
                 + launchFloorNote()
+                + (Double.isNaN(readFloorSeconds)
+                        ? ""
+                        : String.format(
+                                Locale.ROOT,
+                                "; read floor %.1f us (%d launches, each reading its bytes), %.1f %% of it",
+                                readFloorSeconds * 1e6,
+                                launches,
+                                readFloorSeconds / seconds * 100))
                 + (Double.isNaN(expertsRead) ? "" : expertsNote())
                 + energy.map(e -> String.format(
                                 Locale.ROOT,

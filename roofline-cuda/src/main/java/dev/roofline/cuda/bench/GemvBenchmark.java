@@ -17,6 +17,7 @@ import dev.roofline.cuda.kernels.DeviceWeights;
 import dev.roofline.cuda.kernels.GemvKernels;
 import dev.roofline.cuda.kernels.KernelLaunch;
 import dev.roofline.cuda.kernels.NativeFp4Gemv;
+import dev.roofline.cuda.kernels.StreamRead;
 import dev.roofline.cuda.kernels.WeightFormat;
 
 import java.util.ArrayList;
@@ -71,9 +72,12 @@ public final class GemvBenchmark {
         BenchmarkOptions timing = options.timing();
         try (Stream stream = Stream.create();
                 CublasLt lt = CublasLt.create();
-                GemvKernels gemv = GemvKernels.load()) {
+                GemvKernels gemv = GemvKernels.load();
+                StreamRead reads = StreamRead.load(KernelLaunch.ORDERED)) {
             DeviceCeilings ceilings =
                     DeviceCeilings.measure(lt, device, stream, CEILING_COPY_BYTES, 1024, List.of(), timing);
+            // the same bytes read once per format and shape, whatever the rows
+            Map<Long, TimingStats> readOf = new java.util.HashMap<>();
             Hardware measured = ceilings.applyTo(device.hardware());
             Roofline roofline = Roofline.on(measured);
             Roofline datasheet = Roofline.on(device.hardware());
@@ -97,7 +101,11 @@ public final class GemvBenchmark {
                         TimingStats t = time(gemv, device, stream, timing, f, rows, s.n(), s.k());
                         long bytes = f.storedBytes(s.n(), s.k());
                         CopyReference copy = new CopyReference(
-                                bytes, ceilings.copyBytesPerSecond(), sameBytesCopy(device, stream, timing, bytes));
+                                        bytes,
+                                        ceilings.copyBytesPerSecond(),
+                                        sameBytesCopy(device, stream, timing, bytes))
+                                .withRead(readOf.computeIfAbsent(
+                                        bytes, b -> sameBytesRead(reads, device, stream, timing, b)));
                         Measurement m = new Measurement(f.name(), g, t, roofline.predict(g))
                                 .withDatasheet(datasheet.predict(g))
                                 .withCopy(copy);
@@ -232,6 +240,23 @@ public final class GemvBenchmark {
     static TimingStats sameBytesCopy(Device device, Stream stream, BenchmarkOptions timing, long bytes) {
         long half = Math.max(16, (bytes / 2) / 16 * 16);
         return Benchmark.copy(stream, half, timing.inputSets(device.l2Bytes(), 2 * half), timing);
+    }
+
+    /**
+     * One kernel reading {@code bytes} ({@link StreamRead}), rotated over enough buffers to defeat the L2: the floor
+     * under a kernel that streams them.
+     */
+    static TimingStats sameBytesRead(
+            StreamRead reads, Device device, Stream stream, BenchmarkOptions timing, long bytes) {
+        long rounded = Math.ceilDiv(bytes, 16) * 16;
+        int sets = timing.inputSets(device.l2Bytes(), rounded);
+        try (OwnedResources owned = new OwnedResources()) {
+            DeviceBuffer[] b = new DeviceBuffer[sets];
+            for (int i = 0; i < sets; i++) {
+                b[i] = owned.add(DeviceBuffer.allocate(rounded));
+            }
+            return Benchmark.time(stream, timing, sets, i -> reads.read(b[i], 0, bytes, stream));
+        }
     }
 
     /** One GEMV of {@code m} activation rows on random weights, rotated over enough copies to defeat the L2. */

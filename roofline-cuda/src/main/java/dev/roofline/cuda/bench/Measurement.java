@@ -126,6 +126,19 @@ public record Measurement(
         return fromCopy(c -> time.medianSeconds() / c.sameBytesCopy().medianSeconds());
     }
 
+    /** This median over the same-bytes read's median (the floor under a kernel streaming those bytes): 1 is the floor. */
+    public OptionalDouble timesSameBytesRead() {
+        return copy.flatMap(CopyReference::sameBytesRead)
+                .map(r -> OptionalDouble.of(time.medianSeconds() / r.medianSeconds()))
+                .orElse(OptionalDouble.empty());
+    }
+
+    /** The share of the copy bandwidth the same-bytes read reaches, in per cent: the most any such kernel shows. */
+    public OptionalDouble readPercentOfCopy() {
+        return copy.flatMap(c -> c.sameBytesRead().map(r -> OptionalDouble.of(c.percentOfCopy(r.medianSeconds()))))
+                .orElse(OptionalDouble.empty());
+    }
+
     /** The same timing judged by another prediction (e.g. one using measured ceilings). */
     public Measurement against(Prediction other) {
         return new Measurement(label, operator, time, other, datasheet, energy, baseline, copy);

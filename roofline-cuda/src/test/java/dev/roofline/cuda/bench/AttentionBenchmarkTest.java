@@ -27,7 +27,7 @@ class AttentionBenchmarkTest {
                         op,
                         TimingStats.of(10.0),
                         Roofline.on(Hardware.H200).predict(op))
-                .withCopy(new CopyReference(kvBytes, 4e12, TimingStats.of(9.0)));
+                .withCopy(new CopyReference(kvBytes, 4e12, TimingStats.of(9.0)).withRead(TimingStats.of(8.5)));
         String text =
                 new AttentionBenchmark.Results("NVIDIA H200 (sm_90)", ceilings, List.of(m)).render(ReportFormat.TEXT);
         assertThat(text)
@@ -37,9 +37,14 @@ class AttentionBenchmarkTest {
                 // 33,554,432 B in 10 us = 3355 GB/s, 83.9 % of 4000 GB/s; 10 / 9 = 1.11x the same-bytes copy
                 .contains("3355")
                 .contains("83.9%")
-                .contains("1.11x");
+                .contains("1.11x")
+                // one kernel reading the bytes in 8.5 us: 33,554,432 B / 8.5 us = 3948 GB/s, 98.7 % of the copy's;
+                // 10 / 8.5 = 1.18x that read
+                .contains("98.7%")
+                .contains("1.18x");
         String csv = new AttentionBenchmark.Results("x", ceilings, List.of(m)).render(ReportFormat.CSV);
         assertThat(csv.lines().findFirst().orElseThrow())
-                .isEqualTo("label,median_us,kv_gbps,pct_of_copy,roofline_us,error_pct,same_bytes_copy_us,vs_copy");
+                .isEqualTo("label,median_us,kv_gbps,pct_of_copy,roofline_us,error_pct,same_bytes_copy_us,vs_copy,"
+                        + "same_bytes_read_us,read_pct_of_copy,vs_read");
     }
 }

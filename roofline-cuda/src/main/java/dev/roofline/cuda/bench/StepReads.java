@@ -1,0 +1,157 @@
+package dev.roofline.cuda.bench;
+
+import dev.roofline.core.transformer.ModelPrediction;
+import dev.roofline.cuda.decode.DecoderOperator;
+import dev.roofline.cuda.decode.DecoderShape;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.ToIntFunction;
+
+/**
+ * The reads that stand in for a dense decoder's step in its read floor ({@link DecodeStepBenchmark}): one per launch of
+ * the step, in the step's order ({@code DenseDecoder.step}), each of the bytes the model's operators it runs move
+ * (its operator's bytes in the prediction over its launches). The products read their weights from DRAM, and so does
+ * the attention's split pass its layer's KV cache: each such read has a range of its own in one buffer. The norms,
+ * RoPE with the KV append, SiLU·up and the attention's merge read what the kernel before them wrote, which L2 holds:
+ * each re-reads the last bytes of the DRAM read before it (the first, of the step's last), which L2 still holds.
+ *
+ * @param reads  in launch order
+ * @param extent bytes of the buffer the DRAM reads cover
+ */
+record StepReads(List<Read> reads, long extent) {
+    /** DRAM reads start at multiples of this many bytes. */
+    static final int ALIGN = 256;
+
+    StepReads {
+        reads = List.copyOf(reads);
+    }
+
+    /**
+     * One launch's read: {@code bytes} from {@code offset}.
+     *
+     * @param fromDram whether it has a range of its own (else it re-reads the end of the DRAM read before it)
+     */
+    record Read(DecoderOperator operator, long offset, long bytes, boolean fromDram) {}
+
+    /**
+     * The reads of a step of {@code shape} whose operators make {@code launches} launches a step
+     * ({@code DenseDecoder.launches}), priced by {@code predicted}; the attention's merge reads {@code mergeBytes}.
+     *
+     * @throws IllegalArgumentException for a mixture of experts, or launch counts no one-GPU dense decoder makes
+     */
+    static StepReads of(
+            DecoderShape shape, ModelPrediction predicted, ToIntFunction<DecoderOperator> launches, long mergeBytes) {
+        if (shape.hasExperts()) {
+            throw new IllegalArgumentException("a read floor is built for dense decoders; this shape has experts");
+        }
+        int layers = shape.layers();
+        int norms = launches.applyAsInt(DecoderOperator.ADD_RMSNORM);
+        boolean fusedNorms = norms == 1;
+        if (!fusedNorms && norms != DecoderOperator.ADD_RMSNORM.launches(layers)) {
+            throw new IllegalArgumentException("a dense step launches 1 or "
+                    + DecoderOperator.ADD_RMSNORM.launches(layers) + " norms, got " + norms);
+        }
+        requireLaunches(launches, DecoderOperator.ATTENTION, 2 * layers);
+        Builder b = new Builder(predicted, launches);
+        for (int l = 0; l < layers; l++) {
+            if (!fusedNorms || l == 0) {
+                b.add(DecoderOperator.ADD_RMSNORM, false);
+            }
+            b.add(DecoderOperator.QKV_PROJ, true);
+            b.add(DecoderOperator.ROPE_APPEND, false);
+            b.addRead(DecoderOperator.ATTENTION, b.bytes(DecoderOperator.ATTENTION) / layers, true);
+            b.addRead(DecoderOperator.ATTENTION, mergeBytes, false);
+            b.add(DecoderOperator.O_PROJ, true);
+            if (!fusedNorms) {
+                b.add(DecoderOperator.ADD_RMSNORM, false);
+            }
+            b.add(DecoderOperator.GATE_UP_PROJ, true);
+            b.add(DecoderOperator.SILU_MUL, false);
+            b.add(DecoderOperator.DOWN_PROJ, true);
+        }
+        if (!fusedNorms) {
+            b.add(DecoderOperator.ADD_RMSNORM, false);
+        }
+        b.add(DecoderOperator.LM_HEAD, true);
+        return b.build();
+    }
+
+    private static void requireLaunches(ToIntFunction<DecoderOperator> launches, DecoderOperator o, int expected) {
+        int n = launches.applyAsInt(o);
+        if (n != expected) {
+            throw new IllegalArgumentException(
+                    "a dense step launches " + o.label() + " " + expected + " times, got " + n);
+        }
+    }
+
+    /** Collects the reads in order; a read from L2 takes its range from the DRAM read before it, once both are known. */
+    private static final class Builder {
+        private final ModelPrediction predicted;
+        private final ToIntFunction<DecoderOperator> launches;
+        /** Per read: operator, bytes, from DRAM. */
+        private final List<DecoderOperator> operators = new ArrayList<>();
+
+        private final List<Long> sizes = new ArrayList<>();
+        private final List<Boolean> dram = new ArrayList<>();
+
+        Builder(ModelPrediction predicted, ToIntFunction<DecoderOperator> launches) {
+            this.predicted = predicted;
+            this.launches = launches;
+        }
+
+        /** The bytes the model's operators {@code o} covers move in one step. */
+        long bytes(DecoderOperator o) {
+            long b = 0;
+            for (String name : o.modelOperators()) {
+                b += predicted.operator(name).bytes();
+            }
+            return b;
+        }
+
+        /** One launch of {@code o}, if it launches at all: its bytes a step over its launches. */
+        void add(DecoderOperator o, boolean fromDram) {
+            int n = launches.applyAsInt(o);
+            if (n > 0) {
+                addRead(o, Math.max(16, bytes(o) / n), fromDram);
+            }
+        }
+
+        void addRead(DecoderOperator o, long bytes, boolean fromDram) {
+            operators.add(o);
+            sizes.add(Math.max(16, bytes));
+            dram.add(fromDram);
+        }
+
+        StepReads build() {
+            int n = operators.size();
+            long[] offsets = new long[n];
+            long extent = 0;
+            int lastDram = -1;
+            for (int i = 0; i < n; i++) {
+                if (dram.get(i)) {
+                    offsets[i] = extent;
+                    extent += Math.ceilDiv(sizes.get(i), ALIGN) * ALIGN;
+                    lastDram = i;
+                }
+            }
+            if (lastDram < 0) {
+                throw new IllegalArgumentException("a step without a read from DRAM has no floor to measure");
+            }
+            List<Read> reads = new ArrayList<>(n);
+            int before = lastDram; // the step's last DRAM read comes before its first launch, a replay earlier
+            for (int i = 0; i < n; i++) {
+                if (dram.get(i)) {
+                    reads.add(new Read(operators.get(i), offsets[i], sizes.get(i), true));
+                    before = i;
+                    continue;
+                }
+                long dramEnd = offsets[before] + sizes.get(before);
+                long bytes = Math.min(sizes.get(i), sizes.get(before));
+                long offset = Math.max(offsets[before], (dramEnd - bytes) / 16 * 16);
+                reads.add(new Read(operators.get(i), offset, bytes, false));
+            }
+            return new StepReads(reads, extent);
+        }
+    }
+}

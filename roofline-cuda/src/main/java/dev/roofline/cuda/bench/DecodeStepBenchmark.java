@@ -285,21 +285,36 @@ public final class DecodeStepBenchmark {
             // before the profile, whose lone top-k launches route every layer by the last layer's logits
             double expertsRead = shape.hasExperts() ? expertsRead(d) : Double.NaN;
             List<DecodeStepResult.OperatorTiming> operators = new ArrayList<>();
-            if (profile) {
-                for (DecoderOperator o : shape.operators()) {
-                    // an operator run inside another's kernel (DenseDecoder.fusesRope) has no launch to time: its
-                    // time is in that operator's
-                    double measured = d.launches(o) == 0
-                            ? 0
-                            : Benchmark.time(stream, timing.withRepetitions(20), 1, i -> d.enqueue(o, stream))
-                                    .medianSeconds();
-                    operators.add(new DecodeStepResult.OperatorTiming(
-                            o, d.launches(o), seconds(datasheet, o), seconds(predicted, o), measured));
+            double readFloor = Double.NaN;
+            try (ReadFloor floor = profile && partialSums == null && !shape.hasExperts()
+                    ? ReadFloor.open(d, predicted, config)
+                    : null) {
+                if (profile) {
+                    BenchmarkOptions alone = timing.withRepetitions(20);
+                    for (DecoderOperator o : shape.operators()) {
+                        // an operator run inside another's kernel (DenseDecoder.fusesRope) has no launch to time: its
+                        // time is in that operator's
+                        boolean launched = d.launches(o) > 0;
+                        double measured = launched
+                                ? Benchmark.time(stream, alone, 1, i -> d.enqueue(o, stream))
+                                        .medianSeconds()
+                                : 0;
+                        double floorSeconds = launched && floor != null
+                                ? floor.seconds(stream, alone, r -> r.operator() == o)
+                                : Double.NaN;
+                        operators.add(new DecodeStepResult.OperatorTiming(
+                                o,
+                                d.launches(o),
+                                seconds(datasheet, o),
+                                seconds(predicted, o),
+                                measured,
+                                floorSeconds));
+                    }
+                }
+                if (floor != null) {
+                    readFloor = floor.seconds(stream, timing, r -> true);
                 }
             }
-            double readFloor = profile && partialSums == null && !shape.hasExperts()
-                    ? readFloorSeconds(d, predicted, config, timing, stream)
-                    : Double.NaN;
             Optional<OperationEnergy> energy = meter.map(m ->
                     Benchmark.energy(stream, timing, 1, i -> d.step(stream), m, device.uuid(), step.medianSeconds()));
             return new DecodeStepResult(
@@ -320,34 +335,64 @@ public final class DecodeStepBenchmark {
     }
 
     /**
-     * The step's read floor ({@link StepReads}): its launches, each replaced by a kernel that only reads that launch's
-     * bytes, graphed and timed like the step, every read launched as {@code config} launches the step's kernels. NaN
-     * when the reads' buffer does not fit in free device memory beside the decoder.
+     * A decode step's read floor ({@link StepReads}): its launches, each replaced by a kernel that only reads that
+     * launch's bytes, launched as the step's configuration launches its kernels; the reads' buffer and kernel, held
+     * while the step and its operators are timed beside them.
      */
-    static double readFloorSeconds(
-            DenseDecoder d, ModelPrediction predicted, Config config, BenchmarkOptions timing, Stream stream) {
-        DecoderShape shape = d.shape();
-        long merge;
-        try (DecodeKernels k = DecodeKernels.load()) {
-            merge = k.attentionWorkspaceBytes(
-                    config.batch(), shape.heads(), shape.kvHeads(), shape.headDim(), config.context());
+    private static final class ReadFloor implements AutoCloseable {
+        private final StepReads plan;
+        private final StreamRead reads;
+        private final DeviceBuffer buffer;
+
+        private ReadFloor(StepReads plan, StreamRead reads, DeviceBuffer buffer) {
+            this.plan = plan;
+            this.reads = reads;
+            this.buffer = buffer;
         }
-        StepReads plan = StepReads.of(shape, predicted, d::launches, merge);
-        if (plan.reads().size() != stepLaunches(d, shape)) {
-            throw new IllegalStateException("the read floor has " + plan.reads().size() + " reads for a step of "
-                    + stepLaunches(d, shape) + " launches");
+
+        /** The floor of {@code d}'s step, or null when its buffer does not fit in free device memory beside it. */
+        static ReadFloor open(DenseDecoder d, ModelPrediction predicted, Config config) {
+            DecoderShape shape = d.shape();
+            long merge;
+            try (DecodeKernels k = DecodeKernels.load()) {
+                merge = k.attentionWorkspaceBytes(
+                        config.batch(), shape.heads(), shape.kvHeads(), shape.headDim(), config.context());
+            }
+            StepReads plan = StepReads.of(shape, predicted, d::launches, merge);
+            if (plan.reads().size() != stepLaunches(d, shape)) {
+                throw new IllegalStateException("the read floor has "
+                        + plan.reads().size() + " reads for a step of " + stepLaunches(d, shape) + " launches");
+            }
+            if (plan.extent() + (256L << 20) > Cuda.freeMemoryBytes()) {
+                return null;
+            }
+            StreamRead reads = StreamRead.load(config.launch());
+            try {
+                return new ReadFloor(plan, reads, DeviceBuffer.allocate(plan.extent()));
+            } catch (RuntimeException e) {
+                reads.close();
+                throw e;
+            }
         }
-        if (plan.extent() + (256L << 20) > Cuda.freeMemoryBytes()) {
-            return Double.NaN;
-        }
-        try (StreamRead reads = StreamRead.load(config.launch());
-                DeviceBuffer buffer = DeviceBuffer.allocate(plan.extent())) {
+
+        /** The median time of the reads {@code which} keeps, in step order, graphed and timed as {@code timing} says. */
+        double seconds(Stream stream, BenchmarkOptions timing, java.util.function.Predicate<StepReads.Read> which) {
+            List<StepReads.Read> chosen = plan.reads().stream().filter(which).toList();
             return Benchmark.time(stream, timing, 1, i -> {
-                        for (StepReads.Read r : plan.reads()) {
+                        for (StepReads.Read r : chosen) {
                             reads.read(buffer, r.offset(), r.bytes(), stream);
                         }
                     })
                     .medianSeconds();
+        }
+
+        @Override
+        public void close() {
+            try {
+                buffer.close();
+            } finally {
+                reads.close();
+            }
         }
     }
 

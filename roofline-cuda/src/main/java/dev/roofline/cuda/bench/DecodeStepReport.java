@@ -31,7 +31,26 @@ public final class DecodeStepReport {
             int launches,
             double datasheetSeconds,
             double predictedSeconds,
-            double measuredSeconds) {
+            double measuredSeconds,
+            double readFloorSeconds) {
+
+        /** A row without a read floor. */
+        Row(
+                String config,
+                String operator,
+                int launches,
+                double datasheetSeconds,
+                double predictedSeconds,
+                double measuredSeconds) {
+            this(config, operator, launches, datasheetSeconds, predictedSeconds, measuredSeconds, Double.NaN);
+        }
+
+        /** Measured over the read floor: 1 is a kernel that only streams what it must read. */
+        Double timesReadFloor() {
+            return Double.isNaN(measuredSeconds) || Double.isNaN(readFloorSeconds)
+                    ? null
+                    : measuredSeconds / readFloorSeconds;
+        }
 
         Double errorPercent() {
             return Double.isNaN(measuredSeconds) || Double.isNaN(predictedSeconds)
@@ -40,14 +59,28 @@ public final class DecodeStepReport {
         }
     }
 
-    private static final Table<Row> TABLE = Table.of(List.of(
+    private static final List<Column<Row>> PREDICTED_COLUMNS = List.of(
             Column.text(null, "config", Row::config),
             Column.text("operator", "operator", Row::operator),
             Column.number("launches", "launches", "%d", "%d", Row::launches),
             Column.number("datasheet us", "datasheet_us", "%.1f", "%.3f", r -> micros(r.datasheetSeconds())),
             Column.number("predicted us", "predicted_us", "%.1f", "%.3f", r -> micros(r.predictedSeconds())),
             Column.number("measured us", "measured_us", "%.1f", "%.3f", r -> micros(r.measuredSeconds())),
-            Column.number("error", "error_percent", "%+.1f %%", "%.2f", Row::errorPercent)));
+            Column.number("error", "error_percent", "%+.1f %%", "%.2f", Row::errorPercent));
+    /** The prediction without a GPU. */
+    private static final Table<Row> PREDICTED = Table.of(PREDICTED_COLUMNS);
+    /** Measured steps: the prediction's columns and each row's read floor. */
+    private static final Table<Row> TABLE = Table.of(java.util.stream.Stream.concat(
+                    PREDICTED_COLUMNS.stream(),
+                    java.util.stream.Stream.of(
+                            Column.<Row>number(
+                                    "read floor us",
+                                    "read_floor_us",
+                                    "%.1f",
+                                    "%.3f",
+                                    r -> micros(r.readFloorSeconds())),
+                            Column.<Row>number("vs floor", "vs_read_floor", "%.2fx", "%.3f", Row::timesReadFloor)))
+            .toList());
 
     /** Every configuration of {@code results} in {@code format} (CSV: one table, a row per operator and total). */
     public static String render(DecodeStepBenchmark.Results results, ReportFormat format) {
@@ -74,9 +107,9 @@ public final class DecodeStepReport {
                         + " in the step), on the datasheet and on the measured copy bandwidth; no kernel latency is"
                         + " charged. measured: each operator's launches of one step replayed as a CUDA graph, median;"
                         + " the step: the whole step as one graph, median of " + DecodeStepBenchmark.STEP_REPLAYS
-                        + " replays. read floor, where measured: the step's launches each replaced by a kernel that"
-                        + " only reads that launch's bytes (weights and KV caches from DRAM, activations from L2),"
-                        + " graphed and launched like the step."),
+                        + " replays. read floor, where measured: each launch replaced by a kernel that only reads that"
+                        + " launch's bytes (weights and KV caches from DRAM, activations from L2), graphed, launched"
+                        + " and timed like the measured column; vs floor: measured over it."),
                 format));
         return sb.toString();
     }
@@ -101,7 +134,7 @@ public final class DecodeStepReport {
             launches += n;
         }
         rows.add(new Row(title, "step", launches, DecodeStepResult.stepPrediction(datasheet), Double.NaN, Double.NaN));
-        return Report.heading(title, format) + Report.render(TABLE, rows, format);
+        return Report.heading(title, format) + Report.render(PREDICTED, rows, format);
     }
 
     private static final Table<DecodeCalibration.Check> CHECKS = Table.of(List.of(
@@ -190,18 +223,21 @@ public final class DecodeStepReport {
                     o.launches(),
                     o.datasheetSeconds(),
                     o.predictedSeconds(),
-                    o.launches() == 0 ? Double.NaN : o.measuredSeconds()));
+                    o.launches() == 0 ? Double.NaN : o.measuredSeconds(),
+                    o.readFloorSeconds()));
             launches += o.launches();
         }
         double datasheet = DecodeStepResult.stepPrediction(r.datasheet());
         double predicted = DecodeStepResult.stepPrediction(r.predicted());
         if (!r.operators().isEmpty()) {
-            rows.add(new Row(config, "sum of operators", launches, datasheet, predicted, r.profiledSeconds()));
+            double floors = r.operators().stream()
+                    .filter(o -> o.launches() > 0)
+                    .mapToDouble(DecodeStepResult.OperatorTiming::readFloorSeconds)
+                    .sum();
+            rows.add(new Row(config, "sum of operators", launches, datasheet, predicted, r.profiledSeconds(), floors));
         }
-        rows.add(new Row(config, "step (graph)", r.launches(), datasheet, predicted, r.seconds()));
-        if (!Double.isNaN(r.readFloorSeconds())) {
-            rows.add(new Row(config, "read floor (graph)", r.launches(), datasheet, predicted, r.readFloorSeconds()));
-        }
+        rows.add(
+                new Row(config, "step (graph)", r.launches(), datasheet, predicted, r.seconds(), r.readFloorSeconds()));
         return rows;
     }
 

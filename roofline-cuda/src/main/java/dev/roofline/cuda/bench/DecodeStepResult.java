@@ -139,13 +139,26 @@ public record DecodeStepResult(
      * @param datasheetSeconds the model's operators it covers, predicted on the datasheet
      * @param predictedSeconds the same on the measured ceilings
      * @param measuredSeconds  the median of its launches of one step
+     * @param readFloorSeconds its launches' reads in the step's read floor ({@link StepReads}), timed the same way; NaN
+     *                         when not measured
      */
     public record OperatorTiming(
             DecoderOperator operator,
             int launches,
             double datasheetSeconds,
             double predictedSeconds,
-            double measuredSeconds) {
+            double measuredSeconds,
+            double readFloorSeconds) {
+
+        /** An operator timed without its read floor. */
+        public OperatorTiming(
+                DecoderOperator operator,
+                int launches,
+                double datasheetSeconds,
+                double predictedSeconds,
+                double measuredSeconds) {
+            this(operator, launches, datasheetSeconds, predictedSeconds, measuredSeconds, Double.NaN);
+        }
 
         /** (measured / predicted on measured ceilings − 1) × 100. */
         public double errorPercent() {

@@ -4,6 +4,7 @@ import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.model.Models;
 import dev.roofline.core.transformer.ModelPrediction;
 import dev.roofline.core.transformer.Transformer;
+import dev.roofline.cuda.decode.DecoderOperator;
 import dev.roofline.cuda.decode.DecoderShape;
 import dev.roofline.cuda.kernels.KernelLaunch;
 import dev.roofline.cuda.kernels.WeightFormat;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 class DecodeStepBenchmarkTest {
 
@@ -58,6 +60,61 @@ class DecodeStepBenchmarkTest {
                 5.25);
         // 4 tokens x top 2 of 8: 8 x (1 - (6/8)^4) = 5.46875 expected
         assertThat(r.toString()).contains("; 5.25 experts read per layer (the prediction assumes 5.47)");
+    }
+
+    @Test
+    void eachOperatorAndTheStepStandBesideTheirReadFloors() {
+        ModelPrediction p = Transformer.of(Models.LLAMA_3_8B, Hardware.H200)
+                .predict(DecodeStepBenchmark.workload(WeightFormat.FP8_E4M3, 1, 1024));
+        // q/k/v measured 350 us against reads of its bytes taking 250 us; o 200 us against 160 us; the rest not
+        // profiled; the step 2700 us against a read floor of 2200 us
+        List<DecodeStepResult.OperatorTiming> ops = List.of(
+                new DecodeStepResult.OperatorTiming(DecoderOperator.QKV_PROJ, 32, 1e-4, 1e-4, 350e-6, 250e-6),
+                new DecodeStepResult.OperatorTiming(DecoderOperator.O_PROJ, 32, 1e-4, 1e-4, 200e-6, 160e-6));
+        DecodeStepResult r = new DecodeStepResult(
+                "Llama-3-8B",
+                new DecodeStepBenchmark.Config(WeightFormat.FP8_E4M3, 1, 1024, KernelLaunch.PROGRAMMATIC),
+                2700e-6,
+                p,
+                p,
+                1,
+                1,
+                ops,
+                Optional.empty(),
+                null,
+                Double.NaN,
+                322,
+                2200e-6);
+        List<DecodeStepReport.Row> rows = DecodeStepReport.rows(r);
+        assertThat(rows)
+                .extracting(DecodeStepReport.Row::operator)
+                .containsExactly("qkv_proj", "o_proj", "sum of operators", "step (graph)");
+        // 350 / 250 = 1.40x, 200 / 160 = 1.25x; their sum 550 us over 410 us; the step 2700 / 2200 = 1.227x
+        assertThat(rows.get(0).timesReadFloor()).isCloseTo(1.4, within(1e-12));
+        assertThat(rows.get(1).timesReadFloor()).isCloseTo(1.25, within(1e-12));
+        assertThat(rows.get(2).readFloorSeconds()).isCloseTo(410e-6, within(1e-15));
+        assertThat(rows.get(3).timesReadFloor()).isCloseTo(2700.0 / 2200, within(1e-12));
+        assertThat(r.toString())
+                .contains("; read floor 2200.0 us (322 launches, each reading its bytes), 81.5 % of it");
+        String text = DecodeStepReport.render(
+                new DecodeStepBenchmark.Results(
+                        "NVIDIA H200",
+                        new DeviceCeilings(
+                                "H200",
+                                java.time.LocalDate.of(2026, 11, 26),
+                                4.3e12,
+                                1.7e-6,
+                                "test copy",
+                                java.util.Map.of(),
+                                "none",
+                                java.util.Map.of()),
+                        List.of(r)),
+                ReportFormat.TEXT);
+        assertThat(text)
+                .contains("read floor us")
+                .contains("vs floor")
+                .contains("1.40x")
+                .contains("1.23x");
     }
 
     @Test

@@ -267,18 +267,21 @@ public final class GemvKernels implements AutoCloseable {
         checkOperands(format, weights, scales, globalScale, x, y, m, n, k, activation);
         // an epilogue runs on the CUDA-core kernels only (the tensor-core ones store plain outputs): above one row,
         // FP16's 16-row CUDA-core kernel
-        boolean tc = tensorCores(format, activation, m) && epilogue.none();
+        boolean tc = (tensorCores(format, activation, m) || fp8OneRowOnTensorCores(format, activation, m, n, k))
+                && epilogue.none();
         if (!tc && m > MAX_M) {
             throw new IllegalArgumentException("M (activation rows) " + m + " above " + MAX_M + " runs on the tensor"
                     + " cores only, which take " + format + " weights with " + Activation.F16 + " activations"
                     + (format == WeightFormat.BF16 ? " or BF16" : "") + " and no epilogue, got " + activation
                     + " activations" + (epilogue.none() ? "" : " and an epilogue"));
         }
-        String kernel = tc ? kernelName(format, activation, m, n) : baseName(format, activation, m == 1 ? 1 : MAX_M);
+        String kernel = tc ? kernelName(format, activation, m, n, k) : baseName(format, activation, m == 1 ? 1 : MAX_M);
         library.launch(
                 kernel,
                 Math.ceilDiv(n, tc ? TC_ROWS_PER_BLOCK : cudaCoreRowsPerBlock(format, m)),
-                tc ? 32 * tensorCoreWarps(n) : THREADS,
+                tc
+                        ? 32 * (fp8OneRowOnTensorCores(format, activation, m, n, k) ? TC_SPLITS[1] : tensorCoreWarps(n))
+                        : THREADS,
                 stream,
                 weights,
                 scales,
@@ -557,10 +560,46 @@ public final class GemvKernels implements AutoCloseable {
         return tensorCores(format, activation, m) ? 32 * tensorCoreWarps(n) : THREADS;
     }
 
-    /** The kernel's name in the fatbin, e.g. {@code gemv_nvfp4_bf16_m1}, {@code gemv_fp8_f16_m8_w16}. */
+    /**
+     * The kernel's name in the fatbin by format, activation and rows, e.g. {@code gemv_nvfp4_bf16_m1},
+     * {@code gemv_fp8_f16_m8_w16}: {@link #gemv} runs it except where {@link #fp8OneRowOnTensorCores} picks the
+     * tensor cores ({@link #kernelName(WeightFormat, Activation, int, int, int)}).
+     */
     static String kernelName(WeightFormat format, Activation activation, int m, int n) {
         String name = baseName(format, activation, rowsBound(format, activation, m));
         return tensorCores(format, activation, m) ? name + "_w" + tensorCoreWarps(n) : name;
+    }
+
+    /** The kernel {@link #gemv} runs for an M × K by N × K product with no epilogue. */
+    static String kernelName(WeightFormat format, Activation activation, int m, int n, int k) {
+        return fp8OneRowOnTensorCores(format, activation, m, n, k)
+                ? baseName(format, activation, 8) + "_w" + TC_SPLITS[1]
+                : kernelName(format, activation, m, n);
+    }
+
+    /** The fewest output rows at which FP8 weights run one row on the tensor cores. */
+    static final int FP8_ONE_ROW_TC_MIN_N = 4096;
+    /** The most output rows at which FP8 weights run one row on the tensor cores. */
+    static final int FP8_ONE_ROW_TC_MAX_N = 6144;
+    /** The shortest rows (K) at which FP8 weights run one row on the tensor cores. */
+    static final int FP8_ONE_ROW_TC_MIN_K = 4096;
+
+    /**
+     * Whether a one-row product of FP8 weights with FP16 activations runs the 8-row tensor-core kernel on 16 warps
+     * ({@code gemv_fp8_f16_m8_w16}) instead of the CUDA-core one: from {@value #FP8_ONE_ROW_TC_MIN_N} to
+     * {@value #FP8_ONE_ROW_TC_MAX_N} rows of at least {@value #FP8_ONE_ROW_TC_MIN_K}. There it made Llama-3-8B's FP8
+     * decode step at one sequence 46–50 µs faster on an H200 (q/k/v at 6144 rows, o and down at 4096; 8.06 against
+     * 8.65 µs alone at 6144 × 4096), while INT8 on it was slower at 6144 rows
+     * (docs/measurements/2026-11-26-issue15-read-floor-h200, runs 4 and 5). Shorter rows give each of the 16 warps
+     * fewer steps, and other shapes were not measured faster; they keep the CUDA-core kernel.
+     */
+    static boolean fp8OneRowOnTensorCores(WeightFormat format, Activation activation, int m, int n, int k) {
+        return m == 1
+                && format == WeightFormat.FP8_E4M3
+                && activation == Activation.F16
+                && n >= FP8_ONE_ROW_TC_MIN_N
+                && n <= FP8_ONE_ROW_TC_MAX_N
+                && k >= FP8_ONE_ROW_TC_MIN_K;
     }
 
     /** {@code gemv_<format>_<activation>_m<1|8|16|32>}: the whole name of a CUDA-core kernel, a tensor-core one's stem. */

@@ -101,6 +101,24 @@ class GemvShapeTest {
                 .isEqualTo("gemv_int4_bf16_m32_w16");
         assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.F16, 1, 8192))
                 .isEqualTo("gemv_fp8_f16_m1");
+        // one row of FP8 from 4096 to 6144 rows of K >= 4096 on the 8-row tensor-core kernel, 16 warps; not outside
+        assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.F16, 1, 4096, 4096))
+                .isEqualTo("gemv_fp8_f16_m8_w16");
+        assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.F16, 1, 6144, 14336))
+                .isEqualTo("gemv_fp8_f16_m8_w16");
+        assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.F16, 1, 4095, 4096))
+                .isEqualTo("gemv_fp8_f16_m1");
+        assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.F16, 1, 6145, 4096))
+                .isEqualTo("gemv_fp8_f16_m1");
+        assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.F16, 1, 4096, 4095))
+                .isEqualTo("gemv_fp8_f16_m1");
+        assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.BF16, 1, 4096, 4096))
+                .isEqualTo("gemv_fp8_bf16_m1");
+        assertThat(GemvKernels.kernelName(WeightFormat.INT8, Activation.F16, 1, 4096, 4096))
+                .isEqualTo("gemv_int8_f16_m1");
+        // above one row the rule by rows alone: 8 warps from 6144 rows
+        assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.F16, 2, 6144, 4096))
+                .isEqualTo("gemv_fp8_f16_m8_w8");
         assertThat(GemvKernels.kernelName(WeightFormat.INT8, Activation.BF16, 3, 8192))
                 .isEqualTo("gemv_int8_bf16_m16");
         // tensor-core kernels carry their K split: 8 warps from 384 blocks of 16 rows, else 16; every format with FP16

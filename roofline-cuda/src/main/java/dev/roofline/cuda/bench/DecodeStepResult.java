@@ -48,39 +48,9 @@ public record DecodeStepResult(
         operators = List.copyOf(operators);
     }
 
-    /** A result without a read floor. */
-    public DecodeStepResult(
-            String model,
-            DecodeStepBenchmark.Config config,
-            double seconds,
-            ModelPrediction predicted,
-            ModelPrediction datasheet,
-            long weightBytes,
-            long kvBytes,
-            List<OperatorTiming> operators,
-            Optional<OperationEnergy> energy,
-            String notRun,
-            double expertsRead,
-            int launches) {
-        this(
-                model,
-                config,
-                seconds,
-                predicted,
-                datasheet,
-                weightBytes,
-                kvBytes,
-                operators,
-                energy,
-                notRun,
-                expertsRead,
-                launches,
-                Double.NaN);
-    }
-
     /**
-     * A result whose launches are its profiled operators' (when profiled) or the shape's unfused count (when measured);
-     * {@link DecodeStepBenchmark} passes the decoder's own count instead.
+     * A result without a read floor whose launches are its profiled operators' (when profiled) or the shape's unfused
+     * count (when measured); {@link DecodeStepBenchmark} passes the decoder's own count instead.
      */
     public DecodeStepResult(
             String model,
@@ -106,7 +76,8 @@ public record DecodeStepResult(
                 energy,
                 notRun,
                 expertsRead,
-                defaultLaunches(predicted, operators, notRun));
+                defaultLaunches(predicted, operators, notRun),
+                Double.NaN);
     }
 
     private static int defaultLaunches(ModelPrediction predicted, List<OperatorTiming> operators, String notRun) {

@@ -3,6 +3,7 @@ package dev.roofline.cuda.bench;
 import dev.roofline.core.transformer.ModelPrediction;
 import dev.roofline.cuda.decode.DecoderOperator;
 import dev.roofline.cuda.decode.DecoderShape;
+import dev.roofline.cuda.decode.DenseDecoder;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +11,7 @@ import java.util.function.ToIntFunction;
 
 /**
  * The reads that stand in for a dense decoder's step in its read floor ({@link DecodeStepBenchmark}): one per launch of
- * the step, in the step's order ({@code DenseDecoder.step}), each of the bytes the model's operators it runs move
+ * the step, in the step's order ({@link DenseDecoder#denseLayerOrder}), each of the bytes the model's operators it runs move
  * (its operator's bytes in the prediction over its launches). The products read their weights from DRAM, and so does
  * the attention's split pass its layer's KV cache: each such read has a range of its own in one buffer. The norms,
  * RoPE with the KV append, SiLU·up and the attention's merge read what the kernel before them wrote, which L2 holds:
@@ -58,23 +59,34 @@ record StepReads(List<Read> reads, long extent) {
             if (!fusedNorms || l == 0) {
                 b.add(DecoderOperator.ADD_RMSNORM, false);
             }
-            b.add(DecoderOperator.QKV_PROJ, true);
-            b.add(DecoderOperator.ROPE_APPEND, false);
-            b.addRead(DecoderOperator.ATTENTION, b.bytes(DecoderOperator.ATTENTION) / layers, true);
-            b.addRead(DecoderOperator.ATTENTION, mergeBytes, false);
-            b.add(DecoderOperator.O_PROJ, true);
-            if (!fusedNorms) {
-                b.add(DecoderOperator.ADD_RMSNORM, false);
+            for (DecoderOperator o : DenseDecoder.denseLayerOrder()) {
+                switch (o) {
+                    case ATTENTION -> {
+                        b.addRead(o, b.bytes(o) / layers, true); // the split pass: this layer's K and V
+                        b.addRead(o, mergeBytes, false);
+                    }
+                    case ADD_RMSNORM -> {
+                        if (!fusedNorms) {
+                            b.add(o, false);
+                        }
+                    }
+                    default -> b.add(o, readsWeights(o));
+                }
             }
-            b.add(DecoderOperator.GATE_UP_PROJ, true);
-            b.add(DecoderOperator.SILU_MUL, false);
-            b.add(DecoderOperator.DOWN_PROJ, true);
         }
         if (!fusedNorms) {
             b.add(DecoderOperator.ADD_RMSNORM, false);
         }
         b.add(DecoderOperator.LM_HEAD, true);
         return b.build();
+    }
+
+    /** Whether {@code o}'s kernels stream weights from DRAM (the products), rather than activations from L2. */
+    private static boolean readsWeights(DecoderOperator o) {
+        return switch (o) {
+            case QKV_PROJ, O_PROJ, GATE_UP_PROJ, DOWN_PROJ, LM_HEAD -> true;
+            default -> false;
+        };
     }
 
     private static void requireLaunches(ToIntFunction<DecoderOperator> launches, DecoderOperator o, int expected) {

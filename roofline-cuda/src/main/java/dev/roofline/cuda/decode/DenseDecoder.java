@@ -96,6 +96,15 @@ public final class DenseDecoder implements AutoCloseable {
             DecoderOperator.EXPERTS_DOWN,
             DecoderOperator.EXPERTS_COMBINE);
 
+    /**
+     * The operators of one layer of a dense step in launch order, after the layer's input norm ({@link #step}: that
+     * norm before each layer, or layer 0's only when the norms run in the products; the final norm and {@code lm_head}
+     * after the last layer). ADD_RMSNORM here is the residual add with the post-attention norm.
+     */
+    public static List<DecoderOperator> denseLayerOrder() {
+        return LAYER_ORDER;
+    }
+
     private final DecoderShape shape;
     private final DecoderWeights weights;
     private final int batch;

@@ -238,7 +238,8 @@ class DecodeCalibrationTest {
                 java.util.Optional.empty(),
                 null,
                 Double.NaN,
-                258);
+                258,
+                Double.NaN);
         List<DecodeCalibration.Check> checks =
                 DecodeCalibration.check(unfused.predicted().model(), c, List.of(unfused, fused), List.of(unfused));
         assertThat(unfused.launches()).isEqualTo(322);

@@ -893,7 +893,7 @@ __device__ __forceinline__ EpilogueRows<T> make_rows(EpilogueRows<T>*, const T* 
         gemv<Fmt::FMT, T, MAXM, UNR, RPW>(W, scales, rows, M, N, K, global, blockIdx.x);                        \
     }
 // Tensor-core kernels (gemv_tc above): TC_ROWS rows per block, K split over 8 or 16 warps (suffix _w8, _w16;
-// GemvKernels.tensorCoreWarps picks by N). UNR: steps of loads in flight per warp, the fastest on an H200 at M = 1:
+// GemvKernels.rowMajorLaunch picks by N). UNR: steps of loads in flight per warp, the fastest on an H200 at M = 1:
 // 6 for INT4, 4 for NVFP4 and MXFP4 (docs/design/gemv-kernels.md#unrolling-and-register-caps); 4 at M = 16.
 #define ROOFLINE_GEMV_TC(FMT, fmt, T, act, MAXM, UNR, W, BOUNDS)                                                 \
     extern "C" __global__ void BOUNDS                                                                           \
@@ -909,7 +909,8 @@ __device__ __forceinline__ EpilogueRows<T> make_rows(EpilogueRows<T>*, const T* 
 // from memory, it takes 48 registers unbounded on sm_90a and sm_100a (54 on sm_120a), so five blocks fit anyway, and
 // it spills under the cap; INT4 spills under the cap too. (An explicit minimum of 1 block is not the same as none:
 // ptxas then spends up to twice the registers.) Numbers: docs/design/gemv-kernels.md#unrolling-and-register-caps
-// Above one row: _m8 for 2..8 rows (one B fragment, as at one row), _m16 for 9..16 (two) and _m32 for 17..32 (four),
+// Above one row: _m8 for 2..8 rows (one B fragment, as at one row; also FP8 x FP16 at one row on 4096-6144 rows of
+// K >= 4096, GemvKernels.fp8OneRowOnTensorCores), _m16 for 9..16 (two) and _m32 for 17..32 (four),
 // since each fragment's x loads and accumulators cost registers, and so warps per SM,
 // at every M (GemvKernels.rowsBound). The 16-row kernels
 // keep 2 steps of loads in flight per warp, not 4 (fewer registers, more warps per SM): 1.00-1.12x for the 4-bit and
@@ -930,7 +931,8 @@ __device__ __forceinline__ EpilogueRows<T> make_rows(EpilogueRows<T>*, const T* 
 // Above one row every format runs on the tensor cores where its activations allow it: on the CUDA cores each weight
 // costs one FFMA per activation row, which bounds those kernels (FP8 at M = 8 ran at a fifth of the copy bandwidth:
 // docs/measurements/2026-11-24-issue15-decoder-h200). At one row the CUDA cores keep the 8- and 16-bit formats (2 rows
-// per warp, at 94-103 % of the copy bandwidth for FP16, docs/design/gemv-kernels.md), and the tensor cores the 4-bit
+// per warp, at 94-103 % of the copy bandwidth for FP16, docs/design/gemv-kernels.md), but for FP8 x FP16 at 4096-6144
+// rows of K >= 4096, which runs _m8_w16 (GemvKernels.fp8OneRowOnTensorCores), and the tensor cores the 4-bit
 // ones with either activations (decoded to FP16 or BF16, the mma of the activations' type). The 8-bit formats with
 // BF16 activations stay on the CUDA cores: they decode to FP16 for the mma.
 // 16-bit weights: FP16 x FP16 on the tensor cores above one row, except a product with an epilogue (EpilogueRows:

@@ -1,11 +1,11 @@
 // A kernel that reads bytes and does nothing else: the floor under any kernel that must stream the same bytes, launched
 // the way the decoder's kernels are (it waits for the previous kernel, then lets the next one launch). StreamRead
-// (Java) times one of these for a kernel's bytes, or a chain of them, one per launch of a decode step, as that step's
-// floor: what the step would take if every kernel only streamed what it must read.
+// (Java) launches it; the benchmarks time one for a kernel's bytes, or a chain of them, one per launch of a decode
+// step, as that step's read floor: what the step would take if every kernel only streamed what it must read.
 //
-// Each thread of a grid-stride loop keeps READ_UNROLL 16-byte loads in flight a round. The grid is at most 8 blocks an
-// SM (StreamRead.grid): 2048 threads where an SM holds that many (compute capability 9.0 and 10.0, at 32 registers a
-// thread), up to 128 KiB of loads in flight an SM. A thread folds what it read into one word by XOR and stores it to
+// Each thread of a grid-stride loop keeps READ_UNROLL 16-byte loads in flight a round. The grid is at most as many
+// blocks an SM as its threads allow, 8 at most (StreamRead.grid): 2048 threads an SM on compute capability 9.0 and
+// 10.0, which hold that many at the 32 registers ptxas gives the kernel there, up to 128 KiB of loads in flight an SM. A thread folds what it read into one word by XOR and stores it to
 // sink only when it equals key: the store keeps the loads in the kernel, and data folds to key (StreamRead.KEY) only
 // by design, as in StreamReadIT.
 #include <stdint.h>

@@ -24,8 +24,8 @@ import java.util.function.Consumer;
  * Roofline's decode attention ({@link DecodeKernels#attention}) over a KV cache of each {@link KvCacheFormat} at each
  * batch and context,
  * timed like the GEMV kernels (graph replays, medians, caches rotated over at least 4× the L2) beside a device-to-device
- * copy of the same KV bytes, one kernel that only reads them ({@link StreamRead}, launched as the split pass is: no
- * attention of one or more launches can be faster) and the roofline on the measured copy bandwidth and kernel latency. Every row attends to
+ * copy of the same KV bytes, one kernel that only reads them ({@link StreamRead}, launched as the split pass is: a
+ * measured floor for an attention that streams them) and the roofline on the measured copy bandwidth and kernel latency. Every row attends to
  * the whole context; constant data (attention's time does not depend on the values; FP8 with scales of 1).
  *
  * <pre>{@code

@@ -336,8 +336,9 @@ public final class DecodeStepBenchmark {
 
     /**
      * A decode step's read floor ({@link StepReads}): its launches, each replaced by a kernel that only reads that
-     * launch's bytes, launched as the step's configuration launches its kernels; the reads' buffer and kernel, held
-     * while the step and its operators are timed beside them.
+     * launch's bytes, launched as the decoder launches each of its kernels (the configuration's launch mode, or stream
+     * order where the decoder uses it); the reads' buffer and kernel, held while the step and its operators are timed
+     * beside them.
      */
     private static final class ReadFloor implements AutoCloseable {
         private final StepReads plan;
@@ -353,12 +354,8 @@ public final class DecodeStepBenchmark {
         /** The floor of {@code d}'s step, or null when its buffer does not fit in free device memory beside it. */
         static ReadFloor open(DenseDecoder d, ModelPrediction predicted, Config config) {
             DecoderShape shape = d.shape();
-            long merge;
-            try (DecodeKernels k = DecodeKernels.load()) {
-                merge = k.attentionWorkspaceBytes(
-                        config.batch(), shape.heads(), shape.kvHeads(), shape.headDim(), config.context());
-            }
-            StepReads plan = StepReads.of(shape, predicted, d::launches, merge);
+            StepReads plan =
+                    StepReads.of(shape, predicted, d::launches, d.attentionPartialBytes(), d::launchesInStreamOrder);
             if (plan.reads().size() != stepLaunches(d, shape)) {
                 throw new IllegalStateException("the read floor has "
                         + plan.reads().size() + " reads for a step of " + stepLaunches(d, shape) + " launches");
@@ -380,7 +377,7 @@ public final class DecodeStepBenchmark {
             List<StepReads.Read> chosen = plan.reads().stream().filter(which).toList();
             return Benchmark.time(stream, timing, 1, i -> {
                         for (StepReads.Read r : chosen) {
-                            reads.read(buffer, r.offset(), r.bytes(), stream);
+                            reads.read(buffer, r.offset(), r.bytes(), r.inStreamOrder(), stream);
                         }
                     })
                     .medianSeconds();

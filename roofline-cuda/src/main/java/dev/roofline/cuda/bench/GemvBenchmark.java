@@ -21,6 +21,7 @@ import dev.roofline.cuda.kernels.StreamRead;
 import dev.roofline.cuda.kernels.WeightFormat;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -76,8 +77,8 @@ public final class GemvBenchmark {
                 StreamRead reads = StreamRead.load(KernelLaunch.ORDERED)) {
             DeviceCeilings ceilings =
                     DeviceCeilings.measure(lt, device, stream, CEILING_COPY_BYTES, 1024, List.of(), timing);
-            // the same bytes read once per format and shape, whatever the rows
-            Map<Long, TimingStats> readOf = new java.util.HashMap<>();
+            // each byte count read once, whatever the rows
+            Map<Long, TimingStats> readOf = new HashMap<>();
             Hardware measured = ceilings.applyTo(device.hardware());
             Roofline roofline = Roofline.on(measured);
             Roofline datasheet = Roofline.on(device.hardware());

@@ -31,18 +31,32 @@ record StepReads(List<Read> reads, long extent) {
     /**
      * One launch's read: {@code bytes} from {@code offset}.
      *
-     * @param fromDram whether it has a range of its own (else it re-reads the end of the DRAM read before it)
+     * @param fromDram      whether it has a range of its own (else it re-reads the end of the DRAM read before it)
+     * @param inStreamOrder whether the step makes this launch in plain stream order whatever its launch mode
      */
-    record Read(DecoderOperator operator, long offset, long bytes, boolean fromDram) {}
+    record Read(DecoderOperator operator, long offset, long bytes, boolean fromDram, boolean inStreamOrder) {}
+
+    /** Which launches of a step are made in plain stream order: launch {@code launch} of {@code o} in a layer. */
+    @FunctionalInterface
+    interface StreamOrder {
+        boolean inStreamOrder(DecoderOperator o, int launch);
+    }
 
     /**
      * The reads of a step of {@code shape} whose operators make {@code launches} launches a step
-     * ({@code DenseDecoder.launches}), priced by {@code predicted}; the attention's merge reads {@code mergeBytes}.
+     * ({@code DenseDecoder.launches}), priced by {@code predicted}: a launch reads its operator's bytes over the
+     * launches it makes unfused ({@link DecoderOperator#launches(int)}), so a norm run alone while the others run in
+     * the products reads one norm's bytes. The attention's merge reads {@code mergeBytes}; {@code order} says which
+     * launches the step makes in stream order.
      *
      * @throws IllegalArgumentException for a mixture of experts, or launch counts no one-GPU dense decoder makes
      */
     static StepReads of(
-            DecoderShape shape, ModelPrediction predicted, ToIntFunction<DecoderOperator> launches, long mergeBytes) {
+            DecoderShape shape,
+            ModelPrediction predicted,
+            ToIntFunction<DecoderOperator> launches,
+            long mergeBytes,
+            StreamOrder order) {
         if (shape.hasExperts()) {
             throw new IllegalArgumentException("a read floor is built for dense decoders; this shape has experts");
         }
@@ -54,7 +68,7 @@ record StepReads(List<Read> reads, long extent) {
                     + DecoderOperator.ADD_RMSNORM.launches(layers) + " norms, got " + norms);
         }
         requireLaunches(launches, DecoderOperator.ATTENTION, 2 * layers);
-        Builder b = new Builder(predicted, launches);
+        Builder b = new Builder(predicted, launches, layers, order);
         for (int l = 0; l < layers; l++) {
             if (!fusedNorms || l == 0) {
                 b.add(DecoderOperator.ADD_RMSNORM, false);
@@ -62,8 +76,8 @@ record StepReads(List<Read> reads, long extent) {
             for (DecoderOperator o : DenseDecoder.denseLayerOrder()) {
                 switch (o) {
                     case ATTENTION -> {
-                        b.addRead(o, b.bytes(o) / layers, true); // the split pass: this layer's K and V
-                        b.addRead(o, mergeBytes, false);
+                        b.addRead(o, b.bytes(o) / layers, true, 0); // the split pass: this layer's K and V
+                        b.addRead(o, mergeBytes, false, 1);
                     }
                     case ADD_RMSNORM -> {
                         if (!fusedNorms) {
@@ -101,15 +115,20 @@ record StepReads(List<Read> reads, long extent) {
     private static final class Builder {
         private final ModelPrediction predicted;
         private final ToIntFunction<DecoderOperator> launches;
-        /** Per read: operator, bytes, from DRAM. */
+        private final int layers;
+        private final StreamOrder order;
+        /** Per read: operator, bytes, from DRAM, in stream order. */
         private final List<DecoderOperator> operators = new ArrayList<>();
 
         private final List<Long> sizes = new ArrayList<>();
         private final List<Boolean> dram = new ArrayList<>();
+        private final List<Boolean> ordered = new ArrayList<>();
 
-        Builder(ModelPrediction predicted, ToIntFunction<DecoderOperator> launches) {
+        Builder(ModelPrediction predicted, ToIntFunction<DecoderOperator> launches, int layers, StreamOrder order) {
             this.predicted = predicted;
             this.launches = launches;
+            this.layers = layers;
+            this.order = order;
         }
 
         /** The bytes the model's operators {@code o} covers move in one step. */
@@ -121,18 +140,18 @@ record StepReads(List<Read> reads, long extent) {
             return b;
         }
 
-        /** One launch of {@code o}, if it launches at all: its bytes a step over its launches. */
+        /** One launch of {@code o}, if it launches at all: its bytes a step over its unfused launches. */
         void add(DecoderOperator o, boolean fromDram) {
-            int n = launches.applyAsInt(o);
-            if (n > 0) {
-                addRead(o, Math.max(16, bytes(o) / n), fromDram);
+            if (launches.applyAsInt(o) > 0) {
+                addRead(o, bytes(o) / o.launches(layers), fromDram, 0);
             }
         }
 
-        void addRead(DecoderOperator o, long bytes, boolean fromDram) {
+        void addRead(DecoderOperator o, long bytes, boolean fromDram, int launch) {
             operators.add(o);
             sizes.add(Math.max(16, bytes));
             dram.add(fromDram);
+            ordered.add(order.inStreamOrder(o, launch));
         }
 
         StepReads build() {
@@ -154,14 +173,14 @@ record StepReads(List<Read> reads, long extent) {
             int before = lastDram; // the step's last DRAM read comes before its first launch, a replay earlier
             for (int i = 0; i < n; i++) {
                 if (dram.get(i)) {
-                    reads.add(new Read(operators.get(i), offsets[i], sizes.get(i), true));
+                    reads.add(new Read(operators.get(i), offsets[i], sizes.get(i), true, ordered.get(i)));
                     before = i;
                     continue;
                 }
                 long dramEnd = offsets[before] + sizes.get(before);
                 long bytes = Math.min(sizes.get(i), sizes.get(before));
                 long offset = Math.max(offsets[before], (dramEnd - bytes) / 16 * 16);
-                reads.add(new Read(operators.get(i), offset, bytes, false));
+                reads.add(new Read(operators.get(i), offset, bytes, false, ordered.get(i)));
             }
             return new StepReads(reads, extent);
         }

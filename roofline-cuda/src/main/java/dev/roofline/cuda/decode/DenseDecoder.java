@@ -511,6 +511,33 @@ public final class DenseDecoder implements AutoCloseable {
                 && kernels.attentionSplitFillsHalfAWave(batch, shape.heads(), shape.kvHeads(), longest);
     }
 
+    /**
+     * Whether a launch of {@code o} in this decoder's step is made in plain stream order rather than as the decoder's
+     * {@link KernelLaunch} says: the attention's merge always, its split pass where {@link #splitInStreamOrder}
+     * (launch 0 of the attention is the split pass, 1 the merge), and a product whose weights are tiled
+     * (GemvKernels runs the tiled 4-bit kernels in stream order).
+     *
+     * @param launch which of the operator's launches in a layer: 0 or 1 for the attention, 0 otherwise
+     */
+    public boolean launchesInStreamOrder(DecoderOperator o, int launch) {
+        DecoderWeights.Layer first = weights.layers().getFirst();
+        return switch (o) {
+            case ATTENTION -> launch == 1 || splitInStreamOrder();
+            case QKV_PROJ -> first.qkv().parts().stream().anyMatch(DeviceWeights::tiled);
+            case O_PROJ -> first.o().tiled();
+            case GATE_UP_PROJ ->
+                first.gateUp() != null && first.gateUp().parts().stream().anyMatch(DeviceWeights::tiled);
+            case DOWN_PROJ -> first.down() != null && first.down().tiled();
+            case LM_HEAD -> weights.lmHead().tiled();
+            default -> false;
+        };
+    }
+
+    /** Bytes of partials the attention's merge reads in a step at the positions last set ({@link #setPositions}). */
+    public long attentionPartialBytes() {
+        return kernels.attentionPartialBytes(batch, shape.heads(), shape.kvHeads(), shape.headDim(), longest);
+    }
+
     /** Whether every layer's q/k/v parts are row-major FP16 matrices of whole heads. */
     private static boolean qkvInWholeFp16Heads(DecoderWeights weights, int headDim) {
         for (DecoderWeights.Layer l : weights.layers()) {

@@ -66,6 +66,10 @@ public final class Cudart {
         return attribute(cudart_h.cudaDevAttrMaxSharedMemoryPerMultiprocessor(), ordinal);
     }
 
+    public static int threadsPerSm(int ordinal) {
+        return attribute(cudart_h.cudaDevAttrMaxThreadsPerMultiProcessor(), ordinal);
+    }
+
     public static void deviceSynchronize() {
         check("cudaDeviceSynchronize", cudart_h.cudaDeviceSynchronize());
     }

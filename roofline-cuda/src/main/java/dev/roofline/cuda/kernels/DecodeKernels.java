@@ -521,6 +521,15 @@ public final class DecodeKernels implements AutoCloseable {
         return attentionWorkspaceBytes(smCount, sharedPerSm, rows, heads, kvHeads, headDim, maxLength);
     }
 
+    /**
+     * Bytes of partials the attention's merge reads at {@code maxLength} tokens on the GPU these kernels were loaded on:
+     * every head's max, sum and {@code headDim} outputs of each of {@link #attentionSplits} splits.
+     */
+    public long attentionPartialBytes(int rows, int heads, int kvHeads, int headDim, int maxLength) {
+        long partials = (long) rows * heads * attentionSplits(smCount, sharedPerSm, rows, heads, kvHeads, maxLength);
+        return workspaceBytes(partials, headDim);
+    }
+
     private static long maxSumBytes(long partials) {
         return Math.ceilDiv(8L * partials, 16) * 16;
     }

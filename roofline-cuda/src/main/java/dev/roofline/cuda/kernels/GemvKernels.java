@@ -265,23 +265,11 @@ public final class GemvKernels implements AutoCloseable {
         }
 
         checkOperands(format, weights, scales, globalScale, x, y, m, n, k, activation);
-        // an epilogue runs on the CUDA-core kernels only (the tensor-core ones store plain outputs): above one row,
-        // FP16's 16-row CUDA-core kernel
-        boolean tc = (tensorCores(format, activation, m) || fp8OneRowOnTensorCores(format, activation, m, n, k))
-                && epilogue.none();
-        if (!tc && m > MAX_M) {
-            throw new IllegalArgumentException("M (activation rows) " + m + " above " + MAX_M + " runs on the tensor"
-                    + " cores only, which take " + format + " weights with " + Activation.F16 + " activations"
-                    + (format == WeightFormat.BF16 ? " or BF16" : "") + " and no epilogue, got " + activation
-                    + " activations" + (epilogue.none() ? "" : " and an epilogue"));
-        }
-        String kernel = tc ? kernelName(format, activation, m, n, k) : baseName(format, activation, m == 1 ? 1 : MAX_M);
+        RowMajorLaunch launch = rowMajorLaunch(format, activation, m, n, k, epilogue.none());
         library.launch(
-                kernel,
-                Math.ceilDiv(n, tc ? TC_ROWS_PER_BLOCK : cudaCoreRowsPerBlock(format, m)),
-                tc
-                        ? 32 * (fp8OneRowOnTensorCores(format, activation, m, n, k) ? TC_SPLITS[1] : tensorCoreWarps(n))
-                        : THREADS,
+                launch.kernel(),
+                launch.blocks(),
+                launch.threadsPerBlock(),
                 stream,
                 weights,
                 scales,
@@ -292,6 +280,37 @@ public final class GemvKernels implements AutoCloseable {
                 k,
                 globalScale,
                 epilogue);
+    }
+
+    /** The kernel a row-major product runs and its grid: blocks of {@code threadsPerBlock} threads. */
+    record RowMajorLaunch(String kernel, int blocks, int threadsPerBlock) {}
+
+    /**
+     * The launch of an M × K by N × K row-major product, with an epilogue unless {@code plain}: the tensor cores where
+     * {@link #tensorCores} or {@link #fp8OneRowOnTensorCores} say so and there is no epilogue (the tensor-core kernels
+     * store plain outputs), else the CUDA cores (above one row FP16's 16-row kernel carries the epilogue).
+     *
+     * @throws IllegalArgumentException above {@link #MAX_M} rows where only the CUDA cores could run them
+     */
+    static RowMajorLaunch rowMajorLaunch(
+            WeightFormat format, Activation activation, int m, int n, int k, boolean plain) {
+        boolean fp8OneRow = fp8OneRowOnTensorCores(format, activation, m, n, k);
+        boolean tc = (tensorCores(format, activation, m) || fp8OneRow) && plain;
+        if (!tc && m > MAX_M) {
+            throw new IllegalArgumentException("M (activation rows) " + m + " above " + MAX_M + " runs on the tensor"
+                    + " cores only, which take " + format + " weights with " + Activation.F16 + " activations"
+                    + (format == WeightFormat.BF16 ? " or BF16" : "") + " and no epilogue, got " + activation
+                    + " activations" + (plain ? "" : " and an epilogue"));
+        }
+        if (!tc) {
+            return new RowMajorLaunch(
+                    baseName(format, activation, m == 1 ? 1 : MAX_M),
+                    Math.ceilDiv(n, cudaCoreRowsPerBlock(format, m)),
+                    THREADS);
+        }
+        int warps = fp8OneRow ? TC_SPLITS[1] : tensorCoreWarps(n);
+        String stem = baseName(format, activation, fp8OneRow ? 8 : rowsBound(format, activation, m));
+        return new RowMajorLaunch(stem + "_w" + warps, Math.ceilDiv(n, TC_ROWS_PER_BLOCK), 32 * warps);
     }
 
     /**
@@ -563,18 +582,11 @@ public final class GemvKernels implements AutoCloseable {
     /**
      * The kernel's name in the fatbin by format, activation and rows, e.g. {@code gemv_nvfp4_bf16_m1},
      * {@code gemv_fp8_f16_m8_w16}: {@link #gemv} runs it except where {@link #fp8OneRowOnTensorCores} picks the
-     * tensor cores ({@link #kernelName(WeightFormat, Activation, int, int, int)}).
+     * tensor cores ({@link #rowMajorLaunch}).
      */
     static String kernelName(WeightFormat format, Activation activation, int m, int n) {
         String name = baseName(format, activation, rowsBound(format, activation, m));
         return tensorCores(format, activation, m) ? name + "_w" + tensorCoreWarps(n) : name;
-    }
-
-    /** The kernel {@link #gemv} runs for an M × K by N × K product with no epilogue. */
-    static String kernelName(WeightFormat format, Activation activation, int m, int n, int k) {
-        return fp8OneRowOnTensorCores(format, activation, m, n, k)
-                ? baseName(format, activation, 8) + "_w" + TC_SPLITS[1]
-                : kernelName(format, activation, m, n);
     }
 
     /** The fewest output rows at which FP8 weights run one row on the tensor cores. */
@@ -589,8 +601,8 @@ public final class GemvKernels implements AutoCloseable {
      * ({@code gemv_fp8_f16_m8_w16}) instead of the CUDA-core one: from {@value #FP8_ONE_ROW_TC_MIN_N} to
      * {@value #FP8_ONE_ROW_TC_MAX_N} rows of at least {@value #FP8_ONE_ROW_TC_MIN_K}. There it made Llama-3-8B's FP8
      * decode step at one sequence 46–50 µs faster on an H200 (q/k/v at 6144 rows, o and down at 4096; 8.06 against
-     * 8.65 µs alone at 6144 × 4096), while INT8 on it was slower at 6144 rows
-     * (docs/measurements/2026-11-26-issue15-read-floor-h200, runs 4 and 5). Shorter rows give each of the 16 warps
+     * 8.65 µs alone at 6144 × 4096), while INT8 on it was slower at 6144 rows (docs/design/gemv-kernels.md, "One row of
+     * FP8 at 4096–6144 rows on the tensor cores"). Shorter rows give each of the 16 warps
      * fewer steps, and other shapes were not measured faster; they keep the CUDA-core kernel.
      */
     static boolean fp8OneRowOnTensorCores(WeightFormat format, Activation activation, int m, int n, int k) {

@@ -1,8 +1,10 @@
 package dev.roofline.cuda.kernels;
 
 import dev.roofline.cuda.Cuda;
+import dev.roofline.cuda.Device;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.Stream;
+import dev.roofline.cuda.internal.Cudart;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
@@ -26,7 +28,7 @@ public final class StreamRead implements AutoCloseable {
     static final int THREADS = 256;
     /** 16-byte loads each thread keeps in flight a round (READ_UNROLL). */
     static final int UNROLL = 4;
-    /** Blocks an SM holds at most: 2048 threads, the most an SM of compute capability 9.0 runs. */
+    /** Blocks an SM is given at most: 2048 threads, the most an SM of compute capability 9.0 runs. */
     static final int BLOCKS_PER_SM = 8;
     /** The most bytes one launch reads: the kernel counts 16-byte words in a 32-bit int. */
     public static final long MAX_BYTES = 16L * Integer.MAX_VALUE;
@@ -38,22 +40,30 @@ public final class StreamRead implements AutoCloseable {
     private final KernelLibrary library;
     private final DeviceBuffer sink;
     private final int smCount;
+    private final int blocksPerSm;
 
-    private StreamRead(KernelLibrary library, DeviceBuffer sink, int smCount) {
+    private StreamRead(KernelLibrary library, DeviceBuffer sink, int smCount, int blocksPerSm) {
         this.library = library;
         this.sink = sink;
         this.smCount = smCount;
+        this.blocksPerSm = blocksPerSm;
     }
 
     /** Loads the embedded fatbin into the current device's context; every read is launched as {@code launch} says. */
     public static StreamRead load(KernelLaunch launch) {
         Objects.requireNonNull(launch, "launch");
+        Device device = Cuda.currentDevice();
+        int blocksPerSm = blocksPerSm(Cudart.threadsPerSm(device.ordinal()));
         KernelLibrary library = KernelLibrary.load("stream-read kernel library", List.of(KERNEL), launch);
+        DeviceBuffer sink = null;
         try {
-            DeviceBuffer sink = DeviceBuffer.allocate(4);
+            sink = DeviceBuffer.allocate(4);
             sink.fill(0);
-            return new StreamRead(library, sink, Cuda.currentDevice().smCount());
+            return new StreamRead(library, sink, device.smCount(), blocksPerSm);
         } catch (RuntimeException e) {
+            if (sink != null) {
+                sink.close();
+            }
             library.close();
             throw e;
         }
@@ -67,11 +77,23 @@ public final class StreamRead implements AutoCloseable {
      *                                  in 1 … {@link #MAX_BYTES}, or the words run past the end of {@code src}
      */
     public void read(DeviceBuffer src, long offset, long bytes, Stream stream) {
+        read(src, offset, bytes, false, stream);
+    }
+
+    /**
+     * {@link #read}, in plain stream order when {@code inStreamOrder} whatever the launch mode this was loaded with
+     * (as the decoder launches some of its kernels).
+     */
+    public void read(DeviceBuffer src, long offset, long bytes, boolean inStreamOrder, Stream stream) {
         Objects.requireNonNull(src, "src");
         Objects.requireNonNull(stream, "stream");
         int words = words(src.byteSize(), offset, bytes);
         MemorySegment from = MemorySegment.ofAddress(src.pointer().address() + offset);
-        library.launch(KERNEL, grid(words, smCount), THREADS, stream, from, words, KEY, sink);
+        if (inStreamOrder) {
+            library.launchOrdered(KERNEL, grid(words, smCount, blocksPerSm), THREADS, stream, from, words, KEY, sink);
+        } else {
+            library.launch(KERNEL, grid(words, smCount, blocksPerSm), THREADS, stream, from, words, KEY, sink);
+        }
     }
 
     /**
@@ -95,12 +117,20 @@ public final class StreamRead implements AutoCloseable {
     }
 
     /**
-     * Blocks for {@code words}: one per {@link #THREADS} × {@link #UNROLL} words (a round of loads per thread), at
-     * most {@link #BLOCKS_PER_SM} per SM, the rest of the words taken by the grid-stride loop.
+     * Blocks an SM is given: as many as its {@code threadsPerSm} hold, at most {@link #BLOCKS_PER_SM} (6 on an SM of
+     * 1536 threads, as compute capability 12.x has), so that the whole grid is resident at once.
      */
-    static int grid(int words, int smCount) {
+    static int blocksPerSm(int threadsPerSm) {
+        return Math.clamp(threadsPerSm / THREADS, 1, BLOCKS_PER_SM);
+    }
+
+    /**
+     * Blocks for {@code words}: one per {@link #THREADS} × {@link #UNROLL} words (a round of loads per thread), at
+     * most {@code blocksPerSm} per SM, the rest of the words taken by the grid-stride loop.
+     */
+    static int grid(int words, int smCount, int blocksPerSm) {
         long rounds = Math.ceilDiv((long) words, (long) THREADS * UNROLL);
-        return (int) Math.max(1, Math.min(rounds, (long) smCount * BLOCKS_PER_SM));
+        return (int) Math.max(1, Math.min(rounds, (long) smCount * blocksPerSm));
     }
 
     /** The word the kernel stores a thread's fold to when it equals {@link #KEY}: 0 until one has. */

@@ -66,7 +66,8 @@ public class GemvKernelsIT {
     }
 
     /**
-     * The tensor-core kernels' K splits (GemvKernels.tensorCoreWarps: 16 warps below 6144 rows, 8 from there) at K long
+     * The tensor-core kernels' K splits (GemvKernels.tensorCoreWarps: 16 warps below 6144 rows, 8 from there; one row of
+     * FP8 at 4096-6144 rows on 16, GemvKernels.fp8OneRowOnTensorCores) at K long
      * enough for whole trips of unrolled steps plus a checked tail (NVFP4 / MXFP4: K = 8608 = 67 steps of 128 and a
      * partial one; INT4: 97 whole steps; FP8 / INT8 above one row: 134 steps of 64 and a partial one; FP16 / BF16
      * above one row: 269 steps of 32 and a partial one).

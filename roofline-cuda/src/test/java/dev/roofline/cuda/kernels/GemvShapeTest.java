@@ -102,22 +102,39 @@ class GemvShapeTest {
         assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.F16, 1, 8192))
                 .isEqualTo("gemv_fp8_f16_m1");
         // one row of FP8 from 4096 to 6144 rows of K >= 4096 on the 8-row tensor-core kernel, 16 warps; not outside
-        assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.F16, 1, 4096, 4096))
+        assertThat(GemvKernels.rowMajorLaunch(WeightFormat.FP8_E4M3, Activation.F16, 1, 4096, 4096, true)
+                        .kernel())
                 .isEqualTo("gemv_fp8_f16_m8_w16");
-        assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.F16, 1, 6144, 14336))
+        assertThat(GemvKernels.rowMajorLaunch(WeightFormat.FP8_E4M3, Activation.F16, 1, 6144, 14336, true)
+                        .kernel())
                 .isEqualTo("gemv_fp8_f16_m8_w16");
-        assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.F16, 1, 4095, 4096))
+        assertThat(GemvKernels.rowMajorLaunch(WeightFormat.FP8_E4M3, Activation.F16, 1, 4095, 4096, true)
+                        .kernel())
                 .isEqualTo("gemv_fp8_f16_m1");
-        assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.F16, 1, 6145, 4096))
+        assertThat(GemvKernels.rowMajorLaunch(WeightFormat.FP8_E4M3, Activation.F16, 1, 6145, 4096, true)
+                        .kernel())
                 .isEqualTo("gemv_fp8_f16_m1");
-        assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.F16, 1, 4096, 4095))
+        assertThat(GemvKernels.rowMajorLaunch(WeightFormat.FP8_E4M3, Activation.F16, 1, 4096, 4095, true)
+                        .kernel())
                 .isEqualTo("gemv_fp8_f16_m1");
-        assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.BF16, 1, 4096, 4096))
+        assertThat(GemvKernels.rowMajorLaunch(WeightFormat.FP8_E4M3, Activation.BF16, 1, 4096, 4096, true)
+                        .kernel())
                 .isEqualTo("gemv_fp8_bf16_m1");
-        assertThat(GemvKernels.kernelName(WeightFormat.INT8, Activation.F16, 1, 4096, 4096))
+        assertThat(GemvKernels.rowMajorLaunch(WeightFormat.INT8, Activation.F16, 1, 4096, 4096, true)
+                        .kernel())
                 .isEqualTo("gemv_int8_f16_m1");
+        // its grid: 16 rows a block, 512 threads; the CUDA-core kernel's 8 rows a block of 128 threads beside it, and
+        // an
+        // epilogue keeps the CUDA cores
+        assertThat(GemvKernels.rowMajorLaunch(WeightFormat.FP8_E4M3, Activation.F16, 1, 6144, 4096, true))
+                .isEqualTo(new GemvKernels.RowMajorLaunch("gemv_fp8_f16_m8_w16", 384, 512));
+        assertThat(GemvKernels.rowMajorLaunch(WeightFormat.FP8_E4M3, Activation.F16, 1, 8192, 4096, true))
+                .isEqualTo(new GemvKernels.RowMajorLaunch("gemv_fp8_f16_m1", 1024, 128));
+        assertThat(GemvKernels.rowMajorLaunch(WeightFormat.FP16, Activation.F16, 3, 4096, 4096, false))
+                .isEqualTo(new GemvKernels.RowMajorLaunch("gemv_fp16_f16_m16", 1024, 128));
         // above one row the rule by rows alone: 8 warps from 6144 rows
-        assertThat(GemvKernels.kernelName(WeightFormat.FP8_E4M3, Activation.F16, 2, 6144, 4096))
+        assertThat(GemvKernels.rowMajorLaunch(WeightFormat.FP8_E4M3, Activation.F16, 2, 6144, 4096, true)
+                        .kernel())
                 .isEqualTo("gemv_fp8_f16_m8_w8");
         assertThat(GemvKernels.kernelName(WeightFormat.INT8, Activation.BF16, 3, 8192))
                 .isEqualTo("gemv_int8_bf16_m16");

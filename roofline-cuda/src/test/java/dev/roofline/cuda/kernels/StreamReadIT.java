@@ -1,15 +1,18 @@
 package dev.roofline.cuda.kernels;
 
 import dev.roofline.cuda.Cuda;
+import dev.roofline.cuda.Device;
 import dev.roofline.cuda.DeviceBuffer;
 import dev.roofline.cuda.RequiresGpu;
 import dev.roofline.cuda.Stream;
+import dev.roofline.cuda.internal.Cudart;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.SplittableRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -68,19 +71,49 @@ class StreamReadIT {
         }
     }
 
+    /**
+     * What the kernel stores, on the CPU: thread t of {@code grid} blocks folds by XOR the four ints of words t,
+     * t + stride, … below {@code words}; the sink holds the key when any thread's fold is the key, else stays 0.
+     */
+    private static int expectedSink(int[] ints, int words, int grid) {
+        int stride = grid * StreamRead.THREADS;
+        for (int t = 0; t < stride; t++) {
+            int fold = 0;
+            for (int w = t; w < words; w += stride) {
+                fold ^= ints[4 * w] ^ ints[4 * w + 1] ^ ints[4 * w + 2] ^ ints[4 * w + 3];
+            }
+            if (fold == StreamRead.KEY) {
+                return StreamRead.KEY;
+            }
+        }
+        return 0;
+    }
+
     @Test
-    void everyRoundOfAThreadIsRead() {
-        // 2^20 words: 1024 blocks on a GPU of 128 SMs or more (fewer SMs: more rounds per thread), stride g x 256.
-        // Thread 5 reads words 5 + j x stride; the key is split over its first and its last word, so the fold
-        // equals the key only if both were read.
-        int words = 1 << 20;
-        int stride = StreamRead.grid(words, Cuda.currentDevice().smCount()) * StreamRead.THREADS;
-        int last = 5 + (words - 1 - 5) / stride * stride;
-        int mask = 0x5A5A5A5A;
+    void everyRoundAndTheTailOfEveryThreadIsRead() {
+        // 12 grid strides and 7 words: each thread of the first 7 reads three unrolled rounds of 4 words and one word
+        // in the tail loop. Random words; thread 5's last word is set so that its fold is the key.
+        Device device = Cuda.currentDevice();
+        int blocksPerSm = StreamRead.blocksPerSm(Cudart.threadsPerSm(device.ordinal()));
+        int grid = device.smCount() * blocksPerSm;
+        int stride = grid * StreamRead.THREADS;
+        int words = 12 * stride + 7;
+        assertThat(StreamRead.grid(words, device.smCount(), blocksPerSm)).isEqualTo(grid);
+        int[] ints = new SplittableRandom(20261126).ints(4L * words).toArray();
+        int last = 5 + 12 * stride;
+        int fold = 0;
+        for (int w = 5; w < words; w += stride) {
+            fold ^= ints[4 * w] ^ ints[4 * w + 1] ^ ints[4 * w + 2] ^ ints[4 * w + 3];
+        }
+        ints[4 * last] ^= fold ^ StreamRead.KEY;
+        ByteBuffer bytes = ByteBuffer.allocate(16 * words).order(ByteOrder.LITTLE_ENDIAN);
+        bytes.asIntBuffer().put(ints);
         try (DeviceBuffer b = DeviceBuffer.allocate(16L * words)) {
-            b.copyFrom(words(words, new int[] {5, last}, new int[] {StreamRead.KEY ^ mask, mask}));
+            b.copyFrom(bytes.array());
             assertThat(sinkAfter(() -> read.read(b, 0, 16L * words, stream))).isEqualTo(StreamRead.KEY);
-            // one word short of the last: the fold is KEY ^ mask
+            // without the tail word: thread 5 folds to something else, and so, for these words, does every thread
+            int shortGrid = StreamRead.grid(last, device.smCount(), blocksPerSm);
+            assertThat(expectedSink(ints, last, shortGrid)).isZero();
             assertThat(sinkAfter(() -> read.read(b, 0, 16L * last, stream))).isZero();
         }
     }

@@ -35,14 +35,23 @@ class StreamReadTest {
     }
 
     @Test
-    void theGridIsOneBlockPerRoundUpToEightAnSm() {
+    void theGridIsOneBlockPerRoundUpToWhatTheSmsHold() {
         // a round of a block: 256 threads x 4 words = 1024 words
-        assertThat(StreamRead.grid(1, 132)).isEqualTo(1);
-        assertThat(StreamRead.grid(1024, 132)).isEqualTo(1);
-        assertThat(StreamRead.grid(1025, 132)).isEqualTo(2);
+        assertThat(StreamRead.grid(1, 132, 8)).isEqualTo(1);
+        assertThat(StreamRead.grid(1024, 132, 8)).isEqualTo(1);
+        assertThat(StreamRead.grid(1025, 132, 8)).isEqualTo(2);
         // 16.8 MB (FP8 4096 x 4096): 1,048,576 words, 1024 rounds, under 132 x 8 = 1056
-        assertThat(StreamRead.grid(1 << 20, 132)).isEqualTo(1024);
-        // 117 MB (FP8 28672 x 4096): 7168 rounds, held to 1056 blocks
-        assertThat(StreamRead.grid(28672 * 4096 / 16, 132)).isEqualTo(1056);
+        assertThat(StreamRead.grid(1 << 20, 132, 8)).isEqualTo(1024);
+        // 117 MB (FP8 28672 x 4096): 7168 rounds, held to 1056 blocks; on 48 SMs of 6 blocks (1536 threads), 288
+        assertThat(StreamRead.grid(28672 * 4096 / 16, 132, 8)).isEqualTo(1056);
+        assertThat(StreamRead.grid(28672 * 4096 / 16, 48, 6)).isEqualTo(288);
+    }
+
+    @Test
+    void anSmIsGivenTheBlocksItsThreadsHoldUpToEight() {
+        assertThat(StreamRead.blocksPerSm(2048)).isEqualTo(8); // compute capability 9.0, 10.0
+        assertThat(StreamRead.blocksPerSm(1536)).isEqualTo(6); // 12.x
+        assertThat(StreamRead.blocksPerSm(4096)).isEqualTo(8);
+        assertThat(StreamRead.blocksPerSm(128)).isEqualTo(1);
     }
 }

@@ -47,14 +47,11 @@ public final class AttentionBenchmark {
             Column.number("roofline us", "roofline_us", "%.2f", "%.3f", m -> m.prediction()
                     .timeMicros()),
             Column.number("err %", "error_pct", "%+.1f", "%.2f", Measurement::errorPercent),
-            Column.number("same-bytes copy us", "same_bytes_copy_us", "%.2f", "%.3f", m -> m.copy()
-                    .map(c -> c.sameBytesCopy().medianMicros())),
-            Column.number("vs copy", "vs_copy", "%.2fx", "%.3f", Measurement::timesSameBytesCopy),
-            Column.number("same-bytes read us", "same_bytes_read_us", "%.2f", "%.3f", m -> m.copy()
-                    .flatMap(CopyReference::sameBytesRead)
-                    .map(TimingStats::medianMicros)),
+            CopyColumns.COPY,
+            CopyColumns.VS_COPY,
+            CopyColumns.READ,
             Column.number("read % of copy", "read_pct_of_copy", "%.1f%%", "%.2f", Measurement::readPercentOfCopy),
-            Column.number("vs read", "vs_read", "%.2fx", "%.3f", Measurement::timesSameBytesRead)));
+            CopyColumns.VS_READ));
 
     /**
      * What {@link #run} measured.

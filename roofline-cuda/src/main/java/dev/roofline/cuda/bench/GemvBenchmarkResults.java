@@ -45,13 +45,10 @@ public record GemvBenchmarkResults(
             Column.number("roofline us", "roofline_us", "%.2f", "%.3f", m -> m.prediction()
                     .timeMicros()),
             Column.number("err %", "error_pct", "%+.1f", "%.2f", Measurement::errorPercent),
-            Column.number("same-bytes copy us", "same_bytes_copy_us", "%.2f", "%.3f", m -> m.copy()
-                    .map(c -> c.sameBytesCopy().medianMicros())),
-            Column.number("vs copy", "vs_copy", "%.2fx", "%.3f", Measurement::timesSameBytesCopy),
-            Column.number("same-bytes read us", "same_bytes_read_us", "%.2f", "%.3f", m -> m.copy()
-                    .flatMap(CopyReference::sameBytesRead)
-                    .map(TimingStats::medianMicros)),
-            Column.number("vs read", "vs_read", "%.2fx", "%.3f", Measurement::timesSameBytesRead),
+            CopyColumns.COPY,
+            CopyColumns.VS_COPY,
+            CopyColumns.READ,
+            CopyColumns.VS_READ,
             Column.number(
                     "err % w/o latency",
                     "error_pct_without_latency", "%+.1f", "%.2f", Measurement::errorPercentWithoutLatency),

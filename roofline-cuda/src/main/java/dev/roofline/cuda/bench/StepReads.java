@@ -15,7 +15,9 @@ import java.util.function.ToIntFunction;
  * (its operator's bytes in the prediction over its launches). The products read their weights from DRAM, and so does
  * the attention's split pass its layer's KV cache: each such read has a range of its own in one buffer. The norms,
  * RoPE with the KV append, SiLU·up and the attention's merge read what the kernel before them wrote, which L2 holds:
- * each re-reads the last bytes of the DRAM read before it (the first, of the step's last), which L2 still holds.
+ * each re-reads the last bytes of the DRAM read before it (the first, of the step's last), which L2 still holds. A
+ * projection whose weights are kept in several parts (a checkpoint's, each part its own launch) is one read, as
+ * {@code DenseDecoder.launches} counts it.
  *
  * @param reads  in launch order
  * @param extent bytes of the buffer the DRAM reads cover

@@ -5,9 +5,9 @@
 //
 // Each thread of a grid-stride loop keeps READ_UNROLL 16-byte loads in flight a round. The grid is at most as many
 // blocks an SM as its threads allow, 8 at most (StreamRead.grid): 2048 threads an SM on compute capability 9.0 and
-// 10.0, which hold that many at the 32 registers ptxas gives the kernel there, up to 128 KiB of loads in flight an SM. A thread folds what it read into one word by XOR and stores it to
-// sink only when it equals key: the store keeps the loads in the kernel, and data folds to key (StreamRead.KEY) only
-// by design, as in StreamReadIT.
+// 10.0, which hold that many at the 32 registers ptxas gives the kernel there, up to 128 KiB of loads in flight an SM.
+// A thread folds what it read into one word by XOR and stores it to sink only when it equals key: the store keeps the
+// loads in the kernel, and data folds to key (StreamRead.KEY) only by design, as in StreamReadIT.
 #include <stdint.h>
 
 #include "launch_order.cuh"

@@ -514,23 +514,33 @@ public final class DenseDecoder implements AutoCloseable {
     /**
      * Whether a launch of {@code o} in this decoder's step is made in plain stream order rather than as the decoder's
      * {@link KernelLaunch} says: the attention's merge always, its split pass where {@link #splitInStreamOrder}
-     * (launch 0 of the attention is the split pass, 1 the merge), and a product whose weights are tiled
-     * (GemvKernels runs the tiled 4-bit kernels in stream order).
+     * (launch 0 of the attention is the split pass, 1 the merge), a product whose weights are tiled in any layer
+     * (GemvKernels runs the tiled 4-bit kernels in stream order), and a product cuBLASLt runs (FP16 above one row:
+     * its kernels neither wait for the one before nor let the next start early).
      *
      * @param launch which of the operator's launches in a layer: 0 or 1 for the attention, 0 otherwise
      */
     public boolean launchesInStreamOrder(DecoderOperator o, int launch) {
-        DecoderWeights.Layer first = weights.layers().getFirst();
         return switch (o) {
             case ATTENTION -> launch == 1 || splitInStreamOrder();
-            case QKV_PROJ -> first.qkv().parts().stream().anyMatch(DeviceWeights::tiled);
-            case O_PROJ -> first.o().tiled();
+            case QKV_PROJ -> inStreamOrder(weights.layers().stream().flatMap(l -> l.qkv().parts().stream()));
+            case O_PROJ -> inStreamOrder(weights.layers().stream().map(DecoderWeights.Layer::o));
             case GATE_UP_PROJ ->
-                first.gateUp() != null && first.gateUp().parts().stream().anyMatch(DeviceWeights::tiled);
-            case DOWN_PROJ -> first.down() != null && first.down().tiled();
-            case LM_HEAD -> weights.lmHead().tiled();
+                inStreamOrder(weights.layers().stream()
+                        .filter(l -> l.gateUp() != null)
+                        .flatMap(l -> l.gateUp().parts().stream()));
+            case DOWN_PROJ ->
+                inStreamOrder(weights.layers().stream()
+                        .map(DecoderWeights.Layer::down)
+                        .filter(w -> w != null));
+            case LM_HEAD -> inStreamOrder(java.util.stream.Stream.of(weights.lmHead()));
             default -> false;
         };
+    }
+
+    /** Whether any of {@code products} runs in stream order: tiled, or on cuBLASLt at this batch. */
+    private boolean inStreamOrder(java.util.stream.Stream<DeviceWeights> products) {
+        return products.anyMatch(w -> w.tiled() || !DecoderLinears.usesGemv(w.format(), batch));
     }
 
     /** Bytes of partials the attention's merge reads in a step at the positions last set ({@link #setPositions}). */

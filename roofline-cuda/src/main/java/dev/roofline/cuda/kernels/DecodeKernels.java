@@ -526,6 +526,12 @@ public final class DecodeKernels implements AutoCloseable {
      * every head's max, sum and {@code headDim} outputs of each of {@link #attentionSplits} splits.
      */
     public long attentionPartialBytes(int rows, int heads, int kvHeads, int headDim, int maxLength) {
+        return attentionPartialBytes(smCount, sharedPerSm, rows, heads, kvHeads, headDim, maxLength);
+    }
+
+    /** {@link #attentionPartialBytes(int, int, int, int, int)} on a GPU of {@code smCount} SMs of {@code sharedPerSm}. */
+    static long attentionPartialBytes(
+            int smCount, int sharedPerSm, int rows, int heads, int kvHeads, int headDim, int maxLength) {
         long partials = (long) rows * heads * attentionSplits(smCount, sharedPerSm, rows, heads, kvHeads, maxLength);
         return workspaceBytes(partials, headDim);
     }

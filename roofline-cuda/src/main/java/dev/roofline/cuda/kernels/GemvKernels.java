@@ -308,9 +308,14 @@ public final class GemvKernels implements AutoCloseable {
                     Math.ceilDiv(n, cudaCoreRowsPerBlock(format, m)),
                     THREADS);
         }
-        int warps = fp8OneRow ? TC_SPLITS[1] : tensorCoreWarps(n);
-        String stem = baseName(format, activation, fp8OneRow ? 8 : rowsBound(format, activation, m));
-        return new RowMajorLaunch(stem + "_w" + warps, Math.ceilDiv(n, TC_ROWS_PER_BLOCK), 32 * warps);
+        if (fp8OneRow) {
+            return new RowMajorLaunch(
+                    baseName(format, activation, 8) + "_w" + TC_SPLITS[1],
+                    Math.ceilDiv(n, TC_ROWS_PER_BLOCK),
+                    32 * TC_SPLITS[1]);
+        }
+        return new RowMajorLaunch(
+                kernelName(format, activation, m, n), Math.ceilDiv(n, TC_ROWS_PER_BLOCK), 32 * tensorCoreWarps(n));
     }
 
     /**
@@ -581,8 +586,8 @@ public final class GemvKernels implements AutoCloseable {
 
     /**
      * The kernel's name in the fatbin by format, activation and rows, e.g. {@code gemv_nvfp4_bf16_m1},
-     * {@code gemv_fp8_f16_m8_w16}: {@link #gemv} runs it except where {@link #fp8OneRowOnTensorCores} picks the
-     * tensor cores ({@link #rowMajorLaunch}).
+     * {@code gemv_fp8_f16_m8_w16}: what {@link #rowMajorLaunch} launches without an epilogue, except where
+     * {@link #fp8OneRowOnTensorCores} picks the tensor cores.
      */
     static String kernelName(WeightFormat format, Activation activation, int m, int n) {
         String name = baseName(format, activation, rowsBound(format, activation, m));

@@ -133,6 +133,11 @@ public final class StreamRead implements AutoCloseable {
         return (int) Math.max(1, Math.min(rounds, (long) smCount * blocksPerSm));
     }
 
+    /** The blocks a read of {@code words} launches on this device. */
+    int grid(int words) {
+        return grid(words, smCount, blocksPerSm);
+    }
+
     /** The word the kernel stores a thread's fold to when it equals {@link #KEY}: 0 until one has. */
     DeviceBuffer sink() {
         return sink;

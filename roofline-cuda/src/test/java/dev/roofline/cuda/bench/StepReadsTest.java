@@ -78,13 +78,21 @@ class StepReadsTest {
 
     @Test
     void theLaunchesTheStepMakesInStreamOrderAreMarked() {
-        // the merge (launch 1 of the attention) and the products of tiled 4-bit weights, as a decoder says
+        // the merge (launch 1 of the attention) and the four products of tiled 4-bit weights, as a decoder of them
+        // says (lm_head stays FP16)
+        java.util.Set<DecoderOperator> products = java.util.Set.of(
+                DecoderOperator.QKV_PROJ,
+                DecoderOperator.O_PROJ,
+                DecoderOperator.GATE_UP_PROJ,
+                DecoderOperator.DOWN_PROJ);
         StepReads.StreamOrder order =
-                (o, launch) -> (o == DecoderOperator.ATTENTION && launch == 1) || o == DecoderOperator.DOWN_PROJ;
+                (o, launch) -> (o == DecoderOperator.ATTENTION && launch == 1) || products.contains(o);
         StepReads r = StepReads.of(LLAMA, predict(WeightFormat.NVFP4, 1, 1024), UNFUSED, 1 << 20, order);
+        // norm, q/k/v, RoPE, split, merge, o, norm, gate/up, SiLU, down
         assertThat(r.reads().subList(0, 10).stream().map(StepReads.Read::inStreamOrder))
-                .containsExactly(false, false, false, false, true, false, false, false, false, true);
-        assertThat(r.reads().stream().filter(StepReads.Read::inStreamOrder)).hasSize(64);
+                .containsExactly(false, true, false, false, true, true, false, true, false, true);
+        // 32 merges and 4 x 32 products
+        assertThat(r.reads().stream().filter(StepReads.Read::inStreamOrder)).hasSize(160);
     }
 
     @Test

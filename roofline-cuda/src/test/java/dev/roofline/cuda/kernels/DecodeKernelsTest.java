@@ -33,6 +33,16 @@ class DecodeKernelsTest {
     private static final int SM12_SHARED = 100 * 1024;
 
     @Test
+    void theMergeReadsEachHeadsPartialsOfTheStepsSplits() {
+        // 1 row x 8 KV heads at 8192 tokens: 82 splits fill a wave of 660 (660 / 8), chunks of ceil(8192 / 82) = 100
+        // rounded up to 112 tokens, so ceil(8192 / 112) = 74 splits; 32 heads x 74 = 2368 partials of a max and a sum
+        // (8 B each, 18,944 B, a multiple of 16) and 128 FP32 outputs (1,212,416 B): 1,231,360 B
+        assertThat(DecodeKernels.attentionPartialBytes(SMS, HOPPER_SHARED, 1, 32, 8, 128, 8192))
+                .isEqualTo(1_231_360L)
+                .isLessThanOrEqualTo(DecodeKernels.attentionWorkspaceBytes(SMS, HOPPER_SHARED, 1, 32, 8, 128, 8192));
+    }
+
+    @Test
     void longContextsOfLargeBatchesTakeTheLargestChunk() {
         // 32 rows x 8 KV heads x ceil(32768 / 512) = 16384 blocks: 25 waves of 660 hold 16500, 16500 / 256 KV rows =
         // 64 splits, which is the fewest already: chunk 512

@@ -123,9 +123,8 @@ class GemvShapeTest {
         assertThat(GemvKernels.rowMajorLaunch(WeightFormat.INT8, Activation.F16, 1, 4096, 4096, true)
                         .kernel())
                 .isEqualTo("gemv_int8_f16_m1");
-        // its grid: 16 rows a block, 512 threads; the CUDA-core kernel's 8 rows a block of 128 threads beside it, and
-        // an
-        // epilogue keeps the CUDA cores
+        // its grid: 16 rows a block, 512 threads; the CUDA-core kernel's 8 rows a block of 128 threads beside it;
+        // an epilogue keeps the CUDA cores
         assertThat(GemvKernels.rowMajorLaunch(WeightFormat.FP8_E4M3, Activation.F16, 1, 6144, 4096, true))
                 .isEqualTo(new GemvKernels.RowMajorLaunch("gemv_fp8_f16_m8_w16", 384, 512));
         assertThat(GemvKernels.rowMajorLaunch(WeightFormat.FP8_E4M3, Activation.F16, 1, 8192, 4096, true))

@@ -25,8 +25,8 @@ import java.util.function.Consumer;
  * batch and context,
  * timed like the GEMV kernels (graph replays, medians, caches rotated over at least 4× the L2) beside a device-to-device
  * copy of the same KV bytes, one kernel that only reads them ({@link StreamRead}, launched as the split pass is: a
- * measured floor for an attention that streams them) and the roofline on the measured copy bandwidth and kernel latency. Every row attends to
- * the whole context; constant data (attention's time does not depend on the values; FP8 with scales of 1).
+ * measured floor for an attention that streams them) and the roofline on the measured copy bandwidth and kernel
+ * latency. Every row attends to the whole context; constant data (attention's time does not depend on the values; FP8 with scales of 1).
  *
  * <pre>{@code
  * AttentionBenchmark.Results r = AttentionBenchmark.run(Cuda.device(0), List.of(1, 8, 32), List.of(8192, 32768), 32, 8,

@@ -126,7 +126,7 @@ public record Measurement(
         return fromCopy(c -> time.medianSeconds() / c.sameBytesCopy().medianSeconds());
     }
 
-    /** This median over the same-bytes read's median (the floor under a kernel streaming those bytes): 1 is the floor. */
+    /** This median over the same-bytes read's (a measured floor for a kernel streaming those bytes): 1 is that floor. */
     public OptionalDouble timesSameBytesRead() {
         return copy.flatMap(CopyReference::sameBytesRead)
                 .map(r -> OptionalDouble.of(time.medianSeconds() / r.medianSeconds()))

@@ -11,8 +11,8 @@ import java.util.function.ToIntFunction;
 
 /**
  * The reads that stand in for a dense decoder's step in its read floor ({@link DecodeStepBenchmark}): one per launch of
- * the step, in the step's order ({@link DenseDecoder#denseLayerOrder}), each of the bytes the model's operators it runs move
- * (its operator's bytes in the prediction over its launches). The products read their weights from DRAM, and so does
+ * the step, in the step's order ({@link DenseDecoder#denseLayerOrder}), each of the bytes the model's operators it
+ * runs move (its operator's bytes in the prediction over its launches). The products read their weights from DRAM, and so does
  * the attention's split pass its layer's KV cache: each such read has a range of its own in one buffer. The norms,
  * RoPE with the KV append, SiLU·up and the attention's merge read what the kernel before them wrote, which L2 holds:
  * each re-reads the last bytes of the DRAM read before it (the first, of the step's last), which L2 still holds. A
@@ -120,12 +120,8 @@ record StepReads(List<Read> reads, long extent) {
         private final ToIntFunction<DecoderOperator> launches;
         private final int layers;
         private final StreamOrder order;
-        /** Per read: operator, bytes, from DRAM, in stream order. */
-        private final List<DecoderOperator> operators = new ArrayList<>();
-
-        private final List<Long> sizes = new ArrayList<>();
-        private final List<Boolean> dram = new ArrayList<>();
-        private final List<Boolean> ordered = new ArrayList<>();
+        /** The reads in order, each a DRAM read's offset still 0 and an L2 read's range still its own bytes. */
+        private final List<Read> pending = new ArrayList<>();
 
         Builder(ModelPrediction predicted, ToIntFunction<DecoderOperator> launches, int layers, StreamOrder order) {
             this.predicted = predicted;
@@ -151,39 +147,34 @@ record StepReads(List<Read> reads, long extent) {
         }
 
         void addRead(DecoderOperator o, long bytes, boolean fromDram, int launch) {
-            operators.add(o);
-            sizes.add(Math.max(16, bytes));
-            dram.add(fromDram);
-            ordered.add(order.inStreamOrder(o, launch));
+            pending.add(new Read(o, 0, Math.max(16, bytes), fromDram, order.inStreamOrder(o, launch)));
         }
 
         StepReads build() {
-            int n = operators.size();
-            long[] offsets = new long[n];
+            List<Read> reads = new ArrayList<>(pending.size());
             long extent = 0;
-            int lastDram = -1;
-            for (int i = 0; i < n; i++) {
-                if (dram.get(i)) {
-                    offsets[i] = extent;
-                    extent += Math.ceilDiv(sizes.get(i), ALIGN) * ALIGN;
-                    lastDram = i;
-                }
-            }
-            if (lastDram < 0) {
-                throw new IllegalArgumentException("a step without a read from DRAM has no floor to measure");
-            }
-            List<Read> reads = new ArrayList<>(n);
-            int before = lastDram; // the step's last DRAM read comes before its first launch, a replay earlier
-            for (int i = 0; i < n; i++) {
-                if (dram.get(i)) {
-                    reads.add(new Read(operators.get(i), offsets[i], sizes.get(i), true, ordered.get(i)));
-                    before = i;
+            for (Read r : pending) {
+                if (!r.fromDram()) {
+                    reads.add(r);
                     continue;
                 }
-                long dramEnd = offsets[before] + sizes.get(before);
-                long bytes = Math.min(sizes.get(i), sizes.get(before));
-                long offset = Math.max(offsets[before], (dramEnd - bytes) / 16 * 16);
-                reads.add(new Read(operators.get(i), offset, bytes, false, ordered.get(i)));
+                reads.add(new Read(r.operator(), extent, r.bytes(), true, r.inStreamOrder()));
+                extent += Math.ceilDiv(r.bytes(), ALIGN) * ALIGN;
+            }
+            Read before = reads.reversed().stream()
+                    .filter(Read::fromDram)
+                    .findFirst() // the step's last DRAM read comes before its first launch, a replay earlier
+                    .orElseThrow(() ->
+                            new IllegalArgumentException("a step without a read from DRAM has no floor to measure"));
+            for (int i = 0; i < reads.size(); i++) {
+                Read r = reads.get(i);
+                if (r.fromDram()) {
+                    before = r;
+                    continue;
+                }
+                long bytes = Math.min(r.bytes(), before.bytes());
+                long offset = Math.max(before.offset(), (before.offset() + before.bytes() - bytes) / 16 * 16);
+                reads.set(i, new Read(r.operator(), offset, bytes, false, r.inStreamOrder()));
             }
             return new StepReads(reads, extent);
         }

@@ -529,7 +529,7 @@ public final class DecodeKernels implements AutoCloseable {
         return attentionPartialBytes(smCount, sharedPerSm, rows, heads, kvHeads, headDim, maxLength);
     }
 
-    /** {@link #attentionPartialBytes(int, int, int, int, int)} on a GPU of {@code smCount} SMs of {@code sharedPerSm}. */
+    /** {@link #attentionPartialBytes(int, int, int, int, int)} on {@code smCount} SMs of {@code sharedPerSm} bytes. */
     static long attentionPartialBytes(
             int smCount, int sharedPerSm, int rows, int heads, int kvHeads, int headDim, int maxLength) {
         long partials = (long) rows * heads * attentionSplits(smCount, sharedPerSm, rows, heads, kvHeads, maxLength);

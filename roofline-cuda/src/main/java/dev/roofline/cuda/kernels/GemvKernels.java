@@ -308,14 +308,10 @@ public final class GemvKernels implements AutoCloseable {
                     Math.ceilDiv(n, cudaCoreRowsPerBlock(format, m)),
                     THREADS);
         }
-        if (fp8OneRow) {
-            return new RowMajorLaunch(
-                    baseName(format, activation, 8) + "_w" + TC_SPLITS[1],
-                    Math.ceilDiv(n, TC_ROWS_PER_BLOCK),
-                    32 * TC_SPLITS[1]);
-        }
-        return new RowMajorLaunch(
-                kernelName(format, activation, m, n), Math.ceilDiv(n, TC_ROWS_PER_BLOCK), 32 * tensorCoreWarps(n));
+        int warps = fp8OneRow ? TC_SPLITS[1] : tensorCoreWarps(n);
+        String kernel =
+                fp8OneRow ? baseName(format, activation, 8) + "_w" + warps : kernelName(format, activation, m, n);
+        return new RowMajorLaunch(kernel, Math.ceilDiv(n, TC_ROWS_PER_BLOCK), 32 * warps);
     }
 
     /**

@@ -90,9 +90,9 @@ public final class StreamRead implements AutoCloseable {
         int words = words(src.byteSize(), offset, bytes);
         MemorySegment from = MemorySegment.ofAddress(src.pointer().address() + offset);
         if (inStreamOrder) {
-            library.launchOrdered(KERNEL, grid(words, smCount, blocksPerSm), THREADS, stream, from, words, KEY, sink);
+            library.launchOrdered(KERNEL, grid(words), THREADS, stream, from, words, KEY, sink);
         } else {
-            library.launch(KERNEL, grid(words, smCount, blocksPerSm), THREADS, stream, from, words, KEY, sink);
+            library.launch(KERNEL, grid(words), THREADS, stream, from, words, KEY, sink);
         }
     }
 

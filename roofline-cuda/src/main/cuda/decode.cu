@@ -397,6 +397,33 @@ template <int N> __device__ __forceinline__ void cp_async_wait() {
     asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
 }
 
+// Four 8x8 matrices of 16-bit elements from shared memory, lane t giving the address of row t % 8 of matrix t / 8:
+// r[i] of lane t holds row t / 4, columns 2 (t % 4) and 2 (t % 4) + 1 of matrix i (ldmatrix), or with trans rows
+// 2 (t % 4) and 2 (t % 4) + 1 of column t / 4 (an mma.sync B fragment of a row-major [k][n] tile).
+__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* row) {
+    unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(row));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(a)
+                 : "memory");
+}
+__device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], const void* row) {
+    unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(row));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(a)
+                 : "memory");
+}
+__device__ __forceinline__ uint32_t half2_bits(float lo, float hi) {
+    __half2 h = __floats2half2_rn(lo, hi);
+    return *reinterpret_cast<uint32_t*>(&h);
+}
+// Byte offset of 16-byte piece `piece` of token row `row` in a tile of ROW_BYTES rows whose pieces are swizzled (piece
+// XOR row % 8): the 8 rows one ldmatrix reads at the same piece then fall in 8 different bank groups.
+template <int ROW_BYTES> __device__ __forceinline__ int swizzled(int row, int piece) {
+    return row * ROW_BYTES + ((piece ^ (row & 7)) << 4);
+}
+
 // Sums v[0..N) over the LANES lanes of a row group (lanes sub = 0..LANES-1, adjacent in the warp), leaving lane sub
 // with the totals of v[sub * N/LANES .. (sub + 1) * N/LANES) in v[0 .. N/LANES): each round halves what a lane holds,
 // sending the half its partner keeps and adding the partner's half of its own. N is a multiple of LANES.
@@ -435,7 +462,11 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     constexpr int RPT = TILE / ROWS;                        // token rows per thread per tile: 4 (16-bit) or 8 (FP8)
     constexpr int COPIES = ATTENTION_TILE_BYTES / 16 / ATTENTION_THREADS; // cp.async per thread per tile
     constexpr int SR = RPT < SCATTER_ROWS ? RPT : SCATTER_ROWS;
+    // FP16 caches take both products on the tensor cores (mma.sync m16n8k16, FP32 accumulators): the heads are the
+    // rows of A, at most 8 of its 16. bf16 (q would be rounded to bf16) and FP8 ones stay on the CUDA cores.
+    constexpr bool MMA = std::is_same<C, half>::value;
     static_assert(TILE % ROWS == 0 && MAX_CHUNK<QPK> % TILE == 0, "whole tiles of whole row groups");
+    static_assert(!MMA || (QPK <= 8 && TILE % 16 == 0 && D % 64 == 0), "whole fragments");
     __shared__ __align__(16) unsigned char s_tiles[ATTENTION_STAGES][ATTENTION_TILE_BYTES];
     __shared__ float s_p[QPK][MAX_CHUNK<QPK>];
     __shared__ float s_acc[ROWS][D];
@@ -485,7 +516,11 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
             for (int c = 0; c < COPIES; c++) {
                 int off = (c * ATTENTION_THREADS + threadIdx.x) * 16;
                 if (off < bytes) {
-                    cp_async16(dst + off, src + off);
+                    if constexpr (MMA) {
+                        cp_async16(dst + swizzled<ROW_BYTES>(off / ROW_BYTES, (off % ROW_BYTES) / 16), src + off);
+                    } else {
+                        cp_async16(dst + off, src + off);
+                    }
                 }
             }
         }
@@ -497,12 +532,31 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     }
 
     float qv[QPK][VEC];
+    // the tensor cores' A fragments of q (rows: the heads, lane / 4 of them in each lane's rows; rows 8-15 and the
+    // heads past QPK zero): halves 2 (lane % 4), +1 and +8, +9 of each 16 of the head's D
+    const int lane = threadIdx.x & 31;
+    const int warp = threadIdx.x >> 5;
+    const int qh = lane >> 2;
+    uint32_t qa[MMA ? D / 16 : 1][2];
+    if constexpr (MMA) {
 #pragma unroll
-    for (int j = 0; j < QPK; j++) {
-        load8(q + (size_t)b * q_row_stride + (size_t)(g * QPK + j) * D + sub * VEC, qv[j]);
+        for (int ks = 0; ks < D / 16; ks++) {
+            qa[ks][0] = 0u;
+            qa[ks][1] = 0u;
+            if (qh < QPK) {
+                const half* qp = q + (size_t)b * q_row_stride + (size_t)(g * QPK + qh) * D + ks * 16 + (lane & 3) * 2;
+                qa[ks][0] = *reinterpret_cast<const uint32_t*>(qp);
+                qa[ks][1] = *reinterpret_cast<const uint32_t*>(qp + 8);
+            }
+        }
+    } else {
 #pragma unroll
-        for (int e = 0; e < VEC; e++) {
-            qv[j][e] *= scale;
+        for (int j = 0; j < QPK; j++) {
+            load8(q + (size_t)b * q_row_stride + (size_t)(g * QPK + j) * D + sub * VEC, qv[j]);
+#pragma unroll
+            for (int e = 0; e < VEC; e++) {
+                qv[j][e] *= scale;
+            }
         }
     }
     constexpr int WARPS = ATTENTION_THREADS / 32;
@@ -518,30 +572,82 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
         cp_async_wait<ATTENTION_STAGES - 2>(); // this thread's pieces of tile i have landed
         __syncthreads(); // everyone's have, and every thread is done with tile i - 1, whose slot the next issue fills
         issue(i + ATTENTION_STAGES - 1);
-        return s_tiles[i % ATTENTION_STAGES] + row * ROW_BYTES + sub * VEC * (int)sizeof(C);
+        return s_tiles[i % ATTENTION_STAGES];
     };
 
     for (int i = 0; i < kt; i++) {
-        const unsigned char* slot = next(i);
+        const unsigned char* tile = next(i);
         // 1. logits of this tile's tokens t = t0 + u * ROWS + row
         const int t0 = i * TILE;
-        Raw raw[RPT];
+        if constexpr (MMA) {
+            // on the tensor cores: warp w the tile's 8-token groups w, w + WARPS, ..., S = q . K^T of a group in D/16
+            // steps (A: q, B: 8 key rows by ldmatrix), lane holding heads' logits of tokens 2 (lane % 4), +1
+            for (int grp = warp; grp < TILE / 8 && t0 + grp * 8 < n; grp += ATTENTION_THREADS / 32) {
+                float sacc[4] = {0.f, 0.f, 0.f, 0.f};
+                const int tok = grp * 8 + (lane & 7);
 #pragma unroll
-        for (int u = 0; u < RPT; u++) {
-            raw[u] = *reinterpret_cast<const Raw*>(slot + u * ROWS * ROW_BYTES);
-        }
-        if constexpr (SR * QPK >= LANES) {
-            // SR rows' QPK dot products reduced across the row's LANES lanes together (reduce_scatter):
-            // log2(LANES) rounds in which each lane sends half of what it still holds, so the lanes end up with
-            // the whole sums between them, SR * QPK - 1 shuffles instead of SR * QPK * log2(LANES)
+                for (int kk = 0; kk < D / 32; kk++) {
+                    uint32_t r[4];
+                    ldmatrix_x4(r, tile + swizzled<ROW_BYTES>(tok, kk * 4 + (lane >> 3)));
+                    roofline_gemv::mma_16816(sacc, qa[2 * kk][0], 0u, qa[2 * kk][1], 0u, r[0], r[1]);
+                    roofline_gemv::mma_16816(sacc, qa[2 * kk + 1][0], 0u, qa[2 * kk + 1][1], 0u, r[2], r[3]);
+                }
+                if (qh < QPK) {
+                    int t = t0 + grp * 8 + (lane & 3) * 2;
+                    if (t < n) {
+                        s_p[qh][t] = sacc[0] * scale;
+                    }
+                    if (t + 1 < n) {
+                        s_p[qh][t + 1] = sacc[1] * scale;
+                    }
+                }
+            }
+        } else {
+            const unsigned char* slot = tile + row * ROW_BYTES + sub * VEC * (int)sizeof(C);
+            Raw raw[RPT];
 #pragma unroll
-            for (int u0 = 0; u0 < RPT; u0 += SR) {
-                constexpr int NV = SR * QPK;
-                float vals[NV]; // vals[r * QPK + j]: row u0 + r, head j
+            for (int u = 0; u < RPT; u++) {
+                raw[u] = *reinterpret_cast<const Raw*>(slot + u * ROWS * ROW_BYTES);
+            }
+            if constexpr (SR * QPK >= LANES) {
+                // SR rows' QPK dot products reduced across the row's LANES lanes together (reduce_scatter):
+                // log2(LANES) rounds in which each lane sends half of what it still holds, so the lanes end up with
+                // the whole sums between them, SR * QPK - 1 shuffles instead of SR * QPK * log2(LANES)
 #pragma unroll
-                for (int r = 0; r < SR; r++) {
+                for (int u0 = 0; u0 < RPT; u0 += SR) {
+                    constexpr int NV = SR * QPK;
+                    float vals[NV]; // vals[r * QPK + j]: row u0 + r, head j
+#pragma unroll
+                    for (int r = 0; r < SR; r++) {
+                        float kv[VEC];
+                        KvTraits<C>::widen8(raw[u0 + r], kv);
+#pragma unroll
+                        for (int j = 0; j < QPK; j++) {
+                            float dot = 0.f;
+#pragma unroll
+                            for (int e = 0; e < VEC; e++) {
+                                dot += qv[j][e] * kv[e];
+                            }
+                            vals[r * QPK + j] = dot;
+                        }
+                    }
+                    reduce_scatter<LANES, NV>(vals, sub);
+                    constexpr int PER = NV / LANES;
+#pragma unroll
+                    for (int p = 0; p < PER; p++) {
+                        int idx = p + sub * PER; // the sum this lane now holds (reduce_scatter)
+                        int t = t0 + (u0 + idx / QPK) * ROWS + row;
+                        if (t < n) {
+                            s_p[idx % QPK][t] = vals[p];
+                        }
+                    }
+                }
+            } else {
+#pragma unroll
+                for (int u = 0; u < RPT; u++) {
+                    int t = t0 + u * ROWS + row;
                     float kv[VEC];
-                    KvTraits<C>::widen8(raw[u0 + r], kv);
+                    KvTraits<C>::widen8(raw[u], kv);
 #pragma unroll
                     for (int j = 0; j < QPK; j++) {
                         float dot = 0.f;
@@ -549,39 +655,13 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                         for (int e = 0; e < VEC; e++) {
                             dot += qv[j][e] * kv[e];
                         }
-                        vals[r * QPK + j] = dot;
-                    }
-                }
-                reduce_scatter<LANES, NV>(vals, sub);
-                constexpr int PER = NV / LANES;
 #pragma unroll
-                for (int p = 0; p < PER; p++) {
-                    int idx = p + sub * PER; // the sum this lane now holds (reduce_scatter)
-                    int t = t0 + (u0 + idx / QPK) * ROWS + row;
-                    if (t < n) {
-                        s_p[idx % QPK][t] = vals[p];
-                    }
-                }
-            }
-        } else {
-#pragma unroll
-            for (int u = 0; u < RPT; u++) {
-                int t = t0 + u * ROWS + row;
-                float kv[VEC];
-                KvTraits<C>::widen8(raw[u], kv);
-#pragma unroll
-                for (int j = 0; j < QPK; j++) {
-                    float dot = 0.f;
-#pragma unroll
-                    for (int e = 0; e < VEC; e++) {
-                        dot += qv[j][e] * kv[e];
-                    }
-#pragma unroll
-                    for (int o = LANES / 2; o > 0; o >>= 1) {
-                        dot += __shfl_xor_sync(0xffffffffu, dot, o);
-                    }
-                    if (sub == 0 && t < n) {
-                        s_p[j][t] = dot;
+                        for (int o = LANES / 2; o > 0; o >>= 1) {
+                            dot += __shfl_xor_sync(0xffffffffu, dot, o);
+                        }
+                        if (sub == 0 && t < n) {
+                            s_p[j][t] = dot;
+                        }
                     }
                 }
             }
@@ -645,47 +725,117 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
             acc[j][e] = 0.f;
         }
     }
+    // on the tensor cores: warp w the columns [w * DW, (w + 1) * DW) of every head, O = P . V in steps of 16 tokens
+    // (A: the heads' weights from s_p as FP16, B: value rows by ldmatrix.trans), lane holding heads' outputs at
+    // columns 2 (lane % 4), +1 of each 8
+    constexpr int DW = D / (ATTENTION_THREADS / 32);
+    constexpr int NT = DW / 8;
+    float oacc[MMA ? NT : 1][4];
+#pragma unroll
+    for (int nt = 0; nt < (MMA ? NT : 1); nt++) {
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            oacc[nt][e] = 0.f;
+        }
+    }
     for (int i = kt; i < tiles; i++) {
-        const unsigned char* slot = next(i);
+        const unsigned char* tile = next(i);
         const int t0 = (i - kt) * TILE;
+        if constexpr (MMA) {
 #pragma unroll
-        for (int u = 0; u < RPT; u++) {
-            int t = t0 + u * ROWS + row;
-            if (t < n) {
-                float vv[VEC];
-                KvTraits<C>::widen8(*reinterpret_cast<const Raw*>(slot + u * ROWS * ROW_BYTES), vv);
+            for (int ks = 0; ks < TILE / 16; ks++) {
+                const int tb = t0 + ks * 16;
+                if (tb >= n) {
+                    break;
+                }
+                const int tk = tb + (lane & 3) * 2; // the tokens of this lane's weights and value halves
+                uint32_t pa0 = 0u;
+                uint32_t pa2 = 0u;
+                if (qh < QPK) {
+                    pa0 = half2_bits(tk < n ? s_p[qh][tk] : 0.f, tk + 1 < n ? s_p[qh][tk + 1] : 0.f);
+                    pa2 = half2_bits(tk + 8 < n ? s_p[qh][tk + 8] : 0.f, tk + 9 < n ? s_p[qh][tk + 9] : 0.f);
+                }
+                // rows past n hold an older tile's bytes (or none yet), which a zero weight would not cancel if they
+                // were not finite: they are zeroed
+                const bool whole = tb + 16 <= n;
+                const uint32_t m0 = (tk < n ? 0xffffu : 0u) | (tk + 1 < n ? 0xffff0000u : 0u);
+                const uint32_t m1 = (tk + 8 < n ? 0xffffu : 0u) | (tk + 9 < n ? 0xffff0000u : 0u);
+                const int tok = ks * 16 + ((lane >> 3) & 1) * 8 + (lane & 7);
 #pragma unroll
-                for (int j = 0; j < QPK; j++) {
-                    float p = s_p[j][t];
+                for (int np = 0; np < NT / 2; np++) {
+                    uint32_t r[4];
+                    ldmatrix_x4_trans(r, tile + swizzled<ROW_BYTES>(tok, warp * DW / 8 + np * 2 + (lane >> 4)));
+                    if (!whole) {
+                        r[0] &= m0;
+                        r[1] &= m1;
+                        r[2] &= m0;
+                        r[3] &= m1;
+                    }
+                    roofline_gemv::mma_16816(oacc[2 * np], pa0, 0u, pa2, 0u, r[0], r[1]);
+                    roofline_gemv::mma_16816(oacc[2 * np + 1], pa0, 0u, pa2, 0u, r[2], r[3]);
+                }
+            }
+        } else {
+            const unsigned char* slot = tile + row * ROW_BYTES + sub * VEC * (int)sizeof(C);
 #pragma unroll
-                    for (int e = 0; e < VEC; e++) {
-                        acc[j][e] += p * vv[e];
+            for (int u = 0; u < RPT; u++) {
+                int t = t0 + u * ROWS + row;
+                if (t < n) {
+                    float vv[VEC];
+                    KvTraits<C>::widen8(*reinterpret_cast<const Raw*>(slot + u * ROWS * ROW_BYTES), vv);
+#pragma unroll
+                    for (int j = 0; j < QPK; j++) {
+                        float p = s_p[j][t];
+#pragma unroll
+                        for (int e = 0; e < VEC; e++) {
+                            acc[j][e] += p * vv[e];
+                        }
                     }
                 }
             }
         }
     }
+    if constexpr (MMA) {
+        if (qh < QPK) {
+            size_t bh = (size_t)b * heads + g * QPK + qh;
+            float* o = partial_acc + (bh * splits + s) * D + warp * DW + (lane & 3) * 2;
 #pragma unroll
-    for (int j = 0; j < QPK; j++) {
-#pragma unroll
-        for (int e = 0; e < VEC; e++) {
-            s_acc[row][sub * VEC + e] = acc[j][e];
-        }
-        __syncthreads();
-        size_t bh = (size_t)b * heads + g * QPK + j;
-        for (int i = threadIdx.x; i < D; i += ATTENTION_THREADS) {
-            float a = 0.f;
-#pragma unroll
-            for (int r = 0; r < ROWS; r++) {
-                a += s_acc[r][i];
+            for (int nt = 0; nt < NT; nt++) {
+                o[nt * 8] = oacc[nt][0] * v_scale;
+                o[nt * 8 + 1] = oacc[nt][1] * v_scale;
             }
-            partial_acc[(bh * splits + s) * D + i] = a * v_scale; // the values' scale, once per output
         }
         if (threadIdx.x == 0) {
-            partial_ml[(bh * splits + s) * 2] = m[j];
-            partial_ml[(bh * splits + s) * 2 + 1] = l[j];
+#pragma unroll
+            for (int j = 0; j < QPK; j++) {
+                size_t bh = (size_t)b * heads + g * QPK + j;
+                partial_ml[(bh * splits + s) * 2] = m[j];
+                partial_ml[(bh * splits + s) * 2 + 1] = l[j];
+            }
         }
-        __syncthreads();
+    } else {
+#pragma unroll
+        for (int j = 0; j < QPK; j++) {
+#pragma unroll
+            for (int e = 0; e < VEC; e++) {
+                s_acc[row][sub * VEC + e] = acc[j][e];
+            }
+            __syncthreads();
+            size_t bh = (size_t)b * heads + g * QPK + j;
+            for (int i = threadIdx.x; i < D; i += ATTENTION_THREADS) {
+                float a = 0.f;
+#pragma unroll
+                for (int r = 0; r < ROWS; r++) {
+                    a += s_acc[r][i];
+                }
+                partial_acc[(bh * splits + s) * D + i] = a * v_scale; // the values' scale, once per output
+            }
+            if (threadIdx.x == 0) {
+                partial_ml[(bh * splits + s) * 2] = m[j];
+                partial_ml[(bh * splits + s) * 2 + 1] = l[j];
+            }
+            __syncthreads();
+        }
     }
 }
 

@@ -287,15 +287,15 @@ public final class GemvKernels implements AutoCloseable {
 
     /**
      * The launch of an M × K by N × K row-major product, with an epilogue unless {@code plain}: the tensor cores where
-     * {@link #tensorCores} or {@link #fp8OneRowOnTensorCores} say so and there is no epilogue (the tensor-core kernels
+     * {@link #tensorCores} or {@link #oneRowOnTensorCores} say so and there is no epilogue (the tensor-core kernels
      * store plain outputs), else the CUDA cores (above one row FP16's 16-row kernel carries the epilogue).
      *
      * @throws IllegalArgumentException above {@link #MAX_M} rows where only the CUDA cores could run them
      */
     static RowMajorLaunch rowMajorLaunch(
             WeightFormat format, Activation activation, int m, int n, int k, boolean plain) {
-        boolean fp8OneRow = fp8OneRowOnTensorCores(format, activation, m, n, k);
-        boolean tc = (tensorCores(format, activation, m) || fp8OneRow) && plain;
+        boolean oneRowTc = oneRowOnTensorCores(format, activation, m, n, k);
+        boolean tc = (tensorCores(format, activation, m) || oneRowTc) && plain;
         if (!tc && m > MAX_M) {
             throw new IllegalArgumentException("M (activation rows) " + m + " above " + MAX_M + " runs on the tensor"
                     + " cores only, which take " + format + " weights with " + Activation.F16 + " activations"
@@ -308,9 +308,9 @@ public final class GemvKernels implements AutoCloseable {
                     Math.ceilDiv(n, cudaCoreRowsPerBlock(format, m)),
                     THREADS);
         }
-        int warps = fp8OneRow ? TC_SPLITS[1] : tensorCoreWarps(n);
+        int warps = oneRowTc ? TC_SPLITS[1] : tensorCoreWarps(n);
         String kernel =
-                fp8OneRow ? baseName(format, activation, 8) + "_w" + warps : kernelName(format, activation, m, n);
+                oneRowTc ? baseName(format, activation, 8) + "_w" + warps : kernelName(format, activation, m, n);
         return new RowMajorLaunch(kernel, Math.ceilDiv(n, TC_ROWS_PER_BLOCK), 32 * warps);
     }
 
@@ -583,7 +583,7 @@ public final class GemvKernels implements AutoCloseable {
     /**
      * The kernel's name in the fatbin by format, activation and rows, e.g. {@code gemv_nvfp4_bf16_m1},
      * {@code gemv_fp8_f16_m8_w16}: what {@link #rowMajorLaunch} launches without an epilogue, except where
-     * {@link #fp8OneRowOnTensorCores} picks the tensor cores.
+     * {@link #oneRowOnTensorCores} picks the tensor cores.
      */
     static String kernelName(WeightFormat format, Activation activation, int m, int n) {
         String name = baseName(format, activation, rowsBound(format, activation, m));
@@ -594,25 +594,31 @@ public final class GemvKernels implements AutoCloseable {
     static final int FP8_ONE_ROW_TC_MIN_N = 4096;
     /** The most output rows at which FP8 weights run one row on the tensor cores. */
     static final int FP8_ONE_ROW_TC_MAX_N = 6144;
-    /** The shortest rows (K) at which FP8 weights run one row on the tensor cores. */
-    static final int FP8_ONE_ROW_TC_MIN_K = 4096;
+    /** The output rows at which INT8 weights run one row on the tensor cores. */
+    static final int INT8_ONE_ROW_TC_N = 4096;
+    /** The shortest rows (K) at which FP8 or INT8 weights run one row on the tensor cores. */
+    static final int ONE_ROW_TC_MIN_K = 4096;
 
     /**
-     * Whether a one-row product of FP8 weights with FP16 activations runs the 8-row tensor-core kernel on 16 warps
-     * ({@code gemv_fp8_f16_m8_w16}) instead of the CUDA-core one: from {@value #FP8_ONE_ROW_TC_MIN_N} to
-     * {@value #FP8_ONE_ROW_TC_MAX_N} rows of at least {@value #FP8_ONE_ROW_TC_MIN_K}. There it made Llama-3-8B's FP8
-     * decode step at one sequence 46–50 µs faster on an H200 (q/k/v at 6144 rows, o and down at 4096; 8.06 against
-     * 8.65 µs alone at 6144 × 4096), while INT8 on it was slower at 6144 rows (docs/design/gemv-kernels.md, "One row of
-     * FP8 at 4096–6144 rows on the tensor cores"). Shorter rows give each of the 16 warps
-     * fewer steps, and other shapes were not measured faster; they keep the CUDA-core kernel.
+     * Whether a one-row product of 8-bit weights with FP16 activations runs the 8-row tensor-core kernel on 16 warps
+     * ({@code gemv_fp8_f16_m8_w16}, {@code gemv_int8_f16_m8_w16}) instead of the CUDA-core one: FP8 from
+     * {@value #FP8_ONE_ROW_TC_MIN_N} to {@value #FP8_ONE_ROW_TC_MAX_N} rows, INT8 at {@value #INT8_ONE_ROW_TC_N}, both
+     * with rows of at least {@value #ONE_ROW_TC_MIN_K}. There the tensor cores made Llama-3-8B's decode step at one
+     * sequence on an H200 46–50 µs faster with FP8 weights (q/k/v at 6144 rows, o and down at 4096; 8.06 against 8.65
+     * µs alone at 6144 × 4096) and 92–96 µs faster with INT8 (o and down; 6.28 against 7.15 µs alone at 4096²), while
+     * INT8 at 6144 rows was slower (docs/design/gemv-kernels.md, "One row of 8-bit weights on the tensor cores").
+     * Shorter rows give each of the 16 warps fewer steps, and other shapes were not measured faster; they keep the
+     * CUDA-core kernel.
      */
-    static boolean fp8OneRowOnTensorCores(WeightFormat format, Activation activation, int m, int n, int k) {
-        return m == 1
-                && format == WeightFormat.FP8_E4M3
-                && activation == Activation.F16
-                && n >= FP8_ONE_ROW_TC_MIN_N
-                && n <= FP8_ONE_ROW_TC_MAX_N
-                && k >= FP8_ONE_ROW_TC_MIN_K;
+    static boolean oneRowOnTensorCores(WeightFormat format, Activation activation, int m, int n, int k) {
+        if (m != 1 || activation != Activation.F16 || k < ONE_ROW_TC_MIN_K) {
+            return false;
+        }
+        return switch (format) {
+            case FP8_E4M3 -> n >= FP8_ONE_ROW_TC_MIN_N && n <= FP8_ONE_ROW_TC_MAX_N;
+            case INT8 -> n == INT8_ONE_ROW_TC_N;
+            default -> false;
+        };
     }
 
     /** {@code gemv_<format>_<activation>_m<1|8|16|32>}: the whole name of a CUDA-core kernel, a tensor-core one's stem. */

@@ -67,7 +67,7 @@ public class GemvKernelsIT {
 
     /**
      * The tensor-core kernels' K splits (GemvKernels.tensorCoreWarps: 16 warps below 6144 rows, 8 from there; one row of
-     * FP8 at 4096-6144 rows on 16, GemvKernels.fp8OneRowOnTensorCores) at K long
+     * FP8 at 4096-6144 rows and INT8 at 4096 on 16, GemvKernels.oneRowOnTensorCores) at K long
      * enough for whole trips of unrolled steps plus a checked tail (NVFP4 / MXFP4: K = 8608 = 67 steps of 128 and a
      * partial one; INT4: 97 whole steps; FP8 / INT8 above one row: 134 steps of 64 and a partial one; FP16 / BF16
      * above one row: 269 steps of 32 and a partial one).
@@ -88,9 +88,10 @@ public class GemvKernelsIT {
         "INT4, 16, 6200, 12416",
         "FP8_E4M3, 16, 2100, 8608",
         "FP8_E4M3, 9, 6200, 8608",
-        // one row of FP8 at 4096-6144 rows of K >= 4096 runs the 8-row kernel on 16 warps
+        // one row of FP8 at 4096-6144 rows of K >= 4096, and of INT8 at 4096 rows, runs the 8-row kernel on 16 warps
         "FP8_E4M3, 1, 4096, 8608",
         "FP8_E4M3, 1, 6144, 4128",
+        "INT8, 1, 4096, 8608",
         "INT8, 16, 2100, 8608",
         "INT8, 2, 6200, 8608",
         // fewer rows than a block holds, M between 2 and 8: whole trips with most rows and columns absent

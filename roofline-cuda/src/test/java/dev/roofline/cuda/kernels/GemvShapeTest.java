@@ -120,7 +120,16 @@ class GemvShapeTest {
         assertThat(GemvKernels.rowMajorLaunch(WeightFormat.FP8_E4M3, Activation.BF16, 1, 4096, 4096, true)
                         .kernel())
                 .isEqualTo("gemv_fp8_bf16_m1");
-        assertThat(GemvKernels.rowMajorLaunch(WeightFormat.INT8, Activation.F16, 1, 4096, 4096, true)
+        // one row of INT8 at 4096 rows of K >= 4096 too; at 6144 rows, shorter rows or with an epilogue not
+        assertThat(GemvKernels.rowMajorLaunch(WeightFormat.INT8, Activation.F16, 1, 4096, 14336, true))
+                .isEqualTo(new GemvKernels.RowMajorLaunch("gemv_int8_f16_m8_w16", 256, 512));
+        assertThat(GemvKernels.rowMajorLaunch(WeightFormat.INT8, Activation.F16, 1, 6144, 4096, true)
+                        .kernel())
+                .isEqualTo("gemv_int8_f16_m1");
+        assertThat(GemvKernels.rowMajorLaunch(WeightFormat.INT8, Activation.F16, 1, 4096, 4095, true)
+                        .kernel())
+                .isEqualTo("gemv_int8_f16_m1");
+        assertThat(GemvKernels.rowMajorLaunch(WeightFormat.INT8, Activation.F16, 1, 4096, 4096, false)
                         .kernel())
                 .isEqualTo("gemv_int8_f16_m1");
         // its grid: 16 rows a block, 512 threads; the CUDA-core kernel's 8 rows a block of 128 threads beside it;

@@ -13,6 +13,8 @@
 #include <cuda_fp8.h>
 #include <math_constants.h>
 
+#include <type_traits>
+
 #include "launch_order.cuh"
 
 namespace roofline_decode {
@@ -363,9 +365,12 @@ extern "C" __global__ void __launch_bounds__(256) decode_silu_mul_f16(const half
 // Two fusions of this pass measured slower and are not made (docs/design/decode-kernels.md): merging the splits in the
 // last block of each KV head instead of decode_attention_reduce, and RoPE with the KV append done here instead of in
 // decode_rope_append.
-// Three phases over the chunk (at most MAX_CHUNK<QPK> tokens): the logits, D/8 threads per token row with one
-// 16-byte (8-byte for FP8) shared-memory read each, into shared memory; their max and sum; then the values the same
-// way, each thread summing its 8 columns over every ROWS-th token, the ROWS partial sums added through shared memory.
+// Three phases over the chunk (at most MAX_CHUNK<QPK> tokens): the logits, into shared memory; their max and sum; then
+// the values. With FP16 caches both products run on the tensor cores (mma.sync m16n8k16: the group's heads are the rows
+// of A, 8 key rows or 16 value rows by ldmatrix the B fragments, each warp on a quarter of the head's columns for the
+// values). BF16 and FP8 caches take them on the CUDA cores: D/8 threads per token row with one 16-byte (8-byte for FP8)
+// shared-memory read each for the logits, then the values the same way, each thread summing its 8 columns over every
+// ROWS-th token, the ROWS partial sums added through shared memory.
 // The chunk reaches shared memory as a stream of ATTENTION_TILE_BYTES tiles, first the keys' then the values', through
 // a ring of ATTENTION_STAGES slots filled by cp.async: STAGES - 1 tiles are in flight while one is used, and the first
 // value tiles are already on their way while the block takes the softmax, so DRAM is never idle on a block's account
@@ -464,7 +469,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     constexpr int SR = RPT < SCATTER_ROWS ? RPT : SCATTER_ROWS;
     // FP16 caches take both products on the tensor cores (mma.sync m16n8k16, FP32 accumulators): the heads are the
     // rows of A, at most 8 of its 16. bf16 (q would be rounded to bf16) and FP8 ones stay on the CUDA cores.
-    constexpr bool MMA = std::is_same<C, half>::value;
+    constexpr bool MMA = std::is_same<C, half>::value; // mma_16816: gemv.cu's, which includes this file
     static_assert(TILE % ROWS == 0 && MAX_CHUNK<QPK> % TILE == 0, "whole tiles of whole row groups");
     static_assert(!MMA || (QPK <= 8 && TILE % 16 == 0 && D % 64 == 0), "whole fragments");
     __shared__ __align__(16) unsigned char s_tiles[ATTENTION_STAGES][ATTENTION_TILE_BYTES];
@@ -500,7 +505,9 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
 
     // Tile i < kt is keys [i * TILE, (i + 1) * TILE), tile kt + i the same tokens' values; the split's tokens are
     // contiguous in the cache, so a tile is one contiguous span of bytes, copied in 16-byte pieces by consecutive
-    // threads. Rows at or past n are not copied: their slot keeps an older tile's bytes, which no sum below uses.
+    // threads. Rows at or past n are not copied: their slot keeps an older tile's bytes (or none yet). No sum below
+    // uses them: the CUDA-core products skip those rows; on the tensor cores a key row reaches only its own logit,
+    // which is not stored, and value rows are zeroed before the product.
     const int kt = (n + TILE - 1) / TILE;
     const int tiles = 2 * kt;
     size_t first = (((size_t)b * kv_heads + g) * capacity + begin) * ROW_BYTES;

@@ -510,6 +510,49 @@ class DecodeKernelsIT {
         attention(new int[] {length}, 32, 8, d, length);
     }
 
+    /**
+     * Every group size on FP16 caches, whose two products run on the tensor cores with the group's query heads as the
+     * rows of the mma's A (at most 8 of its 16): 2 and 8 query heads per KV head, and one at head size 128 (64 with one:
+     * {@link #multiHeadAttentionWithoutGrouping}), over rows whose chunks end inside a tile.
+     */
+    @ParameterizedTest(name = "{0} query heads on {1} KV heads of {2}, lengths {3}")
+    @CsvSource({"16, 8, 128, 1000;33", "64, 8, 128, 1000;33", "8, 8, 128, 257", "64, 8, 64, 1000;7", "16, 8, 64, 300"})
+    void attentionOfEveryGroupSize(int heads, int kvHeads, int d, String lengthList) {
+        int[] lengths =
+                Arrays.stream(lengthList.split(";")).mapToInt(Integer::parseInt).toArray();
+        attention(lengths, heads, kvHeads, d, Arrays.stream(lengths).max().orElseThrow());
+    }
+
+    /**
+     * Attention that one token dominates: each head's q is 3 times one key of its KV head, so that token's logit
+     * stands ~30 above the rest and its weight is ~1. The tensor cores take the weights as FP16; the output must still
+     * hold the reference's bound.
+     */
+    @Test
+    void attentionOnOneTokenMatchesTheReference() {
+        int[] lengths = {1000, 77};
+        int rows = lengths.length;
+        int heads = 32;
+        int kvHeads = 8;
+        int d = 128;
+        int capacity = 1000;
+        SplittableRandom rnd = new SplittableRandom(17);
+        short[] k = Halves.gaussian(rnd, rows * kvHeads * capacity * d, 1);
+        short[] v = Halves.gaussian(rnd, rows * kvHeads * capacity * d, 1);
+        double[] kd = Halves.decode(k);
+        double[] qd = new double[rows * heads * d];
+        for (int b = 0; b < rows; b++) {
+            for (int h = 0; h < heads; h++) {
+                int g = h / (heads / kvHeads);
+                int t = (h * 37 + 11) % lengths[b];
+                for (int i = 0; i < d; i++) {
+                    qd[(b * heads + h) * d + i] = 3 * kd[((b * kvHeads + g) * capacity + t) * d + i];
+                }
+            }
+        }
+        attention(Halves.encode(qd), k, v, lengths, heads, kvHeads, d, capacity);
+    }
+
     @Test
     void attentionOverARaggedBatch() {
         attention(new int[] {1, 17, 4096, 300}, 32, 8, 128, 4096);
@@ -550,6 +593,14 @@ class DecodeKernelsIT {
         short[] q = Halves.gaussian(rnd, rows * heads * d, 1);
         short[] k = Halves.gaussian(rnd, rows * kvHeads * capacity * d, 1);
         short[] v = Halves.gaussian(rnd, rows * kvHeads * capacity * d, 1);
+        attention(q, k, v, lengths, heads, kvHeads, d, capacity);
+    }
+
+    /** The attention over FP16 q, k and v (k and v: capacity tokens a KV head) against the CPU reference. */
+    private static void attention(
+            short[] q, short[] k, short[] v, int[] lengths, int heads, int kvHeads, int d, int capacity) {
+        int rows = lengths.length;
+        int maxLength = Arrays.stream(lengths).max().orElseThrow();
         try (DeviceBuffer dq = Halves.upload(q);
                 DeviceBuffer kc = Halves.upload(k);
                 DeviceBuffer vc = Halves.upload(v);

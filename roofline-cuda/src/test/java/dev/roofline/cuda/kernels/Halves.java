@@ -26,6 +26,15 @@ final class Halves {
         return d;
     }
 
+    /** {@code values} rounded to FP16 bits. */
+    static short[] encode(double[] values) {
+        short[] h = new short[values.length];
+        for (int i = 0; i < values.length; i++) {
+            h[i] = Float.floatToFloat16((float) values[i]);
+        }
+        return h;
+    }
+
     /** A device buffer holding {@code values}. */
     static DeviceBuffer upload(short[] values) {
         DeviceBuffer b = DeviceBuffer.allocate(2L * values.length);

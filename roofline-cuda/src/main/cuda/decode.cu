@@ -403,21 +403,21 @@ template <int N> __device__ __forceinline__ void cp_async_wait() {
 }
 
 // Four 8x8 matrices of 16-bit elements from shared memory, lane t giving the address of row t % 8 of matrix t / 8:
-// r[i] of lane t holds row t / 4, columns 2 (t % 4) and 2 (t % 4) + 1 of matrix i (ldmatrix), or with trans rows
+// r[i] of lane t holds row t / 4, columns 2 (t % 4) and 2 (t % 4) + 1 of matrix i (ldmatrix), or with TRANS rows
 // 2 (t % 4) and 2 (t % 4) + 1 of column t / 4 (an mma.sync B fragment of a row-major [k][n] tile).
-__device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* row) {
+template <bool TRANS> __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* row) {
     unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(row));
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(a)
-                 : "memory");
-}
-__device__ __forceinline__ void ldmatrix_x4_trans(uint32_t (&r)[4], const void* row) {
-    unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(row));
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(a)
-                 : "memory");
+#define ROOFLINE_LDMATRIX(shape)                                                                                       \
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4" shape ".shared.b16 {%0,%1,%2,%3}, [%4];"                              \
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])                                                      \
+                 : "r"(a)                                                                                              \
+                 : "memory")
+    if constexpr (TRANS) {
+        ROOFLINE_LDMATRIX(".trans");
+    } else {
+        ROOFLINE_LDMATRIX("");
+    }
+#undef ROOFLINE_LDMATRIX
 }
 __device__ __forceinline__ uint32_t half2_bits(float lo, float hi) {
     __half2 h = __floats2half2_rn(lo, hi);
@@ -595,7 +595,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
 #pragma unroll
                 for (int kk = 0; kk < D / 32; kk++) {
                     uint32_t r[4];
-                    ldmatrix_x4(r, tile + swizzled<ROW_BYTES>(tok, kk * 4 + (lane >> 3)));
+                    ldmatrix_x4<false>(r, tile + swizzled<ROW_BYTES>(tok, kk * 4 + (lane >> 3)));
                     roofline_gemv::mma_16816(sacc, qa[2 * kk][0], 0u, qa[2 * kk][1], 0u, r[0], r[1]);
                     roofline_gemv::mma_16816(sacc, qa[2 * kk + 1][0], 0u, qa[2 * kk + 1][1], 0u, r[2], r[3]);
                 }
@@ -771,7 +771,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
 #pragma unroll
                 for (int np = 0; np < NT / 2; np++) {
                     uint32_t r[4];
-                    ldmatrix_x4_trans(r, tile + swizzled<ROW_BYTES>(tok, warp * DW / 8 + np * 2 + (lane >> 4)));
+                    ldmatrix_x4<true>(r, tile + swizzled<ROW_BYTES>(tok, warp * DW / 8 + np * 2 + (lane >> 4)));
                     if (!whole) {
                         r[0] &= m0;
                         r[1] &= m1;

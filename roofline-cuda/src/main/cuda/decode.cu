@@ -372,7 +372,8 @@ extern "C" __global__ void __launch_bounds__(256) decode_silu_mul_f16(const half
 // shared-memory read each for the logits, then the values the same way, each thread summing its 8 columns over every
 // ROWS-th token, the ROWS partial sums added through shared memory.
 // The chunk reaches shared memory as a stream of ATTENTION_TILE_BYTES tiles, first the keys' then the values', through
-// a ring of ATTENTION_STAGES slots filled by cp.async: STAGES - 1 tiles are in flight while one is used, and the first
+// a ring of STAGES slots filled by cp.async (ATTENTION_STAGES, ATTENTION_STAGES_MMA on the tensor cores): STAGES - 1
+// tiles are in flight while one is used, and the first
 // value tiles are already on their way while the block takes the softmax, so DRAM is never idle on a block's account
 // between its first load and its last (loads into registers would hold at most 16 KiB a block in flight, and none
 // through the softmax).
@@ -382,7 +383,14 @@ constexpr int ATTENTION_THREADS = 128;
 constexpr int ATTENTION_MAX_CHUNK = 512;
 template <int QPK> inline constexpr int MAX_CHUNK = QPK > 4 ? 256 : ATTENTION_MAX_CHUNK;
 constexpr int ATTENTION_TILE_BYTES = 8192;
+// Ring slots: 4 on the CUDA cores; 3 where both products run on the tensor cores, which streamed 1.8-3.3 % faster
+// there than 4 with every FP16 configuration measured and 1-4 % slower on the CUDA cores at batch 1 x 1k and 8 x 8k
+// (docs/design/decode-kernels.md).
 constexpr int ATTENTION_STAGES = 4;
+constexpr int ATTENTION_STAGES_MMA = 3;
+// Floats past each head's row of logits in shared memory: rows 8 banks apart, so the tensor-core fragments' accesses
+// (heads lane / 4, tokens 2 (lane % 4) and + 1) fall in 16 different banks instead of 4 lanes on each.
+constexpr int S_P_PAD = 8;
 
 // Rows of keys whose dot products one reduce_scatter sums: up to 8 rows x QPK heads values per lane (32 at QPK = 4).
 constexpr int SCATTER_ROWS = 8;
@@ -470,10 +478,11 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     // FP16 caches take both products on the tensor cores (mma.sync m16n8k16, FP32 accumulators): the heads are the
     // rows of A, at most 8 of its 16. bf16 (q would be rounded to bf16) and FP8 ones stay on the CUDA cores.
     constexpr bool MMA = std::is_same<C, half>::value; // mma_16816: gemv.cu's, which includes this file
+    constexpr int STAGES = MMA ? ATTENTION_STAGES_MMA : ATTENTION_STAGES;
     static_assert(TILE % ROWS == 0 && MAX_CHUNK<QPK> % TILE == 0, "whole tiles of whole row groups");
     static_assert(!MMA || (QPK <= 8 && TILE % 16 == 0 && D % 64 == 0), "whole fragments");
-    __shared__ __align__(16) unsigned char s_tiles[ATTENTION_STAGES][ATTENTION_TILE_BYTES];
-    __shared__ float s_p[QPK][MAX_CHUNK<QPK>];
+    __shared__ __align__(16) unsigned char s_tiles[STAGES][ATTENTION_TILE_BYTES];
+    __shared__ __align__(8) float s_p[QPK][MAX_CHUNK<QPK> + S_P_PAD];
     __shared__ float s_acc[ROWS][D];
     __shared__ float s_max[QPK][ATTENTION_THREADS / 32];
     __shared__ float s_sum[QPK][ATTENTION_THREADS / 32];
@@ -518,7 +527,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
             int tile = i < kt ? i : i - kt;
             const unsigned char* src = (i < kt ? k_bytes : v_bytes) + (size_t)tile * ATTENTION_TILE_BYTES;
             int bytes = min(TILE, n - tile * TILE) * ROW_BYTES;
-            unsigned char* dst = s_tiles[i % ATTENTION_STAGES];
+            unsigned char* dst = s_tiles[i % STAGES];
 #pragma unroll
             for (int c = 0; c < COPIES; c++) {
                 int off = (c * ATTENTION_THREADS + threadIdx.x) * 16;
@@ -534,7 +543,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
         cp_async_commit(); // an empty group past the last tile keeps the count the waits rely on
     };
 #pragma unroll
-    for (int i = 0; i < ATTENTION_STAGES - 1; i++) {
+    for (int i = 0; i < STAGES - 1; i++) {
         issue(i);
     }
 
@@ -576,10 +585,10 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     }
     // tile i in its slot, this thread's first row of it; the next tile but STAGES - 2 on its way
     auto next = [&](int i) {
-        cp_async_wait<ATTENTION_STAGES - 2>(); // this thread's pieces of tile i have landed
+        cp_async_wait<STAGES - 2>(); // this thread's pieces of tile i have landed
         __syncthreads(); // everyone's have, and every thread is done with tile i - 1, whose slot the next issue fills
-        issue(i + ATTENTION_STAGES - 1);
-        return s_tiles[i % ATTENTION_STAGES];
+        issue(i + STAGES - 1);
+        return s_tiles[i % STAGES];
     };
 
     for (int i = 0; i < kt; i++) {
@@ -756,15 +765,20 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                     break;
                 }
                 const int tk = tb + (lane & 3) * 2; // the tokens of this lane's weights and value halves
+                // rows past n hold an older tile's bytes (or none yet), which a zero weight would not cancel if they
+                // were not finite: they are zeroed, as are the weights past n (s_p holds no logit there)
+                const bool whole = tb + 16 <= n;
                 uint32_t pa0 = 0u;
                 uint32_t pa2 = 0u;
-                if (qh < QPK) {
+                if (qh < QPK && whole) { // tk even, rows of an even length: 8-byte aligned pairs
+                    const float2 w0 = *reinterpret_cast<const float2*>(&s_p[qh][tk]);
+                    const float2 w8 = *reinterpret_cast<const float2*>(&s_p[qh][tk + 8]);
+                    pa0 = half2_bits(w0.x, w0.y);
+                    pa2 = half2_bits(w8.x, w8.y);
+                } else if (qh < QPK) {
                     pa0 = half2_bits(tk < n ? s_p[qh][tk] : 0.f, tk + 1 < n ? s_p[qh][tk + 1] : 0.f);
                     pa2 = half2_bits(tk + 8 < n ? s_p[qh][tk + 8] : 0.f, tk + 9 < n ? s_p[qh][tk + 9] : 0.f);
                 }
-                // rows past n hold an older tile's bytes (or none yet), which a zero weight would not cancel if they
-                // were not finite: they are zeroed
-                const bool whole = tb + 16 <= n;
                 const uint32_t m0 = (tk < n ? 0xffffu : 0u) | (tk + 1 < n ? 0xffff0000u : 0u);
                 const uint32_t m1 = (tk + 8 < n ? 0xffffu : 0u) | (tk + 9 < n ? 0xffff0000u : 0u);
                 const int tok = ks * 16 + ((lane >> 3) & 1) * 8 + (lane & 7);
@@ -847,7 +861,8 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
 }
 
 // BLOCKS: the blocks per SM the register budget is set for (DecodeKernels.attentionBlocksPerSm). Five keep up to
-// 5 x 3 tiles = 120 KiB in flight per SM and fit a Hopper SM's shared memory (~45 KiB a block); groups of 8 query
+// 5 x 3 tiles = 120 KiB in flight per SM on the CUDA cores (5 x 2 = 80 KiB on the tensor cores) and fit a Hopper SM's
+// shared memory (at most ~45 KiB a block); groups of 8 query
 // heads keep twice the accumulators and would spill at five, so they take what fits. One kernel per cache type (sfx:
 // f16, bf16, e4m3), head size and group size.
 #define ROOFLINE_ATTENTION_SPLIT(C, sfx, D, QPK, BLOCKS)                                                             \

@@ -126,15 +126,7 @@ public final class AttentionBenchmark {
             for (KvCacheFormat kv : kvFormats) {
                 for (int context : contexts) {
                     for (int batch : batches) {
-                        Attention op = Attention.of(
-                                "attention",
-                                (long) batch * kvHeads,
-                                heads / kvHeads,
-                                context,
-                                headDim,
-                                headDim,
-                                kv.precision(),
-                                Precision.FP16);
+                        Attention op = operator(kv, batch, context, heads, kvHeads, headDim);
                         long kvBytes = 2L * kv.elementBytes() * batch * kvHeads * context * headDim;
                         TimingStats t =
                                 time(kernels, device, stream, timing, kv, batch, context, heads, kvHeads, headDim);
@@ -162,6 +154,22 @@ public final class AttentionBenchmark {
             }
             return new Results(device.toString(), ceilings, out);
         }
+    }
+
+    /**
+     * The decode attention priced by the roofline: one query token per sequence, its {@code heads / kvHeads} query
+     * heads a KV head's rows, FP16 queries and outputs over keys and values stored in {@code kv}'s precision.
+     */
+    static Attention operator(KvCacheFormat kv, int batch, int context, long heads, long kvHeads, long headDim) {
+        return Attention.of(
+                "attention",
+                (long) batch * kvHeads,
+                heads / kvHeads,
+                context,
+                headDim,
+                headDim,
+                Precision.FP16,
+                kv.precision());
     }
 
     private static TimingStats time(

@@ -4,6 +4,7 @@ import dev.roofline.core.hardware.Hardware;
 import dev.roofline.core.precision.Precision;
 import dev.roofline.core.roofline.Attention;
 import dev.roofline.core.roofline.Roofline;
+import dev.roofline.cuda.kernels.KvCacheFormat;
 import org.junit.jupiter.api.Test;
 
 import java.time.LocalDate;
@@ -46,5 +47,23 @@ class AttentionBenchmarkTest {
         assertThat(csv.lines().findFirst().orElseThrow())
                 .isEqualTo("label,median_us,kv_gbps,pct_of_copy,roofline_us,error_pct,same_bytes_copy_us,vs_copy,"
                         + "same_bytes_read_us,read_pct_of_copy,vs_read");
+    }
+
+    @Test
+    void theRooflinePricesTheKeysAndValuesInTheCachesPrecisionAndTheQueriesInFp16() {
+        // batch 1, 32 heads on 8 KV heads of 128, 8192 tokens; per KV head: q and out 4 x 128 x 2 B each,
+        // K and V 8192 x 128 x (2 B, or 1 B for FP8)
+        assertThat(AttentionBenchmark.operator(KvCacheFormat.FP16, 1, 8192, 32, 8, 128)
+                        .bytes())
+                .isEqualTo(8L * (2 * 1024 + 2 * 2_097_152))
+                .isEqualTo(33_570_816L);
+        assertThat(AttentionBenchmark.operator(KvCacheFormat.of(Precision.FP8_E4M3), 1, 8192, 32, 8, 128)
+                        .bytes())
+                .isEqualTo(8L * (2 * 1024 + 2 * 1_048_576))
+                .isEqualTo(16_793_600L);
+        // batch 4 of the same: four times the KV heads
+        assertThat(AttentionBenchmark.operator(KvCacheFormat.BF16, 4, 8192, 32, 8, 128)
+                        .bytes())
+                .isEqualTo(4 * 33_570_816L);
     }
 }

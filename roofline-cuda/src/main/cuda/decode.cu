@@ -388,9 +388,10 @@ constexpr int ATTENTION_TILE_BYTES = 8192;
 // (docs/design/decode-kernels.md).
 constexpr int ATTENTION_STAGES = 4;
 constexpr int ATTENTION_STAGES_MMA = 3;
-// Floats past each head's row of logits in shared memory: rows 8 banks apart, so the tensor-core fragments' accesses
-// (heads lane / 4, tokens 2 (lane % 4) and + 1) fall in 16 different banks instead of 4 lanes on each.
-constexpr int S_P_PAD = 8;
+// Floats past each head's row of logits in shared memory on the tensor cores: rows 8 banks apart, so the fragments'
+// accesses (heads lane / 4, tokens 2 (lane % 4) and + 1) fall in 16 different banks instead of 4 lanes on each. The
+// CUDA cores' accesses run along a row and keep unpadded rows (padded, FP8 at batch 8 x 32k streamed 0.8 % slower).
+constexpr int S_P_PAD_MMA = 8;
 
 // Rows of keys whose dot products one reduce_scatter sums: up to 8 rows x QPK heads values per lane (32 at QPK = 4).
 constexpr int SCATTER_ROWS = 8;
@@ -479,6 +480,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     // rows of A, at most 8 of its 16. bf16 (q would be rounded to bf16) and FP8 ones stay on the CUDA cores.
     constexpr bool MMA = std::is_same<C, half>::value; // mma_16816: gemv.cu's, which includes this file
     constexpr int STAGES = MMA ? ATTENTION_STAGES_MMA : ATTENTION_STAGES;
+    constexpr int S_P_PAD = MMA ? S_P_PAD_MMA : 0;
     static_assert(TILE % ROWS == 0 && MAX_CHUNK<QPK> % TILE == 0, "whole tiles of whole row groups");
     static_assert(!MMA || (QPK <= 8 && TILE % 16 == 0 && D % 64 == 0), "whole fragments");
     __shared__ __align__(16) unsigned char s_tiles[STAGES][ATTENTION_TILE_BYTES];

@@ -400,15 +400,15 @@ public final class DecodeKernels implements AutoCloseable {
 
     /**
      * Static shared memory of one block of the attention's first pass (attention_split in decode.cu): the ring of 4
-     * KV tiles of 8 KiB, a logit per head and token of its longest chunk plus {@link #ATTENTION_LOGIT_PAD}, the 8 or 16
-     * rows of partial outputs (4 KiB at either head size) and each warp's max and sum per head: 45,312 bytes for groups
-     * of 4, 45,568 for 8, as ptxas reports them for sm_90a for BF16 and FP8 caches. With FP16 caches the products run
-     * on the tensor cores with a ring of 3 tiles and without the rows of partial outputs (33,024 and 33,280 bytes), so
+     * KV tiles of 8 KiB, a logit per head and token of its longest chunk, the 8 or 16 rows of partial outputs (4 KiB at
+     * either head size) and each warp's max and sum per head: 45,184 bytes for groups of 4, 45,312 for 8, as ptxas
+     * reports them for sm_90a for BF16 and FP8 caches. With FP16 caches the products run on the tensor cores with a
+     * ring of 3 tiles, logit rows 8 floats longer and without the rows of partial outputs (33,024 and 33,280 bytes), so
      * this bound holds for every cache type.
      */
     static int attentionBlockSharedBytes(int group) {
         return ATTENTION_STAGES * ATTENTION_TILE_BYTES
-                + 4 * group * (attentionMaxChunk(group) + ATTENTION_LOGIT_PAD)
+                + 4 * group * attentionMaxChunk(group)
                 + 4096
                 + 2 * 4 * group * 4;
     }
@@ -417,8 +417,6 @@ public final class DecodeKernels implements AutoCloseable {
     static final int ATTENTION_TILE_BYTES = 8192;
     /** Tiles in the attention's shared-memory ring on the CUDA cores (ATTENTION_STAGES in decode.cu), the most. */
     static final int ATTENTION_STAGES = 4;
-    /** Floats past each head's row of logits in the attention's shared memory (S_P_PAD in decode.cu). */
-    static final int ATTENTION_LOGIT_PAD = 8;
 
     /**
      * Blocks of the attention's first pass one SM holds at once, as the split count assumes: what the registers allow

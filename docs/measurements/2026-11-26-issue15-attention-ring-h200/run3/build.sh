@@ -1,3 +1,4 @@
+# run 3: ../probe.cu, decode.cu patched by ../variants.diff; each binary runs FP16, BF16 and FP8 caches
 set -e
 cd src
 b() { nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I. probe.cu -o ../$1 -cudart static -DVARIANT="\"$1\"" "${@:2}" & }

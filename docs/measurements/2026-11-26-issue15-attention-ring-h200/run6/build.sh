@@ -1,3 +1,4 @@
+# run 6: probe.cu here, decode.cu (c496685) patched by variants.diff here; run with an argument: FP16 only
 set -e
 cd src
 b() { nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -I. probe.cu -o ../$1 -cudart static -DVARIANT="\"$1\"" "${@:2}" & }

@@ -383,9 +383,9 @@ constexpr int ATTENTION_THREADS = 128;
 constexpr int ATTENTION_MAX_CHUNK = 512;
 template <int QPK> inline constexpr int MAX_CHUNK = QPK > 4 ? 256 : ATTENTION_MAX_CHUNK;
 constexpr int ATTENTION_TILE_BYTES = 8192;
-// Ring slots: 4 on the CUDA cores; 3 where both products run on the tensor cores, which streamed 1.8-3.3 % faster
-// there than 4 with every FP16 configuration measured and 1-4 % slower on the CUDA cores at batch 1 x 1k and 8 x 8k
-// (docs/design/decode-kernels.md).
+// Ring slots: 4 on the CUDA cores; 3 where both products run on the tensor cores: with padded logit rows 3 streamed
+// 0.6-4.6 % faster there than 4 at every FP16 configuration measured, and on the CUDA cores it was slower (BF16 at
+// batch 1 x 1k by 9 %; docs/design/decode-kernels.md).
 constexpr int ATTENTION_STAGES = 4;
 constexpr int ATTENTION_STAGES_MMA = 3;
 // Floats past each head's row of logits in shared memory on the tensor cores: rows 8 banks apart, so the fragments'

@@ -495,7 +495,9 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     int g = bg - b * kv_heads;
     int begin = s * chunk;
     int n = min(begin + chunk, lengths[b]) - begin; // tokens in this split; uniform over the block
-    roofline_launch::wait_for_previous_kernel();
+    // the merge after this pass launches programmatically as each block ends (let_next_kernel_launch below): resident
+    // from the pass's start instead, it slowed the steps at one sequence (docs/design/decode-kernels.md)
+    roofline_launch::wait_for_previous_kernel_only();
     int sub = threadIdx.x % LANES;
     int row = threadIdx.x / LANES;
     const float scale = rsqrtf((float)D) * k_scale; // the keys' scale folded into q: logit = q.(code * k_scale)
@@ -511,6 +513,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                 partial_acc[(bh * splits + s) * D + i] = 0.f;
             }
         }
+        roofline_launch::let_next_kernel_launch();
         return;
     }
 
@@ -860,6 +863,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
             __syncthreads();
         }
     }
+    roofline_launch::let_next_kernel_launch();
 }
 
 // BLOCKS: the blocks per SM the register budget is set for (DecodeKernels.attentionBlocksPerSm). Five keep up to

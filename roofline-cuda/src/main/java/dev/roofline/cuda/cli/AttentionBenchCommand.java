@@ -38,7 +38,7 @@ public final class AttentionBenchCommand implements Command {
             "--launch",
             "L",
             "how the split pass follows the kernel before it: programmatic (as the decoder's step mostly launches"
-                    + " it) or ordered; the merge always follows it in stream order",
+                    + " it) or ordered; the merge launches as each split block ends",
             "programmatic",
             Converters.oneOf("programmatic", "ordered"));
     static final Option<Path> CSV =

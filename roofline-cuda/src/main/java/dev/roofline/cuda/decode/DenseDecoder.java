@@ -513,7 +513,7 @@ public final class DenseDecoder implements AutoCloseable {
 
     /**
      * Whether a launch of {@code o} in this decoder's step is made in plain stream order rather than as the decoder's
-     * {@link KernelLaunch} says: the attention's merge always, its split pass where {@link #splitInStreamOrder}
+     * {@link KernelLaunch} says: the attention's split pass where {@link #splitInStreamOrder}
      * (launch 0 of the attention is the split pass, 1 the merge), a product whose weights are tiled in any layer
      * (GemvKernels runs the tiled 4-bit kernels in stream order), and a product cuBLASLt runs (FP16 above one row:
      * its kernels neither wait for the one before nor let the next start early).
@@ -522,7 +522,7 @@ public final class DenseDecoder implements AutoCloseable {
      */
     public boolean launchesInStreamOrder(DecoderOperator o, int launch) {
         return switch (o) {
-            case ATTENTION -> launch == 1 || splitInStreamOrder();
+            case ATTENTION -> launch == 0 && splitInStreamOrder();
             case QKV_PROJ -> inStreamOrder(weights.layers().stream().flatMap(l -> l.qkv().parts().stream()));
             case O_PROJ -> inStreamOrder(weights.layers().stream().map(DecoderWeights.Layer::o));
             case GATE_UP_PROJ ->

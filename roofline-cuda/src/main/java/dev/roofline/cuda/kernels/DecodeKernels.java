@@ -616,7 +616,8 @@ public final class DecodeKernels implements AutoCloseable {
      * {@link #attention(DeviceBuffer, DeviceBuffer, DeviceBuffer, KvCacheFormat, DeviceBuffer, DeviceBuffer,
      * DeviceBuffer, AttentionGeometry, int, Stream)} with the first pass launched in plain stream order where
      * {@code splitInStreamOrder} (it starts once the kernel before it has finished), else as these kernels were loaded
-     * to launch ({@link #load(KernelLaunch)}). {@link #attentionSplitFillsHalfAWave} is where a decoder asks for it.
+     * to launch ({@link #load(KernelLaunch)}). {@link #attentionSplitFillsHalfAWave} is where a decoder asks for it. The
+     * merge launches as the kernels were loaded, and the split pass lets it launch only as each of its blocks ends.
      */
     public void attention(
             DeviceBuffer q,
@@ -683,10 +684,11 @@ public final class DecodeKernels implements AutoCloseable {
         } else {
             library.launch(split, splitGrid, 128, stream, splitArgs);
         }
-        // The merge starts once the split pass has left the SMs: made resident early, beside split blocks holding
+        // The merge launches as these kernels were loaded (programmatically on sm_90+), and the split pass lets it
+        // launch only as each of its blocks ends: made resident from the pass's start, beside split blocks holding
         // ~45 KiB of shared memory each, it made steps with FP8 weights at 8 and 16 rows 8-23 % slower
         // (docs/design/decode-kernels.md).
-        library.launchOrdered(
+        library.launch(
                 "decode_attention_reduce_d" + headDim,
                 Math.multiplyExact(rowsHeads, headDim / ATTENTION_REDUCE_COLUMNS),
                 128,

@@ -13,16 +13,10 @@
 
 namespace roofline_launch {
 
-__device__ __forceinline__ void wait_for_previous_kernel() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("griddepcontrol.wait;" ::: "memory");
-    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
-#endif
-}
-
-// The two halves apart, for a kernel whose next kernel should launch only as its blocks finish (the attention's split
-// pass before its merge): the wait first, the launch at each block's end. The next kernel then becomes resident only
-// once every block has got there, and still skips the stream's wait for the grid's completion.
+// The two halves of wait_for_previous_kernel, used apart by a kernel whose next kernel should launch only as its
+// blocks finish (the attention's split pass before its merge): the wait first, the launch at each block's end. The
+// next kernel then becomes resident only once every block has got there, and still skips the stream's wait for the
+// grid's completion.
 __device__ __forceinline__ void wait_for_previous_kernel_only() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.wait;" ::: "memory");
@@ -32,6 +26,11 @@ __device__ __forceinline__ void let_next_kernel_launch() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
+}
+
+__device__ __forceinline__ void wait_for_previous_kernel() {
+    wait_for_previous_kernel_only();
+    let_next_kernel_launch();
 }
 
 } // namespace roofline_launch

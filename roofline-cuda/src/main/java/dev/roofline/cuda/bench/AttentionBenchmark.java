@@ -100,8 +100,8 @@ public final class AttentionBenchmark {
 
     /**
      * {@link #run(Device, List, List, int, int, int, Consumer)} over caches of each of {@code kvFormats}, the split
-     * pass launched as {@code launch} says and the merge as the split pass's blocks end (the decoder's step launches the split pass
-     * programmatically, except after its fused FP16 q/k/v product where the pass is at most half a wave).
+     * pass launched as {@code launch} says and the merge as the split pass's blocks end (the decoder's step launches the
+     * split pass programmatically, except after its fused FP16 q/k/v product where the pass is at most half a wave).
      */
     public static Results run(
             Device device,

@@ -86,8 +86,10 @@ inline constexpr int NB_OF = MAXM <= 8 ? 1 : MAXM <= 16 ? 2 : 4; // B fragments:
 
 // One 128-k step of T tiles: w[j] = tile j's two 16-byte loads, s[j] its scale entry (INT4: two float bits, NVFP4:
 // 4 bytes in .x, MXFP4: 2 bytes in .x), xv[f] = 64 bytes of x of fragment f, rmax (MXFP4) rows g / g + 8's largest code.
-// BF: BF16 activations (decode_word's BF16 registers, gemv.cu's BF16 scales and mma).
-template <Fmt F, int MAXM, int T, bool BF = false>
+// BF: BF16 activations (decode_word's BF16 registers, gemv.cu's BF16 scales and mma). CH: the chains of mma a fragment's
+// accumulators go through in a step, 1 (all 8 words in one) or 2 (even and odd words apart, added at the step's end),
+// which halves the dependent mma a step waits on for a few more registers and adds.
+template <Fmt F, int MAXM, int T, bool BF = false, int CH = 1>
 __device__ __forceinline__ void step(const uint4 (&w)[T][2], const uint2 (&s)[T], const uint4 (&xv)[NB_OF<MAXM>][4],
                                      int nf, float (&acc)[T][NB_OF<MAXM>][4], const uint32_t (&rmax)[T][2]) {
     constexpr int NB = NB_OF<MAXM>;
@@ -111,6 +113,13 @@ __device__ __forceinline__ void step(const uint4 (&w)[T][2], const uint2 (&s)[T]
             #pragma unroll
             for (int c = 0; c < 4; c++) part[f][c] = 0.f;
         float (&d)[NB][4] = CHAIN ? acc[j] : part;
+        float odd[NB][4]; // CH = 2: the odd words' chain, added to d at the step's end
+        if constexpr (CH == 2) {
+            #pragma unroll
+            for (int f = 0; f < NB; f++)
+                #pragma unroll
+                for (int c = 0; c < 4; c++) odd[f][c] = 0.f;
+        }
         const uint32_t words[8] = {w[j][0].x, w[j][0].y, w[j][0].z, w[j][0].w,
                                    w[j][1].x, w[j][1].y, w[j][1].z, w[j][1].w};
         #pragma unroll
@@ -127,8 +136,15 @@ __device__ __forceinline__ void step(const uint4 (&w)[T][2], const uint2 (&s)[T]
             for (int f = 0; f < NB; f++) {
                 if (f >= nf) break;
                 const uint4 X = xv[f][i >> 1];
-                TC::mma(d[f], a[0], a[1], a[2], a[3], (i & 1) ? X.z : X.x, (i & 1) ? X.w : X.y);
+                TC::mma(CH == 2 && (i & 1) ? odd[f] : d[f], a[0], a[1], a[2], a[3], (i & 1) ? X.z : X.x,
+                        (i & 1) ? X.w : X.y);
             }
+        }
+        if constexpr (CH == 2) {
+            #pragma unroll
+            for (int f = 0; f < NB; f++)
+                #pragma unroll
+                for (int c = 0; c < 4; c++) d[f][c] += odd[f][c];
         }
         if constexpr (!CHAIN) {
             const float fa = __uint_as_float(s[j].x), fb = __uint_as_float(s[j].y);
@@ -158,7 +174,7 @@ __device__ __forceinline__ uint2 load_scale(const uint8_t* p) {
 // rolling window, the loads of the warp's step c + ROLL - 1 issued before step c is computed, so ROLL - 1 steps' loads
 // stay in flight through each step. N % 16 == 0 and K % 128 == 0 (the host checks); activation rows past M read row 0
 // and are not stored.
-template <Fmt F, int MAXM, int T, int UNROLL, int WARPS, int ROLL = 0, typename TA = __half>
+template <Fmt F, int MAXM, int T, int UNROLL, int WARPS, int ROLL = 0, typename TA = __half, int CH = 1>
 __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const void* __restrict__ Sv,
                                         const TA* __restrict__ x, TA* __restrict__ y, int M, int N, int K,
                                         float global) {
@@ -245,7 +261,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
                     if (c + ROLL - 1 < n) load(w[(d + ROLL - 1) % ROLL], s[(d + ROLL - 1) % ROLL], c + ROLL - 1);
                     uint4 xv[NB][4];
                     load_x(xv, c);
-                    step<F, MAXM, T, BF>(w[d], s[d], xv, nf, acc, rmax);
+                    step<F, MAXM, T, BF, CH>(w[d], s[d], xv, nf, acc, rmax);
                 }
             }
         }
@@ -266,7 +282,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
         for (int u = 0; u < UNROLL; u++) {
             uint4 xv[NB][4];
             load_x(xv, u);
-            step<F, MAXM, T, BF>(w[u], s[u], xv, nf, acc, rmax);
+            step<F, MAXM, T, BF, CH>(w[u], s[u], xv, nf, acc, rmax);
         }
         advance(UNROLL);
     }
@@ -281,7 +297,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
         }
         uint4 xv[NB][4];
         load_x(xv, 0);
-        step<F, MAXM, T, BF>(w, s, xv, nf, acc, rmax);
+        step<F, MAXM, T, BF, CH>(w, s, xv, nf, acc, rmax);
         advance(1);
     }
     #pragma unroll
@@ -331,29 +347,34 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
 // their accumulators take the registers two tiles would. The fastest of 4 to 6 configurations each on an H200
 // (docs/measurements/2026-11-26-issue20-tiled-h200). gemv_<fmt>_bf16_m<rows bound>_tiled: the same blocks with BF16
 // activations, all with plain bounds (their one-row kernels take 32-42 registers on sm_90a uncapped).
-#define ROOFLINE_GEMV_TILED_NAMED_T(name, TA, FMT, MAXM, T, UNR, ROLL, BOUNDS)                                  \
+#define ROOFLINE_GEMV_TILED_NAMED_TC(name, TA, FMT, MAXM, T, UNR, ROLL, CH, BOUNDS)                          \
     extern "C" __global__ void BOUNDS name(const void* W, const void* scales, const TA* x, TA* y, int M, int N,   \
                                           int K, float global, GemvEpilogue) {                                    \
-        roofline_tiled::gemv_tiled<Fmt::FMT, MAXM, T, UNR, 8, ROLL, TA>(W, scales, x, y, M, N, K, global);      \
+        roofline_tiled::gemv_tiled<Fmt::FMT, MAXM, T, UNR, 8, ROLL, TA, CH>(W, scales, x, y, M, N, K, global);  \
     }
+#define ROOFLINE_GEMV_TILED_NAMED_T(name, TA, FMT, MAXM, T, UNR, ROLL, BOUNDS) \
+    ROOFLINE_GEMV_TILED_NAMED_TC(name, TA, FMT, MAXM, T, UNR, ROLL, 1, BOUNDS)
 #define ROOFLINE_GEMV_TILED_NAMED(name, FMT, MAXM, T, UNR, ROLL, BOUNDS) \
     ROOFLINE_GEMV_TILED_NAMED_T(name, __half, FMT, MAXM, T, UNR, ROLL, BOUNDS)
 #define ROOFLINE_GEMV_TILED(FMT, fmt, MAXM, T, UNR, BOUNDS) \
     ROOFLINE_GEMV_TILED_NAMED(gemv_##fmt##_f16_m##MAXM##_tiled, FMT, MAXM, T, UNR, 0, BOUNDS)
 #define ROOFLINE_GEMV_TILED_BF16(FMT, fmt, MAXM, T, UNR, BOUNDS) \
     ROOFLINE_GEMV_TILED_NAMED_T(gemv_##fmt##_bf16_m##MAXM##_tiled, __nv_bfloat16, FMT, MAXM, T, UNR, 0, BOUNDS)
-#define ROOFLINE_GEMV_TILED_FORMAT(FMT, fmt, UNR1, BOUNDS1)              \
+#define ROOFLINE_GEMV_TILED_FORMAT(FMT, fmt, UNR1, BOUNDS1, CH16)        \
     ROOFLINE_GEMV_TILED(FMT, fmt, 1, 1, UNR1, BOUNDS1)                   \
     ROOFLINE_GEMV_TILED(FMT, fmt, 8, 1, 4, __launch_bounds__(256))       \
-    ROOFLINE_GEMV_TILED(FMT, fmt, 16, 2, 1, __launch_bounds__(256))      \
+    ROOFLINE_GEMV_TILED_NAMED_TC(gemv_##fmt##_f16_m16_tiled, __half, FMT, 16, 2, 1, 0, CH16, __launch_bounds__(256)) \
     ROOFLINE_GEMV_TILED(FMT, fmt, 32, 1, 1, __launch_bounds__(256))      \
     ROOFLINE_GEMV_TILED_BF16(FMT, fmt, 1, 1, UNR1, __launch_bounds__(256)) \
     ROOFLINE_GEMV_TILED_BF16(FMT, fmt, 8, 1, 4, __launch_bounds__(256))  \
     ROOFLINE_GEMV_TILED_BF16(FMT, fmt, 16, 2, 1, __launch_bounds__(256)) \
     ROOFLINE_GEMV_TILED_BF16(FMT, fmt, 32, 1, 1, __launch_bounds__(256))
-ROOFLINE_GEMV_TILED_FORMAT(INT4, int4, 4, __launch_bounds__(256))
-ROOFLINE_GEMV_TILED_FORMAT(NVFP4, nvfp4, 2, __launch_bounds__(256, 5))
-ROOFLINE_GEMV_TILED_FORMAT(MXFP4, mxfp4, 2, __launch_bounds__(256, 5))
+// CH16: INT4's FP16 16-row kernel runs two chains of mma a fragment (step's CH = 2), 1.01-1.05x faster than one at
+// seven shapes on an H200; NVFP4's and MXFP4's 16-row kernels and every format's 1- and 8-row kernels were slower with
+// two at some of those shapes (0.86-1.06x; docs/measurements/2026-11-26-issue20-m16-ring-h200, run 8).
+ROOFLINE_GEMV_TILED_FORMAT(INT4, int4, 4, __launch_bounds__(256), 2)
+ROOFLINE_GEMV_TILED_FORMAT(NVFP4, nvfp4, 2, __launch_bounds__(256, 5), 1)
+ROOFLINE_GEMV_TILED_FORMAT(MXFP4, mxfp4, 2, __launch_bounds__(256, 5), 1)
 // At one row a rolling window of 2 steps (the next step's loads in flight through each step) where the grid leaves an
 // SM too few blocks to overlap one block's loads with another's steps (GemvKernels.tiledLaunch): INT4 up to one wave of
 // its blocks, MXFP4 up to 3 blocks an SM (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16). ptxas gives them 55

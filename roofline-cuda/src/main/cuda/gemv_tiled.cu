@@ -173,8 +173,9 @@ __device__ __forceinline__ uint2 load_scale(const uint8_t* p) {
 // partial sums in shared memory at the end. ROLL = 0: UNROLL groups of loads per trip, then their steps; ROLL > 0: a
 // rolling window, the loads of the warp's step c + ROLL - 1 issued before step c is computed, so ROLL - 1 steps' loads
 // stay in flight through each step. N % 16 == 0 and K % 128 == 0 (the host checks); activation rows past M read row 0
-// and are not stored.
-template <Fmt F, int MAXM, int T, int UNROLL, int WARPS, int ROLL = 0, typename TA = __half, int CH = 1>
+// and are not stored. CH: step's chains of mma a fragment; ALL_B: every B fragment computed, whatever M.
+template <Fmt F, int MAXM, int T, int UNROLL, int WARPS, int ROLL = 0, typename TA = __half, int CH = 1,
+          bool ALL_B = false>
 __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const void* __restrict__ Sv,
                                         const TA* __restrict__ x, TA* __restrict__ y, int M, int N, int K,
                                         float global) {
@@ -191,7 +192,9 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, q = lane & 3;
     const int G = K / GROUP_K, tiles = N / TILE_ROWS;
     const int m_count = MAXM == 1 ? 1 : M;
-    const int nf = NB == 1 ? 1 : min(NB, (M + 7) >> 3);
+    // B fragments computed: those with rows below M, or all of them (ALL_B: a fragment past M reads row 0 and is not
+    // stored, where skipping it costs every step its predicates and zeroed x)
+    const int nf = NB == 1 || ALL_B ? NB : min(NB, (M + 7) >> 3);
     const int lane_scale = F == Fmt::INT4 ? 8 * g : F == Fmt::NVFP4 ? 4 * lane : 2 * lane;
     const uint8_t* pw[T];
     const uint8_t* ps[T];
@@ -347,34 +350,38 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
 // their accumulators take the registers two tiles would. The fastest of 4 to 6 configurations each on an H200
 // (docs/measurements/2026-11-26-issue20-tiled-h200). gemv_<fmt>_bf16_m<rows bound>_tiled: the same blocks with BF16
 // activations, all with plain bounds (their one-row kernels take 32-42 registers on sm_90a uncapped).
-#define ROOFLINE_GEMV_TILED_NAMED_TC(name, TA, FMT, MAXM, T, UNR, ROLL, CH, BOUNDS)                          \
+#define ROOFLINE_GEMV_TILED_NAMED_TC(name, TA, FMT, MAXM, T, UNR, ROLL, CH, ALL_B, BOUNDS)                   \
     extern "C" __global__ void BOUNDS name(const void* W, const void* scales, const TA* x, TA* y, int M, int N,   \
                                           int K, float global, GemvEpilogue) {                                    \
-        roofline_tiled::gemv_tiled<Fmt::FMT, MAXM, T, UNR, 8, ROLL, TA, CH>(W, scales, x, y, M, N, K, global);  \
+        roofline_tiled::gemv_tiled<Fmt::FMT, MAXM, T, UNR, 8, ROLL, TA, CH, ALL_B>(W, scales, x, y, M, N, K,    \
+                                                                                  global);                        \
     }
 #define ROOFLINE_GEMV_TILED_NAMED_T(name, TA, FMT, MAXM, T, UNR, ROLL, BOUNDS) \
-    ROOFLINE_GEMV_TILED_NAMED_TC(name, TA, FMT, MAXM, T, UNR, ROLL, 1, BOUNDS)
+    ROOFLINE_GEMV_TILED_NAMED_TC(name, TA, FMT, MAXM, T, UNR, ROLL, 1, false, BOUNDS)
 #define ROOFLINE_GEMV_TILED_NAMED(name, FMT, MAXM, T, UNR, ROLL, BOUNDS) \
     ROOFLINE_GEMV_TILED_NAMED_T(name, __half, FMT, MAXM, T, UNR, ROLL, BOUNDS)
 #define ROOFLINE_GEMV_TILED(FMT, fmt, MAXM, T, UNR, BOUNDS) \
     ROOFLINE_GEMV_TILED_NAMED(gemv_##fmt##_f16_m##MAXM##_tiled, FMT, MAXM, T, UNR, 0, BOUNDS)
 #define ROOFLINE_GEMV_TILED_BF16(FMT, fmt, MAXM, T, UNR, BOUNDS) \
     ROOFLINE_GEMV_TILED_NAMED_T(gemv_##fmt##_bf16_m##MAXM##_tiled, __nv_bfloat16, FMT, MAXM, T, UNR, 0, BOUNDS)
-#define ROOFLINE_GEMV_TILED_FORMAT(FMT, fmt, UNR1, BOUNDS1, CH16)        \
+#define ROOFLINE_GEMV_TILED_FORMAT(FMT, fmt, UNR1, BOUNDS1, INT4_16)     \
     ROOFLINE_GEMV_TILED(FMT, fmt, 1, 1, UNR1, BOUNDS1)                   \
     ROOFLINE_GEMV_TILED(FMT, fmt, 8, 1, 4, __launch_bounds__(256))       \
-    ROOFLINE_GEMV_TILED_NAMED_TC(gemv_##fmt##_f16_m16_tiled, __half, FMT, 16, 2, 1, 0, CH16, __launch_bounds__(256)) \
+    ROOFLINE_GEMV_TILED_NAMED_TC(gemv_##fmt##_f16_m16_tiled, __half, FMT, 16, 2, 1, 0, INT4_16 ? 2 : 1, INT4_16,      \
+                                 __launch_bounds__(256))                 \
     ROOFLINE_GEMV_TILED(FMT, fmt, 32, 1, 1, __launch_bounds__(256))      \
     ROOFLINE_GEMV_TILED_BF16(FMT, fmt, 1, 1, UNR1, __launch_bounds__(256)) \
     ROOFLINE_GEMV_TILED_BF16(FMT, fmt, 8, 1, 4, __launch_bounds__(256))  \
     ROOFLINE_GEMV_TILED_BF16(FMT, fmt, 16, 2, 1, __launch_bounds__(256)) \
     ROOFLINE_GEMV_TILED_BF16(FMT, fmt, 32, 1, 1, __launch_bounds__(256))
-// CH16: INT4's FP16 16-row kernel runs two chains of mma a fragment (step's CH = 2), 1.01-1.05x faster than one at
-// seven shapes on an H200; NVFP4's and MXFP4's 16-row kernels and every format's 1- and 8-row kernels were slower with
-// two at some of those shapes (0.86-1.06x; docs/measurements/2026-11-26-issue20-m16-ring-h200, run 8).
-ROOFLINE_GEMV_TILED_FORMAT(INT4, int4, 4, __launch_bounds__(256), 2)
-ROOFLINE_GEMV_TILED_FORMAT(NVFP4, nvfp4, 2, __launch_bounds__(256, 5), 1)
-ROOFLINE_GEMV_TILED_FORMAT(MXFP4, mxfp4, 2, __launch_bounds__(256, 5), 1)
+// INT4_16: INT4's FP16 16-row kernel runs two chains of mma a fragment (step's CH = 2), 1.01-1.05x faster than one at
+// seven shapes on an H200, and computes both B fragments at every M (ALL_B: GemvKernels gives it 9 to 16 rows), a
+// further 1.11-1.20x at 12 and 16 rows. NVFP4's and MXFP4's 16-row kernels were slower with either (two chains
+// 0.95-1.06x, both fragments 0.74-1.01x, NVFP4 then at 3 blocks an SM), as were every format's 1- and 8-row kernels
+// with two chains (0.86-1.06x) (docs/measurements/2026-11-26-issue20-m16-ring-h200, runs 8 and 12).
+ROOFLINE_GEMV_TILED_FORMAT(INT4, int4, 4, __launch_bounds__(256), true)
+ROOFLINE_GEMV_TILED_FORMAT(NVFP4, nvfp4, 2, __launch_bounds__(256, 5), false)
+ROOFLINE_GEMV_TILED_FORMAT(MXFP4, mxfp4, 2, __launch_bounds__(256, 5), false)
 // At one row a rolling window of 2 steps (the next step's loads in flight through each step) where the grid leaves an
 // SM too few blocks to overlap one block's loads with another's steps (GemvKernels.tiledLaunch): INT4 up to one wave of
 // its blocks, MXFP4 up to 3 blocks an SM (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16). ptxas gives them 55

@@ -364,7 +364,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
     ROOFLINE_GEMV_TILED_NAMED(gemv_##fmt##_f16_m##MAXM##_tiled, FMT, MAXM, T, UNR, 0, BOUNDS)
 #define ROOFLINE_GEMV_TILED_BF16(FMT, fmt, MAXM, T, UNR, BOUNDS) \
     ROOFLINE_GEMV_TILED_NAMED_T(gemv_##fmt##_bf16_m##MAXM##_tiled, __nv_bfloat16, FMT, MAXM, T, UNR, 0, BOUNDS)
-#define ROOFLINE_GEMV_TILED_FORMAT(FMT, fmt, UNR1, BOUNDS1, INT4_16)     \
+#define ROOFLINE_GEMV_TILED_FORMAT(FMT, fmt, UNR1, BOUNDS1, INT4_16, BF16_ALL_B) \
     ROOFLINE_GEMV_TILED(FMT, fmt, 1, 1, UNR1, BOUNDS1)                   \
     ROOFLINE_GEMV_TILED(FMT, fmt, 8, 1, 4, __launch_bounds__(256))       \
     ROOFLINE_GEMV_TILED_NAMED_TC(gemv_##fmt##_f16_m16_tiled, __half, FMT, 16, 2, 1, 0, INT4_16 ? 2 : 1, INT4_16,      \
@@ -372,16 +372,20 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
     ROOFLINE_GEMV_TILED(FMT, fmt, 32, 1, 1, __launch_bounds__(256))      \
     ROOFLINE_GEMV_TILED_BF16(FMT, fmt, 1, 1, UNR1, __launch_bounds__(256)) \
     ROOFLINE_GEMV_TILED_BF16(FMT, fmt, 8, 1, 4, __launch_bounds__(256))  \
-    ROOFLINE_GEMV_TILED_BF16(FMT, fmt, 16, 2, 1, __launch_bounds__(256)) \
+    ROOFLINE_GEMV_TILED_NAMED_TC(gemv_##fmt##_bf16_m16_tiled, __nv_bfloat16, FMT, 16, 2, 1, 0, 1, BF16_ALL_B,        \
+                                 __launch_bounds__(256))                 \
     ROOFLINE_GEMV_TILED_BF16(FMT, fmt, 32, 1, 1, __launch_bounds__(256))
 // INT4_16: INT4's FP16 16-row kernel runs two chains of mma a fragment (step's CH = 2), 1.01-1.05x faster than one at
 // seven shapes on an H200, and computes both B fragments at every M (ALL_B: GemvKernels gives it 9 to 16 rows), a
 // further 1.11-1.20x at 12 and 16 rows. NVFP4's and MXFP4's 16-row kernels were slower with either (two chains
 // 0.95-1.06x, both fragments 0.74-1.01x, NVFP4 then at 3 blocks an SM), as were every format's 1- and 8-row kernels
 // with two chains (0.86-1.06x) (docs/measurements/2026-11-26-issue20-m16-ring-h200, runs 8 and 12).
-ROOFLINE_GEMV_TILED_FORMAT(INT4, int4, 4, __launch_bounds__(256), true)
-ROOFLINE_GEMV_TILED_FORMAT(NVFP4, nvfp4, 2, __launch_bounds__(256, 5), false)
-ROOFLINE_GEMV_TILED_FORMAT(MXFP4, mxfp4, 2, __launch_bounds__(256, 5), false)
+// BF16_ALL_B: MXFP4's BF16 16-row kernel computes both B fragments at every M as well: 1.06-1.41x on an H200 and
+// 1.06-1.34x on an H100 over the seven shapes (same record, runs 15-16), where INT4's and NVFP4's BF16 kernels were
+// 0.89-1.01x with it (run 12).
+ROOFLINE_GEMV_TILED_FORMAT(INT4, int4, 4, __launch_bounds__(256), true, false)
+ROOFLINE_GEMV_TILED_FORMAT(NVFP4, nvfp4, 2, __launch_bounds__(256, 5), false, false)
+ROOFLINE_GEMV_TILED_FORMAT(MXFP4, mxfp4, 2, __launch_bounds__(256, 5), false, true)
 // At one row a rolling window of 2 steps (the next step's loads in flight through each step) where the grid leaves an
 // SM too few blocks to overlap one block's loads with another's steps (GemvKernels.tiledLaunch): INT4 up to one wave of
 // its blocks, MXFP4 up to 3 blocks an SM (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16). ptxas gives them 55

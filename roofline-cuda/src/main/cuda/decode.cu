@@ -463,6 +463,21 @@ __device__ __forceinline__ void reduce_scatter(float* v, int sub) {
     reduce_scatter_round<LANES / 2, N>(v, sub);
 }
 
+// One split's max logit m and sum l of one head (bh = b * H + h) into partial_ml[bh][s], as the merge reads them
+__device__ __forceinline__ void store_ml(float* partial_ml, size_t bh, int splits, int s, float m, float l) {
+    reinterpret_cast<float2*>(partial_ml)[bh * splits + s] = make_float2(m, l);
+}
+
+// q . k over one thread's 8 columns, summed in column order
+__device__ __forceinline__ float dot8(const float (&q)[8], const float (&k)[8]) {
+    float dot = 0.f;
+#pragma unroll
+    for (int e = 0; e < 8; e++) {
+        dot += q[e] * k[e];
+    }
+    return dot;
+}
+
 template <typename C, int D, int QPK>
 __device__ void attention_split(const half* q, const C* k_cache, const C* v_cache, const int* lengths,
                                 float* partial_ml, float* partial_acc, int q_row_stride, int heads, int kv_heads,
@@ -506,8 +521,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
         for (int j = 0; j < QPK; j++) {
             size_t bh = (size_t)b * heads + g * QPK + j;
             if (threadIdx.x == 0) {
-                partial_ml[(bh * splits + s) * 2] = -CUDART_INF_F;
-                partial_ml[(bh * splits + s) * 2 + 1] = 0.f;
+                store_ml(partial_ml, bh, splits, s, -CUDART_INF_F, 0.f);
             }
             for (int i = threadIdx.x; i < D; i += ATTENTION_THREADS) {
                 partial_acc[(bh * splits + s) * D + i] = 0.f;
@@ -644,12 +658,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                         KvTraits<C>::widen8(raw[u0 + r], kv);
 #pragma unroll
                         for (int j = 0; j < QPK; j++) {
-                            float dot = 0.f;
-#pragma unroll
-                            for (int e = 0; e < VEC; e++) {
-                                dot += qv[j][e] * kv[e];
-                            }
-                            vals[r * QPK + j] = dot;
+                            vals[r * QPK + j] = dot8(qv[j], kv);
                         }
                     }
                     reduce_scatter<LANES, NV>(vals, sub);
@@ -671,11 +680,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                     KvTraits<C>::widen8(raw[u], kv);
 #pragma unroll
                     for (int j = 0; j < QPK; j++) {
-                        float dot = 0.f;
-#pragma unroll
-                        for (int e = 0; e < VEC; e++) {
-                            dot += qv[j][e] * kv[e];
-                        }
+                        float dot = dot8(qv[j], kv);
 #pragma unroll
                         for (int o = LANES / 2; o > 0; o >>= 1) {
                             dot += __shfl_xor_sync(0xffffffffu, dot, o);
@@ -834,9 +839,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
         if (threadIdx.x == 0) {
 #pragma unroll
             for (int j = 0; j < QPK; j++) {
-                size_t bh = (size_t)b * heads + g * QPK + j;
-                partial_ml[(bh * splits + s) * 2] = m[j];
-                partial_ml[(bh * splits + s) * 2 + 1] = l[j];
+                store_ml(partial_ml, (size_t)b * heads + g * QPK + j, splits, s, m[j], l[j]);
             }
         }
     } else {
@@ -857,8 +860,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                 partial_acc[(bh * splits + s) * D + i] = a * v_scale; // the values' scale, once per output
             }
             if (threadIdx.x == 0) {
-                partial_ml[(bh * splits + s) * 2] = m[j];
-                partial_ml[(bh * splits + s) * 2 + 1] = l[j];
+                store_ml(partial_ml, bh, splits, s, m[j], l[j]);
             }
             __syncthreads();
         }

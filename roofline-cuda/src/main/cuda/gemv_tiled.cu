@@ -393,6 +393,12 @@ ROOFLINE_GEMV_TILED_FORMAT(MXFP4, mxfp4, 2, __launch_bounds__(256, 5), false, tr
 // an SM they were slower. NVFP4 has none: its window was no faster, beyond noise, at any shape measured.
 ROOFLINE_GEMV_TILED_NAMED(gemv_int4_f16_m1_tiled_r2, INT4, 1, 1, 1, 2, __launch_bounds__(256))
 ROOFLINE_GEMV_TILED_NAMED(gemv_mxfp4_f16_m1_tiled_r2, MXFP4, 1, 1, 1, 2, __launch_bounds__(256))
+// INT4 at one row on grids of at most 2 blocks an SM (GemvKernels.INT4_M1_FEW_BLOCKS, tried before the window): the
+// plain kernel's 4 steps of loads a trip capped at 3 blocks an SM, where ptxas keeps all four steps' loads in flight
+// (80 registers on sm_90a; uncapped it takes 46 and holds fewer). Against the window of 2 at up to 1.9 blocks an SM
+// 1.09-1.35x on an H200 and 1.06-1.28x on an H100; at 2.9 0.98x on the H100
+// (docs/measurements/2026-11-27-issue20-int4-one-row-h200).
+ROOFLINE_GEMV_TILED_NAMED(gemv_int4_f16_m1_tiled_b3, INT4, 1, 1, 4, 0, __launch_bounds__(256, 3))
 // From 2 to 8 rows a window of 3 for INT4 and MXFP4 (ptxas: 79 and 64 registers on sm_90a, so 3 and 4 blocks fit an
 // SM), for grids of at most 2 blocks an SM whose warps take at least 8 steps (GemvKernels.M8_WINDOW). NVFP4 has
 // none: at those grids its window was slower in some cases (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16).

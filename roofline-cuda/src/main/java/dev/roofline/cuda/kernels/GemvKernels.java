@@ -397,29 +397,39 @@ public final class GemvKernels implements AutoCloseable {
     }
 
     /**
-     * A rolling-window tiled kernel and where it runs: {@code suffix} ({@code _r<steps in the window>}) after the
-     * plain kernel's name, for grids of at most {@code blocksPerSm} blocks an SM whose warps each take at least
-     * {@code minWarpSteps} steps of 128 columns (K / 1024 rounded down; the others take one more; 0: any K).
+     * A tiled kernel for small grids and where it runs: {@code suffix} after the plain kernel's name ({@code _r<steps
+     * in the window>} for a rolling window, {@code _b3} for a kernel capped at 3 blocks an SM), for grids of at most {@code blocksPerSm}
+     * blocks an SM whose warps each take at least {@code minWarpSteps} steps of 128 columns (K / 1024 rounded down; the
+     * others take one more; 0: any K).
      */
-    record RollingWindow(String suffix, int blocksPerSm, int minWarpSteps) {}
+    record SmallGridKernel(String suffix, int blocksPerSm, int minWarpSteps) {}
 
     /**
-     * INT4 at one row: a window of 2 ({@code gemv_int4_f16_m1_tiled_r2}, 55 registers on sm_90a) up to one wave of
-     * the 4 blocks of 256 threads an SM holds.
+     * INT4 at one row up to 2 blocks an SM: 4 steps of loads a trip like the plain kernel, capped at 3 blocks an SM
+     * ({@code gemv_int4_f16_m1_tiled_b3}: ptxas then keeps the 4 steps' loads in 80 registers on sm_90a, where uncapped
+     * it takes 46 and fewer loads in flight). Against the window of 2, at up to 1.9 blocks an SM (1024–4096 rows, K
+     * 4096–28672): 1.09–1.35× on an H200, 1.06–1.28× on an H100; at 2.9 (6144 rows) 1.01× on the H200 but 0.98× on the
+     * H100, and 0.79× at 3.9 on the H200 (docs/measurements/2026-11-27-issue20-int4-one-row-h200).
      */
-    static final RollingWindow INT4_M1_WINDOW = new RollingWindow("_r2", 4, 0);
+    static final SmallGridKernel INT4_M1_FEW_BLOCKS = new SmallGridKernel("_b3", 2, 0);
+
+    /**
+     * INT4 at one row above {@link #INT4_M1_FEW_BLOCKS}'s grids: a window of 2 ({@code gemv_int4_f16_m1_tiled_r2}, 55
+     * registers on sm_90a) up to one wave of the 4 blocks of 256 threads an SM holds.
+     */
+    static final SmallGridKernel INT4_M1_WINDOW = new SmallGridKernel("_r2", 4, 0);
 
     /**
      * MXFP4 at one row: a window of 2 ({@code gemv_mxfp4_f16_m1_tiled_r2}, 61 registers, 4 blocks an SM) up to 3
      * blocks an SM: measured faster than the plain kernel up to 384 blocks on 132 SMs (2.9 an SM), slower from 512.
      */
-    static final RollingWindow MXFP4_M1_WINDOW = new RollingWindow("_r2", 3, 0);
+    static final SmallGridKernel MXFP4_M1_WINDOW = new SmallGridKernel("_r2", 3, 0);
 
     /**
      * INT4 and MXFP4 from 2 to 8 rows: a window of 3 ({@code gemv_<int4|mxfp4>_f16_m8_tiled_r3}, 79 and 64 registers,
      * so 3 and 4 blocks an SM) up to 2 blocks an SM, where every warp takes at least 8 steps.
      */
-    static final RollingWindow M8_WINDOW = new RollingWindow("_r3", 2, 8);
+    static final SmallGridKernel M8_WINDOW = new SmallGridKernel("_r3", 2, 8);
 
     /**
      * Two tiles a block at 8 rows ({@code gemv_mxfp4_f16_m8_tiled_t2}): from {@code minRows} activation rows where
@@ -455,8 +465,9 @@ public final class GemvKernels implements AutoCloseable {
      * The tiled kernel for {@code format} with {@code activation} activations at {@code m} rows, weights of
      * {@code rows} × {@code cols}, on a GPU of {@code smCount} SMs with {@code dramBytesPerSmCycle}: at 5 to 8 rows on
      * large grids of GPUs with fast DRAM two tiles a block ({@link #tiledPairs}); where the blocks of an SM are too few
-     * to overlap one block's loads with another's steps, the rolling-window kernel ({@link #rollingWindow}), which
-     * keeps each warp's next loads in flight through its step; else {@code gemv_<format>_<activation>_m<bound>_tiled}
+     * to overlap one block's loads with another's steps, the first small-grid kernel that takes the grid
+     * ({@link #smallGridKernels}: a rolling window, which keeps each warp's next loads in flight through its step, or
+     * INT4's one-row kernel capped at 3 blocks an SM); else {@code gemv_<format>_<activation>_m<bound>_tiled}
      * with {@link #tiledTiles} tiles a block. Where each was measured faster and slower:
      * docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16.
      */
@@ -478,9 +489,10 @@ public final class GemvKernels implements AutoCloseable {
         if (pairs) {
             return new TiledLaunch(name + PAIRS_SUFFIX, 2);
         }
-        String kernel = rollingWindow(format, activation, bound)
+        String kernel = smallGridKernels(format, activation, bound).stream()
                 .filter(w -> tiles <= (long) w.blocksPerSm() * smCount
                         && cols / (TiledLayout.GROUP_K * TILED_WARPS) >= w.minWarpSteps())
+                .findFirst()
                 .map(w -> name + w.suffix())
                 .orElse(name);
         return new TiledLaunch(kernel, tiledTiles(bound));
@@ -498,24 +510,24 @@ public final class GemvKernels implements AutoCloseable {
     }
 
     /**
-     * The rolling-window kernel gemv_tiled.cu builds for these weights, activations and rows bound: with FP16
-     * activations {@link #INT4_M1_WINDOW} and {@link #MXFP4_M1_WINDOW} at one row, {@link #M8_WINDOW} for INT4 and MXFP4
-     * at 8; none for NVFP4 (its windows were no faster), BF16 activations or 16 and 32 rows.
+     * The small-grid kernels gemv_tiled.cu builds for these weights, activations and rows bound, in the order they are
+     * tried: with FP16 activations {@link #INT4_M1_FEW_BLOCKS} then {@link #INT4_M1_WINDOW} for INT4 at one row,
+     * {@link #MXFP4_M1_WINDOW} for MXFP4 at one row, {@link #M8_WINDOW} for INT4 and MXFP4 at 8; none for NVFP4 (its
+     * windows were no faster), BF16 activations or 16 and 32 rows.
      */
-    static Optional<RollingWindow> rollingWindow(WeightFormat format, Activation activation, int bound) {
+    static List<SmallGridKernel> smallGridKernels(WeightFormat format, Activation activation, int bound) {
         if (activation != Activation.F16) {
-            return Optional.empty();
+            return List.of();
         }
         return switch (bound) {
             case 1 ->
                 switch (format) {
-                    case INT4 -> Optional.of(INT4_M1_WINDOW);
-                    case MXFP4 -> Optional.of(MXFP4_M1_WINDOW);
-                    default -> Optional.empty();
+                    case INT4 -> List.of(INT4_M1_FEW_BLOCKS, INT4_M1_WINDOW);
+                    case MXFP4 -> List.of(MXFP4_M1_WINDOW);
+                    default -> List.of();
                 };
-            case 8 ->
-                format == WeightFormat.INT4 || format == WeightFormat.MXFP4 ? Optional.of(M8_WINDOW) : Optional.empty();
-            default -> Optional.empty();
+            case 8 -> format == WeightFormat.INT4 || format == WeightFormat.MXFP4 ? List.of(M8_WINDOW) : List.of();
+            default -> List.of();
         };
     }
 
@@ -650,7 +662,7 @@ public final class GemvKernels implements AutoCloseable {
                     if (f.isFourBit()) {
                         String tiled = tiledName(f, a, m);
                         names.add(tiled);
-                        rollingWindow(f, a, m).ifPresent(w -> names.add(tiled + w.suffix()));
+                        smallGridKernels(f, a, m).forEach(w -> names.add(tiled + w.suffix()));
                         tiledPairs(f, a, m).ifPresent(p -> names.add(tiled + PAIRS_SUFFIX));
                     }
                 }

@@ -245,8 +245,18 @@ class GemvShapeTest {
     }
 
     @Test
-    void int4AtOneRowRunsTheRollingTiledKernelUpToOneWaveOfItsBlocks() {
-        // 132 SMs x 4 blocks = 528 blocks of 16 rows = 8448 rows; 48 SMs: 192 blocks = 3072 rows
+    void int4AtOneRowRunsItsFewBlocksKernelUpToTwoBlocksAnSmThenTheRollingOneUpToOneWave() {
+        // 132 SMs x 2 = 264 blocks of 16 rows = 4224 rows, x 4 = 528 = 8448 rows; 48 SMs: 96 (1536 rows), 192 (3072)
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 4096, 14336, 132))
+                .isEqualTo("gemv_int4_f16_m1_tiled_b3");
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 4224, 4096, 132))
+                .isEqualTo("gemv_int4_f16_m1_tiled_b3");
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 16, 128, 132)).isEqualTo("gemv_int4_f16_m1_tiled_b3");
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 1536, 8192, 48)).isEqualTo("gemv_int4_f16_m1_tiled_b3");
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 4240, 4096, 132))
+                .isEqualTo("gemv_int4_f16_m1_tiled_r2");
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 6144, 4096, 132))
+                .isEqualTo("gemv_int4_f16_m1_tiled_r2");
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 8192, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m1_tiled_r2");
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 8448, 4096, 132))
@@ -255,9 +265,9 @@ class GemvShapeTest {
                 .isEqualTo("gemv_int4_f16_m1_tiled");
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 28672, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m1_tiled");
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 1552, 4096, 48)).isEqualTo("gemv_int4_f16_m1_tiled_r2");
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 3072, 4096, 48)).isEqualTo("gemv_int4_f16_m1_tiled_r2");
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 4096, 4096, 48)).isEqualTo("gemv_int4_f16_m1_tiled");
-        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 16, 128, 132)).isEqualTo("gemv_int4_f16_m1_tiled_r2");
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 8, 4096, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m8_tiled");
         assertThat(kernel(WeightFormat.NVFP4, Activation.F16, 1, 4096, 4096, 132))
@@ -398,14 +408,15 @@ class GemvShapeTest {
         // per format, F16 then BF16 activations: FP16 1 + 6 + 1 (its 16-row CUDA-core kernel, for an epilogue), 2;
         // BF16 7, 7; FP8 and INT8 7, 2; each 4-bit format 8 + 4, 8 + 4 (a tensor-core kernel: 2 K splits; m1, m8,
         // m16, m32; and the tiled kernels, one per rows bound), INT4's and MXFP4's rolling one-row and 8-row tiled
-        // kernels and MXFP4's two-tile 8-row one (FP16)
+        // kernels, INT4's one-row kernel capped at 3 blocks an SM and MXFP4's two-tile 8-row one (FP16)
         assertThat(GemvKernels.kernelNames())
-                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 2 + 2 + 1)
+                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 2 + 2 + 1 + 1)
                 .doesNotHaveDuplicates();
         assertThat(GemvKernels.kernelNames())
                 .contains(
                         "gemv_int4_f16_m1_tiled",
                         "gemv_int4_f16_m1_tiled_r2",
+                        "gemv_int4_f16_m1_tiled_b3",
                         "gemv_mxfp4_f16_m1_tiled_r2",
                         "gemv_mxfp4_f16_m8_tiled_t2",
                         "gemv_nvfp4_f16_m8_tiled",
@@ -416,6 +427,9 @@ class GemvShapeTest {
                         "gemv_mxfp4_bf16_m32_tiled")
                 .doesNotContain(
                         "gemv_int4_f16_m1_tiled_r3",
+                        "gemv_int4_bf16_m1_tiled_b3",
+                        "gemv_int4_f16_m8_tiled_b3",
+                        "gemv_nvfp4_f16_m1_tiled_b3",
                         "gemv_int4_bf16_m1_tiled_r2",
                         "gemv_nvfp4_f16_m1_tiled_r2",
                         "gemv_nvfp4_f16_m8_tiled_r3",

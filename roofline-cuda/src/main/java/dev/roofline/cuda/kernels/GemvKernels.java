@@ -398,9 +398,9 @@ public final class GemvKernels implements AutoCloseable {
 
     /**
      * A tiled kernel for small grids and where it runs: {@code suffix} after the plain kernel's name ({@code _r<steps
-     * in the window>} for a rolling window, {@code _b3} for a kernel capped at 3 blocks an SM), for grids of at most {@code blocksPerSm}
-     * blocks an SM whose warps each take at least {@code minWarpSteps} steps of 128 columns (K / 1024 rounded down; the
-     * others take one more; 0: any K).
+     * in the window>} for a rolling window, {@code _b3} for a kernel capped at 3 blocks an SM), for grids of at most
+     * {@code blocksPerSm} blocks an SM whose warps each take at least {@code minWarpSteps} steps of 128 columns (K / 1024
+     * rounded down; the others take one more; 0: any K).
      */
     record SmallGridKernel(String suffix, int blocksPerSm, int minWarpSteps) {}
 

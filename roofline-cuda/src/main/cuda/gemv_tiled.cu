@@ -399,6 +399,11 @@ ROOFLINE_GEMV_TILED_NAMED(gemv_mxfp4_f16_m1_tiled_r2, MXFP4, 1, 1, 1, 2, __launc
 // 1.09-1.35x on an H200 and 1.06-1.28x on an H100; at 2.9 0.98x on the H100
 // (docs/measurements/2026-11-27-issue20-int4-one-row-h200).
 ROOFLINE_GEMV_TILED_NAMED(gemv_int4_f16_m1_tiled_b3, INT4, 1, 1, 4, 0, __launch_bounds__(256, 3))
+// NVFP4 at one row on grids of at most 4 blocks an SM (GemvKernels.NVFP4_M1_FEW_BLOCKS): 4 steps of loads a trip
+// capped at 4 blocks an SM, where the plain kernel takes 2 at 5. 1.03-1.15x the plain kernel on an H200 and
+// 1.01-1.13x on an H100 at seven shapes of 128 to 512 blocks, 0.95x at 1792 blocks on the H100
+// (docs/measurements/2026-11-27-issue20-int4-one-row-h200, runs 5-6).
+ROOFLINE_GEMV_TILED_NAMED(gemv_nvfp4_f16_m1_tiled_b4, NVFP4, 1, 1, 4, 0, __launch_bounds__(256, 4))
 // From 2 to 8 rows a window of 3 for INT4 and MXFP4 (ptxas: 79 and 64 registers on sm_90a, so 3 and 4 blocks fit an
 // SM), for grids of at most 2 blocks an SM whose warps take at least 8 steps (GemvKernels.M8_WINDOW). NVFP4 has
 // none: at those grids its window was slower in some cases (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16).

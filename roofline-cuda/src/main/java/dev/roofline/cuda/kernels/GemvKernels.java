@@ -398,7 +398,7 @@ public final class GemvKernels implements AutoCloseable {
 
     /**
      * A tiled kernel for small grids and where it runs: {@code suffix} after the plain kernel's name ({@code _r<steps
-     * in the window>} for a rolling window, {@code _b3} for a kernel capped at 3 blocks an SM), for grids of at most
+     * in the window>} for a rolling window, {@code _b<n>} for one capped at n blocks an SM), for grids of at most
      * {@code blocksPerSm} blocks an SM whose warps each take at least {@code minWarpSteps} steps of 128 columns (K / 1024
      * rounded down; the others take one more; 0: any K).
      */
@@ -418,6 +418,14 @@ public final class GemvKernels implements AutoCloseable {
      * registers on sm_90a) up to one wave of the 4 blocks of 256 threads an SM holds.
      */
     static final SmallGridKernel INT4_M1_WINDOW = new SmallGridKernel("_r2", 4, 0);
+
+    /**
+     * NVFP4 at one row up to 4 blocks an SM: 4 steps of loads a trip capped at 4 blocks an SM
+     * ({@code gemv_nvfp4_f16_m1_tiled_b4}), where the plain kernel takes 2 at 5. Over the plain kernel at seven shapes
+     * of 128 to 512 blocks 1.03–1.15× on an H200 and 1.01–1.13× on an H100; at 1792 blocks 0.95× on the H100
+     * (docs/measurements/2026-11-27-issue20-int4-one-row-h200, runs 5–7).
+     */
+    static final SmallGridKernel NVFP4_M1_FEW_BLOCKS = new SmallGridKernel("_b4", 4, 0);
 
     /**
      * MXFP4 at one row: a window of 2 ({@code gemv_mxfp4_f16_m1_tiled_r2}, 61 registers, 4 blocks an SM) up to 3
@@ -467,7 +475,7 @@ public final class GemvKernels implements AutoCloseable {
      * large grids of GPUs with fast DRAM two tiles a block ({@link #tiledPairs}); where the blocks of an SM are too few
      * to overlap one block's loads with another's steps, the first small-grid kernel that takes the grid
      * ({@link #smallGridKernels}: a rolling window, which keeps each warp's next loads in flight through its step, or
-     * INT4's one-row kernel capped at 3 blocks an SM); else {@code gemv_<format>_<activation>_m<bound>_tiled}
+     * INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM); else {@code gemv_<format>_<activation>_m<bound>_tiled}
      * with {@link #tiledTiles} tiles a block. Where each was measured faster and slower:
      * docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16.
      */
@@ -512,8 +520,8 @@ public final class GemvKernels implements AutoCloseable {
     /**
      * The small-grid kernels gemv_tiled.cu builds for these weights, activations and rows bound, in the order they are
      * tried: with FP16 activations {@link #INT4_M1_FEW_BLOCKS} then {@link #INT4_M1_WINDOW} for INT4 at one row,
-     * {@link #MXFP4_M1_WINDOW} for MXFP4 at one row, {@link #M8_WINDOW} for INT4 and MXFP4 at 8; none for NVFP4 (its
-     * windows were no faster), BF16 activations or 16 and 32 rows.
+     * {@link #NVFP4_M1_FEW_BLOCKS} for NVFP4 and {@link #MXFP4_M1_WINDOW} for MXFP4 at one row, {@link #M8_WINDOW} for
+     * INT4 and MXFP4 at 8; none for NVFP4 at 8 (its windows were no faster), BF16 activations or 16 and 32 rows.
      */
     static List<SmallGridKernel> smallGridKernels(WeightFormat format, Activation activation, int bound) {
         if (activation != Activation.F16) {
@@ -523,6 +531,7 @@ public final class GemvKernels implements AutoCloseable {
             case 1 ->
                 switch (format) {
                     case INT4 -> List.of(INT4_M1_FEW_BLOCKS, INT4_M1_WINDOW);
+                    case NVFP4 -> List.of(NVFP4_M1_FEW_BLOCKS);
                     case MXFP4 -> List.of(MXFP4_M1_WINDOW);
                     default -> List.of();
                 };

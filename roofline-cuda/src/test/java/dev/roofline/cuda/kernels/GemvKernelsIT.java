@@ -275,7 +275,8 @@ public class GemvKernelsIT {
      * the unrolled loop's tail runs), N = 2096 is 131 tiles (the two-tile blocks' last one half past N); 16 × 128 is
      * one tile and one group (7 of 8 warps without a group). At one row INT4 runs its kernel capped at 3 blocks an SM
      * up to 2 tiles an SM (at 2096 rows on GPUs of 66 SMs or more, at 16 rows on any), its rolling-window kernel up to 4
-     * (at 7168 rows, 448 tiles, on GPUs of 112 to 223 SMs) and MXFP4 its rolling-window kernel up to 3
+     * (at 7168 rows, 448 tiles, on GPUs of 112 to 223 SMs), NVFP4 its kernel capped at 4 blocks an SM up to 4 tiles an
+     * SM (the plain one at 8464 rows on GPUs of up to 132 SMs) and MXFP4 its rolling-window kernel up to 3
      * ({@link GemvKernels#tiledLaunch}; their warps here take 9 or 8 steps, windows of 2 and a part; MXFP4's at 2096
      * rows on GPUs of 44 SMs or more, at 16 rows on any) and the plain ones at 8464 rows (529 tiles, above the 528 of 132
      * SMs; GPUs with more SMs run INT4's rolling one there too). From 2 to 8 rows INT4
@@ -307,6 +308,7 @@ public class GemvKernelsIT {
         "NVFP4, 25, 2096, 8576",
         "NVFP4, 32, 2096, 8576",
         "NVFP4, 1, 16, 128",
+        "NVFP4, 1, 8464, 8576",
         "NVFP4, 9, 16, 128",
         "MXFP4, 1, 2096, 8576",
         "MXFP4, 5, 2096, 8576",

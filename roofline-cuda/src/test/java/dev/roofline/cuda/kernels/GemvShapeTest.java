@@ -270,7 +270,14 @@ class GemvShapeTest {
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 4096, 4096, 48)).isEqualTo("gemv_int4_f16_m1_tiled");
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 8, 4096, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m8_tiled");
+        // NVFP4: 4 steps a trip at 4 blocks an SM up to 528 blocks (8448 rows) on 132 SMs, the plain kernel above
         assertThat(kernel(WeightFormat.NVFP4, Activation.F16, 1, 4096, 4096, 132))
+                .isEqualTo("gemv_nvfp4_f16_m1_tiled_b4");
+        assertThat(kernel(WeightFormat.NVFP4, Activation.F16, 1, 8448, 8192, 132))
+                .isEqualTo("gemv_nvfp4_f16_m1_tiled_b4");
+        assertThat(kernel(WeightFormat.NVFP4, Activation.F16, 1, 8464, 8192, 132))
+                .isEqualTo("gemv_nvfp4_f16_m1_tiled");
+        assertThat(kernel(WeightFormat.NVFP4, Activation.F16, 1, 28672, 4096, 132))
                 .isEqualTo("gemv_nvfp4_f16_m1_tiled");
         // BF16 activations: the plain tiled kernels of that type at every grid
         assertThat(kernel(WeightFormat.INT4, Activation.BF16, 1, 4096, 4096, 132))
@@ -408,15 +415,17 @@ class GemvShapeTest {
         // per format, F16 then BF16 activations: FP16 1 + 6 + 1 (its 16-row CUDA-core kernel, for an epilogue), 2;
         // BF16 7, 7; FP8 and INT8 7, 2; each 4-bit format 8 + 4, 8 + 4 (a tensor-core kernel: 2 K splits; m1, m8,
         // m16, m32; and the tiled kernels, one per rows bound), INT4's and MXFP4's rolling one-row and 8-row tiled
-        // kernels, INT4's one-row kernel capped at 3 blocks an SM and MXFP4's two-tile 8-row one (FP16)
+        // kernels, INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM and MXFP4's two-tile 8-row one
+        // (FP16)
         assertThat(GemvKernels.kernelNames())
-                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 2 + 2 + 1 + 1)
+                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 2 + 2 + 1 + 2)
                 .doesNotHaveDuplicates();
         assertThat(GemvKernels.kernelNames())
                 .contains(
                         "gemv_int4_f16_m1_tiled",
                         "gemv_int4_f16_m1_tiled_r2",
                         "gemv_int4_f16_m1_tiled_b3",
+                        "gemv_nvfp4_f16_m1_tiled_b4",
                         "gemv_mxfp4_f16_m1_tiled_r2",
                         "gemv_mxfp4_f16_m8_tiled_t2",
                         "gemv_nvfp4_f16_m8_tiled",
@@ -430,6 +439,8 @@ class GemvShapeTest {
                         "gemv_int4_bf16_m1_tiled_b3",
                         "gemv_int4_f16_m8_tiled_b3",
                         "gemv_nvfp4_f16_m1_tiled_b3",
+                        "gemv_nvfp4_bf16_m1_tiled_b4",
+                        "gemv_mxfp4_f16_m1_tiled_b4",
                         "gemv_int4_bf16_m1_tiled_r2",
                         "gemv_nvfp4_f16_m1_tiled_r2",
                         "gemv_nvfp4_f16_m8_tiled_r3",

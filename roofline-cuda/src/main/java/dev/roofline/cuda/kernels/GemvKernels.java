@@ -399,8 +399,8 @@ public final class GemvKernels implements AutoCloseable {
     /**
      * A tiled kernel for small grids and where it runs: {@code suffix} after the plain kernel's name ({@code _r<steps
      * in the window>} for a rolling window, {@code _b<n>} for one capped at n blocks an SM), for grids of at most
-     * {@code blocksPerSm} blocks an SM whose warps each take at least {@code minWarpSteps} steps of 128 columns (K / 1024
-     * rounded down; the others take one more; 0: any K).
+     * {@code blocksPerSm} blocks an SM whose warps each take at least {@code minWarpSteps} steps of 128 columns
+     * (K / 1024 rounded down; the others take one more; 0: any K).
      */
     record SmallGridKernel(String suffix, int blocksPerSm, int minWarpSteps) {}
 
@@ -475,8 +475,8 @@ public final class GemvKernels implements AutoCloseable {
      * large grids of GPUs with fast DRAM two tiles a block ({@link #tiledPairs}); where the blocks of an SM are too few
      * to overlap one block's loads with another's steps, the first small-grid kernel that takes the grid
      * ({@link #smallGridKernels}: a rolling window, which keeps each warp's next loads in flight through its step, or
-     * INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM); else {@code gemv_<format>_<activation>_m<bound>_tiled}
-     * with {@link #tiledTiles} tiles a block. Where each was measured faster and slower:
+     * INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM); else
+     * {@code gemv_<format>_<activation>_m<bound>_tiled} with {@link #tiledTiles} tiles a block. Where each was measured faster and slower:
      * docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16.
      */
     static TiledLaunch tiledLaunch(

@@ -274,12 +274,12 @@ public class GemvKernelsIT {
      * bound (1, 8, 16, 32) and between: K = 8576 is 67 groups of 128 over 8 warps (8 whole trips and 3 groups more, so
      * the unrolled loop's tail runs), N = 2096 is 131 tiles (the two-tile blocks' last one half past N); 16 × 128 is
      * one tile and one group (7 of 8 warps without a group). At one row INT4 runs its kernel capped at 3 blocks an SM
-     * up to 2 tiles an SM (at 2096 rows on GPUs of 66 SMs or more, at 16 rows on any), its rolling-window kernel up to 4
-     * (at 7168 rows, 448 tiles, on GPUs of 112 to 223 SMs), NVFP4 its kernel capped at 4 blocks an SM up to 4 tiles an
-     * SM (the plain one at 8464 rows on GPUs of up to 132 SMs) and MXFP4 its rolling-window kernel up to 3
+     * up to 2 tiles an SM (at 2096 rows on GPUs of 66 SMs or more, at 16 rows on any), its rolling-window kernel up to
+     * 4 (at 7168 rows, 448 tiles, on GPUs of 112 to 223 SMs), NVFP4 its kernel capped at 4 blocks an SM up to 4 tiles
+     * an SM (the plain one at 8464 rows on GPUs of up to 132 SMs) and MXFP4 its rolling-window kernel up to 3
      * ({@link GemvKernels#tiledLaunch}; their warps here take 9 or 8 steps, windows of 2 and a part; MXFP4's at 2096
-     * rows on GPUs of 44 SMs or more, at 16 rows on any) and the plain ones at 8464 rows (529 tiles, above the 528 of 132
-     * SMs; GPUs with more SMs run INT4's rolling one there too). From 2 to 8 rows INT4
+     * rows on GPUs of 44 SMs or more, at 16 rows on any) and the plain ones at 8464 rows (529 tiles, above the 528 of
+     * 132 SMs; GPUs with more SMs run INT4's rolling one there too). From 2 to 8 rows INT4
      * and MXFP4 run their rolling-window kernels up to 2 tiles an SM where every warp takes at least 8 steps: at K =
      * 8576 (8 or 9 steps) and 14464 (14 or 15) on 1040 rows (65 tiles) on GPUs of 33 SMs or more, at 2096 rows (131
      * tiles) on GPUs of 66 or more, and the plain kernels at 8464 rows at 4 rows. From 5 to 8 rows MXFP4 at 8464 rows

@@ -388,9 +388,10 @@ ROOFLINE_GEMV_TILED_FORMAT(NVFP4, nvfp4, 2, __launch_bounds__(256, 5), false, fa
 ROOFLINE_GEMV_TILED_FORMAT(MXFP4, mxfp4, 2, __launch_bounds__(256, 5), false, true)
 // At one row a rolling window of 2 steps (the next step's loads in flight through each step) where the grid leaves an
 // SM too few blocks to overlap one block's loads with another's steps (GemvKernels.tiledLaunch): INT4 up to one wave of
-// its blocks, MXFP4 up to 3 blocks an SM (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16). ptxas gives them 55
-// and 61 registers on sm_90a, so 4 blocks fit an SM (GemvKernels.INT4_M1_WINDOW, MXFP4_M1_WINDOW); capped at 5 blocks
-// an SM they were slower. NVFP4 has none: its window was no faster, beyond noise, at any shape measured.
+// its blocks and on larger grids whose last wave it fills better than the plain kernel, MXFP4 up to 3 blocks an SM
+// (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16). ptxas gives them 55 and 61 registers on sm_90a, so 4 blocks
+// fit an SM (GemvKernels.INT4_M1_WINDOW, MXFP4_M1_WINDOW); capped at 5 blocks an SM they were slower. NVFP4 has none:
+// its window was no faster, beyond noise, at any shape measured.
 ROOFLINE_GEMV_TILED_NAMED(gemv_int4_f16_m1_tiled_r2, INT4, 1, 1, 1, 2, __launch_bounds__(256))
 ROOFLINE_GEMV_TILED_NAMED(gemv_mxfp4_f16_m1_tiled_r2, MXFP4, 1, 1, 1, 2, __launch_bounds__(256))
 // INT4 at one row on grids of at most 2 blocks an SM (GemvKernels.INT4_M1_FEW_BLOCKS, tried before the window): the

@@ -400,9 +400,32 @@ public final class GemvKernels implements AutoCloseable {
      * A tiled kernel for small grids and where it runs: {@code suffix} after the plain kernel's name ({@code _r<steps
      * in the window>} for a rolling window, {@code _b<n>} for one capped at n blocks an SM), for grids of at most
      * {@code blocksPerSm} blocks an SM whose warps each take at least {@code minWarpSteps} steps of 128 columns
-     * (K / 1024 rounded down; the others take one more; 0: any K).
+     * (K / 1024 rounded down; the others take one more; 0: any K). With {@code plainBlocksPerSm} above 0 it also runs
+     * on larger grids whose last wave of {@code blocksPerSm} blocks an SM is fuller than their last wave of the plain
+     * kernel's {@code plainBlocksPerSm} ({@link #lastWaveFill}).
      */
-    record SmallGridKernel(String suffix, int blocksPerSm, int minWarpSteps) {}
+    record SmallGridKernel(String suffix, int blocksPerSm, int minWarpSteps, int plainBlocksPerSm) {
+        SmallGridKernel(String suffix, int blocksPerSm, int minWarpSteps) {
+            this(suffix, blocksPerSm, minWarpSteps, 0);
+        }
+
+        /** Whether this kernel runs a grid of {@code blocks} blocks of rows {@code cols} long on {@code smCount} SMs. */
+        boolean takes(long blocks, int cols, int smCount) {
+            if (cols / (TiledLayout.GROUP_K * TILED_WARPS) < minWarpSteps) {
+                return false;
+            }
+            long wave = (long) blocksPerSm * smCount;
+            return blocks <= wave
+                    || plainBlocksPerSm > 0
+                            && lastWaveFill(blocks, wave) > lastWaveFill(blocks, (long) plainBlocksPerSm * smCount);
+        }
+    }
+
+    /** The share of a wave of {@code wave} blocks that the last wave of {@code blocks} blocks fills, in (0, 1]. */
+    static double lastWaveFill(long blocks, long wave) {
+        long last = blocks % wave;
+        return last == 0 ? 1 : (double) last / wave;
+    }
 
     /**
      * INT4 at one row up to 2 blocks an SM: 4 steps of loads a trip like the plain kernel, capped at 3 blocks an SM
@@ -415,9 +438,15 @@ public final class GemvKernels implements AutoCloseable {
 
     /**
      * INT4 at one row above {@link #INT4_M1_FEW_BLOCKS}'s grids: a window of 2 ({@code gemv_int4_f16_m1_tiled_r2}, 55
-     * registers on sm_90a) up to one wave of the 4 blocks of 256 threads an SM holds.
+     * registers on sm_90a) up to one wave of the 4 blocks of 256 threads an SM holds, and above it where that leaves a
+     * fuller last wave than the plain kernel's 5 blocks an SM (46 registers). On an H200 (132 SMs) the window over the
+     * plain kernel: 1.07× at 704 blocks (last waves 0.33 against 0.07 full), 1.14× at 896 (0.70 against 0.36), 1.11× at
+     * 1536 (0.91 against 0.33), 1.06× at 3584 (0.79 against 0.43), and where the plain kernel's last wave is the fuller
+     * 0.76× at 640 blocks (0.21 against 0.97), 0.97–0.98× at 1792 (0.39 against 0.72), 1.02× at 2560 (0.85 against
+     * 0.88) (docs/measurements/2026-11-27-issue20-int4-last-wave-h200, runs 2 and 8). NVFP4's and MXFP4's kernels of 4
+     * blocks an SM did not follow the rule there.
      */
-    static final SmallGridKernel INT4_M1_WINDOW = new SmallGridKernel("_r2", 4, 0);
+    static final SmallGridKernel INT4_M1_WINDOW = new SmallGridKernel("_r2", 4, 0, 5);
 
     /**
      * NVFP4 at one row up to 4 blocks an SM: 4 steps of loads a trip capped at 4 blocks an SM
@@ -475,7 +504,8 @@ public final class GemvKernels implements AutoCloseable {
      * large grids of GPUs with fast DRAM two tiles a block ({@link #tiledPairs}); where the blocks of an SM are too few
      * to overlap one block's loads with another's steps, the first small-grid kernel that takes the grid
      * ({@link #smallGridKernels}: a rolling window, which keeps each warp's next loads in flight through its step, or
-     * INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM); else
+     * INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM; INT4's window also on larger grids whose
+     * last wave it fills better, {@link SmallGridKernel#takes}); else
      * {@code gemv_<format>_<activation>_m<bound>_tiled} with {@link #tiledTiles} tiles a block. Where each was measured faster and slower:
      * docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16.
      */
@@ -498,8 +528,7 @@ public final class GemvKernels implements AutoCloseable {
             return new TiledLaunch(name + PAIRS_SUFFIX, 2);
         }
         String kernel = smallGridKernels(format, activation, bound).stream()
-                .filter(w -> tiles <= (long) w.blocksPerSm() * smCount
-                        && cols / (TiledLayout.GROUP_K * TILED_WARPS) >= w.minWarpSteps())
+                .filter(w -> w.takes(tiles, cols, smCount))
                 .findFirst()
                 .map(w -> name + w.suffix())
                 .orElse(name);

@@ -245,7 +245,7 @@ class GemvShapeTest {
     }
 
     @Test
-    void int4AtOneRowRunsItsFewBlocksKernelUpToTwoBlocksAnSmThenTheRollingOneUpToOneWave() {
+    void int4AtOneRowRunsItsFewBlocksKernelUpToTwoBlocksAnSmThenTheRollingOneUpToOneWaveAndWhereItFillsItsLastWave() {
         // 132 SMs x 2 = 264 blocks of 16 rows = 4224 rows, x 4 = 528 = 8448 rows; 48 SMs: 96 (1536 rows), 192 (3072)
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 4096, 14336, 132))
                 .isEqualTo("gemv_int4_f16_m1_tiled_b3");
@@ -265,9 +265,22 @@ class GemvShapeTest {
                 .isEqualTo("gemv_int4_f16_m1_tiled");
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 28672, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m1_tiled");
+        // above one wave, the window where its last wave (of 528 blocks) is the fuller one, the plain kernel's (of
+        // 660) where not: 529 blocks 1/528 against 529/660; 640 blocks 112/528 against 640/660; 896 368/528 against
+        // 236/660; 1792 208/528 against 472/660; 3584 416/528 against 284/660
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 10240, 8192, 132))
+                .isEqualTo("gemv_int4_f16_m1_tiled");
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 14336, 4096, 132))
+                .isEqualTo("gemv_int4_f16_m1_tiled_r2");
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 28672, 8192, 132))
+                .isEqualTo("gemv_int4_f16_m1_tiled");
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 57344, 8192, 132))
+                .isEqualTo("gemv_int4_f16_m1_tiled_r2");
+        // 48 SMs: waves of 192 and 240; 256 blocks 64/192 against 16/240, 480 blocks 96/192 against 240/240
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 1552, 4096, 48)).isEqualTo("gemv_int4_f16_m1_tiled_r2");
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 3072, 4096, 48)).isEqualTo("gemv_int4_f16_m1_tiled_r2");
-        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 4096, 4096, 48)).isEqualTo("gemv_int4_f16_m1_tiled");
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 4096, 4096, 48)).isEqualTo("gemv_int4_f16_m1_tiled_r2");
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 7680, 4096, 48)).isEqualTo("gemv_int4_f16_m1_tiled");
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 8, 4096, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m8_tiled");
         // NVFP4: 4 steps a trip at 4 blocks an SM up to 528 blocks (8448 rows) on 132 SMs, the plain kernel above
@@ -284,6 +297,14 @@ class GemvShapeTest {
                 .isEqualTo("gemv_int4_bf16_m1_tiled");
         assertThat(kernel(WeightFormat.NVFP4, Activation.BF16, 16, 4096, 4096, 132))
                 .isEqualTo("gemv_nvfp4_bf16_m16_tiled");
+    }
+
+    @Test
+    void lastWaveFillIsTheShareOfAWaveTheLastBlocksTake() {
+        assertThat(GemvKernels.lastWaveFill(896, 528)).isEqualTo(368.0 / 528);
+        assertThat(GemvKernels.lastWaveFill(1056, 528)).isEqualTo(1.0);
+        assertThat(GemvKernels.lastWaveFill(1, 660)).isEqualTo(1.0 / 660);
+        assertThat(GemvKernels.lastWaveFill(660, 660)).isEqualTo(1.0);
     }
 
     @Test

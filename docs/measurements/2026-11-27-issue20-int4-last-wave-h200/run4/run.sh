@@ -1,0 +1,19 @@
+# call 113: issue 20, MXFP4 in the block order, step restructured per block and BF16 decoded to the e2m1 value (x 2^126,
+# scales on the FP32 outputs as with FP16): tsk new against tsk of f50b9ce with call 111's fs variants (old, MXFP4S),
+# one row at seven shapes (old new new old), then 8, 12, 16 rows
+source dist/packed/common.sh
+for v in old new; do xz -dc dist/probe/tsk-$v.xz > /tmp/tsk-$v && chmod +x /tmp/tsk-$v; done
+S=$(date +%s); mkdir -p /tmp/o; rm -f /tmp/o/*
+save() { echo "$1 $(( $(date +%s) - S )) s"; tar -C /tmp -czf $OUT/call113.tgz o; }
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.mem,power.limit --format=csv > /tmp/o/device.txt; cat /tmp/o/device.txt
+i=0; for v in old new new old; do i=$((i+1))
+for sh in 8192x8192 28672x8192 8192x28672 4096x4096 6144x4096 28672x4096 4096x14336; do
+  timeout 100 /tmp/tsk-$v MXFP4S $sh 1 > /tmp/o/$i-$v-$sh.txt 2>&1
+done; save $i-$v
+done
+i=4; for v in old new; do i=$((i+1))
+for sh in 8192x8192 28672x8192 8192x28672 4096x4096 6144x4096 28672x4096 4096x14336; do
+  for m in 8 16; do timeout 100 /tmp/tsk-$v MXFP4 $sh $m > /tmp/o/$i-$v-$sh-m$m.txt 2>&1; done
+done; save $i-$v
+done
+grep -h "all checks\|FAIL\|NO" /tmp/o/*.txt | sort | uniq -c

@@ -384,6 +384,7 @@ struct Variant {
     int maxm;
     int ks; // 0: a shipped tiled kernel (rows per block in rows), else a split-K kernel over a cluster of ks
     int rows;
+    int warps = 8; // a block's warps
 };
 
 struct Format {
@@ -411,7 +412,7 @@ struct Format {
 
 static std::vector<Format> formats() {
     return {
-        {"INT4", Fmt::INT4, 128, 4, {gemv_int4_f16_m1_w8, gemv_int4_f16_m8_w8, gemv_int4_f16_m16_w8}, {SK_VARIANTS(int4), {"shipped r2", gemv_int4_f16_m1_tiled_r2, 1, 0, 16}, {"shipped b3", gemv_int4_f16_m1_tiled_b3, 1, 0, 16}, {"shipped m8 r3", gemv_int4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_int4_b4_m8_t1_d3, 8, 0, 16}, {"pipe t2 d3", pipe_int4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_int4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_int4_b5_m1_t1_d2, 1, 0, 16}, {"unroll 2", unroll_int4_m1_u2, 1, 0, 16}}, {{AS_KERNEL(gemv_int4_bf16_m1_w8), AS_KERNEL(gemv_int4_bf16_m1_tiled)}, {AS_KERNEL(gemv_int4_bf16_m16_w8), AS_KERNEL(gemv_int4_bf16_m16_tiled)}}},
+        {"INT4", Fmt::INT4, 128, 4, {gemv_int4_f16_m1_w8, gemv_int4_f16_m8_w8, gemv_int4_f16_m16_w8}, {SK_VARIANTS(int4), {"shipped r2", gemv_int4_f16_m1_tiled_r2, 1, 0, 16}, {"shipped b3", gemv_int4_f16_m1_tiled_b3, 1, 0, 16}, {"shipped w2", gemv_int4_f16_m1_tiled_w2, 1, 0, 16, 2}, {"shipped m8 r3", gemv_int4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_int4_b4_m8_t1_d3, 8, 0, 16}, {"pipe t2 d3", pipe_int4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_int4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_int4_b5_m1_t1_d2, 1, 0, 16}, {"unroll 2", unroll_int4_m1_u2, 1, 0, 16}}, {{AS_KERNEL(gemv_int4_bf16_m1_w8), AS_KERNEL(gemv_int4_bf16_m1_tiled)}, {AS_KERNEL(gemv_int4_bf16_m16_w8), AS_KERNEL(gemv_int4_bf16_m16_tiled)}}},
         {"NVFP4", Fmt::NVFP4, 16, 1, {gemv_nvfp4_f16_m1_w8, gemv_nvfp4_f16_m8_w8, gemv_nvfp4_f16_m16_w8}, {SK_VARIANTS(nvfp4), {"shipped b4", gemv_nvfp4_f16_m1_tiled_b4, 1, 0, 16}, {"pipe t1 d3 b4", pipe_nvfp4_b4_m1_t1_d3, 1, 0, 16}, {"pipe t1 d2", pipe_nvfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_nvfp4_b5_m1_t1_d2, 1, 0, 16}}, {{AS_KERNEL(gemv_nvfp4_bf16_m1_w8), AS_KERNEL(gemv_nvfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_nvfp4_bf16_m16_w8), AS_KERNEL(gemv_nvfp4_bf16_m16_tiled)}}},
         {"MXFP4", Fmt::MXFP4, 32, 1, {gemv_mxfp4_f16_m1_w8, gemv_mxfp4_f16_m8_w8, gemv_mxfp4_f16_m16_w8}, {SK_VARIANTS(mxfp4), {"shipped m8 r3", gemv_mxfp4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_mxfp4_b4_m1_t1_d3, 1, 0, 16}, {"shipped r2", gemv_mxfp4_f16_m1_tiled_r2, 1, 0, 16}, {"shipped m8 t2", gemv_mxfp4_f16_m8_tiled_t2, 8, 0, 32}, {"pipe t2 d3", pipe_mxfp4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_mxfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_mxfp4_b5_m1_t1_d2, 1, 0, 16}}, {{AS_KERNEL(gemv_mxfp4_bf16_m1_w8), AS_KERNEL(gemv_mxfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_mxfp4_bf16_m16_w8), AS_KERNEL(gemv_mxfp4_bf16_m16_tiled)}}},
     };
@@ -459,7 +460,7 @@ static size_t smem_of(const Variant& v, int K) { return v.ks ? sk::x_bytes(v.max
 static void launch_variant(const Variant& v, const Set& set, const __half* x, int M, int N, int K, float global,
                            cudaStream_t st) {
     const int grid = v.ks ? (N / w4::TILE_ROWS + sk::WARPS - 1) / sk::WARPS * v.ks : (N + v.rows - 1) / v.rows;
-    v.kernel<<<grid, 256, smem_of(v, K), st>>>(set.lw, set.ls, x, set.y, M, N, K, global, GemvEpilogue{});
+    v.kernel<<<grid, 32 * v.warps, smem_of(v, K), st>>>(set.lw, set.ls, x, set.y, M, N, K, global, GemvEpilogue{});
 }
 static void launch_reference(Kernel k, const Set& set, const __half* x, int M, int N, int K, float global, cudaStream_t st) {
     k<<<(N + 15) / 16, 256, 0, st>>>(set.w, set.s, x, set.y, M, N, K, global, GemvEpilogue{});

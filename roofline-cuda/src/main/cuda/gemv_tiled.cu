@@ -388,7 +388,7 @@ ROOFLINE_GEMV_TILED_FORMAT(NVFP4, nvfp4, 2, __launch_bounds__(256, 5), false, fa
 ROOFLINE_GEMV_TILED_FORMAT(MXFP4, mxfp4, 2, __launch_bounds__(256, 5), false, true)
 // At one row a rolling window of 2 steps (the next step's loads in flight through each step) where the grid leaves an
 // SM too few blocks to overlap one block's loads with another's steps (GemvKernels.tiledLaunch): INT4 up to one wave of
-// its blocks and on larger grids whose last wave it fills better than the plain kernel, MXFP4 up to 3 blocks an SM
+// its blocks and on larger grids whose last wave it fills best (GemvKernels.INT4_M1_WAVES), MXFP4 up to 3 blocks an SM
 // (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16). ptxas gives them 55 and 61 registers on sm_90a, so 4 blocks
 // fit an SM (GemvKernels.INT4_M1_WINDOW, MXFP4_M1_WINDOW); capped at 5 blocks an SM they were slower. NVFP4 has none:
 // its window was no faster, beyond noise, at any shape measured.
@@ -400,6 +400,15 @@ ROOFLINE_GEMV_TILED_NAMED(gemv_mxfp4_f16_m1_tiled_r2, MXFP4, 1, 1, 1, 2, __launc
 // 1.09-1.35x on an H200 and 1.06-1.28x on an H100; at 2.9 0.98x on the H100
 // (docs/measurements/2026-11-27-issue20-int4-one-row-h200).
 ROOFLINE_GEMV_TILED_NAMED(gemv_int4_f16_m1_tiled_b3, INT4, 1, 1, 4, 0, __launch_bounds__(256, 3))
+// INT4 at one row with 2 warps a tile, each with a rolling window of 3 steps (blocks of 64 threads, 63 registers on
+// sm_90a: 16 blocks an SM), one of the kernels GemvKernels.INT4_M1_WAVES picks from by the fill of their last wave on
+// grids above one wave of the window of 2: at 1792 blocks on an H200 1.04-1.05x the plain kernel
+// (docs/measurements/2026-11-27-issue20-int4-last-wave-h200, runs 1-2).
+extern "C" __global__ void __launch_bounds__(64) gemv_int4_f16_m1_tiled_w2(const void* W, const void* scales,
+                                                                         const __half* x, __half* y, int M, int N,
+                                                                         int K, float global, GemvEpilogue) {
+    roofline_tiled::gemv_tiled<Fmt::INT4, 1, 1, 1, 2, 3>(W, scales, x, y, M, N, K, global);
+}
 // NVFP4 at one row on grids of at most 4 blocks an SM (GemvKernels.NVFP4_M1_FEW_BLOCKS): 4 steps of loads a trip
 // capped at 4 blocks an SM, where the plain kernel takes 2 at 5. 1.03-1.15x the plain kernel on an H200 and
 // 1.01-1.13x on an H100 at seven shapes of 128 to 512 blocks, 0.95x at 1792 blocks on the H100

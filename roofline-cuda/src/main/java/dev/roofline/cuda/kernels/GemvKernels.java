@@ -315,12 +315,12 @@ public final class GemvKernels implements AutoCloseable {
     }
 
     /**
-     * {@code w}'s product on the tiled kernels ({@link #tiledLaunch}, gemv_tiled.cu): FP16 or BF16
-     * activations, no epilogue, 8 warps a block over {@link #tiledLaunch}'s tiles of 16 rows. Always launched in plain
-     * stream order, also from a library of programmatic launches: made resident while the kernel before drains, they
-     * slow a decode step, and in stream order they run in the step as fast as timed alone, so a calibration's products
-     * timed alone predict them (docs/measurements/2026-11-26-issue20-tiled-h200). The kernels after them still launch
-     * early.
+     * {@code w}'s product on the tiled kernels ({@link #tiledLaunch}, gemv_tiled.cu): FP16 or BF16 activations, no
+     * epilogue, 8 warps a block (2 for INT4's {@code _w2}) over {@link #tiledLaunch}'s tiles of 16 rows. Always
+     * launched in plain stream order, also from a library of programmatic launches: made resident while the kernel
+     * before drains, they slow a decode step, and in stream order they run in the step as fast as timed alone, so a
+     * calibration's products timed alone predict them (docs/measurements/2026-11-26-issue20-tiled-h200). The kernels
+     * after them still launch early.
      */
     private void tiled(
             DeviceWeights w,
@@ -341,7 +341,7 @@ public final class GemvKernels implements AutoCloseable {
         library.launchOrdered(
                 launch.kernel(),
                 launch.blocks(w.rows()),
-                32 * TILED_WARPS,
+                32 * launch.warps(),
                 s,
                 w.weights(),
                 w.scales(),
@@ -400,31 +400,59 @@ public final class GemvKernels implements AutoCloseable {
      * A tiled kernel for small grids and where it runs: {@code suffix} after the plain kernel's name ({@code _r<steps
      * in the window>} for a rolling window, {@code _b<n>} for one capped at n blocks an SM), for grids of at most
      * {@code blocksPerSm} blocks an SM whose warps each take at least {@code minWarpSteps} steps of 128 columns
-     * (K / 1024 rounded down; the others take one more; 0: any K). With {@code plainBlocksPerSm} above 0 it also runs
-     * on larger grids whose last wave of {@code blocksPerSm} blocks an SM is fuller than their last wave of the plain
-     * kernel's {@code plainBlocksPerSm} ({@link #lastWaveFill}).
+     * (K / 1024 rounded down; the others take one more; 0: any K).
      */
-    record SmallGridKernel(String suffix, int blocksPerSm, int minWarpSteps, int plainBlocksPerSm) {
-        SmallGridKernel(String suffix, int blocksPerSm, int minWarpSteps) {
-            this(suffix, blocksPerSm, minWarpSteps, 0);
-        }
-
-        /** Whether this kernel runs a grid of {@code blocks} blocks of rows {@code cols} long on {@code smCount} SMs. */
+    record SmallGridKernel(String suffix, int blocksPerSm, int minWarpSteps) {
+        /** Whether this kernel runs {@code blocks} blocks of rows {@code cols} long on {@code smCount} SMs. */
         boolean takes(long blocks, int cols, int smCount) {
-            if (cols / (TiledLayout.GROUP_K * TILED_WARPS) < minWarpSteps) {
-                return false;
-            }
-            long wave = (long) blocksPerSm * smCount;
-            return blocks <= wave
-                    || plainBlocksPerSm > 0
-                            && lastWaveFill(blocks, wave) > lastWaveFill(blocks, (long) plainBlocksPerSm * smCount);
+            return blocks <= (long) blocksPerSm * smCount && cols / (TiledLayout.GROUP_K * TILED_WARPS) >= minWarpSteps;
         }
     }
+
+    /**
+     * A one-tile-a-block kernel of {@link #INT4_M1_WAVES}: {@code suffix} after the plain kernel's name, the blocks an
+     * SM holds ({@code blocksPerSm}, from ptxas's registers on sm_90a) and the warps splitting each tile's K.
+     */
+    record WaveKernel(String suffix, int blocksPerSm, int warps) {}
+
+    /**
+     * INT4 at one row on grids above every {@link #smallGridKernels} cap: the kernel whose last wave is the fullest
+     * ({@link #lastWaveFill}; the first of the fullest), of the plain kernel (46 registers, 5 blocks an SM),
+     * {@link #INT4_M1_FEW_BLOCKS}'s {@code _b3} (80 registers, 3), {@link #INT4_M1_WINDOW}'s {@code _r2} (55, 4) and
+     * {@code gemv_int4_f16_m1_tiled_w2} (2 warps a tile with a window of 3 steps each, 63 registers in blocks of 64
+     * threads, 16). Each streams as fast as the others while its blocks fill the SMs; what differs is how much of the
+     * last wave is left idle. On an H200 (132 SMs), each kernel's speed over the plain kernel's with the last waves
+     * full (plain, _b3, _r2, _w2): 640 blocks (0.97, 0.62, 0.21, 0.30) _b3 0.94, _r2 0.76; 704 (0.07, 0.78, 0.33,
+     * 0.33) _b3 1.24, _r2 1.07; 896 (0.36, 0.26, 0.70, 0.42) _b3 1.06, _r2 1.14, _w2 0.96; 1536 (0.33, 0.88, 0.91,
+     * 0.73) _b3 1.06, _r2 1.11; 1792 (0.72, 0.53, 0.39, 0.85) _b3 0.96–1.00, _r2 0.97–0.98, _w2 1.04–1.05; 2560
+     * (0.88, 0.46, 0.85, 0.21) _b3 0.94, _r2 1.02; 3584 (0.43, 0.05, 0.79, 0.70) _b3 1.03, _r2 1.06, _w2 0.99
+     * (docs/measurements/2026-11-27-issue20-int4-last-wave-h200, runs 1, 2 and 8). With the rule in {@code gemv-bench}
+     * 28672 rows ran 1.05× (H200) and 1.00–1.01× (H100) faster, 11264×4096 1.14× and 1.10×, the Llama-3-8B INT4 batch
+     * 1 step 2.0 % and 0.3 % (runs 9–10). NVFP4's and MXFP4's kernels of 4 blocks an SM did not follow the rule there
+     * and keep their caps.
+     */
+    static final List<WaveKernel> INT4_M1_WAVES = List.of(
+            new WaveKernel("", 5, TILED_WARPS),
+            new WaveKernel("_b3", 3, TILED_WARPS),
+            new WaveKernel("_r2", 4, TILED_WARPS),
+            new WaveKernel("_w2", 16, 2));
 
     /** The share of a wave of {@code wave} blocks that the last wave of {@code blocks} blocks fills, in (0, 1]. */
     static double lastWaveFill(long blocks, long wave) {
         long last = blocks % wave;
         return last == 0 ? 1 : (double) last / wave;
+    }
+
+    /** Of {@code kernels}, the first whose last wave of {@code blocks} blocks on {@code smCount} SMs is fullest. */
+    static WaveKernel fullestLastWave(List<WaveKernel> kernels, long blocks, int smCount) {
+        WaveKernel best = kernels.getFirst();
+        for (WaveKernel k : kernels) {
+            if (lastWaveFill(blocks, (long) k.blocksPerSm() * smCount)
+                    > lastWaveFill(blocks, (long) best.blocksPerSm() * smCount)) {
+                best = k;
+            }
+        }
+        return best;
     }
 
     /**
@@ -438,15 +466,9 @@ public final class GemvKernels implements AutoCloseable {
 
     /**
      * INT4 at one row above {@link #INT4_M1_FEW_BLOCKS}'s grids: a window of 2 ({@code gemv_int4_f16_m1_tiled_r2}, 55
-     * registers on sm_90a) up to one wave of the 4 blocks of 256 threads an SM holds, and above it where that leaves a
-     * fuller last wave than the plain kernel's 5 blocks an SM (46 registers). On an H200 (132 SMs) the window over the
-     * plain kernel: 1.07× at 704 blocks (last waves 0.33 against 0.07 full), 1.14× at 896 (0.70 against 0.36), 1.11× at
-     * 1536 (0.91 against 0.33), 1.06× at 3584 (0.79 against 0.43), and where the plain kernel's last wave is the fuller
-     * 0.76× at 640 blocks (0.21 against 0.97), 0.97–0.98× at 1792 (0.39 against 0.72), 1.02× at 2560 (0.85 against
-     * 0.88) (docs/measurements/2026-11-27-issue20-int4-last-wave-h200, runs 2 and 8). NVFP4's and MXFP4's kernels of 4
-     * blocks an SM did not follow the rule there.
+     * registers on sm_90a) up to one wave of the 4 blocks of 256 threads an SM holds; above, {@link #INT4_M1_WAVES}.
      */
-    static final SmallGridKernel INT4_M1_WINDOW = new SmallGridKernel("_r2", 4, 0, 5);
+    static final SmallGridKernel INT4_M1_WINDOW = new SmallGridKernel("_r2", 4, 0);
 
     /**
      * NVFP4 at one row up to 4 blocks an SM: 4 steps of loads a trip capped at 4 blocks an SM
@@ -490,8 +512,12 @@ public final class GemvKernels implements AutoCloseable {
      */
     static final double TILED_PAIRS_MIN_DRAM_BYTES_PER_SM_CYCLE = 15;
 
-    /** The kernel a tiled product launches and the 16-row tiles each of its blocks computes. */
-    record TiledLaunch(String kernel, int tiles) {
+    /** The kernel a tiled product launches, the 16-row tiles each of its blocks computes and its warps a block. */
+    record TiledLaunch(String kernel, int tiles, int warps) {
+        TiledLaunch(String kernel, int tiles) {
+            this(kernel, tiles, TILED_WARPS);
+        }
+
         /** Blocks of the launch over weights of {@code rows} rows (a multiple of 16): the last may hold one tile. */
         int blocks(int rows) {
             return Math.ceilDiv(rows / TiledLayout.TILE_ROWS, tiles);
@@ -504,8 +530,8 @@ public final class GemvKernels implements AutoCloseable {
      * large grids of GPUs with fast DRAM two tiles a block ({@link #tiledPairs}); where the blocks of an SM are too few
      * to overlap one block's loads with another's steps, the first small-grid kernel that takes the grid
      * ({@link #smallGridKernels}: a rolling window, which keeps each warp's next loads in flight through its step, or
-     * INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM; INT4's window also on larger grids whose
-     * last wave it fills better, {@link SmallGridKernel#takes}); else
+     * INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM); above them INT4 at one row the kernel of
+     * {@link #INT4_M1_WAVES} whose last wave is the fullest; else
      * {@code gemv_<format>_<activation>_m<bound>_tiled} with {@link #tiledTiles} tiles a block. Where each was measured faster and slower:
      * docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16.
      */
@@ -527,12 +553,17 @@ public final class GemvKernels implements AutoCloseable {
         if (pairs) {
             return new TiledLaunch(name + PAIRS_SUFFIX, 2);
         }
-        String kernel = smallGridKernels(format, activation, bound).stream()
-                .filter(w -> w.takes(tiles, cols, smCount))
-                .findFirst()
-                .map(w -> name + w.suffix())
-                .orElse(name);
-        return new TiledLaunch(kernel, tiledTiles(bound));
+        List<SmallGridKernel> small = smallGridKernels(format, activation, bound);
+        Optional<SmallGridKernel> capped =
+                small.stream().filter(w -> w.takes(tiles, cols, smCount)).findFirst();
+        if (capped.isPresent()) {
+            return new TiledLaunch(name + capped.get().suffix(), tiledTiles(bound));
+        }
+        if (small.contains(INT4_M1_WINDOW)) {
+            WaveKernel k = fullestLastWave(INT4_M1_WAVES, tiles, smCount);
+            return new TiledLaunch(name + k.suffix(), 1, k.warps());
+        }
+        return new TiledLaunch(name, tiledTiles(bound));
     }
 
     /** The suffix of the two-tile 8-row kernels' names. */
@@ -701,6 +732,12 @@ public final class GemvKernels implements AutoCloseable {
                         String tiled = tiledName(f, a, m);
                         names.add(tiled);
                         smallGridKernels(f, a, m).forEach(w -> names.add(tiled + w.suffix()));
+                        if (smallGridKernels(f, a, m).contains(INT4_M1_WINDOW)) {
+                            INT4_M1_WAVES.stream()
+                                    .map(k -> tiled + k.suffix())
+                                    .filter(n -> !names.contains(n))
+                                    .forEach(names::add);
+                        }
                         tiledPairs(f, a, m).ifPresent(p -> names.add(tiled + PAIRS_SUFFIX));
                     }
                 }

@@ -279,7 +279,10 @@ public class GemvKernelsIT {
      * an SM (the plain one at 8464 rows on GPUs of up to 132 SMs) and MXFP4 its rolling-window kernel up to 3
      * ({@link GemvKernels#tiledLaunch}; their warps here take 9 or 8 steps, windows of 2 and a part; MXFP4's at 2096
      * rows on GPUs of 44 SMs or more, at 16 rows on any) and the plain ones at 8464 rows (529 tiles, above the 528 of
-     * 132 SMs; GPUs with more SMs run INT4's rolling one there too). From 2 to 8 rows INT4
+     * 132 SMs; GPUs with more SMs run INT4's rolling one there too). Above one wave of its rolling-window kernel INT4
+     * runs the kernel whose last wave is the fullest ({@link GemvKernels#INT4_M1_WAVES}): on 132 SMs its 2-warp window
+     * at 28672 rows (1792 tiles; K = 1152 is 9 groups, 5 and 4 steps for the two warps) and its capped kernel at 11264
+     * (704 tiles). From 2 to 8 rows INT4
      * and MXFP4 run their rolling-window kernels up to 2 tiles an SM where every warp takes at least 8 steps: at K =
      * 8576 (8 or 9 steps) and 14464 (14 or 15) on 1040 rows (65 tiles) on GPUs of 33 SMs or more, at 2096 rows (131
      * tiles) on GPUs of 66 or more, and the plain kernels at 8464 rows at 4 rows. From 5 to 8 rows MXFP4 at 8464 rows
@@ -298,6 +301,8 @@ public class GemvKernelsIT {
         "INT4, 32, 2096, 8576",
         "INT4, 1, 16, 128",
         "INT4, 1, 8464, 8576",
+        "INT4, 1, 28672, 1152",
+        "INT4, 1, 11264, 1152",
         "INT4, 1, 7168, 8576",
         "INT4, 32, 16, 128",
         "NVFP4, 1, 2096, 8576",

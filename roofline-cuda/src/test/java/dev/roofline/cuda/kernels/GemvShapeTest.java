@@ -245,7 +245,7 @@ class GemvShapeTest {
     }
 
     @Test
-    void int4AtOneRowRunsItsFewBlocksKernelUpToTwoBlocksAnSmThenTheRollingOneUpToOneWaveAndWhereItFillsItsLastWave() {
+    void int4AtOneRowRunsItsFewBlocksKernelUpToTwoBlocksAnSmThenTheRollingOneUpToOneWaveThenTheFullestLastWave() {
         // 132 SMs x 2 = 264 blocks of 16 rows = 4224 rows, x 4 = 528 = 8448 rows; 48 SMs: 96 (1536 rows), 192 (3072)
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 4096, 14336, 132))
                 .isEqualTo("gemv_int4_f16_m1_tiled_b3");
@@ -263,24 +263,39 @@ class GemvShapeTest {
                 .isEqualTo("gemv_int4_f16_m1_tiled_r2");
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 8464, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m1_tiled");
-        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 28672, 4096, 132))
+        // above one wave of the window (528 blocks on 132 SMs) the fullest last wave of the plain kernel (waves of
+        // 660 blocks), _b3 (396), _r2 (528) and _w2 (2112), the first of them on a tie: 529 blocks (529/660, 133/396,
+        // 1/528, 529/2112): plain; 640 (640/660, 244/396, 112/528, 640/2112): plain; 704 (44/660, 308/396, 176/528,
+        // 704/2112): _b3; 896 (236, 104, 368, 896): _r2; 1792 (472, 208, 208, 1792): _w2; 2560 (580, 184, 448, 448):
+        // plain; 3584 (284, 20, 416, 1472): _r2
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 8464, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m1_tiled");
-        // above one wave, the window where its last wave (of 528 blocks) is the fuller one, the plain kernel's (of
-        // 660) where not: 529 blocks 1/528 against 529/660; 640 blocks 112/528 against 640/660; 896 368/528 against
-        // 236/660; 1792 208/528 against 472/660; 3584 416/528 against 284/660
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 10240, 8192, 132))
                 .isEqualTo("gemv_int4_f16_m1_tiled");
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 11264, 4096, 132))
+                .isEqualTo("gemv_int4_f16_m1_tiled_b3");
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 14336, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m1_tiled_r2");
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 28672, 4096, 132))
+                .isEqualTo("gemv_int4_f16_m1_tiled_w2");
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 28672, 8192, 132))
+                .isEqualTo("gemv_int4_f16_m1_tiled_w2");
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 40960, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m1_tiled");
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 57344, 8192, 132))
                 .isEqualTo("gemv_int4_f16_m1_tiled_r2");
-        // 48 SMs: waves of 192 and 240; 256 blocks 64/192 against 16/240, 480 blocks 96/192 against 240/240
+        // 48 SMs, waves of 240, 144, 192 and 768: 256 blocks (16, 112, 64, 256): _b3; 480 (240, 48, 96, 480): plain
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 1552, 4096, 48)).isEqualTo("gemv_int4_f16_m1_tiled_r2");
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 3072, 4096, 48)).isEqualTo("gemv_int4_f16_m1_tiled_r2");
-        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 4096, 4096, 48)).isEqualTo("gemv_int4_f16_m1_tiled_r2");
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 4096, 4096, 48)).isEqualTo("gemv_int4_f16_m1_tiled_b3");
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 7680, 4096, 48)).isEqualTo("gemv_int4_f16_m1_tiled");
+        // the window of 2 warps launches 64 threads a block, the others 256
+        assertThat(GemvKernels.tiledLaunch(WeightFormat.INT4, Activation.F16, 1, 28672, 4096, 132, 18.4)
+                        .warps())
+                .isEqualTo(2);
+        assertThat(GemvKernels.tiledLaunch(WeightFormat.INT4, Activation.F16, 1, 14336, 4096, 132, 18.4)
+                        .warps())
+                .isEqualTo(8);
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 8, 4096, 4096, 132))
                 .isEqualTo("gemv_int4_f16_m8_tiled");
         // NVFP4: 4 steps a trip at 4 blocks an SM up to 528 blocks (8448 rows) on 132 SMs, the plain kernel above
@@ -305,6 +320,13 @@ class GemvShapeTest {
         assertThat(GemvKernels.lastWaveFill(1056, 528)).isEqualTo(1.0);
         assertThat(GemvKernels.lastWaveFill(1, 660)).isEqualTo(1.0 / 660);
         assertThat(GemvKernels.lastWaveFill(660, 660)).isEqualTo(1.0);
+        // ties go to the first
+        assertThat(GemvKernels.fullestLastWave(GemvKernels.INT4_M1_WAVES, 3960, 132)
+                        .suffix())
+                .isEmpty();
+        assertThat(GemvKernels.fullestLastWave(GemvKernels.INT4_M1_WAVES, 1792, 132)
+                        .suffix())
+                .isEqualTo("_w2");
     }
 
     @Test
@@ -436,16 +458,17 @@ class GemvShapeTest {
         // per format, F16 then BF16 activations: FP16 1 + 6 + 1 (its 16-row CUDA-core kernel, for an epilogue), 2;
         // BF16 7, 7; FP8 and INT8 7, 2; each 4-bit format 8 + 4, 8 + 4 (a tensor-core kernel: 2 K splits; m1, m8,
         // m16, m32; and the tiled kernels, one per rows bound), INT4's and MXFP4's rolling one-row and 8-row tiled
-        // kernels, INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM and MXFP4's two-tile 8-row one
-        // (FP16)
+        // kernels, INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM, INT4's one-row kernel of 2 warps
+        // a tile and MXFP4's two-tile 8-row one (FP16)
         assertThat(GemvKernels.kernelNames())
-                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 2 + 2 + 1 + 2)
+                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 2 + 2 + 1 + 1 + 2)
                 .doesNotHaveDuplicates();
         assertThat(GemvKernels.kernelNames())
                 .contains(
                         "gemv_int4_f16_m1_tiled",
                         "gemv_int4_f16_m1_tiled_r2",
                         "gemv_int4_f16_m1_tiled_b3",
+                        "gemv_int4_f16_m1_tiled_w2",
                         "gemv_nvfp4_f16_m1_tiled_b4",
                         "gemv_mxfp4_f16_m1_tiled_r2",
                         "gemv_mxfp4_f16_m8_tiled_t2",

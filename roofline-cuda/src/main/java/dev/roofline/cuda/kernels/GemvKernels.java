@@ -420,9 +420,9 @@ public final class GemvKernels implements AutoCloseable {
      * ({@link #lastWaveFill}; the first of the fullest), of the plain kernel (46 registers, 5 blocks an SM),
      * {@link #INT4_M1_FEW_BLOCKS}'s {@code _b3} (80 registers, 3), {@link #INT4_M1_WINDOW}'s {@code _r2} (55, 4) and
      * {@code gemv_int4_f16_m1_tiled_w2} (2 warps a tile with a window of 3 steps each, 63 registers in blocks of 64
-     * threads, 16). Each streams as fast as the others while its blocks fill the SMs; what differs is how much of the
-     * last wave is left idle. On an H200 (132 SMs), each kernel's speed over the plain kernel's with the last waves
-     * full (plain, _b3, _r2, _w2): 640 blocks (0.97, 0.62, 0.21, 0.30) _b3 0.94, _r2 0.76; 704 (0.07, 0.78, 0.33,
+     * threads, 16). At the seven grids of 640 to 3584 blocks timed on an H200 (132 SMs) the kernel with the fullest
+     * last wave was the fastest of those timed but at 2560 blocks, where the window ran 1.02× the plain kernel the rule
+     * keeps. Each kernel's speed over the plain kernel's, with the last waves' fill (plain, _b3, _r2, _w2): 640 blocks (0.97, 0.62, 0.21, 0.30) _b3 0.94, _r2 0.76; 704 (0.07, 0.78, 0.33,
      * 0.33) _b3 1.24, _r2 1.07; 896 (0.36, 0.26, 0.70, 0.42) _b3 1.06, _r2 1.14, _w2 0.96; 1536 (0.33, 0.88, 0.91,
      * 0.73) _b3 1.06, _r2 1.11; 1792 (0.72, 0.53, 0.39, 0.85) _b3 0.96–1.00, _r2 0.97–0.98, _w2 1.04–1.05; 2560
      * (0.88, 0.46, 0.85, 0.21) _b3 0.94, _r2 1.02; 3584 (0.43, 0.05, 0.79, 0.70) _b3 1.03, _r2 1.06, _w2 0.99
@@ -436,6 +436,14 @@ public final class GemvKernels implements AutoCloseable {
             new WaveKernel("_b3", 3, TILED_WARPS),
             new WaveKernel("_r2", 4, TILED_WARPS),
             new WaveKernel("_w2", 16, 2));
+
+    /**
+     * The kernels that compete by their last waves above every {@link #smallGridKernels} cap ({@link #INT4_M1_WAVES}
+     * for INT4 with FP16 activations at one row), or none: the plain kernel runs there.
+     */
+    static List<WaveKernel> waveKernels(WeightFormat format, Activation activation, int bound) {
+        return format == WeightFormat.INT4 && activation == Activation.F16 && bound == 1 ? INT4_M1_WAVES : List.of();
+    }
 
     /** The share of a wave of {@code wave} blocks that the last wave of {@code blocks} blocks fills, in (0, 1]. */
     static double lastWaveFill(long blocks, long wave) {
@@ -559,8 +567,9 @@ public final class GemvKernels implements AutoCloseable {
         if (capped.isPresent()) {
             return new TiledLaunch(name + capped.get().suffix(), tiledTiles(bound));
         }
-        if (small.contains(INT4_M1_WINDOW)) {
-            WaveKernel k = fullestLastWave(INT4_M1_WAVES, tiles, smCount);
+        List<WaveKernel> waves = waveKernels(format, activation, bound);
+        if (!waves.isEmpty()) {
+            WaveKernel k = fullestLastWave(waves, tiles, smCount);
             return new TiledLaunch(name + k.suffix(), 1, k.warps());
         }
         return new TiledLaunch(name, tiledTiles(bound));
@@ -732,12 +741,10 @@ public final class GemvKernels implements AutoCloseable {
                         String tiled = tiledName(f, a, m);
                         names.add(tiled);
                         smallGridKernels(f, a, m).forEach(w -> names.add(tiled + w.suffix()));
-                        if (smallGridKernels(f, a, m).contains(INT4_M1_WINDOW)) {
-                            INT4_M1_WAVES.stream()
-                                    .map(k -> tiled + k.suffix())
-                                    .filter(n -> !names.contains(n))
-                                    .forEach(names::add);
-                        }
+                        waveKernels(f, a, m).stream()
+                                .map(k -> tiled + k.suffix())
+                                .filter(n -> !names.contains(n))
+                                .forEach(names::add);
                         tiledPairs(f, a, m).ifPresent(p -> names.add(tiled + PAIRS_SUFFIX));
                     }
                 }

@@ -416,28 +416,6 @@ public final class GemvKernels implements AutoCloseable {
     record WaveKernel(String suffix, int blocksPerSm, int warps) {}
 
     /**
-     * INT4 at one row on grids above every {@link #smallGridKernels} cap: the kernel whose last wave is the fullest
-     * ({@link #lastWaveFill}; the first of the fullest), of the plain kernel (46 registers, 5 blocks an SM),
-     * {@link #INT4_M1_FEW_BLOCKS}'s {@code _b3} (80 registers, 3), {@link #INT4_M1_WINDOW}'s {@code _r2} (55, 4) and
-     * {@code gemv_int4_f16_m1_tiled_w2} (2 warps a tile with a window of 3 steps each, 63 registers in blocks of 64
-     * threads, 16). At the seven grids of 640 to 3584 blocks timed on an H200 (132 SMs) the kernel with the fullest
-     * last wave was the fastest of those timed but at 2560 blocks, where the window ran 1.02× the plain kernel the rule
-     * keeps. Each kernel's speed over the plain kernel's, with the last waves' fill (plain, _b3, _r2, _w2): 640 blocks (0.97, 0.62, 0.21, 0.30) _b3 0.94, _r2 0.76; 704 (0.07, 0.78, 0.33,
-     * 0.33) _b3 1.24, _r2 1.07; 896 (0.36, 0.26, 0.70, 0.42) _b3 1.06, _r2 1.14, _w2 0.96; 1536 (0.33, 0.88, 0.91,
-     * 0.73) _b3 1.06, _r2 1.11; 1792 (0.72, 0.53, 0.39, 0.85) _b3 0.96–1.00, _r2 0.97–0.98, _w2 1.04–1.05; 2560
-     * (0.88, 0.46, 0.85, 0.21) _b3 0.94, _r2 1.02; 3584 (0.43, 0.05, 0.79, 0.70) _b3 1.03, _r2 1.06, _w2 0.99
-     * (docs/measurements/2026-11-27-issue20-int4-last-wave-h200, runs 1, 2 and 8). With the rule in {@code gemv-bench}
-     * 28672 rows ran 1.05× (H200) and 1.00–1.01× (H100) faster, 11264×4096 1.14× and 1.10×, the Llama-3-8B INT4 batch
-     * 1 step 2.0 % and 0.3 % (runs 9–10). NVFP4's and MXFP4's kernels of 4 blocks an SM did not follow the rule there
-     * and keep their caps.
-     */
-    static final List<WaveKernel> INT4_M1_WAVES = List.of(
-            new WaveKernel("", 5, TILED_WARPS),
-            new WaveKernel("_b3", 3, TILED_WARPS),
-            new WaveKernel("_r2", 4, TILED_WARPS),
-            new WaveKernel("_w2", 16, 2));
-
-    /**
      * The kernels that compete by their last waves above every {@link #smallGridKernels} cap ({@link #INT4_M1_WAVES}
      * for INT4 with FP16 activations at one row), or none: the plain kernel runs there.
      */
@@ -477,6 +455,23 @@ public final class GemvKernels implements AutoCloseable {
      * registers on sm_90a) up to one wave of the 4 blocks of 256 threads an SM holds; above, {@link #INT4_M1_WAVES}.
      */
     static final SmallGridKernel INT4_M1_WINDOW = new SmallGridKernel("_r2", 4, 0);
+
+    /**
+     * INT4 at one row on grids above every {@link #smallGridKernels} cap: the kernel whose last wave is the fullest
+     * ({@link #lastWaveFill}; the first of the fullest) of the plain kernel (46 registers on sm_90a, 5 blocks an SM),
+     * {@link #INT4_M1_FEW_BLOCKS}'s kernel (80 registers, 3 blocks an SM), {@link #INT4_M1_WINDOW}'s (55, 4) and
+     * {@code gemv_int4_f16_m1_tiled_w2} (2 warps a tile with a window of 3 steps each, 63 registers in blocks of 64
+     * threads, 16). At seven grids of 640 to 3584 blocks on an H200 (132 SMs) that kernel was the fastest of those
+     * timed but at 2560 blocks, where the window ran 1.02× the plain kernel the rule keeps; with the rule 28672 rows
+     * ran 1.05× faster (H200, 1.00–1.01× on an H100) and the Llama-3-8B INT4 batch 1 step 2.0 % (0.3 %)
+     * (docs/measurements/2026-11-27-issue20-int4-last-wave-h200, each grid's fills and speeds). NVFP4's and MXFP4's
+     * kernels of 4 blocks an SM did not follow the rule there and keep their caps.
+     */
+    static final List<WaveKernel> INT4_M1_WAVES = List.of(
+            new WaveKernel("", 5, TILED_WARPS),
+            new WaveKernel(INT4_M1_FEW_BLOCKS.suffix(), 3, TILED_WARPS),
+            new WaveKernel(INT4_M1_WINDOW.suffix(), 4, TILED_WARPS),
+            new WaveKernel("_w2", 16, 2));
 
     /**
      * NVFP4 at one row up to 4 blocks an SM: 4 steps of loads a trip capped at 4 blocks an SM
@@ -539,8 +534,8 @@ public final class GemvKernels implements AutoCloseable {
      * to overlap one block's loads with another's steps, the first small-grid kernel that takes the grid
      * ({@link #smallGridKernels}: a rolling window, which keeps each warp's next loads in flight through its step, or
      * INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM); above them INT4 at one row the kernel of
-     * {@link #INT4_M1_WAVES} whose last wave is the fullest; else
-     * {@code gemv_<format>_<activation>_m<bound>_tiled} with {@link #tiledTiles} tiles a block. Where each was measured faster and slower:
+     * {@link #INT4_M1_WAVES} whose last wave is the fullest; else {@code gemv_<format>_<activation>_m<bound>_tiled}
+     * with {@link #tiledTiles} tiles a block. Where each was measured faster and slower:
      * docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16.
      */
     static TiledLaunch tiledLaunch(

@@ -1,6 +1,7 @@
 // Variants of the 4-bit tiled GEMV (INT4 g128, NVFP4, MXFP4 weights in TiledLayout's layout x FP16 activations) at 1,
 // 8, 12 and 16 activation rows (or any count up to 16 named on the command line): K split over a thread-block cluster
-// with x staged once per block in shared memory (sk), and a rolling window of loads (pipe). A development tool: it
+// with x staged once per block in shared memory (sk), a rolling window of loads (pipe), and MXFP4's one-row step with x
+// on the diagonal of B (gemv_tiled.cu's step_diag) in other blocks than the shipped one (dg). A development tool: it
 // times these variants L2-cold against the shipped tiled kernels (gemv_tiled.cu) and checks them against the shipped
 // row-major tensor-core kernels' outputs, in one process; the numbers that count remain GemvBenchmark's.
 //
@@ -373,6 +374,12 @@ PIPE_KERNEL(NVFP4, nvfp4_b5, 1, 1, 2, __launch_bounds__(256, 5))
 ROOFLINE_GEMV_TILED_NAMED(unroll_int4_m1_u2, INT4, 1, 1, 2, 0, __launch_bounds__(256)) // one row, 2 steps a trip
 PIPE_FORMAT(NVFP4, nvfp4)
 PIPE_FORMAT(MXFP4, mxfp4)
+// dg: MXFP4's one-row step with x on the B fragment's diagonal (gemv_tiled.cu's step_diag) in other blocks than the
+// shipped _dg's (4 steps a trip, capped at 4 blocks an SM)
+#define DG_KERNEL(name, UNR, ROLL, BOUNDS) \
+    ROOFLINE_GEMV_TILED_NAMED_TCD(name, __half, MXFP4, 1, 1, UNR, ROLL, 1, false, true, BOUNDS)
+DG_KERNEL(dg_mxfp4_u2_b5, 2, 0, __launch_bounds__(256, 5))
+DG_KERNEL(dg_mxfp4_r2, 1, 2, __launch_bounds__(256))
 
 // ---- the harness ----
 
@@ -414,7 +421,7 @@ static std::vector<Format> formats() {
     return {
         {"INT4", Fmt::INT4, 128, 4, {gemv_int4_f16_m1_w8, gemv_int4_f16_m8_w8, gemv_int4_f16_m16_w8}, {SK_VARIANTS(int4), {"shipped r2", gemv_int4_f16_m1_tiled_r2, 1, 0, 16}, {"shipped b3", gemv_int4_f16_m1_tiled_b3, 1, 0, 16}, {"shipped w2", gemv_int4_f16_m1_tiled_w2, 1, 0, 16, 2}, {"shipped m8 r3", gemv_int4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_int4_b4_m8_t1_d3, 8, 0, 16}, {"pipe t2 d3", pipe_int4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_int4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_int4_b5_m1_t1_d2, 1, 0, 16}, {"unroll 2", unroll_int4_m1_u2, 1, 0, 16}}, {{AS_KERNEL(gemv_int4_bf16_m1_w8), AS_KERNEL(gemv_int4_bf16_m1_tiled)}, {AS_KERNEL(gemv_int4_bf16_m16_w8), AS_KERNEL(gemv_int4_bf16_m16_tiled)}}},
         {"NVFP4", Fmt::NVFP4, 16, 1, {gemv_nvfp4_f16_m1_w8, gemv_nvfp4_f16_m8_w8, gemv_nvfp4_f16_m16_w8}, {SK_VARIANTS(nvfp4), {"shipped b4", gemv_nvfp4_f16_m1_tiled_b4, 1, 0, 16}, {"pipe t1 d3 b4", pipe_nvfp4_b4_m1_t1_d3, 1, 0, 16}, {"pipe t1 d2", pipe_nvfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_nvfp4_b5_m1_t1_d2, 1, 0, 16}}, {{AS_KERNEL(gemv_nvfp4_bf16_m1_w8), AS_KERNEL(gemv_nvfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_nvfp4_bf16_m16_w8), AS_KERNEL(gemv_nvfp4_bf16_m16_tiled)}}},
-        {"MXFP4", Fmt::MXFP4, 32, 1, {gemv_mxfp4_f16_m1_w8, gemv_mxfp4_f16_m8_w8, gemv_mxfp4_f16_m16_w8}, {SK_VARIANTS(mxfp4), {"shipped m8 r3", gemv_mxfp4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_mxfp4_b4_m1_t1_d3, 1, 0, 16}, {"shipped r2", gemv_mxfp4_f16_m1_tiled_r2, 1, 0, 16}, {"shipped m8 t2", gemv_mxfp4_f16_m8_tiled_t2, 8, 0, 32}, {"pipe t2 d3", pipe_mxfp4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_mxfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_mxfp4_b5_m1_t1_d2, 1, 0, 16}}, {{AS_KERNEL(gemv_mxfp4_bf16_m1_w8), AS_KERNEL(gemv_mxfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_mxfp4_bf16_m16_w8), AS_KERNEL(gemv_mxfp4_bf16_m16_tiled)}}},
+        {"MXFP4", Fmt::MXFP4, 32, 1, {gemv_mxfp4_f16_m1_w8, gemv_mxfp4_f16_m8_w8, gemv_mxfp4_f16_m16_w8}, {SK_VARIANTS(mxfp4), {"shipped m8 r3", gemv_mxfp4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_mxfp4_b4_m1_t1_d3, 1, 0, 16}, {"shipped r2", gemv_mxfp4_f16_m1_tiled_r2, 1, 0, 16}, {"shipped m8 t2", gemv_mxfp4_f16_m8_tiled_t2, 8, 0, 32}, {"pipe t2 d3", pipe_mxfp4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_mxfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_mxfp4_b5_m1_t1_d2, 1, 0, 16}, {"shipped dg", gemv_mxfp4_f16_m1_tiled_dg, 1, 0, 16}, {"dg u2 b5", dg_mxfp4_u2_b5, 1, 0, 16}, {"dg r2", dg_mxfp4_r2, 1, 0, 16}}, {{AS_KERNEL(gemv_mxfp4_bf16_m1_w8), AS_KERNEL(gemv_mxfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_mxfp4_bf16_m16_w8), AS_KERNEL(gemv_mxfp4_bf16_m16_tiled)}}},
     };
 }
 __device__ uint32_t mix_d(uint64_t i, uint32_t seed) {

@@ -161,11 +161,44 @@ __device__ __forceinline__ void step(const uint4 (&w)[T][2], const uint2 (&s)[T]
     }
 }
 
+// MXFP4's one-row FP16 step with x on the diagonal of B (DG): lane (g, q) holds x in its B fragment only where
+// g == q and zeros elsewhere, so that D column n < 4 sums each A row over the k slots of lane quad n alone, which the
+// layout puts in 32-k block n of the group for all 8 mma. The step's chain of mma then takes A unscaled (E2M1 x 2^-14)
+// and its 4 outputs take their block scales in FP32 once: 8 logic ops and 4 FFMA a step where step() multiplies
+// every A register by its scale in half (32 HMUL2) after building 2 half scales against the row's largest code. The
+// sums of lanes q = 0 and 1 (columns 0..3) are the row's; the output takes 2^14.
+// The scales s[j].x: {s[g][2q'], s[g + 8][2q'], s[g][2q' + 1], s[g + 8][2q' + 1]}, q' = q % 2, as FP32 2^(E - 127) by
+// their bits: code 0 gives 0, not 2^-127, and code 255 (NaN) infinity, so a block of it gives infinities or NaN.
+template <int T>
+__device__ __forceinline__ void step_diag(const uint4 (&w)[T][2], const uint2 (&s)[T], const uint4 (&xv)[1][4],
+                                          float (&acc)[T][1][4]) {
+    using TC = Tc<Fmt::MXFP4, false>;
+    #pragma unroll
+    for (int j = 0; j < T; j++) {
+        const uint32_t words[8] = {w[j][0].x, w[j][0].y, w[j][0].z, w[j][0].w,
+                                   w[j][1].x, w[j][1].y, w[j][1].z, w[j][1].w};
+        float d[4] = {0.f, 0.f, 0.f, 0.f}; // D column n < 4: the step's sums over block n, unscaled
+        #pragma unroll
+        for (int i = 0; i < 8; i++) {
+            uint32_t a[4];
+            decode_word<Fmt::MXFP4, false>(words[i], a);
+            const uint4 X = xv[0][i >> 1];
+            TC::mma(d, a[0], a[1], a[2], a[3], (i & 1) ? X.z : X.x, (i & 1) ? X.w : X.y);
+        }
+        // D's c0..c3: rows g, g, g + 8, g + 8 of columns 2q', 2q' + 1, 2q', 2q' + 1
+        const uint32_t e = s[j].x;
+        acc[j][0][0] = fmaf(__uint_as_float((e << 23) & 0x7F800000u), d[0], acc[j][0][0]);
+        acc[j][0][1] = fmaf(__uint_as_float((e << 7) & 0x7F800000u), d[1], acc[j][0][1]);
+        acc[j][0][2] = fmaf(__uint_as_float((e << 15) & 0x7F800000u), d[2], acc[j][0][2]);
+        acc[j][0][3] = fmaf(__uint_as_float((e >> 1) & 0x7F800000u), d[3], acc[j][0][3]);
+    }
+}
+
 // lane's scale entry of one (tile, group)
-template <Fmt F>
+template <Fmt F, bool DG = false>
 __device__ __forceinline__ uint2 load_scale(const uint8_t* p) {
     if constexpr (F == Fmt::INT4) return __ldg(reinterpret_cast<const uint2*>(p));
-    else if constexpr (F == Fmt::NVFP4) return make_uint2(__ldg(reinterpret_cast<const uint32_t*>(p)), 0u);
+    else if constexpr (F == Fmt::NVFP4 || DG) return make_uint2(__ldg(reinterpret_cast<const uint32_t*>(p)), 0u);
     else return make_uint2(__ldg(reinterpret_cast<const unsigned short*>(p)), 0u);
 }
 
@@ -173,13 +206,15 @@ __device__ __forceinline__ uint2 load_scale(const uint8_t* p) {
 // partial sums in shared memory at the end. ROLL = 0: UNROLL groups of loads per trip, then their steps; ROLL > 0: a
 // rolling window, the loads of the warp's step c + ROLL - 1 issued before step c is computed, so ROLL - 1 steps' loads
 // stay in flight through each step. N % 16 == 0 and K % 128 == 0 (the host checks); activation rows past M read row 0
-// and are not stored. CH: step's chains of mma a fragment; ALL_B: every B fragment computed, whatever M.
+// and are not stored. CH: step's chains of mma a fragment; ALL_B: every B fragment computed, whatever M; DG: MXFP4's
+// one-row FP16 steps with x on B's diagonal (step_diag).
 template <Fmt F, int MAXM, int T, int UNROLL, int WARPS, int ROLL = 0, typename TA = __half, int CH = 1,
-          bool ALL_B = false>
+          bool ALL_B = false, bool DG = false>
 __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const void* __restrict__ Sv,
                                         const TA* __restrict__ x, TA* __restrict__ y, int M, int N, int K,
                                         float global) {
     constexpr bool BF = std::is_same_v<TA, __nv_bfloat16>; // BF16 activations
+    static_assert(!DG || (F == Fmt::MXFP4 && MAXM == 1 && !BF), "step_diag is MXFP4's one-row FP16 step");
     constexpr int NB = NB_OF<MAXM>;
     constexpr int SB = F == Fmt::INT4 ? 64 : F == Fmt::NVFP4 ? 128 : 64; // scale bytes per (tile, group)
     __shared__ float red[WARPS][T][NB][4][32];
@@ -195,7 +230,8 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
     // B fragments computed: those with rows below M, or all of them (ALL_B: a fragment past M reads row 0 and is not
     // stored, where skipping it costs every step its predicates and zeroed x)
     const int nf = NB == 1 || ALL_B ? NB : min(NB, (M + 7) >> 3);
-    const int lane_scale = F == Fmt::INT4 ? 8 * g : F == Fmt::NVFP4 ? 4 * lane : 2 * lane;
+    // DG: lane (g, q) reads the entries of lanes (g, 2q') and (g, 2q' + 1), q' = q % 2
+    const int lane_scale = F == Fmt::INT4 ? 8 * g : F == Fmt::NVFP4 ? 4 * lane : DG ? 8 * g + 4 * (q & 1) : 2 * lane;
     const uint8_t* pw[T];
     const uint8_t* ps[T];
     uint32_t rmax[T][2];
@@ -205,7 +241,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
         pw[j] = static_cast<const uint8_t*>(Wv) + (static_cast<size_t>(t) * G + warp) * GROUP_BYTES + 16 * lane;
         ps[j] = static_cast<const uint8_t*>(Sv) + (static_cast<size_t>(t) * G + warp) * SB + lane_scale;
         rmax[j][0] = rmax[j][1] = 0;
-        if constexpr (F == Fmt::MXFP4) {
+        if constexpr (F == Fmt::MXFP4 && !DG) {
             const uint8_t* row_emax = static_cast<const uint8_t*>(Sv) + static_cast<size_t>(N) * (K / 32);
             rmax[j][0] = __ldg(row_emax + TILE_ROWS * t + g);
             rmax[j][1] = __ldg(row_emax + TILE_ROWS * t + g + 8);
@@ -232,14 +268,32 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
         #pragma unroll
         for (int f = 0; f < NB; f++) px[f] += GROUP_K * WARPS * steps;
     };
+    auto run_step = [&](const uint4 (&wd)[T][2], const uint2 (&sd)[T], const uint4 (&xv)[NB][4]) {
+        if constexpr (DG) step_diag<T>(wd, sd, xv, acc);
+        else step<F, MAXM, T, BF, CH>(wd, sd, xv, nf, acc, rmax);
+    };
+    // DG: x of the lanes on the diagonal (g == q), zero on every other lane for the whole kernel
+    uint4 xdiag[1][4];
+    #pragma unroll
+    for (int i = 0; i < 4; i++) xdiag[0][i] = make_uint4(0, 0, 0, 0);
     auto load_x = [&](uint4 (&xv)[NB][4], int u) {
-        #pragma unroll
-        for (int f = 0; f < NB; f++)
+        if constexpr (DG) {
+            if (g == q) {
+                #pragma unroll
+                for (int i = 0; i < 4; i++)
+                    xdiag[0][i] = __ldg(reinterpret_cast<const uint4*>(px[0] + GROUP_K * WARPS * u + 8 * i));
+            }
             #pragma unroll
-            for (int i = 0; i < 4; i++)
-                xv[f][i] = f < nf ? __ldg(reinterpret_cast<const uint4*>(px[f] + GROUP_K * WARPS * u
-                                                                  + (ONE_LINE<F> ? 64 * (i >> 1) + 8 * (i & 1) : 8 * i)))
-                                   : make_uint4(0, 0, 0, 0);
+            for (int i = 0; i < 4; i++) xv[0][i] = xdiag[0][i];
+        } else {
+            #pragma unroll
+            for (int f = 0; f < NB; f++)
+                #pragma unroll
+                for (int i = 0; i < 4; i++)
+                    xv[f][i] = f < nf ? __ldg(reinterpret_cast<const uint4*>(px[f] + GROUP_K * WARPS * u
+                                                                      + (ONE_LINE<F> ? 64 * (i >> 1) + 8 * (i & 1) : 8 * i)))
+                                       : make_uint4(0, 0, 0, 0);
+        }
     };
     if constexpr (ROLL > 0) {
         const int n = warp < G ? (G - warp + WARPS - 1) / WARPS : 0; // this warp's steps
@@ -250,7 +304,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
             for (int j = 0; j < T; j++) {
                 wd[j][0] = load_stream<0>(pw[j] + static_cast<size_t>(c) * GROUP_BYTES * WARPS);
                 wd[j][1] = load_stream<0>(pw[j] + static_cast<size_t>(c) * GROUP_BYTES * WARPS + 512);
-                sd[j] = load_scale<F>(ps[j] + static_cast<size_t>(c) * SB * WARPS);
+                sd[j] = load_scale<F, DG>(ps[j] + static_cast<size_t>(c) * SB * WARPS);
             }
         };
         #pragma unroll
@@ -264,7 +318,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
                     if (c + ROLL - 1 < n) load(w[(d + ROLL - 1) % ROLL], s[(d + ROLL - 1) % ROLL], c + ROLL - 1);
                     uint4 xv[NB][4];
                     load_x(xv, c);
-                    step<F, MAXM, T, BF, CH>(w[d], s[d], xv, nf, acc, rmax);
+                    run_step(w[d], s[d], xv);
                 }
             }
         }
@@ -279,13 +333,13 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
             for (int j = 0; j < T; j++) {
                 w[u][j][0] = load_stream<0>(pw[j] + GROUP_BYTES * WARPS * u);
                 w[u][j][1] = load_stream<0>(pw[j] + GROUP_BYTES * WARPS * u + 512);
-                s[u][j] = load_scale<F>(ps[j] + SB * WARPS * u);
+                s[u][j] = load_scale<F, DG>(ps[j] + SB * WARPS * u);
             }
         #pragma unroll
         for (int u = 0; u < UNROLL; u++) {
             uint4 xv[NB][4];
             load_x(xv, u);
-            step<F, MAXM, T, BF, CH>(w[u], s[u], xv, nf, acc, rmax);
+            run_step(w[u], s[u], xv);
         }
         advance(UNROLL);
     }
@@ -296,12 +350,20 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
         for (int j = 0; j < T; j++) {
             w[j][0] = load_stream<0>(pw[j]);
             w[j][1] = load_stream<0>(pw[j] + 512);
-            s[j] = load_scale<F>(ps[j]);
+            s[j] = load_scale<F, DG>(ps[j]);
         }
         uint4 xv[NB][4];
         load_x(xv, 0);
-        step<F, MAXM, T, BF, CH>(w, s, xv, nf, acc, rmax);
+        run_step(w, s, xv);
         advance(1);
+    }
+    if constexpr (DG) { // rows g and g + 8: blocks 2q' and 2q' + 1 of lanes q = 0 and 1, into c = 0 and 2 of lane q = 0
+        #pragma unroll
+        for (int j = 0; j < T; j++) {
+            const float r0 = acc[j][0][0] + acc[j][0][1], r8 = acc[j][0][2] + acc[j][0][3];
+            acc[j][0][0] = r0 + __shfl_xor_sync(0xFFFFFFFFu, r0, 1);
+            acc[j][0][2] = r8 + __shfl_xor_sync(0xFFFFFFFFu, r8, 1);
+        }
     }
     #pragma unroll
     for (int j = 0; j < T; j++) {
@@ -309,7 +371,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
         for (int f = 0; f < NB; f++)
             #pragma unroll
             for (int c = 0; c < 4; c++) red[warp][j][f][c][lane] = acc[j][f][c];
-        if constexpr (F == Fmt::MXFP4)
+        if constexpr (F == Fmt::MXFP4 && !DG)
             if (warp == 0 && q == 0) {
                 row_emax_s[j][g] = rmax[j][0];
                 row_emax_s[j][g + 8] = rmax[j][1];
@@ -329,7 +391,9 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
             // MXFP4: FP16 2^(Emax - 128) = 2^(Emax - 127) x 2^14 (e2m1) x 2^-15 (e8m0_rel_half2); BF16 2^(Emax - 120)
             // = 2^(Emax - 127) x 2^126 (e2m1) x 2^-119 (e8m0_rel_bf16x2), its 2^7 applied to v first: 2^(Emax - 120)
             // overflows FP32 from Emax = 248
-            if constexpr (F == Fmt::MXFP4) {
+            if constexpr (DG) {
+                v *= 16384.f; // A = E2M1 x 2^-14, the block scales applied in FP32 (step_diag)
+            } else if constexpr (F == Fmt::MXFP4) {
                 const float e = e8m0_to_float(row_emax_s[j][tile_row]);
                 v = BF ? (v * 128.f) * e : v * (e * 0.5f);
             } else {
@@ -350,12 +414,14 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
 // their accumulators take the registers two tiles would. The fastest of 4 to 6 configurations each on an H200
 // (docs/measurements/2026-11-26-issue20-tiled-h200). gemv_<fmt>_bf16_m<rows bound>_tiled: the same blocks with BF16
 // activations, all with plain bounds (their one-row kernels take 32-42 registers on sm_90a uncapped).
-#define ROOFLINE_GEMV_TILED_NAMED_TC(name, TA, FMT, MAXM, T, UNR, ROLL, CH, ALL_B, BOUNDS)                   \
+#define ROOFLINE_GEMV_TILED_NAMED_TCD(name, TA, FMT, MAXM, T, UNR, ROLL, CH, ALL_B, DG, BOUNDS)              \
     extern "C" __global__ void BOUNDS name(const void* W, const void* scales, const TA* x, TA* y, int M, int N,   \
                                           int K, float global, GemvEpilogue) {                                    \
-        roofline_tiled::gemv_tiled<Fmt::FMT, MAXM, T, UNR, 8, ROLL, TA, CH, ALL_B>(W, scales, x, y, M, N, K,    \
-                                                                                  global);                        \
+        roofline_tiled::gemv_tiled<Fmt::FMT, MAXM, T, UNR, 8, ROLL, TA, CH, ALL_B, DG>(W, scales, x, y, M, N, K, \
+                                                                                      global);                    \
     }
+#define ROOFLINE_GEMV_TILED_NAMED_TC(name, TA, FMT, MAXM, T, UNR, ROLL, CH, ALL_B, BOUNDS) \
+    ROOFLINE_GEMV_TILED_NAMED_TCD(name, TA, FMT, MAXM, T, UNR, ROLL, CH, ALL_B, false, BOUNDS)
 #define ROOFLINE_GEMV_TILED_NAMED_T(name, TA, FMT, MAXM, T, UNR, ROLL, BOUNDS) \
     ROOFLINE_GEMV_TILED_NAMED_TC(name, TA, FMT, MAXM, T, UNR, ROLL, 1, false, BOUNDS)
 #define ROOFLINE_GEMV_TILED_NAMED(name, FMT, MAXM, T, UNR, ROLL, BOUNDS) \
@@ -414,6 +480,12 @@ extern "C" __global__ void __launch_bounds__(64) gemv_int4_f16_m1_tiled_w2(const
 // 1.01-1.13x on an H100 at seven shapes of 128 to 512 blocks, 0.95x at 1792 blocks on the H100
 // (docs/measurements/2026-11-27-issue20-int4-one-row-h200, runs 5-6).
 ROOFLINE_GEMV_TILED_NAMED(gemv_nvfp4_f16_m1_tiled_b4, NVFP4, 1, 1, 4, 0, __launch_bounds__(256, 4))
+// MXFP4 at one row on grids of 2 to 4 blocks an SM (GemvKernels.MXFP4_M1_DIAGONAL): step_diag with 4 steps of loads
+// a trip, capped at 4 blocks an SM (64 registers on sm_90a). On an H200 1.06-1.07x the fastest shipped kernel at 384 and
+// 512 blocks, 0.96-0.97x at 1792 and 0.955-1.03x at up to 256, where the window of 2 keeps them
+// (docs/measurements/2026-11-27-issue20-mxfp4-diagonal-h200).
+ROOFLINE_GEMV_TILED_NAMED_TCD(gemv_mxfp4_f16_m1_tiled_dg, __half, MXFP4, 1, 1, 4, 0, 1, false, true,
+                              __launch_bounds__(256, 4))
 // From 2 to 8 rows a window of 3 for INT4 and MXFP4 (ptxas: 79 and 64 registers on sm_90a, so 3 and 4 blocks fit an
 // SM), for grids of at most 2 blocks an SM whose warps take at least 8 steps (GemvKernels.M8_WINDOW). NVFP4 has
 // none: at those grids its window was slower in some cases (docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16).

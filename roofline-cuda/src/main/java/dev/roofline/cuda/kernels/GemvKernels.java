@@ -482,10 +482,21 @@ public final class GemvKernels implements AutoCloseable {
     static final SmallGridKernel NVFP4_M1_FEW_BLOCKS = new SmallGridKernel("_b4", 4, 0);
 
     /**
-     * MXFP4 at one row: a window of 2 ({@code gemv_mxfp4_f16_m1_tiled_r2}, 61 registers, 4 blocks an SM) up to 3
-     * blocks an SM: measured faster than the plain kernel up to 384 blocks on 132 SMs (2.9 an SM), slower from 512.
+     * MXFP4 at one row: a window of 2 ({@code gemv_mxfp4_f16_m1_tiled_r2}, 61 registers, 4 blocks an SM) up to 2
+     * blocks an SM: measured faster than the plain kernel up to 384 blocks on 132 SMs (2.9 an SM), slower from 512;
+     * above 2 blocks an SM {@link #MXFP4_M1_DIAGONAL} is faster still.
      */
-    static final SmallGridKernel MXFP4_M1_WINDOW = new SmallGridKernel("_r2", 3, 0);
+    static final SmallGridKernel MXFP4_M1_WINDOW = new SmallGridKernel("_r2", 2, 0);
+
+    /**
+     * MXFP4 at one row above {@link #MXFP4_M1_WINDOW}'s grids and up to 4 blocks an SM: x on the diagonal of the mma's
+     * B fragment, so that each D column sums one 32-k block and its scale is applied in FP32 once a step instead of
+     * on every A register in half ({@code gemv_mxfp4_f16_m1_tiled_dg}: 4 steps of loads a trip, 64 registers, capped
+     * at 4 blocks an SM). On an H200, over the fastest of the plain kernel and the window: 1.06–1.07× at 384 and 512
+     * blocks (6144 and 8192 rows); 0.955–1.03× at 64–256 blocks, where the window stays; 0.97× at 1792, where the
+     * plain kernel stays (docs/measurements/2026-11-27-issue20-mxfp4-diagonal-h200).
+     */
+    static final SmallGridKernel MXFP4_M1_DIAGONAL = new SmallGridKernel("_dg", 4, 0);
 
     /**
      * INT4 and MXFP4 from 2 to 8 rows: a window of 3 ({@code gemv_<int4|mxfp4>_f16_m8_tiled_r3}, 79 and 64 registers,
@@ -532,8 +543,9 @@ public final class GemvKernels implements AutoCloseable {
      * {@code rows} × {@code cols}, on a GPU of {@code smCount} SMs with {@code dramBytesPerSmCycle}: at 5 to 8 rows on
      * large grids of GPUs with fast DRAM two tiles a block ({@link #tiledPairs}); where the blocks of an SM are too few
      * to overlap one block's loads with another's steps, the first small-grid kernel that takes the grid
-     * ({@link #smallGridKernels}: a rolling window, which keeps each warp's next loads in flight through its step, or
-     * INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM); above them INT4 at one row the kernel of
+     * ({@link #smallGridKernels}: a rolling window, which keeps each warp's next loads in flight through its step,
+     * INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM, or MXFP4's diagonal one capped at 4); above
+     * them INT4 at one row the kernel of
      * {@link #INT4_M1_WAVES} whose last wave is the fullest; else {@code gemv_<format>_<activation>_m<bound>_tiled}
      * with {@link #tiledTiles} tiles a block. Where each was measured faster and slower:
      * docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16.
@@ -584,8 +596,9 @@ public final class GemvKernels implements AutoCloseable {
     /**
      * The small-grid kernels gemv_tiled.cu builds for these weights, activations and rows bound, in the order they are
      * tried: with FP16 activations {@link #INT4_M1_FEW_BLOCKS} then {@link #INT4_M1_WINDOW} for INT4 at one row,
-     * {@link #NVFP4_M1_FEW_BLOCKS} for NVFP4 and {@link #MXFP4_M1_WINDOW} for MXFP4 at one row, {@link #M8_WINDOW} for
-     * INT4 and MXFP4 at 8; none for NVFP4 at 8 (its windows were no faster), BF16 activations or 16 and 32 rows.
+     * {@link #NVFP4_M1_FEW_BLOCKS} for NVFP4, {@link #MXFP4_M1_WINDOW} then {@link #MXFP4_M1_DIAGONAL} for MXFP4,
+     * {@link #M8_WINDOW} for INT4 and MXFP4 at 8; none for NVFP4 at 8 (its windows were no faster), BF16 activations
+     * or 16 and 32 rows.
      */
     static List<SmallGridKernel> smallGridKernels(WeightFormat format, Activation activation, int bound) {
         if (activation != Activation.F16) {
@@ -596,7 +609,7 @@ public final class GemvKernels implements AutoCloseable {
                 switch (format) {
                     case INT4 -> List.of(INT4_M1_FEW_BLOCKS, INT4_M1_WINDOW);
                     case NVFP4 -> List.of(NVFP4_M1_FEW_BLOCKS);
-                    case MXFP4 -> List.of(MXFP4_M1_WINDOW);
+                    case MXFP4 -> List.of(MXFP4_M1_WINDOW, MXFP4_M1_DIAGONAL);
                     default -> List.of();
                 };
             case 8 -> format == WeightFormat.INT4 || format == WeightFormat.MXFP4 ? List.of(M8_WINDOW) : List.of();

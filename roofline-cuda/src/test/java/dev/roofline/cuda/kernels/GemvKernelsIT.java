@@ -276,10 +276,12 @@ public class GemvKernelsIT {
      * one tile and one group (7 of 8 warps without a group). At one row INT4 runs its kernel capped at 3 blocks an SM
      * up to 2 tiles an SM (at 2096 rows on GPUs of 66 SMs or more, at 16 rows on any), its rolling-window kernel up to
      * 4 (at 7168 rows, 448 tiles, on GPUs of 112 to 223 SMs), NVFP4 its kernel capped at 4 blocks an SM up to 4 tiles
-     * an SM (the plain one at 8464 rows on GPUs of up to 132 SMs) and MXFP4 its rolling-window kernel up to 3
+     * an SM (the plain one at 8464 rows on GPUs of up to 132 SMs) and MXFP4 its rolling-window kernel up to 2
      * ({@link GemvKernels#tiledLaunch}; their warps here take 9 or 8 steps, windows of 2 and a part; MXFP4's at 2096
-     * rows on GPUs of 44 SMs or more, at 16 rows on any) and the plain ones at 8464 rows (529 tiles, above the 528 of
-     * 132 SMs; GPUs with more SMs run INT4's rolling one there too). Above one wave of its rolling-window kernel INT4
+     * rows on GPUs of 66 SMs or more, at 16 rows on any) and its diagonal kernel up to 4 (at 4240 rows, 265 tiles, on
+     * GPUs of 67 to 132 SMs, and 8448, 528 tiles, on 132 to 263: two trips of 4 steps and one step or none) and the
+     * plain ones at 8464 rows (529 tiles, above the 528 of 132 SMs; GPUs with more SMs run INT4's rolling one and
+     * MXFP4's diagonal one there too). Above one wave of its rolling-window kernel INT4
      * runs the kernel whose last wave is the fullest ({@link GemvKernels#INT4_M1_WAVES}): on 132 SMs its 2-warp window
      * at 28672 rows (1792 tiles; K = 1152 is 9 groups, 5 and 4 steps for the two warps) and its capped kernel at 11264
      * (704 tiles). From 2 to 8 rows INT4
@@ -323,6 +325,8 @@ public class GemvKernelsIT {
         "MXFP4, 32, 2096, 8576",
         "MXFP4, 1, 16, 128",
         "MXFP4, 1, 8464, 8576",
+        "MXFP4, 1, 4240, 8576",
+        "MXFP4, 1, 8448, 8576",
         "MXFP4, 16, 16, 128",
         "INT4, 2, 1040, 14464",
         "INT4, 8, 1040, 8576",

@@ -328,24 +328,39 @@ class GemvShapeTest {
     }
 
     @Test
-    void mxfp4AtOneRowRunsTheRollingTiledKernelUpToThreeBlocksAnSm() {
-        // 3 blocks an SM: 396 blocks of 16 rows (6336 rows) on 132 SMs, 144 (2304 rows) on 48; any K, even one group
+    void mxfp4AtOneRowRunsTheRollingTiledKernelUpToTwoBlocksAnSmThenTheDiagonalOneUpToFour() {
+        // 2 blocks an SM: 264 blocks of 16 rows (4224 rows) on 132 SMs, 96 (1536 rows) on 48; any K, even one group
         assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 4096, 4096, 132))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
+        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 4224, 14336, 132))
+                .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
+        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 1536, 128, 48))
+                .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
+        // one block more, up to 4 an SM: 528 blocks (8448 rows) on 132 SMs, 192 (3072 rows) on 48
+        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 4240, 4096, 132))
+                .isEqualTo("gemv_mxfp4_f16_m1_tiled_dg");
         assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 6144, 4096, 132))
-                .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
-        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 6336, 14336, 132))
-                .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
-        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 2304, 128, 48))
-                .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
-        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 6352, 4096, 132))
-                .isEqualTo("gemv_mxfp4_f16_m1_tiled");
+                .isEqualTo("gemv_mxfp4_f16_m1_tiled_dg");
         assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 8192, 8192, 132))
+                .isEqualTo("gemv_mxfp4_f16_m1_tiled_dg");
+        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 8448, 28672, 132))
+                .isEqualTo("gemv_mxfp4_f16_m1_tiled_dg");
+        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 1552, 128, 48))
+                .isEqualTo("gemv_mxfp4_f16_m1_tiled_dg");
+        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 3072, 4096, 48))
+                .isEqualTo("gemv_mxfp4_f16_m1_tiled_dg");
+        // above: the plain kernel
+        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 8464, 4096, 132))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled");
-        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 2320, 4096, 48))
+        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 28672, 8192, 132))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled");
-        assertThat(kernel(WeightFormat.MXFP4, Activation.BF16, 1, 4096, 4096, 132))
+        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 3088, 4096, 48))
+                .isEqualTo("gemv_mxfp4_f16_m1_tiled");
+        // BF16 activations and more rows have no diagonal kernel
+        assertThat(kernel(WeightFormat.MXFP4, Activation.BF16, 1, 8192, 8192, 132))
                 .isEqualTo("gemv_mxfp4_bf16_m1_tiled");
+        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 2, 8192, 8192, 132))
+                .isEqualTo("gemv_mxfp4_f16_m8_tiled");
     }
 
     @Test
@@ -456,10 +471,10 @@ class GemvShapeTest {
         // per format, F16 then BF16 activations: FP16 1 + 6 + 1 (its 16-row CUDA-core kernel, for an epilogue), 2;
         // BF16 7, 7; FP8 and INT8 7, 2; each 4-bit format 8 + 4, 8 + 4 (a tensor-core kernel: 2 K splits; m1, m8,
         // m16, m32; and the tiled kernels, one per rows bound), INT4's and MXFP4's rolling one-row and 8-row tiled
-        // kernels, INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM, INT4's one-row kernel of 2 warps
-        // a tile and MXFP4's two-tile 8-row one (FP16)
+        // kernels, INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM, MXFP4's diagonal one-row kernel,
+        // INT4's one-row kernel of 2 warps a tile and MXFP4's two-tile 8-row one (FP16)
         assertThat(GemvKernels.kernelNames())
-                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 2 + 2 + 1 + 1 + 2)
+                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 2 + 2 + 1 + 1 + 1 + 2)
                 .doesNotHaveDuplicates();
         assertThat(GemvKernels.kernelNames())
                 .contains(
@@ -469,6 +484,7 @@ class GemvShapeTest {
                         "gemv_int4_f16_m1_tiled_w2",
                         "gemv_nvfp4_f16_m1_tiled_b4",
                         "gemv_mxfp4_f16_m1_tiled_r2",
+                        "gemv_mxfp4_f16_m1_tiled_dg",
                         "gemv_mxfp4_f16_m8_tiled_t2",
                         "gemv_nvfp4_f16_m8_tiled",
                         "gemv_mxfp4_f16_m8_tiled_r3",
@@ -483,6 +499,9 @@ class GemvShapeTest {
                         "gemv_nvfp4_f16_m1_tiled_b3",
                         "gemv_nvfp4_bf16_m1_tiled_b4",
                         "gemv_mxfp4_f16_m1_tiled_b4",
+                        "gemv_mxfp4_bf16_m1_tiled_dg",
+                        "gemv_nvfp4_f16_m1_tiled_dg",
+                        "gemv_mxfp4_f16_m8_tiled_dg",
                         "gemv_int4_bf16_m1_tiled_r2",
                         "gemv_nvfp4_f16_m1_tiled_r2",
                         "gemv_nvfp4_f16_m8_tiled_r3",

@@ -374,6 +374,15 @@ PIPE_KERNEL(NVFP4, nvfp4_b5, 1, 1, 2, __launch_bounds__(256, 5))
 ROOFLINE_GEMV_TILED_NAMED(unroll_int4_m1_u2, INT4, 1, 1, 2, 0, __launch_bounds__(256)) // one row, 2 steps a trip
 PIPE_FORMAT(NVFP4, nvfp4)
 PIPE_FORMAT(MXFP4, mxfp4)
+// ks2: the 16-row kernels with each block's K split over a cluster of 2 (gemv_tiled's KS); NVFP4's and MXFP4's
+// are shipped (gemv_<fmt>_f16_m16_tiled_k2)
+extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(256)
+    ks2_int4_m16(const void* W, const void* s, const __half* x, __half* y, int M, int N, int K, float g, GemvEpilogue) {
+    roofline_tiled::gemv_tiled<Fmt::INT4, 16, 2, 1, 8, 0, __half, 2, true, false, 2>(W, s, x, y, M, N, K, g);
+}
+#define ks2_nvfp4_m16 gemv_nvfp4_f16_m16_tiled_k2
+#define ks2_mxfp4_m16 gemv_mxfp4_f16_m16_tiled_k2
+
 // dg: MXFP4's one-row step with x on the B fragment's diagonal (gemv_tiled.cu's step_diag) in other blocks than the
 // shipped _dg's (4 steps a trip, capped at 4 blocks an SM)
 #define DG_KERNEL(name, UNR, ROLL, BOUNDS) \
@@ -392,6 +401,7 @@ struct Variant {
     int ks; // 0: a shipped tiled kernel (rows per block in rows), else a split-K kernel over a cluster of ks
     int rows;
     int warps = 8; // a block's warps
+    int split = 1; // blocks of a cluster splitting each block's K (the grid is split x the blocks of rows)
 };
 
 struct Format {
@@ -409,7 +419,7 @@ struct Format {
     {"pipe t1 d4", pipe_##fmt##_m1_t1_d4, 1, 0, 16},                                                        \
     {"tiled m8", gemv_##fmt##_f16_m8_tiled, 8, 0, 16}, {"pipe t1 d3", pipe_##fmt##_m8_t1_d3, 8, 0, 16},   \
     {"pipe t1 d4", pipe_##fmt##_m8_t1_d4, 8, 0, 16}, {"pipe t1 d6", pipe_##fmt##_m8_t1_d6, 8, 0, 16},       \
-    {"tiled m16", gemv_##fmt##_f16_m16_tiled, 16, 0, 32},                                                   \
+    {"tiled m16", gemv_##fmt##_f16_m16_tiled, 16, 0, 32}, {"ks2 m16", ks2_##fmt##_m16, 16, 0, 32, 8, 2},     \
     {"pipe t2 d2", pipe_##fmt##_m16_t2_d2, 16, 0, 32}, {"pipe t2 d3", pipe_##fmt##_m16_t2_d3, 16, 0, 32},  \
     {"pipe t1 d3", pipe_##fmt##_m16_t1_d3, 16, 0, 16}, {"pipe t1 d4", pipe_##fmt##_m16_t1_d4, 16, 0, 16},  \
     {"sk ks8 u2", sk_##fmt##_m16_ks8_u2, 16, 8, 128}
@@ -466,7 +476,7 @@ static size_t smem_of(const Variant& v, int K) { return v.ks ? sk::x_bytes(v.max
 
 static void launch_variant(const Variant& v, const Set& set, const __half* x, int M, int N, int K, float global,
                            cudaStream_t st) {
-    const int grid = v.ks ? (N / w4::TILE_ROWS + sk::WARPS - 1) / sk::WARPS * v.ks : (N + v.rows - 1) / v.rows;
+    const int grid = v.ks ? (N / w4::TILE_ROWS + sk::WARPS - 1) / sk::WARPS * v.ks : (N + v.rows - 1) / v.rows * v.split;
     v.kernel<<<grid, 32 * v.warps, smem_of(v, K), st>>>(set.lw, set.ls, x, set.y, M, N, K, global, GemvEpilogue{});
 }
 static void launch_reference(Kernel k, const Set& set, const __half* x, int M, int N, int K, float global, cudaStream_t st) {

@@ -207,9 +207,11 @@ __device__ __forceinline__ uint2 load_scale(const uint8_t* p) {
 // rolling window, the loads of the warp's step c + ROLL - 1 issued before step c is computed, so ROLL - 1 steps' loads
 // stay in flight through each step. N % 16 == 0 and K % 128 == 0 (the host checks); activation rows past M read row 0
 // and are not stored. CH: step's chains of mma a fragment; ALL_B: every B fragment computed, whatever M; DG: MXFP4's
-// one-row FP16 steps with x on B's diagonal (step_diag).
+// one-row FP16 steps with x on B's diagonal (step_diag); KS: blocks of a cluster (__cluster_dims__(KS, 1, 1), a grid
+// of KS blocks per T tiles) that split the tiles' K, KS x WARPS warps, and add their sums through distributed shared
+// memory, each block writing every KS-th output.
 template <Fmt F, int MAXM, int T, int UNROLL, int WARPS, int ROLL = 0, typename TA = __half, int CH = 1,
-          bool ALL_B = false, bool DG = false>
+          bool ALL_B = false, bool DG = false, int KS = 1>
 __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const void* __restrict__ Sv,
                                         const TA* __restrict__ x, TA* __restrict__ y, int M, int N, int K,
                                         float global) {
@@ -225,6 +227,10 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
     if (blockDim.x != WARPS * 32) __trap(); // GemvKernels launches 32 WARPS threads
     roofline_launch::wait_for_previous_kernel();
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, g = lane >> 2, q = lane & 3;
+    // KS > 1: a cluster of KS blocks shares the block's tiles (bt), its warps splitting K as one of SW warps (gw)
+    const int rank = KS == 1 ? 0 : static_cast<int>(__clusterRelativeBlockRank());
+    const int gw = warp + WARPS * rank, bt = blockIdx.x / KS;
+    constexpr int SW = WARPS * KS;
     const int G = K / GROUP_K, tiles = N / TILE_ROWS;
     const int m_count = MAXM == 1 ? 1 : M;
     // B fragments computed: those with rows below M, or all of them (ALL_B: a fragment past M reads row 0 and is not
@@ -237,9 +243,9 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
     uint32_t rmax[T][2];
     #pragma unroll
     for (int j = 0; j < T; j++) {
-        const int t = blockIdx.x * T + j < tiles ? blockIdx.x * T + j : 0;
-        pw[j] = static_cast<const uint8_t*>(Wv) + (static_cast<size_t>(t) * G + warp) * GROUP_BYTES + 16 * lane;
-        ps[j] = static_cast<const uint8_t*>(Sv) + (static_cast<size_t>(t) * G + warp) * SB + lane_scale;
+        const int t = bt * T + j < tiles ? bt * T + j : 0;
+        pw[j] = static_cast<const uint8_t*>(Wv) + (static_cast<size_t>(t) * G + gw) * GROUP_BYTES + 16 * lane;
+        ps[j] = static_cast<const uint8_t*>(Sv) + (static_cast<size_t>(t) * G + gw) * SB + lane_scale;
         rmax[j][0] = rmax[j][1] = 0;
         if constexpr (F == Fmt::MXFP4 && !DG) {
             const uint8_t* row_emax = static_cast<const uint8_t*>(Sv) + static_cast<size_t>(N) * (K / 32);
@@ -249,7 +255,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
     }
     const TA* px[NB];
     #pragma unroll
-    for (int f = 0; f < NB; f++) px[f] = x + static_cast<size_t>(8 * f + g < m_count ? 8 * f + g : 0) * K + (ONE_LINE<F> ? 16 : 32) * q + GROUP_K * warp;
+    for (int f = 0; f < NB; f++) px[f] = x + static_cast<size_t>(8 * f + g < m_count ? 8 * f + g : 0) * K + (ONE_LINE<F> ? 16 : 32) * q + GROUP_K * gw;
 
     float acc[T][NB][4];
     #pragma unroll
@@ -262,11 +268,11 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
     auto advance = [&](int steps) {
         #pragma unroll
         for (int j = 0; j < T; j++) {
-            pw[j] += static_cast<size_t>(GROUP_BYTES) * WARPS * steps;
-            ps[j] += SB * WARPS * steps;
+            pw[j] += static_cast<size_t>(GROUP_BYTES) * SW * steps;
+            ps[j] += SB * SW * steps;
         }
         #pragma unroll
-        for (int f = 0; f < NB; f++) px[f] += GROUP_K * WARPS * steps;
+        for (int f = 0; f < NB; f++) px[f] += GROUP_K * SW * steps;
     };
     auto run_step = [&](const uint4 (&wd)[T][2], const uint2 (&sd)[T], const uint4 (&xv)[NB][4]) {
         if constexpr (DG) step_diag<T>(wd, sd, xv, acc);
@@ -281,7 +287,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
             if (g == q) {
                 #pragma unroll
                 for (int i = 0; i < 4; i++)
-                    xdiag[0][i] = __ldg(reinterpret_cast<const uint4*>(px[0] + GROUP_K * WARPS * u + 8 * i));
+                    xdiag[0][i] = __ldg(reinterpret_cast<const uint4*>(px[0] + GROUP_K * SW * u + 8 * i));
             }
             #pragma unroll
             for (int i = 0; i < 4; i++) xv[0][i] = xdiag[0][i];
@@ -290,21 +296,21 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
             for (int f = 0; f < NB; f++)
                 #pragma unroll
                 for (int i = 0; i < 4; i++)
-                    xv[f][i] = f < nf ? __ldg(reinterpret_cast<const uint4*>(px[f] + GROUP_K * WARPS * u
+                    xv[f][i] = f < nf ? __ldg(reinterpret_cast<const uint4*>(px[f] + GROUP_K * SW * u
                                                                       + (ONE_LINE<F> ? 64 * (i >> 1) + 8 * (i & 1) : 8 * i)))
                                        : make_uint4(0, 0, 0, 0);
         }
     };
     if constexpr (ROLL > 0) {
-        const int n = warp < G ? (G - warp + WARPS - 1) / WARPS : 0; // this warp's steps
+        const int n = gw < G ? (G - gw + SW - 1) / SW : 0; // this warp's steps
         uint4 w[ROLL][T][2];
         uint2 s[ROLL][T];
         auto load = [&](uint4 (&wd)[T][2], uint2 (&sd)[T], int c) {
             #pragma unroll
             for (int j = 0; j < T; j++) {
-                wd[j][0] = load_stream<0>(pw[j] + static_cast<size_t>(c) * GROUP_BYTES * WARPS);
-                wd[j][1] = load_stream<0>(pw[j] + static_cast<size_t>(c) * GROUP_BYTES * WARPS + 512);
-                sd[j] = load_scale<F, DG>(ps[j] + static_cast<size_t>(c) * SB * WARPS);
+                wd[j][0] = load_stream<0>(pw[j] + static_cast<size_t>(c) * GROUP_BYTES * SW);
+                wd[j][1] = load_stream<0>(pw[j] + static_cast<size_t>(c) * GROUP_BYTES * SW + 512);
+                sd[j] = load_scale<F, DG>(ps[j] + static_cast<size_t>(c) * SB * SW);
             }
         };
         #pragma unroll
@@ -323,17 +329,17 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
             }
         }
     }
-    int it = ROLL > 0 ? G : warp;
-    for (; it + WARPS * (UNROLL - 1) < G; it += WARPS * UNROLL) {
+    int it = ROLL > 0 ? G : gw;
+    for (; it + SW * (UNROLL - 1) < G; it += SW * UNROLL) {
         uint4 w[UNROLL][T][2];
         uint2 s[UNROLL][T];
         #pragma unroll
         for (int u = 0; u < UNROLL; u++)
             #pragma unroll
             for (int j = 0; j < T; j++) {
-                w[u][j][0] = load_stream<0>(pw[j] + GROUP_BYTES * WARPS * u);
-                w[u][j][1] = load_stream<0>(pw[j] + GROUP_BYTES * WARPS * u + 512);
-                s[u][j] = load_scale<F, DG>(ps[j] + SB * WARPS * u);
+                w[u][j][0] = load_stream<0>(pw[j] + GROUP_BYTES * SW * u);
+                w[u][j][1] = load_stream<0>(pw[j] + GROUP_BYTES * SW * u + 512);
+                s[u][j] = load_scale<F, DG>(ps[j] + SB * SW * u);
             }
         #pragma unroll
         for (int u = 0; u < UNROLL; u++) {
@@ -343,7 +349,7 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
         }
         advance(UNROLL);
     }
-    for (; it < G; it += WARPS) { // at most UNROLL - 1 groups per warp
+    for (; it < G; it += SW) { // at most UNROLL - 1 groups per warp
         uint4 w[T][2];
         uint2 s[T];
         #pragma unroll
@@ -378,16 +384,25 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
             }
     }
     __syncthreads();
+    if constexpr (KS > 1) { // every block's sums in its shared memory before any is read
+        __cluster_barrier_arrive();
+        __cluster_barrier_wait();
+    }
     // NVFP4: FP16 2^-14 (e2m1) x 2^6 (scale) = 2^-8; BF16 2^-126 x 2^119 = 2^-7
     const float out_scale = F == Fmt::NVFP4 ? global * (BF ? 128.f : 256.f) : 1.f;
-    for (int e = threadIdx.x; e < T * NB * 4 * 32; e += WARPS * 32) {
+    for (int e = threadIdx.x + WARPS * 32 * rank; e < T * NB * 4 * 32; e += SW * 32) {
         const int j = e / (NB * 128), f = (e / 128) % NB, c = (e / 32) & 3, l = e & 31;
-        const int tile_row = (l >> 2) + 8 * (c >> 1), row = (blockIdx.x * T + j) * TILE_ROWS + tile_row;
+        const int tile_row = (l >> 2) + 8 * (c >> 1), row = (bt * T + j) * TILE_ROWS + tile_row;
         const int m = 8 * f + 2 * (l & 3) + (c & 1);
         if (m < m_count && row < N) {
             float v = 0.f;
             #pragma unroll
-            for (int ww = 0; ww < WARPS; ww++) v += red[ww][j][f][c][l];
+            for (int r = 0; r < KS; r++) {
+                const float(*rr)[T][NB][4][32] =
+                    KS == 1 ? red : static_cast<const float(*)[T][NB][4][32]>(__cluster_map_shared_rank(red, r));
+                #pragma unroll
+                for (int ww = 0; ww < WARPS; ww++) v += rr[ww][j][f][c][l];
+            }
             // MXFP4: FP16 2^(Emax - 128) = 2^(Emax - 127) x 2^14 (e2m1) x 2^-15 (e8m0_rel_half2); BF16 2^(Emax - 120)
             // = 2^(Emax - 127) x 2^126 (e2m1) x 2^-119 (e8m0_rel_bf16x2), its 2^7 applied to v first: 2^(Emax - 120)
             // overflows FP32 from Emax = 248
@@ -401,6 +416,10 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
             }
             y[static_cast<size_t>(m) * N + row] = from_float<TA>(v);
         }
+    }
+    if constexpr (KS > 1) { // no block leaves while another may still read its shared memory
+        __cluster_barrier_arrive();
+        __cluster_barrier_wait();
     }
 }
 
@@ -446,6 +465,20 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
 // further 1.11-1.20x at 12 and 16 rows. NVFP4's and MXFP4's 16-row kernels were slower with either (two chains
 // 0.95-1.06x, both fragments 0.74-1.01x, NVFP4 then at 3 blocks an SM), as were every format's 1- and 8-row kernels
 // with two chains (0.86-1.06x) (docs/measurements/2026-11-26-issue20-m16-ring-h200, runs 8 and 12).
+// NVFP4 and MXFP4 at 9 to 16 rows on grids of at most one block an SM and rows of at least 8192 (GemvKernels.splitsK):
+// each block's K split over a cluster of 2 (gemv_tiled's KS = 2), the two blocks' sums added through distributed shared
+// memory, so that twice the blocks stream the same bytes. On an H200 at 12 and 16 rows 1.12-1.43x the one-block kernel
+// at eight shapes of 32 to 132 blocks, 0.97-1.02x at 136 and 0.88-0.93x at 160; INT4's was 0.89-0.98x at those eight;
+// on an H100 0.95-0.99x at 4096^2 (docs/measurements/2026-11-27-issue20-m16-cluster-split-h200).
+#define ROOFLINE_GEMV_TILED_M16_K2(fmt, FMT)                                                                          \
+    extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(256)                                     \
+        gemv_##fmt##_f16_m16_tiled_k2(const void* W, const void* scales, const __half* x, __half* y, int M, int N,  \
+                                      int K, float global, GemvEpilogue) {                                         \
+        roofline_tiled::gemv_tiled<Fmt::FMT, 16, 2, 1, 8, 0, __half, 1, false, false, 2>(W, scales, x, y, M, N, K,  \
+                                                                                          global);                 \
+    }
+ROOFLINE_GEMV_TILED_M16_K2(nvfp4, NVFP4)
+ROOFLINE_GEMV_TILED_M16_K2(mxfp4, MXFP4)
 // BF16_ALL_B: MXFP4's BF16 16-row kernel computes both B fragments at every M as well: 1.06-1.41x on an H200 and
 // 1.06-1.34x on an H100 over the seven shapes (same record, runs 15-16), where INT4's and NVFP4's BF16 kernels were
 // 0.89-1.01x with it (run 12).

@@ -526,17 +526,51 @@ public final class GemvKernels implements AutoCloseable {
      */
     static final double TILED_PAIRS_MIN_DRAM_BYTES_PER_SM_CYCLE = 15;
 
-    /** The kernel a tiled product launches, the 16-row tiles each of its blocks computes and its warps a block. */
-    record TiledLaunch(String kernel, int tiles, int warps) {
+    /**
+     * The kernel a tiled product launches, the 16-row tiles each of its blocks computes, its warps a block and the
+     * blocks of a cluster that split each block's K ({@code split}: 1, or 2 for {@link #splitsK}'s kernels).
+     */
+    record TiledLaunch(String kernel, int tiles, int warps, int split) {
         TiledLaunch(String kernel, int tiles) {
             this(kernel, tiles, TILED_WARPS);
         }
 
-        /** Blocks of the launch over weights of {@code rows} rows (a multiple of 16): the last may hold one tile. */
+        TiledLaunch(String kernel, int tiles, int warps) {
+            this(kernel, tiles, warps, 1);
+        }
+
+        /**
+         * Blocks of the launch over weights of {@code rows} rows (a multiple of 16): {@code split} for each group of
+         * {@code tiles} tiles, the last group of which may hold one tile.
+         */
         int blocks(int rows) {
-            return Math.ceilDiv(rows / TiledLayout.TILE_ROWS, tiles);
+            return Math.ceilDiv(rows / TiledLayout.TILE_ROWS, tiles) * split;
         }
     }
+
+    /** The suffix of the kernels whose blocks split K over a cluster of 2 ({@link #splitsK}). */
+    private static final String SPLIT_SUFFIX = "_k2";
+
+    /**
+     * Whether NVFP4 or MXFP4 with FP16 activations at 9 to 16 rows ({@code bound} 16) runs the kernel that splits each
+     * block's K over a cluster of 2 ({@code gemv_<nvfp4|mxfp4>_f16_m16_tiled_k2}, the two blocks' sums added through
+     * distributed shared memory): where its {@code tiles} tiles, two a block, make at most one block an SM, so that
+     * twice the blocks stream the same bytes, and rows of at least {@value #SPLIT_MIN_COLS} columns give each of the
+     * cluster's 16 warps at least 4 steps. On an H200 at 12 and 16 rows 1.12–1.43× the one-block kernel at eight
+     * shapes of 32 to 132 blocks on 132 SMs (1024×4096 to 4224×14336), 0.97–1.02× at 136 blocks and 0.88–0.93× at
+     * 160; INT4's was 0.89–0.98× at the eight. On an H100 1.19–1.34× at K ≥ 8192 but 0.95–0.99× at 4096² (2 steps a
+     * warp), which keeps the one-block kernel (docs/measurements/2026-11-27-issue20-m16-cluster-split-h200).
+     */
+    static boolean splitsK(WeightFormat format, Activation activation, int bound, long tiles, int cols, int smCount) {
+        return activation == Activation.F16
+                && bound == MAX_M
+                && (format == WeightFormat.NVFP4 || format == WeightFormat.MXFP4)
+                && Math.ceilDiv(tiles, tiledTiles(bound)) <= smCount
+                && cols >= SPLIT_MIN_COLS;
+    }
+
+    /** The shortest rows {@link #splitsK} splits: 8192 columns, 4 steps of 128 for each of 16 warps. */
+    static final int SPLIT_MIN_COLS = 8192;
 
     /**
      * The tiled kernel for {@code format} with {@code activation} activations at {@code m} rows, weights of
@@ -544,8 +578,9 @@ public final class GemvKernels implements AutoCloseable {
      * large grids of GPUs with fast DRAM two tiles a block ({@link #tiledPairs}); where the blocks of an SM are too few
      * to overlap one block's loads with another's steps, the first small-grid kernel that takes the grid
      * ({@link #smallGridKernels}: a rolling window, which keeps each warp's next loads in flight through its step,
-     * INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM, or MXFP4's diagonal one capped at 4); above
-     * them INT4 at one row the kernel of
+     * INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM, or MXFP4's diagonal one capped at 4); at 9
+     * to 16 rows on grids of at most one block an SM NVFP4's and MXFP4's blocks split over clusters of 2
+     * ({@link #splitsK}); above them INT4 at one row the kernel of
      * {@link #INT4_M1_WAVES} whose last wave is the fullest; else {@code gemv_<format>_<activation>_m<bound>_tiled}
      * with {@link #tiledTiles} tiles a block. Where each was measured faster and slower:
      * docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16.
@@ -567,6 +602,9 @@ public final class GemvKernels implements AutoCloseable {
                         .isPresent();
         if (pairs) {
             return new TiledLaunch(name + PAIRS_SUFFIX, 2);
+        }
+        if (splitsK(format, activation, bound, tiles, cols, smCount)) {
+            return new TiledLaunch(name + SPLIT_SUFFIX, tiledTiles(bound), TILED_WARPS, 2);
         }
         List<SmallGridKernel> small = smallGridKernels(format, activation, bound);
         Optional<SmallGridKernel> capped =
@@ -726,7 +764,8 @@ public final class GemvKernels implements AutoCloseable {
 
     /**
      * Every kernel name this class launches: one per format, activation and row bound, tensor-core K splits, the tiled
-     * kernels, their rolling-window variants and the two-tile 8-row ones ({@link #tiledLaunch}).
+     * kernels, their rolling-window variants, the two-tile 8-row ones and the 16-row ones split over clusters
+     * ({@link #tiledLaunch}).
      */
     static List<String> kernelNames() {
         List<String> names = new ArrayList<>();
@@ -754,6 +793,9 @@ public final class GemvKernels implements AutoCloseable {
                                 .filter(n -> !names.contains(n))
                                 .forEach(names::add);
                         tiledPairs(f, a, m).ifPresent(p -> names.add(tiled + PAIRS_SUFFIX));
+                        if (splitsK(f, a, m, 1, SPLIT_MIN_COLS, 1)) {
+                            names.add(tiled + SPLIT_SUFFIX);
+                        }
                     }
                 }
             }

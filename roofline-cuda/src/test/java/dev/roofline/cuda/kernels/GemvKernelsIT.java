@@ -290,7 +290,10 @@ public class GemvKernelsIT {
      * tiles) on GPUs of 66 or more, and the plain kernels at 8464 rows at 4 rows. From 5 to 8 rows MXFP4 at 8464 rows
      * runs two tiles a block ({@link GemvKernels#tiledLaunch}: on GPUs whose DRAM gives at least 15 bytes an SM and
      * cycle, as an H200 but not an H100, of up to 176 SMs), the last block's second tile past N; INT4 and NVFP4 run
-     * their plain 8-row kernels there.
+     * their plain 8-row kernels there. From 9 to 16 rows NVFP4 and MXFP4 split each block's K over a cluster of 2 up
+     * to one block of two tiles an SM on rows of at least 8192 ({@link GemvKernels#splitsK}): at 2096 × 8576 (66
+     * blocks) on GPUs of 66 SMs or more, the last block's second tile past N, and at 4224 × 14464 (132 blocks; 113
+     * groups over the cluster's 16 warps) on GPUs of 132 or more.
      */
     @ParameterizedTest(name = "{0} weights tiled, F16 activations, M={1}, N={2}, K={3}")
     @CsvSource({
@@ -328,6 +331,8 @@ public class GemvKernelsIT {
         "MXFP4, 1, 4240, 8576",
         "MXFP4, 1, 8448, 8576",
         "MXFP4, 16, 16, 128",
+        "NVFP4, 16, 4224, 14464",
+        "MXFP4, 12, 4224, 14464",
         "INT4, 2, 1040, 14464",
         "INT4, 8, 1040, 8576",
         "INT4, 4, 8464, 8576",

@@ -31,7 +31,7 @@
 // q + 4 for mma 4..7: lane q's k all lie in these two); MXFP4 2 bytes per lane {s[g][q], s[g+8][q]} (lane q's k lie
 // in 32-k block q), then N bytes of each row's largest code, as the row-major MXFP4 scales end.
 // Where the scale goes: INT4 on the FP32 partial sums of the step (one group per row per step, exact); NVFP4 and MXFP4
-// on A in half (bf16 with BF16 activations), exactly as gemv_tc does.
+// on A in half (bf16 with BF16 activations), exactly as gemv_tc does, but MXFP4's one-row FP16 step_diag on FP32 sums.
 // Measured against gemv_tc on an H200: docs/measurements/2026-11-26-issue20-tiled-h200.
 namespace roofline_tiled {
 using namespace roofline_gemv;
@@ -164,9 +164,9 @@ __device__ __forceinline__ void step(const uint4 (&w)[T][2], const uint2 (&s)[T]
 // MXFP4's one-row FP16 step with x on the diagonal of B (DG): lane (g, q) holds x in its B fragment only where
 // g == q and zeros elsewhere, so that D column n < 4 sums each A row over the k slots of lane quad n alone, which the
 // layout puts in 32-k block n of the group for all 8 mma. The step's chain of mma then takes A unscaled (E2M1 x 2^-14)
-// and its 4 outputs take their block scales in FP32 once: 8 logic ops and 4 FFMA a step where step() multiplies
-// every A register by its scale in half (32 HMUL2) after building 2 half scales against the row's largest code. The
-// sums of lanes q = 0 and 1 (columns 0..3) are the row's; the output takes 2^14.
+// and its 4 outputs take their block scales in FP32 once: 8 logic ops and 4 FFMA a step, in place of step()'s half
+// multiply of every A register by its scale (32 HMUL2) and the 2 half scales it builds against the row's largest code.
+// The sums of lanes q = 0 and 1 (columns 0..3) are the row's; the output takes 2^14.
 // The scales s[j].x: {s[g][2q'], s[g + 8][2q'], s[g][2q' + 1], s[g + 8][2q' + 1]}, q' = q % 2, as FP32 2^(E - 127) by
 // their bits: code 0 gives 0, not 2^-127, and code 255 (NaN) infinity, so a block of it gives infinities or NaN.
 template <int T>

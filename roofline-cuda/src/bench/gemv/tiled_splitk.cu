@@ -382,6 +382,19 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(256)
 }
 #define ks2_nvfp4_m16 gemv_nvfp4_f16_m16_tiled_k2
 #define ks2_mxfp4_m16 gemv_mxfp4_f16_m16_tiled_k2
+// ks2 at one row: the shipped one-row small-grid kernels' blocks with K split over a cluster of 2 (not shipped:
+// docs/measurements/2026-11-27-issue20-m16-cluster-split-h200, run 6)
+#define KS2_M1(name, FMT, UNR, ROLL, DG, BOUNDS)                                                                      \
+    extern "C" __global__ void __cluster_dims__(2, 1, 1) BOUNDS                                                    \
+        name(const void* W, const void* s, const __half* x, __half* y, int M, int N, int K, float g, GemvEpilogue) { \
+        roofline_tiled::gemv_tiled<Fmt::FMT, 1, 1, UNR, 8, ROLL, __half, 1, false, DG, 2>(W, s, x, y, M, N, K, g);  \
+    }
+KS2_M1(ks2_int4_m1_b3, INT4, 4, 0, false, __launch_bounds__(256, 3))
+KS2_M1(ks2_int4_m1_r2, INT4, 1, 2, false, __launch_bounds__(256))
+KS2_M1(ks2_nvfp4_m1_b4, NVFP4, 4, 0, false, __launch_bounds__(256, 4))
+KS2_M1(ks2_nvfp4_m1, NVFP4, 2, 0, false, __launch_bounds__(256, 5))
+KS2_M1(ks2_mxfp4_m1_dg, MXFP4, 4, 0, true, __launch_bounds__(256, 4))
+KS2_M1(ks2_mxfp4_m1_r2, MXFP4, 1, 2, false, __launch_bounds__(256))
 
 // dg: MXFP4's one-row step with x on the B fragment's diagonal (gemv_tiled.cu's step_diag) in other blocks than the
 // shipped _dg's (4 steps a trip, capped at 4 blocks an SM)
@@ -429,9 +442,9 @@ struct Format {
 
 static std::vector<Format> formats() {
     return {
-        {"INT4", Fmt::INT4, 128, 4, {gemv_int4_f16_m1_w8, gemv_int4_f16_m8_w8, gemv_int4_f16_m16_w8}, {SK_VARIANTS(int4), {"shipped r2", gemv_int4_f16_m1_tiled_r2, 1, 0, 16}, {"shipped b3", gemv_int4_f16_m1_tiled_b3, 1, 0, 16}, {"shipped w2", gemv_int4_f16_m1_tiled_w2, 1, 0, 16, 2}, {"shipped m8 r3", gemv_int4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_int4_b4_m8_t1_d3, 8, 0, 16}, {"pipe t2 d3", pipe_int4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_int4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_int4_b5_m1_t1_d2, 1, 0, 16}, {"unroll 2", unroll_int4_m1_u2, 1, 0, 16}}, {{AS_KERNEL(gemv_int4_bf16_m1_w8), AS_KERNEL(gemv_int4_bf16_m1_tiled)}, {AS_KERNEL(gemv_int4_bf16_m16_w8), AS_KERNEL(gemv_int4_bf16_m16_tiled)}}},
-        {"NVFP4", Fmt::NVFP4, 16, 1, {gemv_nvfp4_f16_m1_w8, gemv_nvfp4_f16_m8_w8, gemv_nvfp4_f16_m16_w8}, {SK_VARIANTS(nvfp4), {"shipped b4", gemv_nvfp4_f16_m1_tiled_b4, 1, 0, 16}, {"pipe t1 d3 b4", pipe_nvfp4_b4_m1_t1_d3, 1, 0, 16}, {"pipe t1 d2", pipe_nvfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_nvfp4_b5_m1_t1_d2, 1, 0, 16}}, {{AS_KERNEL(gemv_nvfp4_bf16_m1_w8), AS_KERNEL(gemv_nvfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_nvfp4_bf16_m16_w8), AS_KERNEL(gemv_nvfp4_bf16_m16_tiled)}}},
-        {"MXFP4", Fmt::MXFP4, 32, 1, {gemv_mxfp4_f16_m1_w8, gemv_mxfp4_f16_m8_w8, gemv_mxfp4_f16_m16_w8}, {SK_VARIANTS(mxfp4), {"shipped m8 r3", gemv_mxfp4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_mxfp4_b4_m1_t1_d3, 1, 0, 16}, {"shipped r2", gemv_mxfp4_f16_m1_tiled_r2, 1, 0, 16}, {"shipped m8 t2", gemv_mxfp4_f16_m8_tiled_t2, 8, 0, 32}, {"pipe t2 d3", pipe_mxfp4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_mxfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_mxfp4_b5_m1_t1_d2, 1, 0, 16}, {"shipped dg", gemv_mxfp4_f16_m1_tiled_dg, 1, 0, 16}, {"dg u2 b5", dg_mxfp4_u2_b5, 1, 0, 16}, {"dg r2", dg_mxfp4_r2, 1, 0, 16}}, {{AS_KERNEL(gemv_mxfp4_bf16_m1_w8), AS_KERNEL(gemv_mxfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_mxfp4_bf16_m16_w8), AS_KERNEL(gemv_mxfp4_bf16_m16_tiled)}}},
+        {"INT4", Fmt::INT4, 128, 4, {gemv_int4_f16_m1_w8, gemv_int4_f16_m8_w8, gemv_int4_f16_m16_w8}, {SK_VARIANTS(int4), {"shipped r2", gemv_int4_f16_m1_tiled_r2, 1, 0, 16}, {"shipped b3", gemv_int4_f16_m1_tiled_b3, 1, 0, 16}, {"shipped w2", gemv_int4_f16_m1_tiled_w2, 1, 0, 16, 2}, {"shipped m8 r3", gemv_int4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_int4_b4_m8_t1_d3, 8, 0, 16}, {"pipe t2 d3", pipe_int4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_int4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_int4_b5_m1_t1_d2, 1, 0, 16}, {"unroll 2", unroll_int4_m1_u2, 1, 0, 16}, {"ks2 m1 b3", ks2_int4_m1_b3, 1, 0, 16, 8, 2}, {"ks2 m1 r2", ks2_int4_m1_r2, 1, 0, 16, 8, 2}}, {{AS_KERNEL(gemv_int4_bf16_m1_w8), AS_KERNEL(gemv_int4_bf16_m1_tiled)}, {AS_KERNEL(gemv_int4_bf16_m16_w8), AS_KERNEL(gemv_int4_bf16_m16_tiled)}}},
+        {"NVFP4", Fmt::NVFP4, 16, 1, {gemv_nvfp4_f16_m1_w8, gemv_nvfp4_f16_m8_w8, gemv_nvfp4_f16_m16_w8}, {SK_VARIANTS(nvfp4), {"shipped b4", gemv_nvfp4_f16_m1_tiled_b4, 1, 0, 16}, {"pipe t1 d3 b4", pipe_nvfp4_b4_m1_t1_d3, 1, 0, 16}, {"pipe t1 d2", pipe_nvfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_nvfp4_b5_m1_t1_d2, 1, 0, 16}, {"ks2 m1 b4", ks2_nvfp4_m1_b4, 1, 0, 16, 8, 2}, {"ks2 m1", ks2_nvfp4_m1, 1, 0, 16, 8, 2}}, {{AS_KERNEL(gemv_nvfp4_bf16_m1_w8), AS_KERNEL(gemv_nvfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_nvfp4_bf16_m16_w8), AS_KERNEL(gemv_nvfp4_bf16_m16_tiled)}}},
+        {"MXFP4", Fmt::MXFP4, 32, 1, {gemv_mxfp4_f16_m1_w8, gemv_mxfp4_f16_m8_w8, gemv_mxfp4_f16_m16_w8}, {SK_VARIANTS(mxfp4), {"shipped m8 r3", gemv_mxfp4_f16_m8_tiled_r3, 8, 0, 16}, {"pipe t1 d3 b4", pipe_mxfp4_b4_m1_t1_d3, 1, 0, 16}, {"shipped r2", gemv_mxfp4_f16_m1_tiled_r2, 1, 0, 16}, {"shipped m8 t2", gemv_mxfp4_f16_m8_tiled_t2, 8, 0, 32}, {"pipe t2 d3", pipe_mxfp4_m1_t2_d3, 1, 0, 32}, {"pipe t1 d2", pipe_mxfp4_m1_t1_d2, 1, 0, 16}, {"pipe t1 d2 b5", pipe_mxfp4_b5_m1_t1_d2, 1, 0, 16}, {"shipped dg", gemv_mxfp4_f16_m1_tiled_dg, 1, 0, 16}, {"dg u2 b5", dg_mxfp4_u2_b5, 1, 0, 16}, {"dg r2", dg_mxfp4_r2, 1, 0, 16}, {"ks2 m1 dg", ks2_mxfp4_m1_dg, 1, 0, 16, 8, 2}, {"ks2 m1 r2", ks2_mxfp4_m1_r2, 1, 0, 16, 8, 2}}, {{AS_KERNEL(gemv_mxfp4_bf16_m1_w8), AS_KERNEL(gemv_mxfp4_bf16_m1_tiled)}, {AS_KERNEL(gemv_mxfp4_bf16_m16_w8), AS_KERNEL(gemv_mxfp4_bf16_m16_tiled)}}},
     };
 }
 __device__ uint32_t mix_d(uint64_t i, uint32_t seed) {

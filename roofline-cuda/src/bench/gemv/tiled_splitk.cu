@@ -382,8 +382,8 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(256)
 }
 #define ks2_nvfp4_m16 gemv_nvfp4_f16_m16_tiled_k2
 #define ks2_mxfp4_m16 gemv_mxfp4_f16_m16_tiled_k2
-// ks2 at one row: the shipped one-row small-grid kernels' blocks with K split over a cluster of 2 (not shipped:
-// docs/measurements/2026-11-27-issue20-m16-cluster-split-h200, run 6)
+// ks2 at one row: the one-row small-grid kernels' blocks with K split over a cluster of 2; NVFP4's capped one and
+// MXFP4's diagonal one are shipped (gemv_<fmt>_f16_m1_tiled_k2)
 #define KS2_M1(name, FMT, UNR, ROLL, DG, BOUNDS)                                                                      \
     extern "C" __global__ void __cluster_dims__(2, 1, 1) BOUNDS                                                    \
         name(const void* W, const void* s, const __half* x, __half* y, int M, int N, int K, float g, GemvEpilogue) { \
@@ -391,9 +391,9 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(256)
     }
 KS2_M1(ks2_int4_m1_b3, INT4, 4, 0, false, __launch_bounds__(256, 3))
 KS2_M1(ks2_int4_m1_r2, INT4, 1, 2, false, __launch_bounds__(256))
-KS2_M1(ks2_nvfp4_m1_b4, NVFP4, 4, 0, false, __launch_bounds__(256, 4))
+#define ks2_nvfp4_m1_b4 gemv_nvfp4_f16_m1_tiled_k2
 KS2_M1(ks2_nvfp4_m1, NVFP4, 2, 0, false, __launch_bounds__(256, 5))
-KS2_M1(ks2_mxfp4_m1_dg, MXFP4, 4, 0, true, __launch_bounds__(256, 4))
+#define ks2_mxfp4_m1_dg gemv_mxfp4_f16_m1_tiled_k2
 KS2_M1(ks2_mxfp4_m1_r2, MXFP4, 1, 2, false, __launch_bounds__(256))
 
 // dg: MXFP4's one-row step with x on the B fragment's diagonal (gemv_tiled.cu's step_diag) in other blocks than the

@@ -465,7 +465,8 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
 // further 1.11-1.20x at 12 and 16 rows. NVFP4's and MXFP4's 16-row kernels were slower with either (two chains
 // 0.95-1.06x, both fragments 0.74-1.01x, NVFP4 then at 3 blocks an SM), as were every format's 1- and 8-row kernels
 // with two chains (0.86-1.06x) (docs/measurements/2026-11-26-issue20-m16-ring-h200, runs 8 and 12).
-// NVFP4 and MXFP4 at 9 to 16 rows on grids of at most one block an SM and rows of at least 8192 (GemvKernels.splitsK):
+// NVFP4 and MXFP4 at 9 to 16 rows on grids of at most one block (2 tiles) an SM and rows of at least 8192
+// (GemvKernels.splitsK):
 // each block's K split over a cluster of 2 (gemv_tiled's KS = 2), the two blocks' sums added through distributed shared
 // memory, so that twice the blocks stream the same bytes. On an H200 at 12 and 16 rows 1.12-1.43x the one-block kernel
 // at eight shapes of 32 to 132 blocks, 0.97-1.02x at 136 and 0.88-0.93x at 160; INT4's was 0.89-0.98x at those eight;
@@ -479,6 +480,19 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
     }
 ROOFLINE_GEMV_TILED_M16_K2(nvfp4, NVFP4)
 ROOFLINE_GEMV_TILED_M16_K2(mxfp4, MXFP4)
+// The same split at one row, on the same grids (at most 2 tiles an SM) and rows: NVFP4's kernel capped at 4 blocks an
+// SM and MXFP4's diagonal one, each with K split over a cluster of 2. On an H200 1.04-1.17x the shipped one-row kernels
+// at 2048x8192, 4096x14336 and 4096x28672, 0.86-1.02x at K = 4096 and 0.64-0.82x from 384 blocks
+// (docs/measurements/2026-11-27-issue20-m16-cluster-split-h200, runs 6-8).
+#define ROOFLINE_GEMV_TILED_M1_K2(fmt, FMT, DG)                                                                       \
+    extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(256, 4)                                  \
+        gemv_##fmt##_f16_m1_tiled_k2(const void* W, const void* scales, const __half* x, __half* y, int M, int N,   \
+                                     int K, float global, GemvEpilogue) {                                          \
+        roofline_tiled::gemv_tiled<Fmt::FMT, 1, 1, 4, 8, 0, __half, 1, false, DG, 2>(W, scales, x, y, M, N, K,      \
+                                                                                      global);                     \
+    }
+ROOFLINE_GEMV_TILED_M1_K2(nvfp4, NVFP4, false)
+ROOFLINE_GEMV_TILED_M1_K2(mxfp4, MXFP4, true)
 // BF16_ALL_B: MXFP4's BF16 16-row kernel computes both B fragments at every M as well: 1.06-1.41x on an H200 and
 // 1.06-1.34x on an H100 over the seven shapes (same record, runs 15-16), where INT4's and NVFP4's BF16 kernels were
 // 0.89-1.01x with it (run 12).

@@ -478,13 +478,16 @@ public final class GemvKernels implements AutoCloseable {
      * ({@code gemv_nvfp4_f16_m1_tiled_b4}), where the plain kernel takes 2 at 5. Over the plain kernel at seven shapes
      * of 128 to 512 blocks 1.03–1.15× on an H200 and 1.01–1.13× on an H100; at 1792 blocks 0.95× on the H100
      * (docs/measurements/2026-11-27-issue20-int4-one-row-h200, runs 5–7).
+     * On rows of at least 8192 and up to 2 blocks an SM the same blocks split over clusters of 2 run instead
+     * ({@link #splitsK}).
      */
     static final SmallGridKernel NVFP4_M1_FEW_BLOCKS = new SmallGridKernel("_b4", 4, 0);
 
     /**
      * MXFP4 at one row: a window of 2 ({@code gemv_mxfp4_f16_m1_tiled_r2}, 61 registers, 4 blocks an SM) up to 2
      * blocks an SM: measured faster than the plain kernel up to 384 blocks on 132 SMs (2.9 an SM), slower from 512;
-     * above 2 blocks an SM {@link #MXFP4_M1_DIAGONAL} is faster still.
+     * above 2 blocks an SM {@link #MXFP4_M1_DIAGONAL} is faster still, and on rows of at least 8192 the split
+     * diagonal kernel ({@link #splitsK}) at any grid it takes.
      */
     static final SmallGridKernel MXFP4_M1_WINDOW = new SmallGridKernel("_r2", 2, 0);
 
@@ -552,22 +555,42 @@ public final class GemvKernels implements AutoCloseable {
     private static final String SPLIT_SUFFIX = "_k2";
 
     /**
-     * Whether NVFP4 or MXFP4 with FP16 activations at 9 to 16 rows ({@code bound} 16) runs the kernel that splits each
-     * block's K over a cluster of 2 ({@code gemv_<nvfp4|mxfp4>_f16_m16_tiled_k2}, the two blocks' sums added through
-     * distributed shared memory): where its {@code tiles} tiles, two a block, make at most one block an SM, so that
-     * twice the blocks stream the same bytes, and rows of at least {@value #SPLIT_MIN_COLS} columns give each of the
-     * cluster's 16 warps at least 4 steps. On an H200 at 12 and 16 rows 1.12–1.43× the one-block kernel at eight
-     * shapes of 32 to 132 blocks on 132 SMs (1024×4096 to 4224×14336), 0.97–1.02× at 136 blocks and 0.88–0.93× at
-     * 160; INT4's was 0.89–0.98× at the eight. On an H100 1.19–1.34× at K ≥ 8192 but 0.95–0.99× at 4096² (2 steps a
-     * warp), which keeps the one-block kernel (docs/measurements/2026-11-27-issue20-m16-cluster-split-h200).
+     * Whether NVFP4 or MXFP4 with FP16 activations at one row or 9 to 16 ({@code bound} 1 or 16) runs the kernel that
+     * splits each block's K over a cluster of 2 ({@code gemv_<nvfp4|mxfp4>_f16_m<1|16>_tiled_k2}, the two blocks' sums
+     * added through distributed shared memory): where the weights have at most {@value #SPLIT_MAX_TILES_PER_SM} tiles
+     * an SM (one block of two at 16 rows, two of one at one row), so that twice the blocks stream the same bytes, and
+     * rows of at least {@value #SPLIT_MIN_COLS} columns give each of the cluster's 16 warps at least 4 steps. At one
+     * row the split blocks are NVFP4's kernel capped at 4 blocks an SM and MXFP4's diagonal one, and only on GPUs whose
+     * DRAM gives at least {@value #SPLIT_ONE_ROW_MIN_DRAM_BYTES_PER_SM_CYCLE} bytes an SM and cycle
+     * ({@code dramBytesPerSmCycle}, {@link #dramBytesPerSmCycle}): an H200's 18.4, where it was measured, not an
+     * H100's 12.8, where it was not.
+     *
+     * <p>On an H200 at 12 and 16 rows 1.12–1.43× the one-block kernel at eight shapes of 32 to 132 blocks on 132 SMs
+     * (1024×4096 to 4224×14336), 0.97–1.02× at 136 blocks and 0.88–0.93× at 160; INT4's was 0.89–0.98× at the eight.
+     * On an H100 1.19–1.34× at K ≥ 8192 but 0.95–0.99× at 4096² (2 steps a warp), which keeps the one-block kernel.
+     * At one row on an H200 1.03–1.16× the shipped kernels at 2048×8192, 4096×14336, 4224×14336 and 4096×28672 in
+     * {@code gemv-bench}, 0.86–1.02× at K = 4096 in the harness (docs/measurements/2026-11-27-issue20-m16-cluster-split-h200).
      */
-    static boolean splitsK(WeightFormat format, Activation activation, int bound, long tiles, int cols, int smCount) {
+    static boolean splitsK(
+            WeightFormat format,
+            Activation activation,
+            int bound,
+            long tiles,
+            int cols,
+            int smCount,
+            double dramBytesPerSmCycle) {
         return activation == Activation.F16
-                && bound == MAX_M
+                && (bound == MAX_M || bound == 1 && dramBytesPerSmCycle >= SPLIT_ONE_ROW_MIN_DRAM_BYTES_PER_SM_CYCLE)
                 && (format == WeightFormat.NVFP4 || format == WeightFormat.MXFP4)
-                && Math.ceilDiv(tiles, tiledTiles(bound)) <= smCount
+                && tiles <= (long) SPLIT_MAX_TILES_PER_SM * smCount
                 && cols >= SPLIT_MIN_COLS;
     }
+
+    /** The fewest peak DRAM bytes per SM and cycle from which {@link #splitsK} splits at one row. */
+    static final double SPLIT_ONE_ROW_MIN_DRAM_BYTES_PER_SM_CYCLE = 15;
+
+    /** The most 16-row tiles an SM on which {@link #splitsK} splits: one block of two at 16 rows, two of one at one. */
+    static final int SPLIT_MAX_TILES_PER_SM = 2;
 
     /** The shortest rows {@link #splitsK} splits: 8192 columns, 4 steps of 128 for each of 16 warps. */
     static final int SPLIT_MIN_COLS = 8192;
@@ -578,9 +601,9 @@ public final class GemvKernels implements AutoCloseable {
      * large grids of GPUs with fast DRAM two tiles a block ({@link #tiledPairs}); where the blocks of an SM are too few
      * to overlap one block's loads with another's steps, the first small-grid kernel that takes the grid
      * ({@link #smallGridKernels}: a rolling window, which keeps each warp's next loads in flight through its step,
-     * INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM, or MXFP4's diagonal one capped at 4); at 9
-     * to 16 rows on grids of at most one block an SM NVFP4's and MXFP4's blocks split over clusters of 2
-     * ({@link #splitsK}); above them INT4 at one row the kernel of
+     * INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM, or MXFP4's diagonal one capped at 4), but
+     * first, on at most 2 tiles an SM and rows of at least 8192, at one row and 9 to 16 NVFP4's and MXFP4's blocks
+     * split over clusters of 2 ({@link #splitsK}); above them INT4 at one row the kernel of
      * {@link #INT4_M1_WAVES} whose last wave is the fullest; else {@code gemv_<format>_<activation>_m<bound>_tiled}
      * with {@link #tiledTiles} tiles a block. Where each was measured faster and slower:
      * docs/design/gemv-kernels.md#tiled-layout-4-bit--fp16.
@@ -603,7 +626,7 @@ public final class GemvKernels implements AutoCloseable {
         if (pairs) {
             return new TiledLaunch(name + PAIRS_SUFFIX, 2);
         }
-        if (splitsK(format, activation, bound, tiles, cols, smCount)) {
+        if (splitsK(format, activation, bound, tiles, cols, smCount, dramBytesPerSmCycle)) {
             return new TiledLaunch(name + SPLIT_SUFFIX, tiledTiles(bound), TILED_WARPS, 2);
         }
         List<SmallGridKernel> small = smallGridKernels(format, activation, bound);
@@ -793,7 +816,7 @@ public final class GemvKernels implements AutoCloseable {
                                 .filter(n -> !names.contains(n))
                                 .forEach(names::add);
                         tiledPairs(f, a, m).ifPresent(p -> names.add(tiled + PAIRS_SUFFIX));
-                        if (splitsK(f, a, m, 1, SPLIT_MIN_COLS, 1)) {
+                        if (splitsK(f, a, m, 1, SPLIT_MIN_COLS, 1, SPLIT_ONE_ROW_MIN_DRAM_BYTES_PER_SM_CYCLE)) {
                             names.add(tiled + SPLIT_SUFFIX);
                         }
                     }

@@ -277,8 +277,8 @@ public class GemvKernelsIT {
      * up to 2 tiles an SM (at 2096 rows on GPUs of 66 SMs or more, at 16 rows on any), its rolling-window kernel up to
      * 4 (at 7168 rows, 448 tiles, on GPUs of 112 to 223 SMs), NVFP4 its kernel capped at 4 blocks an SM up to 4 tiles
      * an SM (the plain one at 8464 rows on GPUs of up to 132 SMs) and MXFP4 its rolling-window kernel up to 2
-     * ({@link GemvKernels#tiledLaunch}; their warps here take 9 or 8 steps, windows of 2 and a part; MXFP4's at 2096
-     * rows on GPUs of 66 SMs or more, at 16 rows on any) and its diagonal kernel up to 4 (at 4240 rows, 265 tiles, on
+     * ({@link GemvKernels#tiledLaunch}; their warps here take 9 or 8 steps, windows of 2 and a part; MXFP4's at 16
+     * rows on any GPU and at 2096 × 4224, below) and its diagonal kernel up to 4 (at 4240 rows, 265 tiles, on
      * GPUs of 67 to 132 SMs, and 8448, 528 tiles, on 132 to 263: two trips of 4 steps and one step or none) and the
      * plain ones at 8464 rows (529 tiles, above the 528 of 132 SMs; GPUs with more SMs run INT4's rolling one and
      * MXFP4's diagonal one there too). Above one wave of its rolling-window kernel INT4
@@ -290,10 +290,12 @@ public class GemvKernelsIT {
      * tiles) on GPUs of 66 or more, and the plain kernels at 8464 rows at 4 rows. From 5 to 8 rows MXFP4 at 8464 rows
      * runs two tiles a block ({@link GemvKernels#tiledLaunch}: on GPUs whose DRAM gives at least 15 bytes an SM and
      * cycle, as an H200 but not an H100, of up to 176 SMs), the last block's second tile past N; INT4 and NVFP4 run
-     * their plain 8-row kernels there. From 9 to 16 rows NVFP4 and MXFP4 split each block's K over a cluster of 2 up
-     * to one block of two tiles an SM on rows of at least 8192 ({@link GemvKernels#splitsK}): at 2096 × 8576 (66
-     * blocks) on GPUs of 66 SMs or more, the last block's second tile past N, and at 4224 × 14464 (132 blocks; 113
-     * groups over the cluster's 16 warps) on GPUs of 132 or more.
+     * their plain 8-row kernels there. At one row (on GPUs whose DRAM gives at least 15 bytes an SM and cycle, as an
+     * H200) and from 9 to 16 rows NVFP4 and MXFP4 split each block's K over a cluster of 2 up to 2 tiles an SM on rows
+     * of at least 8192 ({@link GemvKernels#splitsK}): at 2096 × 8576 (131
+     * tiles; at 16 rows the last block's second tile past N) on GPUs of 66 SMs or more, and at 4224 × 14464 (264
+     * tiles; 113 groups over the cluster's 16 warps) on GPUs of 132 or more; at 2096 × 4224 (K under 8192) one row
+     * runs NVFP4's capped kernel and MXFP4's window unsplit.
      */
     @ParameterizedTest(name = "{0} weights tiled, F16 activations, M={1}, N={2}, K={3}")
     @CsvSource({
@@ -333,6 +335,10 @@ public class GemvKernelsIT {
         "MXFP4, 16, 16, 128",
         "NVFP4, 16, 4224, 14464",
         "MXFP4, 12, 4224, 14464",
+        "NVFP4, 1, 4224, 14464",
+        "MXFP4, 1, 4224, 14464",
+        "NVFP4, 1, 2096, 4224",
+        "MXFP4, 1, 2096, 4224",
         "INT4, 2, 1040, 14464",
         "INT4, 8, 1040, 8576",
         "INT4, 4, 8464, 8576",

@@ -328,9 +328,28 @@ class GemvShapeTest {
     }
 
     @Test
-    void nvfp4AndMxfp4At9To16RowsSplitEachBlocksKOverAClusterOfTwoUpToOneBlockAnSmOnRowsOfAtLeast8192() {
-        // two tiles a block: 132 SMs take up to 264 tiles (4224 rows), 48 SMs 96 (1536 rows); K from 8192
+    void nvfp4AndMxfp4AtOneRowAnd9To16RowsSplitEachBlocksKOverAClusterOfTwoUpToTwoTilesAnSmOnRowsOfAtLeast8192() {
+        // 132 SMs take up to 264 tiles (4224 rows), 48 SMs 96 (1536 rows); K from 8192
         for (WeightFormat f : new WeightFormat[] {WeightFormat.NVFP4, WeightFormat.MXFP4}) {
+            String one = "gemv_" + f.kernelName() + "_f16_m1_tiled";
+            assertThat(GemvKernels.tiledLaunch(f, Activation.F16, 1, 4096, 14336, 132, H200_BYTES_PER_SM_CYCLE))
+                    .isEqualTo(new GemvKernels.TiledLaunch(one + "_k2", 1, 8, 2));
+            assertThat(kernel(f, Activation.F16, 1, 4224, 8192, 132)).isEqualTo(one + "_k2");
+            assertThat(kernel(f, Activation.F16, 1, 16, 8192, 132)).isEqualTo(one + "_k2");
+            assertThat(kernel(f, Activation.F16, 1, 1536, 8192, 48)).isEqualTo(one + "_k2");
+            assertThat(kernel(f, Activation.F16, 1, 4240, 8192, 132)).doesNotEndWith("_k2");
+            assertThat(kernel(f, Activation.F16, 1, 4224, 8064, 132)).doesNotEndWith("_k2");
+            assertThat(kernel(f, Activation.F16, 1, 1552, 8192, 48)).doesNotEndWith("_k2");
+            assertThat(kernel(f, Activation.BF16, 1, 4096, 14336, 132))
+                    .isEqualTo("gemv_" + f.kernelName() + "_bf16_m1_tiled");
+            assertThat(kernel(f, Activation.F16, 2, 4096, 14336, 132)).doesNotEndWith("_k2");
+            // at one row only where DRAM gives at least 15 bytes an SM and cycle (an H200, not an H100)
+            assertThat(GemvKernels.tiledLaunch(f, Activation.F16, 1, 4096, 14336, 132, H100_BYTES_PER_SM_CYCLE)
+                            .kernel())
+                    .doesNotEndWith("_k2");
+            assertThat(GemvKernels.tiledLaunch(f, Activation.F16, 16, 4096, 14336, 132, H100_BYTES_PER_SM_CYCLE)
+                            .kernel())
+                    .isEqualTo("gemv_" + f.kernelName() + "_f16_m16_tiled_k2");
             String stem = "gemv_" + f.kernelName() + "_f16_m16_tiled";
             for (int m : new int[] {9, 12, 16}) {
                 assertThat(GemvKernels.tiledLaunch(f, Activation.F16, m, 4096, 14336, 132, H200_BYTES_PER_SM_CYCLE))
@@ -352,6 +371,8 @@ class GemvShapeTest {
         }
         assertThat(kernel(WeightFormat.INT4, Activation.F16, 16, 4096, 14336, 132))
                 .isEqualTo("gemv_int4_f16_m16_tiled");
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 1, 4096, 14336, 132))
+                .isEqualTo("gemv_int4_f16_m1_tiled_b3");
         // a cluster of 2 for each block of two tiles, the last of which may hold one: 131 tiles, 66 blocks
         assertThat(new GemvKernels.TiledLaunch("k", 2, 8, 2).blocks(2096)).isEqualTo(132);
         assertThat(new GemvKernels.TiledLaunch("k", 2, 8, 2).blocks(16)).isEqualTo(2);
@@ -360,10 +381,11 @@ class GemvShapeTest {
 
     @Test
     void mxfp4AtOneRowRunsTheRollingTiledKernelUpToTwoBlocksAnSmThenTheDiagonalOneUpToFour() {
-        // 2 blocks an SM: 264 blocks of 16 rows (4224 rows) on 132 SMs, 96 (1536 rows) on 48; any K, even one group
+        // 2 blocks an SM: 264 blocks of 16 rows (4224 rows) on 132 SMs, 96 (1536 rows) on 48; K under 8192, down to one
+        // group (from 8192 the split kernel runs there)
         assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 4096, 4096, 132))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
-        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 4224, 14336, 132))
+        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 4224, 8064, 132))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
         assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 1, 1536, 128, 48))
                 .isEqualTo("gemv_mxfp4_f16_m1_tiled_r2");
@@ -503,10 +525,10 @@ class GemvShapeTest {
         // BF16 7, 7; FP8 and INT8 7, 2; each 4-bit format 8 + 4, 8 + 4 (a tensor-core kernel: 2 K splits; m1, m8,
         // m16, m32; and the tiled kernels, one per rows bound), INT4's and MXFP4's rolling one-row and 8-row tiled
         // kernels, INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM, MXFP4's diagonal one-row kernel,
-        // INT4's one-row kernel of 2 warps a tile, MXFP4's two-tile 8-row one and NVFP4's and MXFP4's 16-row ones split
-        // over clusters (FP16)
+        // INT4's one-row kernel of 2 warps a tile, MXFP4's two-tile 8-row one and NVFP4's and MXFP4's one- and 16-row
+        // ones split over clusters (FP16)
         assertThat(GemvKernels.kernelNames())
-                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 2 + 2 + 1 + 1 + 1 + 2 + 2)
+                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 2 + 2 + 1 + 1 + 1 + 2 + 2 + 2)
                 .doesNotHaveDuplicates();
         assertThat(GemvKernels.kernelNames())
                 .contains(
@@ -519,6 +541,8 @@ class GemvShapeTest {
                         "gemv_mxfp4_f16_m1_tiled_dg",
                         "gemv_nvfp4_f16_m16_tiled_k2",
                         "gemv_mxfp4_f16_m16_tiled_k2",
+                        "gemv_nvfp4_f16_m1_tiled_k2",
+                        "gemv_mxfp4_f16_m1_tiled_k2",
                         "gemv_mxfp4_f16_m8_tiled_t2",
                         "gemv_nvfp4_f16_m8_tiled",
                         "gemv_mxfp4_f16_m8_tiled_r3",
@@ -537,6 +561,8 @@ class GemvShapeTest {
                         "gemv_nvfp4_f16_m1_tiled_dg",
                         "gemv_mxfp4_f16_m8_tiled_dg",
                         "gemv_int4_f16_m16_tiled_k2",
+                        "gemv_int4_f16_m1_tiled_k2",
+                        "gemv_mxfp4_f16_m8_tiled_k2",
                         "gemv_nvfp4_bf16_m16_tiled_k2",
                         "gemv_mxfp4_f16_m32_tiled_k2",
                         "gemv_int4_bf16_m1_tiled_r2",

@@ -478,16 +478,16 @@ public final class GemvKernels implements AutoCloseable {
      * ({@code gemv_nvfp4_f16_m1_tiled_b4}), where the plain kernel takes 2 at 5. Over the plain kernel at seven shapes
      * of 128 to 512 blocks 1.03–1.15× on an H200 and 1.01–1.13× on an H100; at 1792 blocks 0.95× on the H100
      * (docs/measurements/2026-11-27-issue20-int4-one-row-h200, runs 5–7).
-     * On rows of at least 8192 and up to 2 blocks an SM the same blocks split over clusters of 2 run instead
-     * ({@link #splitsK}).
+     * On rows of at least 8192 and up to 2 blocks an SM the same blocks split over clusters of 2 run instead where
+     * DRAM is fast for the SMs, as on an H200 ({@link #splitsK}).
      */
     static final SmallGridKernel NVFP4_M1_FEW_BLOCKS = new SmallGridKernel("_b4", 4, 0);
 
     /**
      * MXFP4 at one row: a window of 2 ({@code gemv_mxfp4_f16_m1_tiled_r2}, 61 registers, 4 blocks an SM) up to 2
      * blocks an SM: measured faster than the plain kernel up to 384 blocks on 132 SMs (2.9 an SM), slower from 512;
-     * above 2 blocks an SM {@link #MXFP4_M1_DIAGONAL} is faster still, and on rows of at least 8192 the split
-     * diagonal kernel ({@link #splitsK}) at any grid it takes.
+     * above 2 blocks an SM {@link #MXFP4_M1_DIAGONAL} is faster still, and on rows of at least 8192 where DRAM is fast
+     * for the SMs, as on an H200, the split diagonal kernel ({@link #splitsK}).
      */
     static final SmallGridKernel MXFP4_M1_WINDOW = new SmallGridKernel("_r2", 2, 0);
 
@@ -569,7 +569,8 @@ public final class GemvKernels implements AutoCloseable {
      * (1024×4096 to 4224×14336), 0.97–1.02× at 136 blocks and 0.88–0.93× at 160; INT4's was 0.89–0.98× at the eight.
      * On an H100 1.19–1.34× at K ≥ 8192 but 0.95–0.99× at 4096² (2 steps a warp), which keeps the one-block kernel.
      * At one row on an H200 1.03–1.16× the shipped kernels at 2048×8192, 4096×14336, 4224×14336 and 4096×28672 in
-     * {@code gemv-bench}, 0.86–1.02× at K = 4096 in the harness (docs/measurements/2026-11-27-issue20-m16-cluster-split-h200).
+     * {@code gemv-bench}, 0.86–1.02× at K = 4096 in the harness
+     * (docs/measurements/2026-11-27-issue20-m16-cluster-split-h200).
      */
     static boolean splitsK(
             WeightFormat format,

@@ -376,30 +376,26 @@ PIPE_FORMAT(NVFP4, nvfp4)
 PIPE_FORMAT(MXFP4, mxfp4)
 // ks2: the 16-row kernels with each block's K split over a cluster of 2 (gemv_tiled's KS); NVFP4's and MXFP4's
 // are shipped (gemv_<fmt>_f16_m16_tiled_k2)
-extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(256)
-    ks2_int4_m16(const void* W, const void* s, const __half* x, __half* y, int M, int N, int K, float g, GemvEpilogue) {
-    roofline_tiled::gemv_tiled<Fmt::INT4, 16, 2, 1, 8, 0, __half, 2, true, false, 2>(W, s, x, y, M, N, K, g);
-}
+ROOFLINE_GEMV_TILED_NAMED_TCD(ks2_int4_m16, __half, INT4, 16, 2, 1, 0, 2, true, false, 2,
+                              __cluster_dims__(2, 1, 1) __launch_bounds__(256))
 #define ks2_nvfp4_m16 gemv_nvfp4_f16_m16_tiled_k2
 #define ks2_mxfp4_m16 gemv_mxfp4_f16_m16_tiled_k2
 // ks2 at one row: the one-row small-grid kernels' blocks with K split over a cluster of 2; NVFP4's capped one and
 // MXFP4's diagonal one are shipped (gemv_<fmt>_f16_m1_tiled_k2)
-#define KS2_M1(name, FMT, UNR, ROLL, DG, BOUNDS)                                                                      \
-    extern "C" __global__ void __cluster_dims__(2, 1, 1) BOUNDS                                                    \
-        name(const void* W, const void* s, const __half* x, __half* y, int M, int N, int K, float g, GemvEpilogue) { \
-        roofline_tiled::gemv_tiled<Fmt::FMT, 1, 1, UNR, 8, ROLL, __half, 1, false, DG, 2>(W, s, x, y, M, N, K, g);  \
-    }
-KS2_M1(ks2_int4_m1_b3, INT4, 4, 0, false, __launch_bounds__(256, 3))
-KS2_M1(ks2_int4_m1_r2, INT4, 1, 2, false, __launch_bounds__(256))
+#define KS2_M1(name, FMT, UNR, ROLL, BOUNDS)                                                \
+    ROOFLINE_GEMV_TILED_NAMED_TCD(name, __half, FMT, 1, 1, UNR, ROLL, 1, false, false, 2, \
+                                  __cluster_dims__(2, 1, 1) BOUNDS)
+KS2_M1(ks2_int4_m1_b3, INT4, 4, 0, __launch_bounds__(256, 3))
+KS2_M1(ks2_int4_m1_r2, INT4, 1, 2, __launch_bounds__(256))
 #define ks2_nvfp4_m1_b4 gemv_nvfp4_f16_m1_tiled_k2
-KS2_M1(ks2_nvfp4_m1, NVFP4, 2, 0, false, __launch_bounds__(256, 5))
+KS2_M1(ks2_nvfp4_m1, NVFP4, 2, 0, __launch_bounds__(256, 5))
 #define ks2_mxfp4_m1_dg gemv_mxfp4_f16_m1_tiled_k2
-KS2_M1(ks2_mxfp4_m1_r2, MXFP4, 1, 2, false, __launch_bounds__(256))
+KS2_M1(ks2_mxfp4_m1_r2, MXFP4, 1, 2, __launch_bounds__(256))
 
 // dg: MXFP4's one-row step with x on the B fragment's diagonal (gemv_tiled.cu's step_diag) in other blocks than the
 // shipped _dg's (4 steps a trip, capped at 4 blocks an SM)
 #define DG_KERNEL(name, UNR, ROLL, BOUNDS) \
-    ROOFLINE_GEMV_TILED_NAMED_TCD(name, __half, MXFP4, 1, 1, UNR, ROLL, 1, false, true, BOUNDS)
+    ROOFLINE_GEMV_TILED_NAMED_TCD(name, __half, MXFP4, 1, 1, UNR, ROLL, 1, false, true, 1, BOUNDS)
 DG_KERNEL(dg_mxfp4_u2_b5, 2, 0, __launch_bounds__(256, 5))
 DG_KERNEL(dg_mxfp4_r2, 1, 2, __launch_bounds__(256))
 

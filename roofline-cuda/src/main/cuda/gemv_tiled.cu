@@ -433,14 +433,15 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
 // their accumulators take the registers two tiles would. The fastest of 4 to 6 configurations each on an H200
 // (docs/measurements/2026-11-26-issue20-tiled-h200). gemv_<fmt>_bf16_m<rows bound>_tiled: the same blocks with BF16
 // activations, all with plain bounds (their one-row kernels take 32-42 registers on sm_90a uncapped).
-#define ROOFLINE_GEMV_TILED_NAMED_TCD(name, TA, FMT, MAXM, T, UNR, ROLL, CH, ALL_B, DG, BOUNDS)              \
+// BOUNDS: the kernel's attributes, __launch_bounds__ and, where KS > 1, __cluster_dims__(KS, 1, 1)
+#define ROOFLINE_GEMV_TILED_NAMED_TCD(name, TA, FMT, MAXM, T, UNR, ROLL, CH, ALL_B, DG, KS, BOUNDS)          \
     extern "C" __global__ void BOUNDS name(const void* W, const void* scales, const TA* x, TA* y, int M, int N,   \
                                           int K, float global, GemvEpilogue) {                                    \
-        roofline_tiled::gemv_tiled<Fmt::FMT, MAXM, T, UNR, 8, ROLL, TA, CH, ALL_B, DG>(W, scales, x, y, M, N, K, \
-                                                                                      global);                    \
+        roofline_tiled::gemv_tiled<Fmt::FMT, MAXM, T, UNR, 8, ROLL, TA, CH, ALL_B, DG, KS>(W, scales, x, y, M, N, \
+                                                                                          K, global);            \
     }
 #define ROOFLINE_GEMV_TILED_NAMED_TC(name, TA, FMT, MAXM, T, UNR, ROLL, CH, ALL_B, BOUNDS) \
-    ROOFLINE_GEMV_TILED_NAMED_TCD(name, TA, FMT, MAXM, T, UNR, ROLL, CH, ALL_B, false, BOUNDS)
+    ROOFLINE_GEMV_TILED_NAMED_TCD(name, TA, FMT, MAXM, T, UNR, ROLL, CH, ALL_B, false, 1, BOUNDS)
 #define ROOFLINE_GEMV_TILED_NAMED_T(name, TA, FMT, MAXM, T, UNR, ROLL, BOUNDS) \
     ROOFLINE_GEMV_TILED_NAMED_TC(name, TA, FMT, MAXM, T, UNR, ROLL, 1, false, BOUNDS)
 #define ROOFLINE_GEMV_TILED_NAMED(name, FMT, MAXM, T, UNR, ROLL, BOUNDS) \
@@ -466,33 +467,22 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
 // 0.95-1.06x, both fragments 0.74-1.01x, NVFP4 then at 3 blocks an SM), as were every format's 1- and 8-row kernels
 // with two chains (0.86-1.06x) (docs/measurements/2026-11-26-issue20-m16-ring-h200, runs 8 and 12).
 // NVFP4 and MXFP4 at 9 to 16 rows on grids of at most one block (2 tiles) an SM and rows of at least 8192
-// (GemvKernels.splitsK):
-// each block's K split over a cluster of 2 (gemv_tiled's KS = 2), the two blocks' sums added through distributed shared
-// memory, so that twice the blocks stream the same bytes. On an H200 at 12 and 16 rows 1.12-1.43x the one-block kernel
+// (GemvKernels.splitsK): each block's K split over a cluster of 2 (gemv_tiled's KS = 2), the two blocks' sums added
+// through distributed shared memory, so that twice the blocks stream the same bytes. On an H200 at 12 and 16 rows 1.12-1.43x the one-block kernel
 // at eight shapes of 32 to 132 blocks, 0.97-1.02x at 136 and 0.88-0.93x at 160; INT4's was 0.89-0.98x at those eight;
 // on an H100 0.95-0.99x at 4096^2 (docs/measurements/2026-11-27-issue20-m16-cluster-split-h200).
-#define ROOFLINE_GEMV_TILED_M16_K2(fmt, FMT)                                                                          \
-    extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(256)                                     \
-        gemv_##fmt##_f16_m16_tiled_k2(const void* W, const void* scales, const __half* x, __half* y, int M, int N,  \
-                                      int K, float global, GemvEpilogue) {                                         \
-        roofline_tiled::gemv_tiled<Fmt::FMT, 16, 2, 1, 8, 0, __half, 1, false, false, 2>(W, scales, x, y, M, N, K,  \
-                                                                                          global);                 \
-    }
-ROOFLINE_GEMV_TILED_M16_K2(nvfp4, NVFP4)
-ROOFLINE_GEMV_TILED_M16_K2(mxfp4, MXFP4)
+ROOFLINE_GEMV_TILED_NAMED_TCD(gemv_nvfp4_f16_m16_tiled_k2, __half, NVFP4, 16, 2, 1, 0, 1, false, false, 2,
+                              __cluster_dims__(2, 1, 1) __launch_bounds__(256))
+ROOFLINE_GEMV_TILED_NAMED_TCD(gemv_mxfp4_f16_m16_tiled_k2, __half, MXFP4, 16, 2, 1, 0, 1, false, false, 2,
+                              __cluster_dims__(2, 1, 1) __launch_bounds__(256))
 // The same split at one row, on the same grids (at most 2 tiles an SM) and rows: NVFP4's kernel capped at 4 blocks an
 // SM and MXFP4's diagonal one, each with K split over a cluster of 2. On an H200 1.04-1.17x the shipped one-row kernels
 // at 2048x8192, 4096x14336 and 4096x28672, 0.86-1.02x at K = 4096 and 0.64-0.82x from 384 blocks
 // (docs/measurements/2026-11-27-issue20-m16-cluster-split-h200, runs 6-8).
-#define ROOFLINE_GEMV_TILED_M1_K2(fmt, FMT, DG)                                                                       \
-    extern "C" __global__ void __cluster_dims__(2, 1, 1) __launch_bounds__(256, 4)                                  \
-        gemv_##fmt##_f16_m1_tiled_k2(const void* W, const void* scales, const __half* x, __half* y, int M, int N,   \
-                                     int K, float global, GemvEpilogue) {                                          \
-        roofline_tiled::gemv_tiled<Fmt::FMT, 1, 1, 4, 8, 0, __half, 1, false, DG, 2>(W, scales, x, y, M, N, K,      \
-                                                                                      global);                     \
-    }
-ROOFLINE_GEMV_TILED_M1_K2(nvfp4, NVFP4, false)
-ROOFLINE_GEMV_TILED_M1_K2(mxfp4, MXFP4, true)
+ROOFLINE_GEMV_TILED_NAMED_TCD(gemv_nvfp4_f16_m1_tiled_k2, __half, NVFP4, 1, 1, 4, 0, 1, false, false, 2,
+                              __cluster_dims__(2, 1, 1) __launch_bounds__(256, 4))
+ROOFLINE_GEMV_TILED_NAMED_TCD(gemv_mxfp4_f16_m1_tiled_k2, __half, MXFP4, 1, 1, 4, 0, 1, false, true, 2,
+                              __cluster_dims__(2, 1, 1) __launch_bounds__(256, 4))
 // BF16_ALL_B: MXFP4's BF16 16-row kernel computes both B fragments at every M as well: 1.06-1.41x on an H200 and
 // 1.06-1.34x on an H100 over the seven shapes (same record, runs 15-16), where INT4's and NVFP4's BF16 kernels were
 // 0.89-1.01x with it (run 12).
@@ -531,7 +521,7 @@ ROOFLINE_GEMV_TILED_NAMED(gemv_nvfp4_f16_m1_tiled_b4, NVFP4, 1, 1, 4, 0, __launc
 // a trip, capped at 4 blocks an SM (64 registers on sm_90a). On an H200 1.06-1.07x the fastest shipped kernel at 384 and
 // 512 blocks, 0.96-0.97x at 1792 and 0.955-1.03x at up to 256, where the window of 2 keeps them
 // (docs/measurements/2026-11-27-issue20-mxfp4-diagonal-h200).
-ROOFLINE_GEMV_TILED_NAMED_TCD(gemv_mxfp4_f16_m1_tiled_dg, __half, MXFP4, 1, 1, 4, 0, 1, false, true,
+ROOFLINE_GEMV_TILED_NAMED_TCD(gemv_mxfp4_f16_m1_tiled_dg, __half, MXFP4, 1, 1, 4, 0, 1, false, true, 1,
                               __launch_bounds__(256, 4))
 // From 2 to 8 rows a window of 3 for INT4 and MXFP4 (ptxas: 79 and 64 registers on sm_90a, so 3 and 4 blocks fit an
 // SM), for grids of at most 2 blocks an SM whose warps take at least 8 steps (GemvKernels.M8_WINDOW). NVFP4 has

@@ -483,9 +483,17 @@ ROOFLINE_GEMV_TILED_NAMED_TCD(gemv_nvfp4_f16_m1_tiled_k2, __half, NVFP4, 1, 1, 4
                               __cluster_dims__(2, 1, 1) __launch_bounds__(256, 4))
 ROOFLINE_GEMV_TILED_NAMED_TCD(gemv_mxfp4_f16_m1_tiled_k2, __half, MXFP4, 1, 1, 4, 0, 1, false, true, 2,
                               __cluster_dims__(2, 1, 1) __launch_bounds__(256, 4))
+// NVFP4 at 9 to 16 rows on grids of at most 3 tiles an SM and rows shorter than 8192 (GemvKernels.NVFP4_M16_FEW_BLOCKS),
+// where the two-tile kernel leaves SMs idle or with one block: one tile a block, 2 steps of loads a trip, capped at 3
+// blocks an SM (80 registers on sm_90a). On an H200 at 12 and 16 rows 1.15-1.45x the two-tile kernel at 64 to 384
+// tiles and K = 4096, 0.75x at 512 (8192^2); the Llama-3-8B NVFP4 batch-16 step 1.9 % faster. INT4's of one tile at 4
+// blocks an SM was 1.07-1.16x there timed alone but made the INT4 step 0.7 % slower, so INT4 has none
+// (docs/measurements/2026-11-27-issue20-m16-waves-h200, runs 5-7).
+ROOFLINE_GEMV_TILED_NAMED_TC(gemv_nvfp4_f16_m16_tiled_b3, __half, NVFP4, 16, 1, 2, 0, 1, false,
+                             __launch_bounds__(256, 3))
 // BF16_ALL_B: MXFP4's BF16 16-row kernel computes both B fragments at every M as well: 1.06-1.41x on an H200 and
-// 1.06-1.34x on an H100 over the seven shapes (same record, runs 15-16), where INT4's and NVFP4's BF16 kernels were
-// 0.89-1.01x with it (run 12).
+// 1.06-1.34x on an H100 over the seven shapes, where INT4's and NVFP4's BF16 kernels were 0.89-1.01x with it
+// (docs/measurements/2026-11-26-issue20-m16-ring-h200, runs 15-16 and 12).
 ROOFLINE_GEMV_TILED_FORMAT(INT4, int4, 4, __launch_bounds__(256), true, false)
 ROOFLINE_GEMV_TILED_FORMAT(NVFP4, nvfp4, 2, __launch_bounds__(256, 5), false, false)
 ROOFLINE_GEMV_TILED_FORMAT(MXFP4, mxfp4, 2, __launch_bounds__(256, 5), false, true)

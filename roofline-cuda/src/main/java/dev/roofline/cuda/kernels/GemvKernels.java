@@ -400,12 +400,19 @@ public final class GemvKernels implements AutoCloseable {
      * A tiled kernel for small grids and where it runs: {@code suffix} after the plain kernel's name ({@code _r<steps
      * in the window>} for a rolling window, {@code _b<n>} for one capped at n blocks an SM), for grids of at most
      * {@code blocksPerSm} blocks an SM whose warps each take at least {@code minWarpSteps} steps of 128 columns
-     * (K / 1024 rounded down; the others take one more; 0: any K).
+     * (K / 1024 rounded down; the others take one more; 0: any K) and which are at most {@code maxCols} long. Each
+     * block computes one 16-row tile, at 16 rows too.
      */
-    record SmallGridKernel(String suffix, int blocksPerSm, int minWarpSteps) {
+    record SmallGridKernel(String suffix, int blocksPerSm, int minWarpSteps, int maxCols) {
+        SmallGridKernel(String suffix, int blocksPerSm, int minWarpSteps) {
+            this(suffix, blocksPerSm, minWarpSteps, Integer.MAX_VALUE);
+        }
+
         /** Whether this kernel runs {@code blocks} blocks of rows {@code cols} long on {@code smCount} SMs. */
         boolean takes(long blocks, int cols, int smCount) {
-            return blocks <= (long) blocksPerSm * smCount && cols / (TiledLayout.GROUP_K * TILED_WARPS) >= minWarpSteps;
+            return blocks <= (long) blocksPerSm * smCount
+                    && cols / (TiledLayout.GROUP_K * TILED_WARPS) >= minWarpSteps
+                    && cols <= maxCols;
         }
     }
 
@@ -502,6 +509,20 @@ public final class GemvKernels implements AutoCloseable {
     static final SmallGridKernel MXFP4_M1_DIAGONAL = new SmallGridKernel("_dg", 4, 0);
 
     /**
+     * NVFP4 at 9 to 16 rows up to 3 tiles an SM on rows shorter than {@value #SPLIT_MIN_COLS}, where it does not
+     * split ({@link #splitsK}): one tile a block instead of the plain kernel's two, with 2 steps of loads a trip,
+     * capped at 3 blocks an SM ({@code gemv_nvfp4_f16_m16_tiled_b3}, 80 registers on sm_90a), so that more blocks
+     * share the SMs where the two-tile grid leaves them idle or with one block. On an H200 at 12 and 16 rows
+     * 1.15–1.45× the two-tile kernel at 64 to 384 tiles and K = 4096 (1024, 4096 and 6144 rows) in {@code gemv-bench},
+     * 0.75× at 512 tiles (8192²); the Llama-3-8B NVFP4 batch-16 step 1.9 % faster (q/k/v and o_proj). Each block
+     * reads all 16 rows of x, so one tile a block doubles x's reads per weight byte; longer rows were not timed in a
+     * step, and INT4's like kernel, 1.04–1.16× timed alone at K = 4096 to 14336, made the INT4 step 0.7 % slower even
+     * on K = 4096 alone, so INT4 has none (docs/measurements/2026-11-27-issue20-m16-waves-h200, runs 5–7).
+     */
+    static final SmallGridKernel NVFP4_M16_FEW_BLOCKS =
+            new SmallGridKernel("_b3", 3, 0, GemvKernels.SPLIT_MIN_COLS - TiledLayout.GROUP_K);
+
+    /**
      * INT4 and MXFP4 from 2 to 8 rows: a window of 3 ({@code gemv_<int4|mxfp4>_f16_m8_tiled_r3}, 79 and 64 registers,
      * so 3 and 4 blocks an SM) up to 2 blocks an SM, where every warp takes at least 8 steps.
      */
@@ -562,7 +583,7 @@ public final class GemvKernels implements AutoCloseable {
      * rows of at least {@value #SPLIT_MIN_COLS} columns give each of the cluster's 16 warps at least 4 steps. At one
      * row the split blocks are NVFP4's kernel capped at 4 blocks an SM and MXFP4's diagonal one, and only on GPUs whose
      * DRAM gives at least {@value #SPLIT_ONE_ROW_MIN_DRAM_BYTES_PER_SM_CYCLE} bytes an SM and cycle
-     * ({@code dramBytesPerSmCycle}, {@link #dramBytesPerSmCycle}): an H200's 18.4, where it was measured, not an
+     * ({@code dramBytesPerSmCycle}, {@link #dramBytesPerSmCycle}): an H200's 18.4, where it was faster, not an
      * H100's 12.8, where it was not.
      *
      * <p>On an H200 at 12 and 16 rows 1.12–1.43× the one-block kernel at eight shapes of 32 to 132 blocks on 132 SMs
@@ -570,7 +591,9 @@ public final class GemvKernels implements AutoCloseable {
      * On an H100 1.19–1.34× at K ≥ 8192 but 0.95–0.99× at 4096² (2 steps a warp), which keeps the one-block kernel.
      * At one row on an H200 1.03–1.16× the shipped kernels at 2048×8192, 4096×14336, 4224×14336 and 4096×28672 in
      * {@code gemv-bench}, 0.86–1.02× at K = 4096 in the harness
-     * (docs/measurements/2026-11-27-issue20-m16-cluster-split-h200).
+     * (docs/measurements/2026-11-27-issue20-m16-cluster-split-h200); on an H100 at those four shapes NVFP4 0.95–1.01×
+     * and MXFP4 0.98–1.06×, the Llama-3-8B NVFP4 batch 1 step 0.8 % slower
+     * (docs/measurements/2026-11-27-issue20-m16-waves-h200, run 4).
      */
     static boolean splitsK(
             WeightFormat format,
@@ -602,7 +625,8 @@ public final class GemvKernels implements AutoCloseable {
      * large grids of GPUs with fast DRAM two tiles a block ({@link #tiledPairs}); where the blocks of an SM are too few
      * to overlap one block's loads with another's steps, the first small-grid kernel that takes the grid
      * ({@link #smallGridKernels}: a rolling window, which keeps each warp's next loads in flight through its step,
-     * INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM, or MXFP4's diagonal one capped at 4), but
+     * INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM, MXFP4's diagonal one capped at 4, or at 9 to
+     * 16 rows NVFP4's of one tile a block), but
      * first, on at most 2 tiles an SM and rows of at least 8192, at one row and 9 to 16 NVFP4's and MXFP4's blocks
      * split over clusters of 2 ({@link #splitsK}); above them INT4 at one row the kernel of
      * {@link #INT4_M1_WAVES} whose last wave is the fullest; else {@code gemv_<format>_<activation>_m<bound>_tiled}
@@ -634,7 +658,7 @@ public final class GemvKernels implements AutoCloseable {
         Optional<SmallGridKernel> capped =
                 small.stream().filter(w -> w.takes(tiles, cols, smCount)).findFirst();
         if (capped.isPresent()) {
-            return new TiledLaunch(name + capped.get().suffix(), tiledTiles(bound));
+            return new TiledLaunch(name + capped.get().suffix(), 1);
         }
         List<WaveKernel> waves = waveKernels(format, activation, bound);
         if (!waves.isEmpty()) {
@@ -659,8 +683,9 @@ public final class GemvKernels implements AutoCloseable {
      * The small-grid kernels gemv_tiled.cu builds for these weights, activations and rows bound, in the order they are
      * tried: with FP16 activations {@link #INT4_M1_FEW_BLOCKS} then {@link #INT4_M1_WINDOW} for INT4 at one row,
      * {@link #NVFP4_M1_FEW_BLOCKS} for NVFP4, {@link #MXFP4_M1_WINDOW} then {@link #MXFP4_M1_DIAGONAL} for MXFP4,
-     * {@link #M8_WINDOW} for INT4 and MXFP4 at 8; none for NVFP4 at 8 (its windows were no faster), BF16 activations
-     * or 16 and 32 rows.
+     * {@link #M8_WINDOW} for INT4 and MXFP4 at 8, {@link #NVFP4_M16_FEW_BLOCKS} for NVFP4 at 16; none for NVFP4 at 8
+     * (its windows were no faster), INT4 and MXFP4 at 16 (see {@link #NVFP4_M16_FEW_BLOCKS}; MXFP4's one tile a block
+     * was 0.98–1.01× at those grids), BF16 activations or 32 rows.
      */
     static List<SmallGridKernel> smallGridKernels(WeightFormat format, Activation activation, int bound) {
         if (activation != Activation.F16) {
@@ -675,6 +700,7 @@ public final class GemvKernels implements AutoCloseable {
                     default -> List.of();
                 };
             case 8 -> format == WeightFormat.INT4 || format == WeightFormat.MXFP4 ? List.of(M8_WINDOW) : List.of();
+            case MAX_M -> format == WeightFormat.NVFP4 ? List.of(NVFP4_M16_FEW_BLOCKS) : List.of();
             default -> List.of();
         };
     }

@@ -295,7 +295,11 @@ public class GemvKernelsIT {
      * of at least 8192 ({@link GemvKernels#splitsK}): at 2096 × 8576 (131
      * tiles; at 16 rows the last block's second tile past N) on GPUs of 66 SMs or more, and at 4224 × 14464 (264
      * tiles; 113 groups over the cluster's 16 warps) on GPUs of 132 or more; at 2096 × 4224 (K under 8192) one row
-     * runs NVFP4's capped kernel and MXFP4's window unsplit.
+     * runs NVFP4's capped kernel and MXFP4's window unsplit. From 9 to 16 rows NVFP4 runs one tile a block up to 3
+     * tiles an SM on rows shorter than 8192 ({@link GemvKernels#NVFP4_M16_FEW_BLOCKS}): at 16 × 128, 6336 × 4224 (396
+     * tiles; 33 groups, one warp with 5 steps: two trips of 2 and one step) on GPUs of 132 SMs or more and 4240 × 8064
+     * (265 tiles; each warp 7 or 8 steps) on GPUs of 89 or more; INT4's two-tile kernel runs 6336 × 4224 and 6352 ×
+     * 1152 (397 tiles, the last block's second tile past N).
      */
     @ParameterizedTest(name = "{0} weights tiled, F16 activations, M={1}, N={2}, K={3}")
     @CsvSource({
@@ -348,7 +352,11 @@ public class GemvKernelsIT {
         "MXFP4, 4, 8464, 8576",
         "INT4, 8, 8464, 8576",
         "NVFP4, 5, 8464, 8576",
-        "MXFP4, 8, 8464, 8576"
+        "MXFP4, 8, 8464, 8576",
+        "INT4, 16, 6336, 4224",
+        "INT4, 12, 6352, 1152",
+        "NVFP4, 16, 6336, 4224",
+        "NVFP4, 13, 4240, 8064"
     })
     void tiledWeights(WeightFormat format, int m, int n, int k) {
         check(format, Activation.F16, m, n, k, rnd -> weightsWithOutliers(rnd, n * k), 2e-3, true);

@@ -358,10 +358,10 @@ class GemvShapeTest {
             assertThat(kernel(f, Activation.F16, 16, 4224, 8192, 132)).isEqualTo(stem + "_k2");
             assertThat(kernel(f, Activation.F16, 16, 16, 8192, 132)).isEqualTo(stem + "_k2");
             assertThat(kernel(f, Activation.F16, 16, 1536, 8192, 48)).isEqualTo(stem + "_k2");
-            assertThat(kernel(f, Activation.F16, 16, 4224, 8064, 132)).isEqualTo(stem);
-            assertThat(kernel(f, Activation.F16, 16, 4096, 4096, 132)).isEqualTo(stem);
-            assertThat(kernel(f, Activation.F16, 16, 4240, 14336, 132)).isEqualTo(stem);
-            assertThat(kernel(f, Activation.F16, 16, 1552, 8192, 48)).isEqualTo(stem);
+            assertThat(kernel(f, Activation.F16, 16, 4224, 8064, 132)).doesNotEndWith("_k2");
+            assertThat(kernel(f, Activation.F16, 16, 4096, 4096, 132)).doesNotEndWith("_k2");
+            assertThat(kernel(f, Activation.F16, 16, 4240, 14336, 132)).doesNotEndWith("_k2");
+            assertThat(kernel(f, Activation.F16, 16, 1552, 8192, 48)).doesNotEndWith("_k2");
             assertThat(kernel(f, Activation.F16, 16, 8192, 8192, 132)).isEqualTo(stem);
             assertThat(kernel(f, Activation.BF16, 16, 4096, 14336, 132))
                     .isEqualTo("gemv_" + f.kernelName() + "_bf16_m16_tiled");
@@ -447,6 +447,53 @@ class GemvShapeTest {
     }
 
     @Test
+    void nvfp4From9To16RowsRunsOneTileABlockUpToThreeTilesAnSmOnRowsShorterThan8192() {
+        // 3 tiles an SM: 396 tiles (6336 rows) on 132 SMs, 144 (2304 rows) on 48; K a multiple of 128 under 8192
+        for (int m : new int[] {9, 12, 16}) {
+            assertThat(kernel(WeightFormat.NVFP4, Activation.F16, m, 6336, 8064, 132))
+                    .isEqualTo("gemv_nvfp4_f16_m16_tiled_b3");
+        }
+        assertThat(GemvKernels.tiledLaunch(
+                        WeightFormat.NVFP4, Activation.F16, 16, 6144, 4096, 132, H200_BYTES_PER_SM_CYCLE))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_nvfp4_f16_m16_tiled_b3", 1));
+        assertThat(new GemvKernels.TiledLaunch("gemv_nvfp4_f16_m16_tiled_b3", 1).blocks(6336))
+                .isEqualTo(396);
+        assertThat(kernel(WeightFormat.NVFP4, Activation.F16, 16, 16, 128, 132))
+                .isEqualTo("gemv_nvfp4_f16_m16_tiled_b3");
+        assertThat(kernel(WeightFormat.NVFP4, Activation.F16, 16, 2304, 4096, 48))
+                .isEqualTo("gemv_nvfp4_f16_m16_tiled_b3");
+        // on an H100 too
+        assertThat(GemvKernels.tiledLaunch(
+                                WeightFormat.NVFP4, Activation.F16, 16, 4096, 4096, 132, H100_BYTES_PER_SM_CYCLE)
+                        .kernel())
+                .isEqualTo("gemv_nvfp4_f16_m16_tiled_b3");
+        // above 3 tiles an SM the two-tile kernel: 397 tiles (6352 rows) on 132 SMs, 145 (2320 rows) on 48
+        assertThat(GemvKernels.tiledLaunch(
+                        WeightFormat.NVFP4, Activation.F16, 16, 6352, 4096, 132, H200_BYTES_PER_SM_CYCLE))
+                .isEqualTo(new GemvKernels.TiledLaunch("gemv_nvfp4_f16_m16_tiled", 2));
+        assertThat(kernel(WeightFormat.NVFP4, Activation.F16, 16, 2320, 4096, 48))
+                .isEqualTo("gemv_nvfp4_f16_m16_tiled");
+        // rows of 8192 and more: the split kernel up to 2 tiles an SM, the two-tile one above
+        assertThat(kernel(WeightFormat.NVFP4, Activation.F16, 16, 4096, 8192, 132))
+                .isEqualTo("gemv_nvfp4_f16_m16_tiled_k2");
+        assertThat(kernel(WeightFormat.NVFP4, Activation.F16, 16, 4240, 8192, 132))
+                .isEqualTo("gemv_nvfp4_f16_m16_tiled");
+        assertThat(kernel(WeightFormat.NVFP4, Activation.F16, 16, 4240, 14336, 132))
+                .isEqualTo("gemv_nvfp4_f16_m16_tiled");
+        // INT4, MXFP4, BF16 activations, and 2 to 8 or 17 to 32 rows: none
+        assertThat(kernel(WeightFormat.INT4, Activation.F16, 16, 4096, 4096, 132))
+                .isEqualTo("gemv_int4_f16_m16_tiled");
+        assertThat(kernel(WeightFormat.MXFP4, Activation.F16, 16, 4096, 4096, 132))
+                .isEqualTo("gemv_mxfp4_f16_m16_tiled");
+        assertThat(kernel(WeightFormat.NVFP4, Activation.BF16, 16, 4096, 4096, 132))
+                .isEqualTo("gemv_nvfp4_bf16_m16_tiled");
+        assertThat(kernel(WeightFormat.NVFP4, Activation.F16, 8, 4096, 4096, 132))
+                .isEqualTo("gemv_nvfp4_f16_m8_tiled");
+        assertThat(kernel(WeightFormat.NVFP4, Activation.F16, 17, 4096, 4096, 132))
+                .isEqualTo("gemv_nvfp4_f16_m32_tiled");
+    }
+
+    @Test
     void fromFiveToEightRowsLargeGridsRunTwoTilesABlockForMxfp4() {
         // MXFP4 above 3 tiles an SM (396 tiles = 6336 rows on 132 SMs)
         assertThat(GemvKernels.tiledLaunch(
@@ -525,10 +572,10 @@ class GemvShapeTest {
         // BF16 7, 7; FP8 and INT8 7, 2; each 4-bit format 8 + 4, 8 + 4 (a tensor-core kernel: 2 K splits; m1, m8,
         // m16, m32; and the tiled kernels, one per rows bound), INT4's and MXFP4's rolling one-row and 8-row tiled
         // kernels, INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM, MXFP4's diagonal one-row kernel,
-        // INT4's one-row kernel of 2 warps a tile, MXFP4's two-tile 8-row one and NVFP4's and MXFP4's one- and 16-row
-        // ones split over clusters (FP16)
+        // INT4's one-row kernel of 2 warps a tile, MXFP4's two-tile 8-row one, NVFP4's and MXFP4's one- and 16-row
+        // ones split over clusters and NVFP4's 16-row one of one tile a block (FP16)
         assertThat(GemvKernels.kernelNames())
-                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 2 + 2 + 1 + 1 + 1 + 2 + 2 + 2)
+                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 2 + 2 + 1 + 1 + 1 + 2 + 2 + 2 + 1)
                 .doesNotHaveDuplicates();
         assertThat(GemvKernels.kernelNames())
                 .contains(
@@ -541,6 +588,7 @@ class GemvShapeTest {
                         "gemv_mxfp4_f16_m1_tiled_dg",
                         "gemv_nvfp4_f16_m16_tiled_k2",
                         "gemv_mxfp4_f16_m16_tiled_k2",
+                        "gemv_nvfp4_f16_m16_tiled_b3",
                         "gemv_nvfp4_f16_m1_tiled_k2",
                         "gemv_mxfp4_f16_m1_tiled_k2",
                         "gemv_mxfp4_f16_m8_tiled_t2",
@@ -561,6 +609,8 @@ class GemvShapeTest {
                         "gemv_nvfp4_f16_m1_tiled_dg",
                         "gemv_mxfp4_f16_m8_tiled_dg",
                         "gemv_int4_f16_m16_tiled_k2",
+                        "gemv_mxfp4_f16_m16_tiled_b3",
+                        "gemv_int4_f16_m16_tiled_b4",
                         "gemv_int4_f16_m1_tiled_k2",
                         "gemv_mxfp4_f16_m8_tiled_k2",
                         "gemv_nvfp4_bf16_m16_tiled_k2",

@@ -433,13 +433,16 @@ __device__ __forceinline__ void gemv_tiled(const void* __restrict__ Wv, const vo
 // their accumulators take the registers two tiles would. The fastest of 4 to 6 configurations each on an H200
 // (docs/measurements/2026-11-26-issue20-tiled-h200). gemv_<fmt>_bf16_m<rows bound>_tiled: the same blocks with BF16
 // activations, all with plain bounds (their one-row kernels take 32-42 registers on sm_90a uncapped).
-// BOUNDS: the kernel's attributes, __launch_bounds__ and, where KS > 1, __cluster_dims__(KS, 1, 1)
-#define ROOFLINE_GEMV_TILED_NAMED_TCD(name, TA, FMT, MAXM, T, UNR, ROLL, CH, ALL_B, DG, KS, BOUNDS)          \
-    extern "C" __global__ void BOUNDS name(const void* W, const void* scales, const TA* x, TA* y, int M, int N,   \
-                                          int K, float global, GemvEpilogue) {                                    \
-        roofline_tiled::gemv_tiled<Fmt::FMT, MAXM, T, UNR, 8, ROLL, TA, CH, ALL_B, DG, KS>(W, scales, x, y, M, N, \
-                                                                                          K, global);            \
+// BOUNDS: the kernel's attributes, __launch_bounds__ and, where KS > 1, __cluster_dims__(KS, 1, 1); WARPS: a block's
+// warps (8 but for INT4's one-row _w2)
+#define ROOFLINE_GEMV_TILED_KERNEL(name, TA, FMT, MAXM, T, UNR, WARPS, ROLL, CH, ALL_B, DG, KS, BOUNDS)              \
+    extern "C" __global__ void BOUNDS name(const void* W, const void* scales, const TA* x, TA* y, int M, int N,       \
+                                          int K, float global, GemvEpilogue) {                                        \
+        roofline_tiled::gemv_tiled<Fmt::FMT, MAXM, T, UNR, WARPS, ROLL, TA, CH, ALL_B, DG, KS>(W, scales, x, y, M, N, \
+                                                                                              K, global);            \
     }
+#define ROOFLINE_GEMV_TILED_NAMED_TCD(name, TA, FMT, MAXM, T, UNR, ROLL, CH, ALL_B, DG, KS, BOUNDS) \
+    ROOFLINE_GEMV_TILED_KERNEL(name, TA, FMT, MAXM, T, UNR, 8, ROLL, CH, ALL_B, DG, KS, BOUNDS)
 #define ROOFLINE_GEMV_TILED_NAMED_TC(name, TA, FMT, MAXM, T, UNR, ROLL, CH, ALL_B, BOUNDS) \
     ROOFLINE_GEMV_TILED_NAMED_TCD(name, TA, FMT, MAXM, T, UNR, ROLL, CH, ALL_B, false, 1, BOUNDS)
 #define ROOFLINE_GEMV_TILED_NAMED_T(name, TA, FMT, MAXM, T, UNR, ROLL, BOUNDS) \
@@ -515,11 +518,8 @@ ROOFLINE_GEMV_TILED_NAMED(gemv_int4_f16_m1_tiled_b3, INT4, 1, 1, 4, 0, __launch_
 // sm_90a: 16 blocks an SM), one of the kernels GemvKernels.INT4_M1_WAVES picks from by the fill of their last wave on
 // grids above one wave of the window of 2: at 1792 blocks on an H200 1.04-1.05x the plain kernel
 // (docs/measurements/2026-11-27-issue20-int4-last-wave-h200, runs 1-2).
-extern "C" __global__ void __launch_bounds__(64) gemv_int4_f16_m1_tiled_w2(const void* W, const void* scales,
-                                                                         const __half* x, __half* y, int M, int N,
-                                                                         int K, float global, GemvEpilogue) {
-    roofline_tiled::gemv_tiled<Fmt::INT4, 1, 1, 1, 2, 3>(W, scales, x, y, M, N, K, global);
-}
+ROOFLINE_GEMV_TILED_KERNEL(gemv_int4_f16_m1_tiled_w2, __half, INT4, 1, 1, 1, 2, 3, 1, false, false, 1,
+                           __launch_bounds__(64))
 // NVFP4 at one row on grids of at most 4 blocks an SM (GemvKernels.NVFP4_M1_FEW_BLOCKS): 4 steps of loads a trip
 // capped at 4 blocks an SM, where the plain kernel takes 2 at 5. 1.03-1.15x the plain kernel on an H200 and
 // 1.01-1.13x on an H100 at seven shapes of 128 to 512 blocks, 0.95x at 1792 blocks on the H100

@@ -14,7 +14,8 @@ import java.util.stream.Stream;
 /**
  * What {@link GemvBenchmark#run} measured: the device's ceilings, each kernel (label: its weight format) with its
  * predictions, cuBLASLt baseline and same-bytes copy, and the decoder layer's linears (operator name: the linear).
- * {@link #render} writes the benchmark's tables.
+ * {@link #render} writes the benchmark's tables, with each kernel's time at M rows over its time at one row
+ * ({@link RowsOverOne}) where both were run.
  *
  * @param device      the device, as {@code Device.toString()} describes it
  * @param ceilings    the copy bandwidth and kernel latency the predictions use
@@ -71,6 +72,13 @@ public record GemvBenchmarkResults(
             Column.number("roofline us (datasheet)", null, "%.2f", "%.3f", m -> m.datasheet()
                     .map(p -> p.timeMicros()))));
 
+    static final Table<RowsOverOne> ROWS_OVER_ONE = Table.of(List.of(
+            Column.text("format", null, RowsOverOne::label),
+            Column.text("shape NxK", null, r -> r.n() + "x" + r.k()),
+            Column.number("M", null, "%d", "%d", RowsOverOne::m),
+            Column.number("measured / M=1", null, "%.2fx", "%.3f", RowsOverOne::measured),
+            Column.number("roofline / M=1", null, "%.2fx", "%.3f", RowsOverOne::roofline)));
+
     static final Table<LayerTotal> LAYER_TOTALS = Table.of(List.of(
             Column.text("layer", null, t -> t.label()),
             Column.number("measured us", null, "%.2f", "%.3f", LayerTotal::measuredMicros),
@@ -114,6 +122,16 @@ public record GemvBenchmarkResults(
                         + " format's weight and scale bytes (half read, half written); 'at roofline': the speedup and share of the copy"
                         + " bandwidth of a kernel running exactly at the roofline."),
                 format));
+        List<RowsOverOne> rowsOverOne = RowsOverOne.of(kernels);
+        if (!rowsOverOne.isEmpty()) {
+            sb.append('\n').append(Report.heading("Rows against one row", format));
+            sb.append(Report.render(ROWS_OVER_ONE, rowsOverOne, format));
+            sb.append(Report.notes(
+                    List.of("measured / M=1: the kernel's median at M rows over its median at one row, same format and"
+                            + " shape; roofline / M=1: the same of the roofline's times (the weights stream once whatever"
+                            + " M, so this is what the other rows' activations and outputs add)."),
+                    format));
+        }
         if (!decodeLayer.isEmpty()) {
             sb.append('\n').append(Report.heading("Llama-3-8B decoder layer, M=1", format));
             sb.append(Report.render(DECODE_LAYER, decodeLayer, format));

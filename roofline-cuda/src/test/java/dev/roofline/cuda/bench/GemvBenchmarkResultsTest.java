@@ -1,5 +1,6 @@
 package dev.roofline.cuda.bench;
 
+import dev.roofline.core.precision.Precision;
 import dev.roofline.core.roofline.Gemm;
 import org.junit.jupiter.api.Test;
 
@@ -9,6 +10,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.within;
 
 /** The GEMV report from hand-made measurements (see {@link MeasurementTest} for the kernel row's figures). */
@@ -39,6 +41,44 @@ class GemvBenchmarkResultsTest {
                         linear("qkv_proj", "NVFP4", 10, 8, 5),
                         linear("o_proj", "NVFP4", 20, 16, 10),
                         linear("qkv_proj", "FP16", 30, 30, 20)));
+    }
+
+    /** An NVFP4 product of {@code m} rows: measured {@code micros}, predicted {@code memory} + 2 us latency. */
+    private static Measurement nvfp4(String label, long m, long n, long k, double micros, double memory) {
+        Gemm g = new Gemm("gemv", 1, m, n, k, Precision.NVFP4, Precision.FP16, Precision.FP16);
+        return new Measurement(label, g, TimingStats.of(micros), MeasurementTest.prediction(g, memory, 2));
+    }
+
+    @Test
+    void rowsOverOnePairsEachKernelAtSeveralRowsWithItsOneRowRun() {
+        List<RowsOverOne> rows = RowsOverOne.of(List.of(
+                nvfp4("NVFP4", 1, 8192, 8192, 12, 10),
+                nvfp4("NVFP4", 16, 8192, 8192, 18, 10.2),
+                nvfp4("INT4", 16, 8192, 8192, 20, 10), // no one-row run of INT4
+                nvfp4("NVFP4", 8, 4096, 4096, 9, 4), // nor of this shape
+                nvfp4("NVFP4", 8, 8192, 8192, 15, 10.1)));
+        assertThat(rows)
+                .extracting(RowsOverOne::label, RowsOverOne::n, RowsOverOne::k, RowsOverOne::m)
+                .containsExactly(tuple("NVFP4", 8192L, 8192L, 16L), tuple("NVFP4", 8192L, 8192L, 8L));
+        assertThat(rows.get(0).measured()).isCloseTo(1.5, within(1e-12)); // 18 / 12
+        assertThat(rows.get(0).roofline()).isCloseTo(12.2 / 12, within(1e-12)); // (10.2 + 2) / (10 + 2)
+        assertThat(rows.get(1).measured()).isCloseTo(1.25, within(1e-12)); // 15 / 12
+    }
+
+    @Test
+    void theTextReportSetsRowsAgainstOneRowWhereBothRan() {
+        GemvBenchmarkResults both = new GemvBenchmarkResults(
+                "NVIDIA H200 (sm_90)",
+                CEILINGS,
+                List.of(nvfp4("NVFP4", 1, 8192, 8192, 12, 10), nvfp4("NVFP4", 16, 8192, 8192, 18, 10.2)),
+                List.of());
+        List<String> lines = both.render(ReportFormat.TEXT).lines().toList();
+        int heading = lines.indexOf("Rows against one row");
+        assertThat(heading).isPositive();
+        assertThat(lines.get(heading + 1).split(" {2,}"))
+                .containsExactly("format", "shape NxK", "M", "measured / M=1", "roofline / M=1");
+        assertThat(lines.get(heading + 2).split(" {2,}")).containsExactly("NVFP4", "8192x8192", "16", "1.50x", "1.02x");
+        assertThat(results().render(ReportFormat.TEXT)).doesNotContain("Rows against one row");
     }
 
     @Test

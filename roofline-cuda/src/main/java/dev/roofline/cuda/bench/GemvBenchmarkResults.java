@@ -102,8 +102,10 @@ public record GemvBenchmarkResults(
     }
 
     /**
-     * The report: in text and Markdown the device and its ceilings, the kernel table, then the decoder layer and its
-     * totals; in CSV one table of every measurement (the kernels', then the decoder layer's; totals are their sums).
+     * The report: in text and Markdown the device and its ceilings, the kernel table, each kernel at several rows
+     * against one row where both ran ({@link RowsOverOne}), then the decoder layer and its totals; in CSV one table of
+     * every measurement (the kernels', then the decoder layer's; totals are their sums and the rows' ratios follow from
+     * the median_us and roofline_us of the rows that share format, n and k).
      */
     public String render(ReportFormat format) {
         if (format == ReportFormat.CSV) {
@@ -127,8 +129,8 @@ public record GemvBenchmarkResults(
             sb.append('\n').append(Report.heading("Rows against one row", format));
             sb.append(Report.render(ROWS_OVER_ONE, rowsOverOne, format));
             sb.append(Report.notes(
-                    List.of("measured / M=1: the kernel's median at M rows over its median at one row, same format and"
-                            + " shape; roofline / M=1: the same of the roofline's times (the weights stream once whatever"
+                    List.of("measured / M=1: the median at M rows over the median at one row, same format and shape,"
+                            + " each on its own kernel; roofline / M=1: the same of the roofline's times (the weights stream once whatever"
                             + " M, so this is what the other rows' activations and outputs add)."),
                     format));
         }

@@ -8,10 +8,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One GEMV kernel at M activation rows beside the same kernel (label) and shape at one row: how many times one row's
- * time M rows took ({@code measured}), and how many times one row's time the roofline gives M rows ({@code roofline}).
+ * A GEMV at M activation rows beside the same format (label) and shape at one row, each on the kernel roofline runs
+ * there: how many times one row's time M rows took ({@code measured}), and how many times one row's time the roofline
+ * gives M rows ({@code roofline}).
  * The weights stream once whatever M, so the roofline's ratio is only the activations and outputs the other rows add
- * (and their FLOPs, where those bound): the least a batched-decode kernel can take over its one-row time.
+ * (and their FLOPs, where those bound): the least that batched decode can take over one row's time.
  *
  * @param label    the kernel's label (its weight format)
  * @param n        output features
@@ -24,7 +25,8 @@ public record RowsOverOne(String label, long n, long k, long m, double measured,
 
     /**
      * Every measurement of {@code kernels} above one row whose label, N and K were also measured at one row, in the
-     * order measured; the others (no one-row partner, or not a GEMM) are left out.
+     * order measured, each against the first such one-row measurement; the others (no one-row partner, or not a GEMM)
+     * are left out.
      */
     public static List<RowsOverOne> of(List<Measurement> kernels) {
         Map<String, Measurement> oneRow = new HashMap<>();

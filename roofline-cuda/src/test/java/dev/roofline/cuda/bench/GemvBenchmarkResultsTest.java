@@ -66,6 +66,16 @@ class GemvBenchmarkResultsTest {
     }
 
     @Test
+    void rowsOverOneTakesTheFirstOneRowRunOfALabelAndShape() {
+        List<RowsOverOne> rows = RowsOverOne.of(List.of(
+                nvfp4("NVFP4", 1, 8192, 8192, 10, 10),
+                nvfp4("NVFP4", 1, 8192, 8192, 20, 10),
+                nvfp4("NVFP4", 16, 8192, 8192, 15, 10)));
+        assertThat(rows).singleElement().satisfies(r -> assertThat(r.measured())
+                .isCloseTo(1.5, within(1e-12))); // 15 / 10
+    }
+
+    @Test
     void theTextReportSetsRowsAgainstOneRowWhereBothRan() {
         GemvBenchmarkResults both = new GemvBenchmarkResults(
                 "NVIDIA H200 (sm_90)",

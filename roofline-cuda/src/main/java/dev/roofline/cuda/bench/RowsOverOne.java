@@ -29,16 +29,16 @@ public record RowsOverOne(String label, long n, long k, long m, double measured,
      * are left out.
      */
     public static List<RowsOverOne> of(List<Measurement> kernels) {
-        Map<String, Measurement> oneRow = new HashMap<>();
+        Map<Product, Measurement> oneRow = new HashMap<>();
         for (Measurement m : kernels) {
             if (m.operator() instanceof Gemm g && g.m() == 1) {
-                oneRow.putIfAbsent(key(m.label(), g), m);
+                oneRow.putIfAbsent(Product.of(m.label(), g), m);
             }
         }
         List<RowsOverOne> out = new ArrayList<>();
         for (Measurement m : kernels) {
             if (m.operator() instanceof Gemm g && g.m() > 1) {
-                Measurement one = oneRow.get(key(m.label(), g));
+                Measurement one = oneRow.get(Product.of(m.label(), g));
                 if (one != null) {
                     out.add(new RowsOverOne(
                             m.label(),
@@ -53,7 +53,10 @@ public record RowsOverOne(String label, long n, long k, long m, double measured,
         return List.copyOf(out);
     }
 
-    private static String key(String label, Gemm g) {
-        return label + '\u0000' + g.batch() + 'x' + g.n() + 'x' + g.k();
+    /** What a measurement at M rows and its one-row partner share: the label and the product's shape but for M. */
+    private record Product(String label, long batch, long n, long k) {
+        static Product of(String label, Gemm g) {
+            return new Product(label, g.batch(), g.n(), g.k());
+        }
     }
 }

@@ -706,7 +706,6 @@ __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void*
     static_assert(FOUR || ROW_SCALE || SIXTEEN, "a weight format");
     static_assert(SIXTEEN || std::is_same_v<T, __half> || (FOUR && std::is_same_v<T, __nv_bfloat16>),
                   "the 8-bit formats decode to FP16: FP16 activations; the 4-bit ones to either");
-    static_assert(!Rows::SUMS, "the tensor-core kernels store their outputs as they are: no row sums (EpilogueRows)");
     constexpr int NB = B_FRAGMENTS<MAXM>;
     constexpr int STEP_K = FOUR ? 128 : ROW_SCALE ? 64 : 32; // k per step, 16 bytes per lane
     constexpr int LANE_K = STEP_K / 4;
@@ -843,10 +842,11 @@ __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void*
     constexpr bool BF_A = FOUR && std::is_same_v<T, __nv_bfloat16>; // the 4-bit formats decoded to BF16
     // NVFP4: FP16 2^-14 (e2m1) x 2^6 (scale) = 2^-8; BF16 2^-126 x 2^119 = 2^-7
     const float out_scale = F == Fmt::NVFP4 ? global * (BF_A ? 128.f : 256.f) : 1.f;
-    for (int e = threadIdx.x; e < NB * 4 * 32; e += WARPS * 32) {
+    for (int e = threadIdx.x; e < NB * 4 * 32; e += WARPS * 32) { // whole warps: NB * 4 * 32 is a multiple of 32
         const int f = e / 128, c = (e / 32) & 3, l = e & 31;
         const int row = n0 + (l >> 2) + 8 * (c >> 1);
         const int m = 8 * f + 2 * (l & 3) + (c & 1);
+        [[maybe_unused]] float sq = 0.f;
         if (m < m_count && row < N) {
             float v = 0.f;
             #pragma unroll
@@ -858,7 +858,16 @@ __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void*
             const float s = F == Fmt::MXFP4 ? e8m0_to_float(__ldg(row_emax + row)) * (BF_A ? 1.f : 0.5f)
                             : ROW_SCALE     ? __ldg(static_cast<const float*>(scales) + row)
                                             : out_scale;
-            rows.store(m, row, N, v * s);
+            if constexpr (Rows::SUMS) sq = rows.store(m, row, N, v * s);
+            else rows.store(m, row, N, v * s);
+        }
+        if constexpr (Rows::SUMS) {
+            // the warp's lanes with the same l & 3 hold the same activation row m: their squares summed over the 8
+            // output rows (lane bits 2-4), one atomic per row and warp
+            sq += __shfl_xor_sync(0xffffffffu, sq, 4);
+            sq += __shfl_xor_sync(0xffffffffu, sq, 8);
+            sq += __shfl_xor_sync(0xffffffffu, sq, 16);
+            if (l < 4 && m < m_count) rows.flush(m, sq, 4 * blockIdx.x + c);
         }
     }
 }
@@ -868,9 +877,8 @@ using namespace roofline_gemv;
 
 // CUDA-core kernels (the 8- and 16-bit formats): 4 warps per block; at M = 1 2 rows per warp with 2 chunks per row in
 // flight (8 rows per block), above one row 1 row per warp with 4 chunks in flight (GemvKernels.rowsPerBlock).
-// Only FP16 weights x FP16 activations run the epilogue (EpilogueRows); the other kernels take ep and ignore it
-// (GemvKernels refuses one): the epilogue's loads and sums cost the shorter 8- and 4-bit products more than the norm
-// launch they save (docs/design/decode-kernels.md).
+// FP16 weights x FP16 activations run the epilogue (EpilogueRows), and so do FP8's kernels named _ep below; the other
+// kernels take ep and ignore it (GemvKernels refuses one).
 template <Fmt F, typename T> struct RowsFor { using type = PlainRows<T>; };
 template <> struct RowsFor<Fmt::F16, __half> { using type = EpilogueRows<__half>; };
 template <typename T>
@@ -966,6 +974,33 @@ ROOFLINE_GEMV_4BIT(MXFP4, mxfp4, 4, __launch_bounds__(256))
     ROOFLINE_GEMV(FMT, fmt, __nv_bfloat16, bf16, 16, 4, 1)
 ROOFLINE_GEMV_8BIT(FP8, fp8)
 ROOFLINE_GEMV_8BIT(INT8, int8)
+
+// FP8 x FP16 with an epilogue (GemvKernels.runsEpilogue), so that a step with FP8 weights runs its norms in the
+// products as FP16's does: the one-row CUDA-core kernel and the 8-row tensor-core ones (up to 8 rows, and one row at
+// 4096-6144 rows, GemvKernels.oneRowOnTensorCores). Kernels of their own: the plain ones carrying EpilogueRows made a
+// Llama-3-8B FP8 batch 1 step 35-115 µs slower with its norms launched. The tensor-core ones are bounded to as many
+// blocks an SM as the plain ones hold (6 of 8 warps, 3 of 16), which the epilogue's registers would cut to 5 and 2;
+// the epilogue's loads stay at the tail, where they spill nothing under those bounds
+// (docs/measurements/2026-11-27-issue15-fp8-norm-fusion-h200).
+extern "C" __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32)
+    gemv_fp8_f16_m1_ep(const void* W, const void* scales, const __half* x, __half* y, int M, int N, int K, float global,
+                       GemvEpilogue ep) {
+    roofline_launch::wait_for_previous_kernel();
+    const EpilogueRows<__half> rows{x, y, ep};
+    rows.begin(M);
+    gemv<Fmt::FP8, __half, 1, 2, 2>(W, scales, rows, M, N, K, global, blockIdx.x);
+}
+#define ROOFLINE_GEMV_FP8_TC_EP(W, BOUNDS)                                                                          \
+    extern "C" __global__ void BOUNDS gemv_fp8_f16_m8_w##W##_ep(const void* Wt, const void* scales, const __half* x, \
+                                                               __half* y, int M, int N, int K, float global,        \
+                                                               GemvEpilogue ep) {                                   \
+        roofline_launch::wait_for_previous_kernel();                                                               \
+        const EpilogueRows<__half> rows{x, y, ep};                                                                 \
+        rows.begin(M);                                                                                             \
+        gemv_tc<Fmt::FP8, __half, 8, 4, W>(Wt, scales, rows, M, N, K, global, blockIdx.x);                          \
+    }
+ROOFLINE_GEMV_FP8_TC_EP(8, __launch_bounds__(256, 6))
+ROOFLINE_GEMV_FP8_TC_EP(16, __launch_bounds__(512, 3))
 
 // the 4-bit formats on weights tiled at upload (DeviceWeights.uploadForGemv), which GemvKernels runs in place of the
 // row-major 4-bit kernels above with FP16 activations

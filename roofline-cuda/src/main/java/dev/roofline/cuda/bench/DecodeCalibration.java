@@ -36,9 +36,10 @@ import java.util.Map;
  * </ul>
  * The kernels per layer and per model are those the engine launched in the first profiled step
  * ({@link DecodeStepResult#launches}), and beside them the engine's plans ({@link DenseDecoder#launchPlans}): a dense
- * step launches 10 kernels a layer, 7 with FP16 weights at batch 1 (norms and RoPE inside the products), a mixture of
- * experts 13, or 12; 2 per model (lm_head, and the final norm or layer 0's input norm). A pass priced away from the
- * fitted configuration is charged its plan's launches; a measured one is checked ({@link #check}) with its own.
+ * step launches 10 kernels a layer, 7 with FP16 weights at batch 1 (norms and RoPE inside the products), 8 with FP8
+ * weights at batch 1 (the norms), a mixture of experts 13, or 12; 2 per model (lm_head, and the final norm or layer
+ * 0's input norm). A pass priced away from the fitted configuration is charged its plan's launches; a measured one is
+ * checked ({@link #check}) with its own.
  */
 public final class DecodeCalibration {
     private static final double MIN_EFFICIENCY = 1e-3;

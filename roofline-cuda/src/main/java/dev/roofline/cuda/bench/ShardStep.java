@@ -27,7 +27,7 @@ import java.util.Set;
  * One GPU's part of a tensor-parallel decode step ({@link DecoderShape#shard}) run on one GPU alone: the shard's
  * decoder with its all-reduces left out (partial sums that sum nothing), so that it launches the kernels each GPU of
  * the tensor-parallel step launches: its norms and RoPE as kernels of their own, never in the products' epilogues,
- * which a one-GPU FP16 decoder fuses ({@link DenseDecoder#fusesNorms}, {@link DenseDecoder#fusesRope}).
+ * which a one-GPU FP16 or FP8 decoder fuses ({@link DenseDecoder#fusesNorms}, {@link DenseDecoder#fusesRope}).
  *
  * <p>A calibration fitted to the whole model prices a shard's products badly where the two run different plans or
  * where the shard's products are short: FP16's whole-model products were fitted with the norm epilogues, and narrower

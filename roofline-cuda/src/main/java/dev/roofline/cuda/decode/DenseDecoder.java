@@ -29,7 +29,7 @@ import java.util.List;
  * residual add fused with the second RMSNorm, the merged gate/up projection, SiLU·up, the down projection; then the
  * last residual add with the final norm and {@code lm_head} ({@link DecoderOperator}). Linears run roofline's GEMV
  * kernels at batch 1, and up to 32 rows for BF16, 8- and 4-bit weights; FP16 linears of more rows run cuBLASLt.
- * With FP16 weights at batch 1 the residual adds and norms after layer 0's input norm run in the products'
+ * With FP16 or FP8 weights at batch 1 the residual adds and norms after layer 0's input norm run in the products'
  * epilogues instead ({@link #fusesNorms}), and on one GPU with FP16 q/k/v weights at batch 1 RoPE and the KV append
  * run in the q/k/v product's epilogue ({@link #fusesRope}): one launch fewer a layer (7 with the norms fused too).
  * {@link ReferenceDecoder} computes the same model in double on the CPU.
@@ -200,9 +200,7 @@ public final class DenseDecoder implements AutoCloseable {
             // the fused epilogue adds o_proj's output into the residual, where a tensor-parallel GPU has only a part
             fusedNorms = partialSums == null
                     && normsFuse(
-                            shape.hasExperts(),
-                            weights.formats().stream().allMatch(f -> f == WeightFormat.FP16),
-                            batch);
+                            shape.hasExperts(), weights.formats().stream().allMatch(DenseDecoder::carriesNorms), batch);
             fusedRope = partialSums == null && ropeFuses(qkvInWholeFp16Heads(weights, shape.headDim()), batch);
             sums = buffer(8L * Epilogue.SUM_SPREAD * batch);
             sums.copyFrom(new float[2 * Epilogue.SUM_SPREAD * batch]);
@@ -453,21 +451,28 @@ public final class DenseDecoder implements AutoCloseable {
      * prediction made without a GPU.
      */
     public static int launches(DecoderOperator operator, DecoderShape shape, WeightFormat format, int batch) {
-        boolean fp16 = format == WeightFormat.FP16;
-        return operator.launches(shape.layers(), normsFuse(shape.hasExperts(), fp16, batch), ropeFuses(fp16, batch));
+        return operator.launches(
+                shape.layers(),
+                normsFuse(shape.hasExperts(), carriesNorms(format), batch),
+                ropeFuses(format == WeightFormat.FP16, batch));
     }
 
     /**
      * The kernels a one-GPU decoder launches, as a calibration's plans ({@link LaunchPlan}, first match first): for
-     * dense shapes and mixtures of experts, FP16 weights at batch 1 (the products carry the fusions) and then every
-     * other configuration (none do). Counted as {@link #launches(DecoderOperator, DecoderShape, WeightFormat, int)}
-     * counts them, per layer and outside the layers.
+     * dense shapes and mixtures of experts, FP16 weights at batch 1 (the products carry the fusions), FP8 weights at
+     * batch 1 where they carry the norms (dense shapes) and then every other configuration (none do). Counted as
+     * {@link #launches(DecoderOperator, DecoderShape, WeightFormat, int)} counts them, per layer and outside the layers.
      */
     public static List<LaunchPlan> launchPlans() {
         List<LaunchPlan> plans = new ArrayList<>();
         for (boolean experts : new boolean[] {false, true}) {
+            LaunchPlan rest = plan(experts, null, Integer.MAX_VALUE, false, false);
             plans.add(plan(experts, Precision.FP16, 1, normsFuse(experts, true, 1), ropeFuses(true, 1)));
-            plans.add(plan(experts, null, Integer.MAX_VALUE, false, false));
+            LaunchPlan fp8 = plan(experts, Precision.FP8_E4M3, 1, normsFuse(experts, true, 1), ropeFuses(false, 1));
+            if (fp8.kernelsPerLayer() != rest.kernelsPerLayer() || fp8.kernelsPerModel() != rest.kernelsPerModel()) {
+                plans.add(fp8);
+            }
+            plans.add(rest);
         }
         return List.copyOf(plans);
     }
@@ -484,14 +489,19 @@ public final class DenseDecoder implements AutoCloseable {
     }
 
     /**
-     * Whether the norms run in the products' epilogues on one GPU: for a dense shape whose linears are all FP16 on
-     * roofline's GEMV (batch 1). On an H200 that made the Llama-3-8B batch 1 × 1k step 74 µs faster for FP16 weights,
-     * and 20 µs slower for FP8 and 50 µs slower for NVFP4, whose shorter products cannot hide the epilogue's loads at
-     * their tails (docs/design/decode-kernels.md). A mixture of experts' router and grouped GEMVs take the norm's
-     * output as it is, so a shape with experts keeps the norm launches.
+     * Whether the norms run in the products' epilogues on one GPU: for a dense shape whose linears all carry them
+     * ({@link #carriesNorms}) at batch 1. On an H200 that made the Llama-3-8B batch 1 × 1k step 74 µs faster for FP16
+     * weights and 98–104 µs faster for FP8 (docs/design/decode-kernels.md). The 4-bit products carry no epilogue
+     * (NVFP4's measured 50 µs slower with one). A mixture of experts' router and grouped GEMVs take the norm's output
+     * as it is, so a shape with experts keeps the norm launches.
      */
-    private static boolean normsFuse(boolean experts, boolean allFp16, int batch) {
-        return !experts && allFp16 && DecoderLinears.usesGemv(WeightFormat.FP16, batch);
+    private static boolean normsFuse(boolean experts, boolean allCarryNorms, int batch) {
+        return !experts && allCarryNorms && batch == 1;
+    }
+
+    /** Whether linears of {@code format} carry the norms at batch 1: FP16 and FP8 ({@code GemvKernels.Epilogue}). */
+    private static boolean carriesNorms(WeightFormat format) {
+        return format == WeightFormat.FP16 || format == WeightFormat.FP8_E4M3;
     }
 
     /** Whether RoPE and the KV append run in the q/k/v product on one GPU: FP16 q/k/v weights at batch 1. */

@@ -75,8 +75,8 @@ public final class GemvKernels implements AutoCloseable {
 
     /**
      * What a product does with its outputs besides storing them, so that a decoder's RMSNorm needs no launch of its
-     * own (the kernels' {@code GemvEpilogue} in gemv.cu, whose 48 bytes {@link #write} lays out); FP16 weights with
-     * FP16 activations only, where it measured faster in a decode step. {@link #NONE} is the plain product.
+     * own (the kernels' {@code GemvEpilogue} in gemv.cu, whose 48 bytes {@link #write} lays out); FP16 and FP8 weights
+     * with FP16 activations only ({@link #runsEpilogue}). {@link #NONE} is the plain product.
      *
      * <ul>
      *   <li>{@link #addNorm}, for the product before a norm: {@code r = residual + y} rounded to FP16 goes back to
@@ -259,9 +259,11 @@ public final class GemvKernels implements AutoCloseable {
             Epilogue epilogue,
             Stream stream) {
         Objects.requireNonNull(epilogue, "epilogue");
-        if (!epilogue.none() && !runsEpilogue(format, activation)) {
+        if (!epilogue.none() && !runsEpilogue(format, activation, m)) {
             throw new IllegalArgumentException("a residual add, norm scale or sums to clear runs on FP16 weights with"
-                    + " FP16 activations only, got " + format + " weights with " + activation + " activations");
+                    + " FP16 activations up to " + MAX_M + " rows and FP8 weights with FP16 activations up to "
+                    + FP8_EPILOGUE_MAX_M + " rows only, got " + format + " weights with " + activation
+                    + " activations at " + m + " rows");
         }
 
         checkOperands(format, weights, scales, globalScale, x, y, m, n, k, activation);
@@ -287,31 +289,34 @@ public final class GemvKernels implements AutoCloseable {
 
     /**
      * The launch of an M × K by N × K row-major product, with an epilogue unless {@code plain}: the tensor cores where
-     * {@link #tensorCores} or {@link #oneRowOnTensorCores} say so and there is no epilogue (the tensor-core kernels
-     * store plain outputs), else the CUDA cores (above one row FP16's 16-row kernel carries the epilogue).
+     * {@link #tensorCores} or {@link #oneRowOnTensorCores} say so and there is no epilogue or the weights are FP8, else
+     * the CUDA cores (above one row FP16's 16-row kernel carries the epilogue). FP8 with an epilogue runs the same
+     * kernels' {@value #EPILOGUE_SUFFIX} twins, which carry it: the plain kernels with it ran a decode step slower
+     * without one (gemv.cu).
      *
      * @throws IllegalArgumentException above {@link #MAX_M} rows where only the CUDA cores could run them
      */
     static RowMajorLaunch rowMajorLaunch(
             WeightFormat format, Activation activation, int m, int n, int k, boolean plain) {
         boolean oneRowTc = oneRowOnTensorCores(format, activation, m, n, k);
-        boolean tc = (tensorCores(format, activation, m) || oneRowTc) && plain;
+        boolean tc = (tensorCores(format, activation, m) || oneRowTc) && (plain || format == WeightFormat.FP8_E4M3);
         if (!tc && m > MAX_M) {
             throw new IllegalArgumentException("M (activation rows) " + m + " above " + MAX_M + " runs on the tensor"
                     + " cores only, which take " + format + " weights with " + Activation.F16 + " activations"
                     + (format == WeightFormat.BF16 ? " or BF16" : "") + " and no epilogue, got " + activation
                     + " activations" + (plain ? "" : " and an epilogue"));
         }
+        String suffix = plain || format != WeightFormat.FP8_E4M3 ? "" : EPILOGUE_SUFFIX;
         if (!tc) {
             return new RowMajorLaunch(
-                    baseName(format, activation, m == 1 ? 1 : MAX_M),
+                    baseName(format, activation, m == 1 ? 1 : MAX_M) + suffix,
                     Math.ceilDiv(n, cudaCoreRowsPerBlock(format, m)),
                     THREADS);
         }
         int warps = oneRowTc ? TC_SPLITS[1] : tensorCoreWarps(n);
         String kernel =
                 oneRowTc ? baseName(format, activation, 8) + "_w" + warps : kernelName(format, activation, m, n);
-        return new RowMajorLaunch(kernel, Math.ceilDiv(n, TC_ROWS_PER_BLOCK), 32 * warps);
+        return new RowMajorLaunch(kernel + suffix, Math.ceilDiv(n, TC_ROWS_PER_BLOCK), 32 * warps);
     }
 
     /**
@@ -333,8 +338,8 @@ public final class GemvKernels implements AutoCloseable {
         Objects.requireNonNull(epilogue, "epilogue");
         if (!epilogue.none()) {
             throw new IllegalArgumentException(w.format() + " weights in the tiled layout run with no epilogue, got"
-                    + " one: a residual add, norm scale or sums to clear runs on FP16 weights with FP16 activations"
-                    + " only");
+                    + " one: a residual add, norm scale or sums to clear runs on FP16 and FP8 weights with FP16"
+                    + " activations only");
         }
         checkOperands(w.format(), w.weights(), w.scales(), w.globalScale(), x, y, m, w.rows(), w.cols(), activation);
         TiledLaunch launch = tiledLaunch(w.format(), activation, m, w.rows(), w.cols(), smCount, dramBytesPerSmCycle);
@@ -831,8 +836,17 @@ public final class GemvKernels implements AutoCloseable {
                             names.add(name + "_w" + w);
                         }
                     }
-                    if (!tensorCores(f, a, m) || (m == MAX_M && runsEpilogue(f, a))) {
+                    if (!tensorCores(f, a, m) || (m == MAX_M && runsEpilogue(f, a, m))) {
                         names.add(name);
+                    }
+                    if (f == WeightFormat.FP8_E4M3 && runsEpilogue(f, a, m)) {
+                        if (tensorCores(f, a, m)) {
+                            for (int w : TC_SPLITS) {
+                                names.add(name + "_w" + w + EPILOGUE_SUFFIX);
+                            }
+                        } else {
+                            names.add(name + EPILOGUE_SUFFIX);
+                        }
                     }
                     if (f.isFourBit()) {
                         String tiled = tiledName(f, a, m);
@@ -853,9 +867,26 @@ public final class GemvKernels implements AutoCloseable {
         return names;
     }
 
-    /** Whether these weights and activations take an {@link Epilogue}: FP16 with FP16 (EpilogueRows in gemv.cu). */
-    private static boolean runsEpilogue(WeightFormat format, Activation activation) {
-        return format == WeightFormat.FP16 && activation == Activation.F16;
+    /** The most activation rows of an FP8 product with an {@link Epilogue}: its 8-row tensor-core kernel's. */
+    static final int FP8_EPILOGUE_MAX_M = 8;
+
+    /** The suffix of the FP8 kernels that carry an {@link Epilogue} ({@code gemv_fp8_f16_m1_ep}, …). */
+    static final String EPILOGUE_SUFFIX = "_ep";
+
+    /**
+     * Whether these weights and activations take an {@link Epilogue} at {@code m} rows (EpilogueRows in gemv.cu): FP16
+     * with FP16 up to {@value #MAX_M} rows (CUDA cores), FP8 with FP16 up to {@value #FP8_EPILOGUE_MAX_M} (the CUDA-core
+     * one-row kernel and the 8-row tensor-core kernel).
+     */
+    static boolean runsEpilogue(WeightFormat format, Activation activation, int m) {
+        if (activation != Activation.F16) {
+            return false;
+        }
+        return switch (format) {
+            case FP16 -> m <= MAX_M;
+            case FP8_E4M3 -> m <= FP8_EPILOGUE_MAX_M;
+            default -> false;
+        };
     }
 
     static byte[] embeddedFatbin() {

@@ -44,6 +44,8 @@ class DenseDecoderIT {
         "FP16, 3, PROGRAMMATIC",
         "FP16, 17, PROGRAMMATIC",
         "BF16, 2, PROGRAMMATIC",
+        "FP8_E4M3, 1, PROGRAMMATIC",
+        "FP8_E4M3, 1, ORDERED",
         "FP8_E4M3, 3, PROGRAMMATIC",
         "INT8, 2, ORDERED",
         "INT4, 2, PROGRAMMATIC",
@@ -65,6 +67,9 @@ class DenseDecoderIT {
                     Cuda.device(0), SHAPE, gpuWeights, CONFIG.invFreq(), (float) CONFIG.eps(), batch, STEPS, launch));
             boolean fused = format == WeightFormat.FP16 && batch == 1;
             assertThat(decoder.fusesRope()).as("RoPE in the q/k/v product").isEqualTo(fused);
+            assertThat(decoder.fusesNorms())
+                    .as("norms in the products")
+                    .isEqualTo(batch == 1 && (format == WeightFormat.FP16 || format == WeightFormat.FP8_E4M3));
             assertThat(decoder.launches(DecoderOperator.ROPE_APPEND))
                     .as("RoPE launches a step")
                     .isEqualTo(fused ? 0 : LAYERS);

@@ -421,7 +421,8 @@ public class GemvKernelsIT {
                                 stream))
                         .isInstanceOf(IllegalArgumentException.class)
                         .hasMessage("NVFP4 weights in the tiled layout run with no epilogue, got one: a residual add,"
-                                + " norm scale or sums to clear runs on FP16 weights with FP16 activations only");
+                                + " norm scale or sums to clear runs on FP16 and FP8 weights with FP16 activations"
+                                + " only");
             }
             try (NativeFp4Gemv fp4 = NativeFp4Gemv.load(KernelLaunch.ORDERED)) {
                 assertThatThrownBy(() -> fp4.gemv(
@@ -509,29 +510,44 @@ public class GemvKernelsIT {
         }
     }
 
+    /**
+     * FP16 on the CUDA cores at 1, 3 and 16 rows; FP8 on its CUDA-core one-row kernel, its 8-row tensor-core kernel
+     * (3 and 8 rows) and at one row on the tensor cores (4096 × 4096, {@code GemvKernels.oneRowOnTensorCores}).
+     */
     static java.util.stream.Stream<Arguments> epilogueCases() {
-        return java.util.stream.Stream.of(1, 3, 16).map(m -> Arguments.of(WeightFormat.FP16, m));
+        return java.util.stream.Stream.of(
+                Arguments.of(WeightFormat.FP16, 1, N, K),
+                Arguments.of(WeightFormat.FP16, 3, N, K),
+                Arguments.of(WeightFormat.FP16, 16, N, K),
+                Arguments.of(WeightFormat.FP8_E4M3, 1, N, K),
+                Arguments.of(WeightFormat.FP8_E4M3, 3, N, K),
+                Arguments.of(WeightFormat.FP8_E4M3, 8, N, K),
+                Arguments.of(WeightFormat.FP8_E4M3, 1, 4096, 4096));
     }
 
     @Test
-    void epilogueRunsOnFp16WeightsOnly() {
+    void epilogueRunsOnFp16AndFp8WeightsOnly() {
         Random rnd = new Random(1);
-        QuantizedWeights q = QuantizedWeights.quantize(WeightFormat.FP8_E4M3, weightsWithOutliers(rnd, N * K), N, K);
-        try (DeviceWeights w = q.upload();
-                DeviceBuffer xd = DeviceBuffer.allocate(2L * K);
-                DeviceBuffer yd = DeviceBuffer.allocate(2L * N);
-                DeviceBuffer sd = DeviceBuffer.allocate(4L * GemvKernels.Epilogue.SUM_SPREAD)) {
-            assertThatThrownBy(() -> gemv.gemv(
-                            w,
-                            xd,
-                            yd,
-                            1,
-                            Activation.F16,
-                            GemvKernels.Epilogue.normScale(sd.pointer(), K, 1e-5f),
-                            stream))
-                    .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("FP16 weights with FP16 activations only")
-                    .hasMessageContaining("FP8_E4M3");
+        for (WeightFormat format : new WeightFormat[] {WeightFormat.INT8, WeightFormat.FP8_E4M3}) {
+            int m = format == WeightFormat.INT8 ? 1 : 9;
+            QuantizedWeights q = QuantizedWeights.quantize(format, weightsWithOutliers(rnd, N * K), N, K);
+            try (DeviceWeights w = q.upload();
+                    DeviceBuffer xd = DeviceBuffer.allocate(2L * m * K);
+                    DeviceBuffer yd = DeviceBuffer.allocate(2L * m * N);
+                    DeviceBuffer sd = DeviceBuffer.allocate(4L * m * GemvKernels.Epilogue.SUM_SPREAD)) {
+                assertThatThrownBy(() -> gemv.gemv(
+                                w,
+                                xd,
+                                yd,
+                                m,
+                                Activation.F16,
+                                GemvKernels.Epilogue.normScale(sd.pointer(), K, 1e-5f),
+                                stream))
+                        .isInstanceOf(IllegalArgumentException.class)
+                        .hasMessage("a residual add, norm scale or sums to clear runs on FP16 weights with FP16"
+                                + " activations up to 16 rows and FP8 weights with FP16 activations up to 8 rows only,"
+                                + " got " + format + " weights with F16 activations at " + m + " rows");
+            }
         }
     }
 
@@ -540,19 +556,19 @@ public class GemvKernelsIT {
      * residual becomes r = residual + y rounded to FP16, the output r · g rounded, and the row sums Σ r² are added to
      * what the sums held; the other sums are zeroed.
      */
-    @ParameterizedTest(name = "{0} weights, F16 activations, M={1}: residual add, norm input and sums")
+    @ParameterizedTest(name = "{0} weights, F16 activations, M={1}, {2}×{3}: residual add, norm input and sums")
     @MethodSource("epilogueCases")
-    void epilogueAddsTheResidualAndSumsItsSquares(WeightFormat format, int m) {
+    void epilogueAddsTheResidualAndSumsItsSquares(WeightFormat format, int m, int n, int k) {
         long seed = System.nanoTime();
         Random rnd = new Random(seed);
-        String context = format + " M=" + m + " seed=" + seed;
-        QuantizedWeights q = QuantizedWeights.quantize(format, weightsWithOutliers(rnd, N * K), N, K);
-        short[] x = Halves.gaussian(new java.util.SplittableRandom(rnd.nextLong()), m * K, 1);
-        short[] residual = Halves.gaussian(new java.util.SplittableRandom(rnd.nextLong()), m * N, 4);
-        short[] g = Halves.gaussian(new java.util.SplittableRandom(rnd.nextLong()), N, 1);
-        double[] y = reference(q.values(), Halves.decode(x), m, N, K);
-        double[] r = new double[m * N];
-        double[] normIn = new double[m * N];
+        String context = format + " M=" + m + " " + n + "x" + k + " seed=" + seed;
+        QuantizedWeights q = QuantizedWeights.quantize(format, weightsWithOutliers(rnd, n * k), n, k);
+        short[] x = Halves.gaussian(new java.util.SplittableRandom(rnd.nextLong()), m * k, 1);
+        short[] residual = Halves.gaussian(new java.util.SplittableRandom(rnd.nextLong()), m * n, 4);
+        short[] g = Halves.gaussian(new java.util.SplittableRandom(rnd.nextLong()), n, 1);
+        double[] y = reference(q.values(), Halves.decode(x), m, n, k);
+        double[] r = new double[m * n];
+        double[] normIn = new double[m * n];
         double[] sums = new double[m];
         for (int i = 0; i < m; i++) {
             sums[i] = 0.5 + i; // the sums hold something already: the kernel adds to it
@@ -563,17 +579,17 @@ public class GemvKernelsIT {
             sumsBefore[i * spread + i % spread] = (float) sums[i];
         }
         Arrays.fill(sumsBefore, m * spread, 2 * m * spread, 7f);
-        for (int i = 0; i < m * N; i++) {
+        for (int i = 0; i < m * n; i++) {
             r[i] = Float.float16ToFloat(Float.floatToFloat16(
                     Float.float16ToFloat(residual[i]) + Float.float16ToFloat(Float.floatToFloat16((float) y[i]))));
-            normIn[i] = r[i] * Float.float16ToFloat(g[i % N]);
-            sums[i / N] += r[i] * r[i];
+            normIn[i] = r[i] * Float.float16ToFloat(g[i % n]);
+            sums[i / n] += r[i] * r[i];
         }
         try (DeviceWeights w = q.upload();
-                DeviceBuffer xd = DeviceBuffer.allocate(2L * m * K);
-                DeviceBuffer yd = DeviceBuffer.allocate(2L * m * N);
-                DeviceBuffer rd = DeviceBuffer.allocate(2L * m * N);
-                DeviceBuffer gd = DeviceBuffer.allocate(2L * N);
+                DeviceBuffer xd = DeviceBuffer.allocate(2L * m * k);
+                DeviceBuffer yd = DeviceBuffer.allocate(2L * m * n);
+                DeviceBuffer rd = DeviceBuffer.allocate(2L * m * n);
+                DeviceBuffer gd = DeviceBuffer.allocate(2L * n);
                 DeviceBuffer sd = DeviceBuffer.allocate(8L * m * spread)) {
             xd.copyFrom(x);
             rd.copyFrom(residual);
@@ -614,35 +630,35 @@ public class GemvKernelsIT {
     }
 
     /** The norm's scale on a product's outputs ({@link GemvKernels.Epilogue#normScale}): y / sqrt(sums / K + eps). */
-    @ParameterizedTest(name = "{0} weights, F16 activations, M={1}: outputs over the row's rms")
+    @ParameterizedTest(name = "{0} weights, F16 activations, M={1}, {2}×{3}: outputs over the row's rms")
     @MethodSource("epilogueCases")
-    void epilogueScalesByTheRowsRms(WeightFormat format, int m) {
+    void epilogueScalesByTheRowsRms(WeightFormat format, int m, int n, int k) {
         long seed = System.nanoTime();
         Random rnd = new Random(seed);
-        String context = format + " M=" + m + " seed=" + seed;
-        QuantizedWeights q = QuantizedWeights.quantize(format, weightsWithOutliers(rnd, N * K), N, K);
-        short[] x = Halves.gaussian(new java.util.SplittableRandom(rnd.nextLong()), m * K, 1);
+        String context = format + " M=" + m + " " + n + "x" + k + " seed=" + seed;
+        QuantizedWeights q = QuantizedWeights.quantize(format, weightsWithOutliers(rnd, n * k), n, k);
+        short[] x = Halves.gaussian(new java.util.SplittableRandom(rnd.nextLong()), m * k, 1);
         float eps = 1e-5f;
         int spread = GemvKernels.Epilogue.SUM_SPREAD;
         float[] sums = new float[m * spread];
-        double[] ref = reference(q.values(), Halves.decode(x), m, N, K);
+        double[] ref = reference(q.values(), Halves.decode(x), m, n, k);
         for (int i = 0; i < m; i++) {
-            double total = K * Math.pow(4, i - 1); // rms 0.5, 1, 2, ...
+            double total = k * Math.pow(4, i - 1); // rms 0.5, 1, 2, ...
             for (int j = 0; j < spread; j++) {
                 sums[i * spread + j] = (float) (total * (j + 1) / (spread * (spread + 1) / 2.0)); // parts add up
             }
-            for (int n = 0; n < N; n++) {
-                ref[i * N + n] /= Math.sqrt(total / K + eps);
+            for (int c = 0; c < n; c++) {
+                ref[i * n + c] /= Math.sqrt(total / k + eps);
             }
         }
         try (DeviceWeights w = q.upload();
-                DeviceBuffer xd = DeviceBuffer.allocate(2L * m * K);
-                DeviceBuffer yd = DeviceBuffer.allocate(2L * m * N);
+                DeviceBuffer xd = DeviceBuffer.allocate(2L * m * k);
+                DeviceBuffer yd = DeviceBuffer.allocate(2L * m * n);
                 DeviceBuffer sd = DeviceBuffer.allocate(4L * m * spread)) {
             xd.copyFrom(x);
             sd.copyFrom(sums);
             yd.fill(0xFF);
-            gemv.gemv(w, xd, yd, m, Activation.F16, GemvKernels.Epilogue.normScale(sd.pointer(), K, eps), stream);
+            gemv.gemv(w, xd, yd, m, Activation.F16, GemvKernels.Epilogue.normScale(sd.pointer(), k, eps), stream);
             stream.synchronize();
             double[] y = Halves.decode(yd.toShortArray());
             assertThat(relativeError(y, ref))

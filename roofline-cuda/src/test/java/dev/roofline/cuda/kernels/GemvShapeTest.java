@@ -144,6 +144,26 @@ class GemvShapeTest {
         assertThat(GemvKernels.rowMajorLaunch(WeightFormat.FP8_E4M3, Activation.F16, 2, 6144, 4096, true)
                         .kernel())
                 .isEqualTo("gemv_fp8_f16_m8_w8");
+        // FP8 with an epilogue: the same kernels' _ep twins, on the same grids, up to 8 rows
+        assertThat(GemvKernels.rowMajorLaunch(WeightFormat.FP8_E4M3, Activation.F16, 1, 6144, 4096, false))
+                .isEqualTo(new GemvKernels.RowMajorLaunch("gemv_fp8_f16_m8_w16_ep", 384, 512));
+        assertThat(GemvKernels.rowMajorLaunch(WeightFormat.FP8_E4M3, Activation.F16, 1, 28672, 4096, false))
+                .isEqualTo(new GemvKernels.RowMajorLaunch("gemv_fp8_f16_m1_ep", 3584, 128));
+        assertThat(GemvKernels.rowMajorLaunch(WeightFormat.FP8_E4M3, Activation.F16, 8, 6144, 4096, false))
+                .isEqualTo(new GemvKernels.RowMajorLaunch("gemv_fp8_f16_m8_w8_ep", 384, 256));
+        assertThat(GemvKernels.runsEpilogue(WeightFormat.FP8_E4M3, Activation.F16, 8))
+                .isTrue();
+        assertThat(GemvKernels.runsEpilogue(WeightFormat.FP8_E4M3, Activation.F16, 9))
+                .isFalse();
+        assertThat(GemvKernels.runsEpilogue(WeightFormat.FP8_E4M3, Activation.BF16, 1))
+                .isFalse();
+        assertThat(GemvKernels.runsEpilogue(WeightFormat.FP16, Activation.F16, 16))
+                .isTrue();
+        assertThat(GemvKernels.runsEpilogue(WeightFormat.INT8, Activation.F16, 1))
+                .isFalse();
+        assertThat(GemvKernels.kernelNames())
+                .contains("gemv_fp8_f16_m1_ep", "gemv_fp8_f16_m8_w8_ep", "gemv_fp8_f16_m8_w16_ep")
+                .noneMatch(n -> n.endsWith("_ep") && !n.startsWith("gemv_fp8_f16_"));
         assertThat(GemvKernels.kernelName(WeightFormat.INT8, Activation.BF16, 3, 8192))
                 .isEqualTo("gemv_int8_bf16_m16");
         // tensor-core kernels carry their K split: 8 warps from 384 blocks of 16 rows, else 16; every format with FP16
@@ -569,13 +589,14 @@ class GemvShapeTest {
         // the fatbin's entries are compressed (scripts/build-kernels.sh), so their names cannot be read here: loading
         // looks every one of these up and fails naming a missing one, which every GPU test of the kernels does
         // per format, F16 then BF16 activations: FP16 1 + 6 + 1 (its 16-row CUDA-core kernel, for an epilogue), 2;
-        // BF16 7, 7; FP8 and INT8 7, 2; each 4-bit format 8 + 4, 8 + 4 (a tensor-core kernel: 2 K splits; m1, m8,
+        // BF16 7, 7; FP8 and INT8 7, 2, and FP8's 3 twins with an epilogue (m1, m8 on 2 K splits); each 4-bit format 8
+        // + 4, 8 + 4 (a tensor-core kernel: 2 K splits; m1, m8,
         // m16, m32; and the tiled kernels, one per rows bound), INT4's and MXFP4's rolling one-row and 8-row tiled
         // kernels, INT4's and NVFP4's one-row kernels capped at 3 and 4 blocks an SM, MXFP4's diagonal one-row kernel,
         // INT4's one-row kernel of 2 warps a tile, MXFP4's two-tile 8-row one, NVFP4's and MXFP4's one- and 16-row
         // ones split over clusters and NVFP4's 16-row one of one tile a block (FP16)
         assertThat(GemvKernels.kernelNames())
-                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 * (8 + 4 + 8 + 4) + 2 + 2 + 1 + 1 + 1 + 2 + 2 + 2 + 1)
+                .hasSize(8 + 2 + 7 + 7 + 2 * (7 + 2) + 3 + 3 * (8 + 4 + 8 + 4) + 2 + 2 + 1 + 1 + 1 + 2 + 2 + 2 + 1)
                 .doesNotHaveDuplicates();
         assertThat(GemvKernels.kernelNames())
                 .contains(

@@ -252,13 +252,12 @@ ROOFLINE_ROPE_APPEND(__nv_bfloat16, bf16)
 ROOFLINE_ROPE_APPEND(__nv_fp8_e4m3, e4m3)
 
 // The merged q/k/v product at one row with RoPE and the KV append in its epilogue, in place of the product followed by
-// decode_rope_append (FP16 or FP8 weights, FP16 activations; gemv's CUDA-core loop with two rows a warp, an FP8 row's
-// scale applied to its sum first, as the plain one-row kernel applies it). Warp w computes the two rows RoPE turns
-// together, head * D + i and head * D + i + D/2 (head = w / (D/2), i = w % (D/2)), rounds both to FP16 (after the norm
-// scale of ep, as EpilogueRows applies it), turns them by positions[0] * inv_freq[i] when the head is a q or k head
-// (rotate_values) and writes them to qkv, where the attention reads q; a k or v head's pair goes into the cache at
-// positions[0] over its scale, as rope_append stores it. So qkv and the caches hold the bits the CUDA-core product
-// and decode_rope_append leave. The part's rows start at head head0 of the H + 2G heads, so a stack of
+// decode_rope_append (FP16 weights and activations; gemv's CUDA-core loop with two rows a warp). Warp w computes the
+// two rows RoPE turns together, head * D + i and head * D + i + D/2 (head = w / (D/2), i = w % (D/2)), rounds both to
+// FP16 (after the norm scale of ep, as EpilogueRows applies it), turns them by positions[0] * inv_freq[i] when the
+// head is a q or k head (rotate_values) and writes them to qkv, where the attention reads q; a k or v head's pair goes
+// into the cache at positions[0] over its scale, as rope_append stores it. So qkv and the caches hold the bits the
+// product and decode_rope_append leave. The part's rows start at head head0 of the H + 2G heads, so a stack of
 // several matrices (q, k and v apart) runs one launch per part.
 template <typename C>
 struct RopeAppendRows {
@@ -301,11 +300,10 @@ struct RopeAppendRows {
 // grid = ceil(N / 8) blocks of 4 warps (N = the part's rows, a multiple of D). The warp's angle is taken before the wait:
 // positions and inv_freq are written before the step's graph is launched, never by a kernel of it, and the double
 // sincos then overlaps the previous kernel's tail instead of lengthening this one's.
-template <Fmt F, typename C>
-__device__ void qkv_rope_append(const void* W, const void* scales, const half* x, half* qkv, int N, int K,
-                                GemvEpilogue ep, C* k_cache, C* v_cache, const int* positions, const double* inv_freq,
-                                int heads, int kv_heads, int d, int capacity, int head0, float k_inv_scale,
-                                float v_inv_scale) {
+template <typename C>
+__device__ void qkv_rope_append(const void* W, const half* x, half* qkv, int N, int K, GemvEpilogue ep, C* k_cache,
+                                C* v_cache, const int* positions, const double* inv_freq, int heads, int kv_heads,
+                                int d, int capacity, int head0, float k_inv_scale, float v_inv_scale) {
     const int warp = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
     const int pos = positions[0];
     double s, c;
@@ -314,7 +312,7 @@ __device__ void qkv_rope_append(const void* W, const void* scales, const half* x
     const RopeAppendRows<C> rows{EpilogueRows<half>{x, qkv, ep}, k_cache, v_cache, heads, kv_heads, d, capacity,
                                  head0, pos, k_inv_scale, v_inv_scale, c, s};
     rows.begin(1);
-    gemv<F, half, 1, 2, 2>(W, scales, rows, 1, N, K, 1.f, blockIdx.x);
+    gemv<Fmt::F16, half, 1, 2, 2>(W, nullptr, rows, 1, N, K, 1.f, blockIdx.x);
 }
 
 #define ROOFLINE_QKV_ROPE_APPEND(C, sfx)                                                                             \
@@ -322,24 +320,12 @@ __device__ void qkv_rope_append(const void* W, const void* scales, const half* x
         const void* W, const half* x, half* qkv, int N, int K, GemvEpilogue ep, C* k_cache, C* v_cache,          \
         const int* positions, const double* inv_freq, int heads, int kv_heads, int d, int capacity, int head0,    \
         float k_inv_scale, float v_inv_scale) {                                                                    \
-        qkv_rope_append<Fmt::F16, C>(W, nullptr, x, qkv, N, K, ep, k_cache, v_cache, positions, inv_freq, heads,  \
-                                     kv_heads, d, capacity, head0, k_inv_scale, v_inv_scale);                      \
+        qkv_rope_append<C>(W, x, qkv, N, K, ep, k_cache, v_cache, positions, inv_freq, heads, kv_heads, d,        \
+                           capacity, head0, k_inv_scale, v_inv_scale);                                             \
     }
 ROOFLINE_QKV_ROPE_APPEND(half, f16)
 ROOFLINE_QKV_ROPE_APPEND(__nv_bfloat16, bf16)
 ROOFLINE_QKV_ROPE_APPEND(__nv_fp8_e4m3, e4m3)
-// FP8 weights (their row scales after W), by cache type
-#define ROOFLINE_QKV_ROPE_APPEND_FP8(C, sfx)                                                                         \
-    extern "C" __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32) decode_qkv_rope_append_fp8_##sfx(          \
-        const void* W, const void* scales, const half* x, half* qkv, int N, int K, GemvEpilogue ep, C* k_cache,  \
-        C* v_cache, const int* positions, const double* inv_freq, int heads, int kv_heads, int d, int capacity,   \
-        int head0, float k_inv_scale, float v_inv_scale) {                                                         \
-        qkv_rope_append<Fmt::FP8, C>(W, scales, x, qkv, N, K, ep, k_cache, v_cache, positions, inv_freq, heads,   \
-                                     kv_heads, d, capacity, head0, k_inv_scale, v_inv_scale);                      \
-    }
-ROOFLINE_QKV_ROPE_APPEND_FP8(half, f16)
-ROOFLINE_QKV_ROPE_APPEND_FP8(__nv_bfloat16, bf16)
-ROOFLINE_QKV_ROPE_APPEND_FP8(__nv_fp8_e4m3, e4m3)
 
 // Writes this step's k and v (half[B][G][D]) into the caches at positions[b]. One block per (row, KV head): grid = B*G.
 extern "C" __global__ void __launch_bounds__(128) decode_kv_append_f16(

@@ -306,20 +306,17 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
     #pragma unroll
     for (int r = 0; r < RPW; r++) {
         row_scale[r] = 1.f;
-        if constexpr ((F == Fmt::FP8 || F == Fmt::INT8) && Rows::PAIRED)
-            row_scale[r] = static_cast<const float*>(scales)[rn[r]];
-        else if constexpr (F == Fmt::FP8 || F == Fmt::INT8)
+        if constexpr (F == Fmt::FP8 || F == Fmt::INT8)
             if (n0 + r < N) row_scale[r] = static_cast<const float*>(scales)[n0 + r];
     }
     if constexpr (Rows::PAIRED) {
-        static_assert(MAXM == 1 && (F == Fmt::F16 || F == Fmt::FP8), "paired rows: FP16 or FP8 weights at one row");
+        static_assert(MAXM == 1 && F == Fmt::F16, "paired rows: FP16 weights at one row (no row scales)");
         float v[RPW];
         #pragma unroll
         for (int r = 0; r < RPW; r++) {
             v[r] = acc[r][0];
             #pragma unroll
             for (int off = 16; off > 0; off >>= 1) v[r] += __shfl_xor_sync(0xFFFFFFFFu, v[r], off);
-            if constexpr (F == Fmt::FP8) v[r] *= row_scale[r];
         }
         if (lane == 0) rows.store_rows(rn, v);
     } else {

@@ -87,8 +87,7 @@ public final class DecodeKernels implements AutoCloseable {
         for (Precision p : KvCacheFormat.PRECISIONS) {
             KvCacheFormat kv = KvCacheFormat.of(p);
             names.add(ropeAppendKernel(kv));
-            names.add(qkvRopeAppendKernel(WeightFormat.FP16, kv));
-            names.add(qkvRopeAppendKernel(WeightFormat.FP8_E4M3, kv));
+            names.add(qkvRopeAppendKernel(kv));
             for (int d : HEAD_DIMS) {
                 for (int group : GROUP_SIZES) {
                     names.add(attentionSplitKernel(d, group, kv));
@@ -102,9 +101,8 @@ public final class DecodeKernels implements AutoCloseable {
         return "decode_rope_append_" + kv.kernelSuffix();
     }
 
-    /** The fused q/k/v kernel for weights of {@code format} (FP16 or FP8) and caches of {@code kv}. */
-    private static String qkvRopeAppendKernel(WeightFormat format, KvCacheFormat kv) {
-        return "decode_qkv_rope_append_" + (format == WeightFormat.FP8_E4M3 ? "fp8_" : "") + kv.kernelSuffix();
+    private static String qkvRopeAppendKernel(KvCacheFormat kv) {
+        return "decode_qkv_rope_append_" + kv.kernelSuffix();
     }
 
     private static String attentionSplitKernel(int headDim, int group, KvCacheFormat kv) {
@@ -242,14 +240,14 @@ public final class DecodeKernels implements AutoCloseable {
 
     /**
      * The merged q/k/v product of one row with {@link #ropeAppend} in its epilogue, in one launch: {@code qkv = x · Wᵀ}
-     * as {@link GemvKernels}' CUDA-core kernel computes it for FP16 or FP8 weights and FP16 activations at one row (with
-     * {@code epilogue}'s norm scale or cleared sums), then q and k rotated and k and v appended at {@code positions[0]}, leaving in {@code qkv}
+     * as {@link GemvKernels} computes it for FP16 weights and activations at one row (with {@code epilogue}'s norm
+     * scale or cleared sums), then q and k rotated and k and v appended at {@code positions[0]}, leaving in {@code qkv}
      * and the caches the bits the product followed by {@link #ropeAppend} leaves. {@code w} holds whole heads,
      * from head {@code head0} of the {@code heads + 2·kvHeads} on: the stacked q/k/v matrix with {@code head0} = 0, or
      * one of its parts with {@code qkv} that part's slice of the output. {@code positions[0]} and {@code invFreq} are read
      * before the kernel's programmatic wait: the kernel enqueued before it must not write them.
      *
-     * @throws IllegalArgumentException for weights other than row-major FP16 or FP8, rows not whole heads or past the last
+     * @throws IllegalArgumentException for weights other than row-major FP16, rows not whole heads or past the last
      *                                  head, an epilogue with a residual add, or a buffer smaller than the shape needs
      */
     public void qkvRopeAppend(
@@ -273,9 +271,8 @@ public final class DecodeKernels implements AutoCloseable {
         Objects.requireNonNull(kv, "kv");
         heads(heads, kvHeads, headDim);
         positive("capacity", capacity);
-        boolean fp8 = w.format() == WeightFormat.FP8_E4M3;
-        if ((w.format() != WeightFormat.FP16 && !fp8) || w.tiled()) {
-            throw new IllegalArgumentException("the q/k/v product with RoPE runs on row-major FP16 or FP8 weights, got "
+        if (w.format() != WeightFormat.FP16 || w.tiled()) {
+            throw new IllegalArgumentException("the q/k/v product with RoPE runs on row-major FP16 weights, got "
                     + w.format() + (w.tiled() ? " (tiled)" : ""));
         }
         if (epilogue.addsResidual()) {
@@ -290,21 +287,22 @@ public final class DecodeKernels implements AutoCloseable {
         requireBytes("x", x, 2L * w.cols());
         requireBytes("qkv", qkv, 2L * w.rows());
         GemvShape.check(
-                w.format(),
+                WeightFormat.FP16,
                 1,
                 w.rows(),
                 w.cols(),
                 w.weights().byteSize(),
-                fp8 ? w.scales().byteSize() : 0,
+                0,
                 x.byteSize(),
                 qkv.byteSize(),
                 Activation.F16.bytes());
         requireAppendBuffers(kCache, vCache, kv, positions, invFreq, 1, kvHeads, headDim, capacity);
-        List<Object> args = new ArrayList<>(List.of(w.weights()));
-        if (fp8) {
-            args.add(w.scales());
-        }
-        args.addAll(List.of(
+        library.launch(
+                qkvRopeAppendKernel(kv),
+                Math.ceilDiv(w.rows(), 8),
+                128,
+                stream,
+                w.weights(),
                 x,
                 qkv,
                 w.rows(),
@@ -320,8 +318,7 @@ public final class DecodeKernels implements AutoCloseable {
                 capacity,
                 head0,
                 1f / kv.keyScale(),
-                1f / kv.valueScale()));
-        library.launch(qkvRopeAppendKernel(w.format(), kv), Math.ceilDiv(w.rows(), 8), 128, stream, args.toArray());
+                1f / kv.valueScale());
     }
 
     /** The caches, positions and inverse frequencies RoPE and the KV append of {@code rows} sequences read and write. */

@@ -192,25 +192,19 @@ class DecodeKernelsIT {
 
     /**
      * The q/k/v product with RoPE and the KV append in its epilogue leaves in the output and the caches the very bits
-     * the one-row product of the same FP16 or FP8 weights (with the same norm scale; FP8 on the CUDA-core kernel)
-     * followed by {@link DecodeKernels#ropeAppend} leaves, for each cache type, for the stack as one matrix and as three
-     * parts (q, k and v apart), far into the context; the cache slots of other positions keep what they held.
+     * the FP16 one-row product (with the same norm scale) followed by {@link DecodeKernels#ropeAppend} leaves, for each
+     * cache type, for the stack as one matrix and as three parts (q, k and v apart), far into the context; the cache
+     * slots of other positions keep what they held.
      */
-    @ParameterizedTest(
-            name = "{0} weights, {1} cache, scales {2} and {3}, {4}/{5} heads of {6}, K {7}, position {8}, {9} part(s)")
+    @ParameterizedTest(name = "{0} cache, scales {1} and {2}, {3}/{4} heads of {5}, K {6}, position {7}, {8} part(s)")
     @CsvSource({
-        "FP16, FP16, 1, 1, 32, 8, 128, 4096, 40, 1",
-        "FP16, FP16, 1, 1, 32, 8, 128, 4096, 1000, 3",
-        "FP16, BF16, 1, 1, 8, 2, 64, 256, 100003, 1",
-        "FP16, FP8_E4M3, 0.5, 0.25, 8, 2, 64, 256, 77, 3",
-        "FP16, FP16, 1, 1, 4, 4, 64, 512, 5, 1",
-        // FP8 weights beside the CUDA-core product (the one-row tensor-core kernel runs 4096-6144 rows of K >= 4096)
-        "FP8_E4M3, FP16, 1, 1, 8, 2, 64, 256, 40, 1",
-        "FP8_E4M3, FP8_E4M3, 0.5, 0.25, 8, 2, 64, 256, 77, 3",
-        "FP8_E4M3, BF16, 1, 1, 32, 8, 128, 2048, 1000, 3"
+        "FP16, 1, 1, 32, 8, 128, 4096, 40, 1",
+        "FP16, 1, 1, 32, 8, 128, 4096, 1000, 3",
+        "BF16, 1, 1, 8, 2, 64, 256, 100003, 1",
+        "FP8_E4M3, 0.5, 0.25, 8, 2, 64, 256, 77, 3",
+        "FP16, 1, 1, 4, 4, 64, 512, 5, 1"
     })
     void qkvRopeAppendLeavesWhatTheProductAndRopeAppendLeave(
-            WeightFormat format,
             Precision precision,
             float keyScale,
             float valueScale,
@@ -233,7 +227,7 @@ class DecodeKernelsIT {
         long cacheBytes = (long) kv.elementBytes() * kvHeads * capacity * d;
         int[] partRows = parts == 1 ? new int[] {rows} : new int[] {heads * d, kvHeads * d, kvHeads * d};
         try (GemvKernels gemv = GemvKernels.load();
-                DeviceWeights whole = weights(format, w, rows, k);
+                DeviceWeights whole = new DeviceWeights(WeightFormat.FP16, rows, k, Halves.upload(w), null, 1f);
                 DeviceBuffer xd = Halves.upload(x);
                 DeviceBuffer sd = DeviceBuffer.allocate(4L * sums.length);
                 DeviceBuffer yA = DeviceBuffer.allocate(2L * rows);
@@ -256,7 +250,7 @@ class DecodeKernelsIT {
             int first = 0;
             for (int r : partRows) {
                 short[] part = Arrays.copyOfRange(w, first * k, (first + r) * k);
-                try (DeviceWeights p = weights(format, part, r, k)) {
+                try (DeviceWeights p = new DeviceWeights(WeightFormat.FP16, r, k, Halves.upload(part), null, 1f)) {
                     kernels.qkvRopeAppend(
                             p,
                             xd,
@@ -294,25 +288,12 @@ class DecodeKernelsIT {
         }
     }
 
-    /** {@code w} (FP16 bits) as FP16 weights, or quantized to FP8 with a scale per row, so a part's rows are the whole's. */
-    private static DeviceWeights weights(WeightFormat format, short[] w, int rows, int k) {
-        if (format == WeightFormat.FP16) {
-            return new DeviceWeights(WeightFormat.FP16, rows, k, Halves.upload(w), null, 1f);
-        }
-        double[] d = Halves.decode(w);
-        float[] f = new float[d.length];
-        for (int i = 0; i < d.length; i++) {
-            f[i] = (float) d[i];
-        }
-        return QuantizedWeights.quantize(format, f, rows, k).upload();
-    }
-
     @Test
     void qkvRopeAppendRefusesWhatItDoesNotRun() {
         int d = 64;
         int k = 256;
-        try (DeviceWeights int8 = new DeviceWeights(
-                        WeightFormat.INT8,
+        try (DeviceWeights fp8 = new DeviceWeights(
+                        WeightFormat.FP8_E4M3,
                         12 * d,
                         k,
                         DeviceBuffer.allocate(12L * d * k),
@@ -334,9 +315,10 @@ class DecodeKernelsIT {
             Launch launch = (w, e, head0, capacity) -> kernels.qkvRopeAppend(
                     w, x, y, e, head0, cache, cache, KvCacheFormat.FP16, pos, freq, 8, 2, d, capacity, stream);
             GemvKernels.Epilogue none = GemvKernels.Epilogue.NONE;
-            assertThatThrownBy(() -> launch.run(int8, none, 0, 16))
+            assertThatThrownBy(() -> launch.run(fp8, none, 0, 16))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessage("the q/k/v product with RoPE runs on row-major FP16 or FP8 weights, got INT8");
+                    .hasMessageContaining("row-major FP16")
+                    .hasMessageContaining("FP8_E4M3");
             assertThatThrownBy(() -> launch.run(fp16, none, 0, 16))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("whole heads of 64");

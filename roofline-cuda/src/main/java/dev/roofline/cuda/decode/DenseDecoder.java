@@ -491,7 +491,7 @@ public final class DenseDecoder implements AutoCloseable {
     /**
      * Whether the norms run in the products' epilogues on one GPU: for a dense shape whose linears all carry them
      * ({@link #carriesNorms}) at batch 1. On an H200 that made the Llama-3-8B batch 1 × 1k step 74 µs faster for FP16
-     * weights and 98–104 µs faster for FP8 (docs/design/decode-kernels.md). The 4-bit products carry no epilogue
+     * weights and 97–98 µs faster for FP8 (docs/design/decode-kernels.md). The 4-bit products carry no epilogue
      * (NVFP4's measured 50 µs slower with one). A mixture of experts' router and grouped GEMVs take the norm's output
      * as it is, so a shape with experts keeps the norm launches.
      */

@@ -259,13 +259,6 @@ public final class GemvKernels implements AutoCloseable {
             Epilogue epilogue,
             Stream stream) {
         Objects.requireNonNull(epilogue, "epilogue");
-        if (!epilogue.none() && !runsEpilogue(format, activation, m)) {
-            throw new IllegalArgumentException("a residual add, norm scale or sums to clear runs on FP16 weights with"
-                    + " FP16 activations up to " + MAX_M + " rows and FP8 weights with FP16 activations up to "
-                    + FP8_EPILOGUE_MAX_M + " rows only, got " + format + " weights with " + activation
-                    + " activations at " + m + " rows");
-        }
-
         checkOperands(format, weights, scales, globalScale, x, y, m, n, k, activation);
         RowMajorLaunch launch = rowMajorLaunch(format, activation, m, n, k, epilogue.none());
         library.launch(
@@ -294,10 +287,18 @@ public final class GemvKernels implements AutoCloseable {
      * kernels' {@value #EPILOGUE_SUFFIX} twins, which carry it: the plain kernels with it ran a decode step slower
      * without one (gemv.cu).
      *
-     * @throws IllegalArgumentException above {@link #MAX_M} rows where only the CUDA cores could run them
+     * @throws IllegalArgumentException for an epilogue these weights, activations and rows do not take
+     *                                  ({@link #runsEpilogue}), or above {@link #MAX_M} rows where only the CUDA cores
+     *                                  could run them
      */
     static RowMajorLaunch rowMajorLaunch(
             WeightFormat format, Activation activation, int m, int n, int k, boolean plain) {
+        if (!plain && !runsEpilogue(format, activation, m)) {
+            throw new IllegalArgumentException("a residual add, norm scale or sums to clear runs on FP16 weights with"
+                    + " FP16 activations up to " + MAX_M + " rows and FP8 weights with FP16 activations up to "
+                    + FP8_EPILOGUE_MAX_M + " rows only, got " + format + " weights with " + activation
+                    + " activations at " + m + " rows");
+        }
         boolean oneRowTc = oneRowOnTensorCores(format, activation, m, n, k);
         boolean tc = (tensorCores(format, activation, m) || oneRowTc) && (plain || format == WeightFormat.FP8_E4M3);
         if (!tc && m > MAX_M) {

@@ -512,7 +512,8 @@ public class GemvKernelsIT {
 
     /**
      * FP16 on the CUDA cores at 1, 3 and 16 rows; FP8 on its CUDA-core one-row kernel, its 8-row tensor-core kernel
-     * (3 and 8 rows) and at one row on the tensor cores (4096 × 4096, {@code GemvKernels.oneRowOnTensorCores}).
+     * on 16 warps (3 and 8 rows of 70) and on 8 (3 rows of 6144, {@code GemvKernels.tensorCoreWarps}), and at one row on
+     * the tensor cores (4096 × 4096, {@code GemvKernels.oneRowOnTensorCores}).
      */
     static java.util.stream.Stream<Arguments> epilogueCases() {
         return java.util.stream.Stream.of(
@@ -522,6 +523,7 @@ public class GemvKernelsIT {
                 Arguments.of(WeightFormat.FP8_E4M3, 1, N, K),
                 Arguments.of(WeightFormat.FP8_E4M3, 3, N, K),
                 Arguments.of(WeightFormat.FP8_E4M3, 8, N, K),
+                Arguments.of(WeightFormat.FP8_E4M3, 3, 6144, 256),
                 Arguments.of(WeightFormat.FP8_E4M3, 1, 4096, 4096));
     }
 

@@ -120,7 +120,7 @@ class GemvShapeTest {
         assertThat(GemvKernels.rowMajorLaunch(WeightFormat.FP8_E4M3, Activation.BF16, 1, 4096, 4096, true)
                         .kernel())
                 .isEqualTo("gemv_fp8_bf16_m1");
-        // one row of INT8 at 4096 rows of K >= 4096 too; at 6144 rows, shorter rows or with an epilogue not
+        // one row of INT8 at 4096 rows of K >= 4096 too; at 6144 rows or shorter rows not; INT8 takes no epilogue
         assertThat(GemvKernels.rowMajorLaunch(WeightFormat.INT8, Activation.F16, 1, 4096, 14336, true))
                 .isEqualTo(new GemvKernels.RowMajorLaunch("gemv_int8_f16_m8_w16", 256, 512));
         assertThat(GemvKernels.rowMajorLaunch(WeightFormat.INT8, Activation.F16, 1, 6144, 4096, true)
@@ -129,11 +129,11 @@ class GemvShapeTest {
         assertThat(GemvKernels.rowMajorLaunch(WeightFormat.INT8, Activation.F16, 1, 4096, 4095, true)
                         .kernel())
                 .isEqualTo("gemv_int8_f16_m1");
-        assertThat(GemvKernels.rowMajorLaunch(WeightFormat.INT8, Activation.F16, 1, 4096, 4096, false)
-                        .kernel())
-                .isEqualTo("gemv_int8_f16_m1");
+        assertThatThrownBy(() -> GemvKernels.rowMajorLaunch(WeightFormat.INT8, Activation.F16, 1, 4096, 4096, false))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageEndingWith("got INT8 weights with F16 activations at 1 rows");
         // its grid: 16 rows a block, 512 threads; the CUDA-core kernel's 8 rows a block of 128 threads beside it;
-        // an epilogue keeps the CUDA cores
+        // FP16 with an epilogue keeps the CUDA cores
         assertThat(GemvKernels.rowMajorLaunch(WeightFormat.FP8_E4M3, Activation.F16, 1, 6144, 4096, true))
                 .isEqualTo(new GemvKernels.RowMajorLaunch("gemv_fp8_f16_m8_w16", 384, 512));
         assertThat(GemvKernels.rowMajorLaunch(WeightFormat.FP8_E4M3, Activation.F16, 1, 8192, 4096, true))
@@ -151,6 +151,14 @@ class GemvShapeTest {
                 .isEqualTo(new GemvKernels.RowMajorLaunch("gemv_fp8_f16_m1_ep", 3584, 128));
         assertThat(GemvKernels.rowMajorLaunch(WeightFormat.FP8_E4M3, Activation.F16, 8, 6144, 4096, false))
                 .isEqualTo(new GemvKernels.RowMajorLaunch("gemv_fp8_f16_m8_w8_ep", 384, 256));
+        assertThatThrownBy(
+                        () -> GemvKernels.rowMajorLaunch(WeightFormat.FP8_E4M3, Activation.F16, 9, 4096, 4096, false))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageEndingWith("got FP8_E4M3 weights with F16 activations at 9 rows");
+        assertThatThrownBy(
+                        () -> GemvKernels.rowMajorLaunch(WeightFormat.FP8_E4M3, Activation.BF16, 1, 4096, 4096, false))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageEndingWith("got FP8_E4M3 weights with BF16 activations at 1 rows");
         assertThat(GemvKernels.runsEpilogue(WeightFormat.FP8_E4M3, Activation.F16, 8))
                 .isTrue();
         assertThat(GemvKernels.runsEpilogue(WeightFormat.FP8_E4M3, Activation.F16, 9))

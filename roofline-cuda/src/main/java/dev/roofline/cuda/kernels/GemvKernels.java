@@ -284,8 +284,8 @@ public final class GemvKernels implements AutoCloseable {
      * The launch of an M × K by N × K row-major product, with an epilogue unless {@code plain}: the tensor cores where
      * {@link #tensorCores} or {@link #oneRowOnTensorCores} say so and there is no epilogue or the weights are FP8, else
      * the CUDA cores (above one row FP16's 16-row kernel carries the epilogue). FP8 with an epilogue runs the same
-     * kernels' {@value #EPILOGUE_SUFFIX} twins, which carry it: the plain kernels with it ran a decode step slower
-     * without one (gemv.cu).
+     * kernels' {@value #EPILOGUE_SUFFIX} twins, which carry it: the plain kernels carrying it made a decode step slower
+     * with its norms launched (gemv.cu).
      *
      * @throws IllegalArgumentException for an epilogue these weights, activations and rows do not take
      *                                  ({@link #runsEpilogue}), or above {@link #MAX_M} rows where only the CUDA cores

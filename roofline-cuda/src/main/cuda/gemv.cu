@@ -890,26 +890,32 @@ __device__ __forceinline__ EpilogueRows<T> make_rows(EpilogueRows<T>*, const T* 
     return EpilogueRows<T>{x, y, ep};
 }
 
-#define ROOFLINE_GEMV(FMT, fmt, T, act, MAXM, UNR, RPW)                                                         \
+// EP: whether the kernel carries the epilogue whatever RowsFor says (FP8's _ep kernels below)
+#define ROOFLINE_GEMV_KERNEL(name, FMT, T, MAXM, UNR, RPW, EP)                                                    \
     extern "C" __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32)                                           \
-    gemv_##fmt##_##act##_m##MAXM(const void* W, const void* scales, const T* x, T* y, int M, int N, int K,      \
-                                 float global, GemvEpilogue ep) {                                               \
+    name(const void* W, const void* scales, const T* x, T* y, int M, int N, int K, float global, GemvEpilogue ep) { \
         roofline_launch::wait_for_previous_kernel();                                                            \
-        using Rows = typename RowsFor<Fmt::FMT, T>::type;                                                       \
+        using Rows = std::conditional_t<EP, EpilogueRows<T>, typename RowsFor<Fmt::FMT, T>::type>;              \
         const Rows rows = make_rows(static_cast<Rows*>(nullptr), x, y, ep);                                     \
         rows.begin(M);                                                                                          \
         gemv<Fmt::FMT, T, MAXM, UNR, RPW>(W, scales, rows, M, N, K, global, blockIdx.x);                        \
     }
+#define ROOFLINE_GEMV(FMT, fmt, T, act, MAXM, UNR, RPW) \
+    ROOFLINE_GEMV_KERNEL(gemv_##fmt##_##act##_m##MAXM, FMT, T, MAXM, UNR, RPW, false)
 // Tensor-core kernels (gemv_tc above): TC_ROWS rows per block, K split over 8 or 16 warps (suffix _w8, _w16;
 // GemvKernels.rowMajorLaunch picks by N). UNR: steps of loads in flight per warp, the fastest on an H200 at M = 1:
 // 6 for INT4, 4 for NVFP4 and MXFP4 (docs/design/gemv-kernels.md#unrolling-and-register-caps); 4 at M = 16.
-#define ROOFLINE_GEMV_TC(FMT, fmt, T, act, MAXM, UNR, W, BOUNDS)                                                 \
-    extern "C" __global__ void BOUNDS                                                                           \
-    gemv_##fmt##_##act##_m##MAXM##_w##W(const void* Wt, const void* scales, const T* x, T* y, int M, int N,     \
-                                        int K, float global, GemvEpilogue ep) {                                 \
-        roofline_launch::wait_for_previous_kernel();                                                            \
-        gemv_tc<Fmt::FMT, T, MAXM, UNR, W>(Wt, scales, PlainRows<T>{x, y}, M, N, K, global, blockIdx.x);       \
+#define ROOFLINE_GEMV_TC_KERNEL(name, FMT, T, MAXM, UNR, W, BOUNDS, EP)                                          \
+    extern "C" __global__ void BOUNDS name(const void* Wt, const void* scales, const T* x, T* y, int M, int N, int K, \
+                                          float global, GemvEpilogue ep) {                                          \
+        roofline_launch::wait_for_previous_kernel();                                                              \
+        using Rows = std::conditional_t<EP, EpilogueRows<T>, PlainRows<T>>;                                       \
+        const Rows rows = make_rows(static_cast<Rows*>(nullptr), x, y, ep);                                       \
+        rows.begin(M);                                                                                            \
+        gemv_tc<Fmt::FMT, T, MAXM, UNR, W>(Wt, scales, rows, M, N, K, global, blockIdx.x);                        \
     }
+#define ROOFLINE_GEMV_TC(FMT, fmt, T, act, MAXM, UNR, W, BOUNDS) \
+    ROOFLINE_GEMV_TC_KERNEL(gemv_##fmt##_##act##_m##MAXM##_w##W, FMT, T, MAXM, UNR, W, BOUNDS, false)
 // Each format ships the two K splits GemvKernels.tensorCoreWarps launches: 8 and 16 warps. BOUNDS8: the launch bounds
 // of the 8-warp M = 1 kernel. __launch_bounds__(256, 5) caps NVFP4 at 48 registers (sm_90a: from 56, no spills; sm_100a
 // and sm_120a spill 16-24 bytes under it), so five blocks fit per SM instead of four: the 1792 blocks of 28672 rows run
@@ -982,25 +988,9 @@ ROOFLINE_GEMV_8BIT(INT8, int8)
 // blocks an SM as the plain ones hold (6 of 8 warps, 3 of 16), which the epilogue's registers would cut to 5 and 2;
 // the epilogue's loads stay at the tail, where they spill nothing under those bounds
 // (docs/measurements/2026-11-27-issue15-fp8-norm-fusion-h200).
-extern "C" __global__ void __launch_bounds__(WARPS_PER_BLOCK * 32)
-    gemv_fp8_f16_m1_ep(const void* W, const void* scales, const __half* x, __half* y, int M, int N, int K, float global,
-                       GemvEpilogue ep) {
-    roofline_launch::wait_for_previous_kernel();
-    const EpilogueRows<__half> rows{x, y, ep};
-    rows.begin(M);
-    gemv<Fmt::FP8, __half, 1, 2, 2>(W, scales, rows, M, N, K, global, blockIdx.x);
-}
-#define ROOFLINE_GEMV_FP8_TC_EP(W, BOUNDS)                                                                          \
-    extern "C" __global__ void BOUNDS gemv_fp8_f16_m8_w##W##_ep(const void* Wt, const void* scales, const __half* x, \
-                                                               __half* y, int M, int N, int K, float global,        \
-                                                               GemvEpilogue ep) {                                   \
-        roofline_launch::wait_for_previous_kernel();                                                               \
-        const EpilogueRows<__half> rows{x, y, ep};                                                                 \
-        rows.begin(M);                                                                                             \
-        gemv_tc<Fmt::FP8, __half, 8, 4, W>(Wt, scales, rows, M, N, K, global, blockIdx.x);                          \
-    }
-ROOFLINE_GEMV_FP8_TC_EP(8, __launch_bounds__(256, 6))
-ROOFLINE_GEMV_FP8_TC_EP(16, __launch_bounds__(512, 3))
+ROOFLINE_GEMV_KERNEL(gemv_fp8_f16_m1_ep, FP8, __half, 1, 2, 2, true)
+ROOFLINE_GEMV_TC_KERNEL(gemv_fp8_f16_m8_w8_ep, FP8, __half, 8, 4, 8, __launch_bounds__(256, 6), true)
+ROOFLINE_GEMV_TC_KERNEL(gemv_fp8_f16_m8_w16_ep, FP8, __half, 8, 4, 16, __launch_bounds__(512, 3), true)
 
 // the 4-bit formats on weights tiled at upload (DeviceWeights.uploadForGemv), which GemvKernels runs in place of the
 // row-major 4-bit kernels above with FP16 activations

@@ -299,15 +299,16 @@ public final class GemvKernels implements AutoCloseable {
                     + FP8_EPILOGUE_MAX_M + " rows only, got " + format + " weights with " + activation
                     + " activations at " + m + " rows");
         }
+        boolean twin = !plain && format == WeightFormat.FP8_E4M3; // the plain kernel's _ep twin carries the epilogue
         boolean oneRowTc = oneRowOnTensorCores(format, activation, m, n, k);
-        boolean tc = (tensorCores(format, activation, m) || oneRowTc) && (plain || format == WeightFormat.FP8_E4M3);
+        boolean tc = (tensorCores(format, activation, m) || oneRowTc) && (plain || twin);
         if (!tc && m > MAX_M) {
             throw new IllegalArgumentException("M (activation rows) " + m + " above " + MAX_M + " runs on the tensor"
                     + " cores only, which take " + format + " weights with " + Activation.F16 + " activations"
                     + (format == WeightFormat.BF16 ? " or BF16" : "") + " and no epilogue, got " + activation
                     + " activations" + (plain ? "" : " and an epilogue"));
         }
-        String suffix = plain || format != WeightFormat.FP8_E4M3 ? "" : EPILOGUE_SUFFIX;
+        String suffix = twin ? EPILOGUE_SUFFIX : "";
         if (!tc) {
             return new RowMajorLaunch(
                     baseName(format, activation, m == 1 ? 1 : MAX_M) + suffix,
@@ -832,20 +833,19 @@ public final class GemvKernels implements AutoCloseable {
                         continue; // no 8- or 32-row kernel on the CUDA cores: their 16-row kernel runs 2..16 rows
                     }
                     String name = baseName(f, a, m);
+                    // FP8 kernels taking an epilogue have an _ep twin each (rowMajorLaunch)
+                    boolean twins = f == WeightFormat.FP8_E4M3 && runsEpilogue(f, a, m);
                     if (tensorCores(f, a, m)) {
                         for (int w : TC_SPLITS) {
                             names.add(name + "_w" + w);
+                            if (twins) {
+                                names.add(name + "_w" + w + EPILOGUE_SUFFIX);
+                            }
                         }
                     }
                     if (!tensorCores(f, a, m) || (m == MAX_M && runsEpilogue(f, a, m))) {
                         names.add(name);
-                    }
-                    if (f == WeightFormat.FP8_E4M3 && runsEpilogue(f, a, m)) {
-                        if (tensorCores(f, a, m)) {
-                            for (int w : TC_SPLITS) {
-                                names.add(name + "_w" + w + EPILOGUE_SUFFIX);
-                            }
-                        } else {
+                        if (twins) {
                             names.add(name + EPILOGUE_SUFFIX);
                         }
                     }

@@ -66,34 +66,6 @@ public final class Cudart {
         return attribute(cudart_h.cudaDevAttrMaxSharedMemoryPerMultiprocessor(), ordinal);
     }
 
-    /** Shared memory the driver keeps for itself out of an SM's for every resident block, in bytes. */
-    public static int reservedSharedMemoryPerBlock(int ordinal) {
-        return attribute(RESERVED_SHARED_MEMORY_PER_BLOCK, ordinal);
-    }
-
-    // cudaDevAttrReservedSharedMemoryPerBlock (driver_types.h), an enumerator the generated bindings do not carry
-    private static final int RESERVED_SHARED_MEMORY_PER_BLOCK = 111;
-
-    /**
-     * Lets {@code kernel} (a cudaKernel_t, which cudaFuncSetAttribute takes as its function) launch with up to
-     * {@code bytes} of dynamic shared memory a block, and asks for an SM's largest shared-memory carveout when it runs,
-     * so that as many such blocks fit an SM as its shared memory allows.
-     */
-    public static void allowDynamicSharedMemory(MemorySegment kernel, int bytes, String name) {
-        check(
-                "cudaFuncSetAttribute(" + name + ", MaxDynamicSharedMemorySize, " + bytes + ")",
-                cudart_h.cudaFuncSetAttribute(kernel, cudart_h.cudaFuncAttributeMaxDynamicSharedMemorySize(), bytes));
-        if (Boolean.getBoolean("roofline.gemv.carveout")) {
-            check(
-                    "cudaFuncSetAttribute(" + name + ", PreferredSharedMemoryCarveout, 100)",
-                    cudart_h.cudaFuncSetAttribute(
-                            kernel, cudart_h.cudaFuncAttributePreferredSharedMemoryCarveout(), MAX_SHARED_CARVEOUT));
-        }
-    }
-
-    // cudaSharedmemCarveoutMaxShared: the percentage of the largest carveout
-    private static final int MAX_SHARED_CARVEOUT = 100;
-
     public static int threadsPerSm(int ordinal) {
         return attribute(cudart_h.cudaDevAttrMaxThreadsPerMultiProcessor(), ordinal);
     }
@@ -297,27 +269,10 @@ public final class Cudart {
             MemorySegment args,
             MemorySegment stream,
             boolean programmaticSerialization) {
-        launchKernelEx(arena, kernel, gridX, blockX, 0, args, stream, programmaticSerialization);
-    }
-
-    /**
-     * {@link #launchKernelEx(Arena, MemorySegment, int, int, MemorySegment, MemorySegment, boolean)} with
-     * {@code dynamicSharedBytes} of dynamic shared memory a block (above 48 KiB only after
-     * {@link #allowDynamicSharedMemory}).
-     */
-    public static void launchKernelEx(
-            Arena arena,
-            MemorySegment kernel,
-            int gridX,
-            int blockX,
-            int dynamicSharedBytes,
-            MemorySegment args,
-            MemorySegment stream,
-            boolean programmaticSerialization) {
         MemorySegment config = cudaLaunchConfig_t.allocate(arena);
         setDim3OfX(cudaLaunchConfig_t.gridDim(config), gridX);
         setDim3OfX(cudaLaunchConfig_t.blockDim(config), blockX);
-        cudaLaunchConfig_t.dynamicSmemBytes(config, dynamicSharedBytes);
+        cudaLaunchConfig_t.dynamicSmemBytes(config, 0);
         cudaLaunchConfig_t.stream(config, stream);
         if (programmaticSerialization) {
             MemorySegment attr = cudaLaunchAttribute.allocate(arena);

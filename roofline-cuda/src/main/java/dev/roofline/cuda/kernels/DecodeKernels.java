@@ -56,13 +56,10 @@ public final class DecodeKernels implements AutoCloseable {
     private final int smCount;
     private final int sharedPerSm;
 
-    private final ResidencyCap residency;
-
-    private DecodeKernels(KernelLibrary library, int smCount, int sharedPerSm, ResidencyCap residency) {
+    private DecodeKernels(KernelLibrary library, int smCount, int sharedPerSm) {
         this.library = library;
         this.smCount = smCount;
         this.sharedPerSm = sharedPerSm;
-        this.residency = residency;
     }
 
     /** Loads the embedded fatbin into the current device's context and looks up every decode kernel. */
@@ -76,8 +73,7 @@ public final class DecodeKernels implements AutoCloseable {
         return new DecodeKernels(
                 KernelLibrary.load("decode kernel library", kernelNames(), launch),
                 device.smCount(),
-                Cudart.sharedMemoryPerSm(device.ordinal()),
-                ResidencyCap.of(launch, device));
+                Cudart.sharedMemoryPerSm(device.ordinal()));
     }
 
     static List<String> kernelNames() {
@@ -301,12 +297,10 @@ public final class DecodeKernels implements AutoCloseable {
                 qkv.byteSize(),
                 Activation.F16.bytes());
         requireAppendBuffers(kCache, vCache, kv, positions, invFreq, 1, kvHeads, headDim, capacity);
-        int blocks = Math.ceilDiv(w.rows(), 8);
         library.launch(
                 qkvRopeAppendKernel(kv),
-                blocks,
+                Math.ceilDiv(w.rows(), 8),
                 128,
-                residency.sharedBytes(blocks, 0),
                 stream,
                 w.weights(),
                 x,

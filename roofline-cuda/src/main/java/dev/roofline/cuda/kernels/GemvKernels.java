@@ -32,8 +32,6 @@ public final class GemvKernels implements AutoCloseable {
     private static final int THREADS = 128; // CUDA-core kernels: 4 warps (WARPS_PER_BLOCK in gemv.cu)
     private static final int TC_ROWS_PER_BLOCK = 16; // tensor-core kernels: 16 rows per block (TC_ROWS)
     private static final int[] TC_SPLITS = {8, 16}; // their K splits, one kernel each (_w8, _w16)
-    // shared memory a tensor-core block holds per warp and 8 activation rows: gemv_tc's partial sums, 4 x 32 floats
-    private static final int TC_PARTIAL_BYTES = 4 * 32 * Float.BYTES;
     /** The most activation rows of the CUDA-core kernels (and of a product with an epilogue). */
     private static final int MAX_M = 16;
     /**
@@ -46,13 +44,10 @@ public final class GemvKernels implements AutoCloseable {
     private final int smCount;
     private final double dramBytesPerSmCycle;
 
-    private final ResidencyCap residency;
-
-    private GemvKernels(KernelLibrary library, int smCount, double dramBytesPerSmCycle, ResidencyCap residency) {
+    private GemvKernels(KernelLibrary library, int smCount, double dramBytesPerSmCycle) {
         this.library = library;
         this.smCount = smCount;
         this.dramBytesPerSmCycle = dramBytesPerSmCycle;
-        this.residency = residency;
     }
 
     /** Loads the embedded fatbin into the current device's context and looks up every kernel. */
@@ -66,8 +61,7 @@ public final class GemvKernels implements AutoCloseable {
         return new GemvKernels(
                 KernelLibrary.load("GEMV kernel library", kernelNames(), launch),
                 device.smCount(),
-                dramBytesPerSmCycle(device),
-                ResidencyCap.of(launch, device));
+                dramBytesPerSmCycle(device));
     }
 
     /**
@@ -271,9 +265,6 @@ public final class GemvKernels implements AutoCloseable {
                 launch.kernel(),
                 launch.blocks(),
                 launch.threadsPerBlock(),
-                System.getProperty("roofline.gemv.cap", "off").equals("qkv")
-                        ? 0
-                        : residency.sharedBytes(launch.blocks(), launch.staticSharedBytes()),
                 stream,
                 weights,
                 scales,
@@ -286,15 +277,8 @@ public final class GemvKernels implements AutoCloseable {
                 epilogue);
     }
 
-    /**
-     * The kernel a row-major product runs and its grid: blocks of {@code threadsPerBlock} threads, each with
-     * {@code staticSharedBytes} of shared memory (the tensor-core kernels' partial sums).
-     */
-    record RowMajorLaunch(String kernel, int blocks, int threadsPerBlock, int staticSharedBytes) {
-        RowMajorLaunch(String kernel, int blocks, int threadsPerBlock) {
-            this(kernel, blocks, threadsPerBlock, 0);
-        }
-    }
+    /** The kernel a row-major product runs and its grid: blocks of {@code threadsPerBlock} threads. */
+    record RowMajorLaunch(String kernel, int blocks, int threadsPerBlock) {}
 
     /**
      * The launch of an M × K by N × K row-major product, with an epilogue unless {@code plain}: the tensor cores where
@@ -334,11 +318,7 @@ public final class GemvKernels implements AutoCloseable {
         int warps = oneRowTc ? TC_SPLITS[1] : tensorCoreWarps(n);
         String kernel =
                 oneRowTc ? baseName(format, activation, 8) + "_w" + warps : kernelName(format, activation, m, n);
-        return new RowMajorLaunch(
-                kernel + suffix,
-                Math.ceilDiv(n, TC_ROWS_PER_BLOCK),
-                32 * warps,
-                TC_PARTIAL_BYTES * warps * (m <= 8 ? 1 : m <= MAX_M ? 2 : 4)); // B fragments (B_FRAGMENTS)
+        return new RowMajorLaunch(kernel + suffix, Math.ceilDiv(n, TC_ROWS_PER_BLOCK), 32 * warps);
     }
 
     /**

@@ -23,7 +23,6 @@ final class KernelLibrary implements AutoCloseable {
     private final Arena image;
     private final OwnedHandle library;
     private final Map<String, MemorySegment> kernels = new HashMap<>();
-    private final Map<String, Integer> sharedAllowed = new HashMap<>(); // dynamic shared memory each kernel may take
     private final AtomicBoolean closed = new AtomicBoolean();
     private final KernelLaunch launch;
 
@@ -79,7 +78,7 @@ final class KernelLibrary implements AutoCloseable {
      * @param args the kernel's argument array, in {@code arena}: one pointer per parameter, to its value
      */
     void launch(Arena arena, String name, int grid, int block, MemorySegment args, MemorySegment stream) {
-        launch(arena, name, grid, block, 0, args, stream, launch);
+        launch(arena, name, grid, block, args, stream, launch);
     }
 
     private void launch(
@@ -87,21 +86,12 @@ final class KernelLibrary implements AutoCloseable {
             String name,
             int grid,
             int block,
-            int sharedBytes,
             MemorySegment args,
             MemorySegment stream,
             KernelLaunch order) {
         MemorySegment k = kernel(name);
-        if (sharedBytes > 0) {
-            synchronized (sharedAllowed) {
-                if (sharedAllowed.getOrDefault(name, 0) < sharedBytes) {
-                    Cudart.allowDynamicSharedMemory(k, sharedBytes, name);
-                    sharedAllowed.put(name, sharedBytes);
-                }
-            }
-        }
-        if (order == KernelLaunch.PROGRAMMATIC || sharedBytes > 0) {
-            Cudart.launchKernelEx(arena, k, grid, block, sharedBytes, args, stream, order == KernelLaunch.PROGRAMMATIC);
+        if (order == KernelLaunch.PROGRAMMATIC) {
+            Cudart.launchKernelEx(arena, k, grid, block, args, stream, true);
         } else {
             Cudart.launchKernel(arena, k, grid, block, args, stream);
         }
@@ -113,15 +103,7 @@ final class KernelLibrary implements AutoCloseable {
      * buffer), an {@link Integer}, a {@link Float} or a {@link GemvKernels.Epilogue} (the struct, by value).
      */
     void launch(String name, int grid, int block, Stream stream, Object... args) {
-        launch(launch, name, grid, block, 0, stream, args);
-    }
-
-    /**
-     * {@link #launch(String, int, int, Stream, Object...)} with {@code sharedBytes} of dynamic shared memory a block,
-     * which the kernel need not use: enough of it bounds how many of its blocks an SM holds at once.
-     */
-    void launch(String name, int grid, int block, int sharedBytes, Stream stream, Object... args) {
-        launch(launch, name, grid, block, sharedBytes, stream, args);
+        launch(launch, name, grid, block, stream, args);
     }
 
     /**
@@ -130,11 +112,10 @@ final class KernelLibrary implements AutoCloseable {
      * made resident early; the kernels after it may still be).
      */
     void launchOrdered(String name, int grid, int block, Stream stream, Object... args) {
-        launch(KernelLaunch.ORDERED, name, grid, block, 0, stream, args);
+        launch(KernelLaunch.ORDERED, name, grid, block, stream, args);
     }
 
-    private void launch(
-            KernelLaunch order, String name, int grid, int block, int sharedBytes, Stream stream, Object... args) {
+    private void launch(KernelLaunch order, String name, int grid, int block, Stream stream, Object... args) {
         kernel(name); // a closed library fails before any argument is allocated
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment array = arena.allocate(ValueLayout.ADDRESS, args.length);
@@ -153,7 +134,7 @@ final class KernelLibrary implements AutoCloseable {
                         };
                 array.setAtIndex(ValueLayout.ADDRESS, i, value);
             }
-            launch(arena, name, grid, block, sharedBytes, array, stream.handle(), order);
+            launch(arena, name, grid, block, array, stream.handle(), order);
         }
     }
 

@@ -289,6 +289,9 @@ public final class DecodeStepBenchmark {
             try (ReadFloor floor = profile && partialSums == null && !shape.hasExperts()
                     ? ReadFloor.open(d, predicted, config)
                     : null) {
+                if (floor != null) {
+                    readFloor = floor.seconds(stream, timing, r -> true);
+                }
                 if (profile) {
                     BenchmarkOptions alone = timing.withRepetitions(20);
                     for (DecoderOperator o : shape.operators()) {
@@ -302,17 +305,26 @@ public final class DecodeStepBenchmark {
                         double floorSeconds = launched && floor != null
                                 ? floor.seconds(stream, alone, r -> r.operator() == o)
                                 : Double.NaN;
+                        // in the step: the whole step's median less the step's without this operator, both timed as
+                        // the step is; the routing's lone launches would leave a mixture's experts routed differently
+                        double inStep = launched && !shape.hasExperts()
+                                ? step.medianSeconds()
+                                        - Benchmark.time(stream, timing, 1, i -> d.stepWithout(o, stream))
+                                                .medianSeconds()
+                                : Double.NaN;
+                        double inStepFloor = launched && floor != null
+                                ? readFloor - floor.seconds(stream, timing, r -> r.operator() != o)
+                                : Double.NaN;
                         operators.add(new DecodeStepResult.OperatorTiming(
                                 o,
                                 d.launches(o),
                                 seconds(datasheet, o),
                                 seconds(predicted, o),
                                 measured,
-                                floorSeconds));
+                                floorSeconds,
+                                inStep,
+                                inStepFloor));
                     }
-                }
-                if (floor != null) {
-                    readFloor = floor.seconds(stream, timing, r -> true);
                 }
             }
             Optional<OperationEnergy> energy = meter.map(m ->

@@ -32,7 +32,30 @@ public final class DecodeStepReport {
             double datasheetSeconds,
             double predictedSeconds,
             double measuredSeconds,
-            double readFloorSeconds) {
+            double readFloorSeconds,
+            double inStepSeconds,
+            double inStepFloorSeconds) {
+
+        /** A row not measured in the step. */
+        Row(
+                String config,
+                String operator,
+                int launches,
+                double datasheetSeconds,
+                double predictedSeconds,
+                double measuredSeconds,
+                double readFloorSeconds) {
+            this(
+                    config,
+                    operator,
+                    launches,
+                    datasheetSeconds,
+                    predictedSeconds,
+                    measuredSeconds,
+                    readFloorSeconds,
+                    Double.NaN,
+                    Double.NaN);
+        }
 
         /** A row without a read floor. */
         Row(
@@ -50,6 +73,13 @@ public final class DecodeStepReport {
             return Double.isNaN(measuredSeconds) || Double.isNaN(readFloorSeconds)
                     ? null
                     : measuredSeconds / readFloorSeconds;
+        }
+
+        /** What the operator adds to the step over what its reads add to the read floor. */
+        Double inStepTimesFloor() {
+            return Double.isNaN(inStepSeconds) || Double.isNaN(inStepFloorSeconds)
+                    ? null
+                    : inStepSeconds / inStepFloorSeconds;
         }
 
         Double errorPercent() {
@@ -79,7 +109,21 @@ public final class DecodeStepReport {
                                     "%.1f",
                                     "%.3f",
                                     r -> micros(r.readFloorSeconds())),
-                            Column.<Row>number("vs floor", "vs_read_floor", "%.2fx", "%.3f", Row::timesReadFloor)))
+                            Column.<Row>number("vs floor", "vs_read_floor", "%.2fx", "%.3f", Row::timesReadFloor),
+                            Column.<Row>number(
+                                    "in step us", "in_step_us", "%.1f", "%.3f", r -> micros(r.inStepSeconds())),
+                            Column.<Row>number(
+                                    "its floor in step us",
+                                    "in_step_read_floor_us",
+                                    "%.1f",
+                                    "%.3f",
+                                    r -> micros(r.inStepFloorSeconds())),
+                            Column.<Row>number(
+                                    "vs floor in step",
+                                    "in_step_vs_read_floor",
+                                    "%.2fx",
+                                    "%.3f",
+                                    Row::inStepTimesFloor)))
             .toList());
 
     /** Every configuration of {@code results} in {@code format} (CSV: one table, a row per operator and total). */
@@ -109,7 +153,10 @@ public final class DecodeStepReport {
                         + " the step: the whole step as one graph, median of " + DecodeStepBenchmark.STEP_REPLAYS
                         + " replays. read floor, where measured: each launch replaced by a kernel that only reads that"
                         + " launch's bytes (weights and KV caches from DRAM, activations from L2), graphed, launched"
-                        + " and timed like the measured column; vs floor: measured over it."),
+                        + " and timed like the measured column; vs floor: measured over it. in step: the step less the"
+                        + " step without this operator's launches (each timed as the step), what it costs beside its"
+                        + " neighbours; its floor in step: the read floor less the floor without its reads; vs floor"
+                        + " in step: the one over the other."),
                 format));
         return sb.toString();
     }
@@ -224,7 +271,9 @@ public final class DecodeStepReport {
                     o.datasheetSeconds(),
                     o.predictedSeconds(),
                     o.launches() == 0 ? Double.NaN : o.measuredSeconds(),
-                    o.readFloorSeconds()));
+                    o.readFloorSeconds(),
+                    o.inStepSeconds(),
+                    o.inStepFloorSeconds()));
             launches += o.launches();
         }
         double datasheet = DecodeStepResult.stepPrediction(r.datasheet());
@@ -234,7 +283,16 @@ public final class DecodeStepReport {
                     .filter(o -> o.launches() > 0)
                     .mapToDouble(DecodeStepResult.OperatorTiming::readFloorSeconds)
                     .sum();
-            rows.add(new Row(config, "sum of operators", launches, datasheet, predicted, r.profiledSeconds(), floors));
+            rows.add(new Row(
+                    config,
+                    "sum of operators",
+                    launches,
+                    datasheet,
+                    predicted,
+                    r.profiledSeconds(),
+                    floors,
+                    r.inStepSeconds(),
+                    r.inStepFloorSeconds()));
         }
         rows.add(
                 new Row(config, "step (graph)", r.launches(), datasheet, predicted, r.seconds(), r.readFloorSeconds()));

@@ -112,6 +112,9 @@ public record DecodeStepResult(
      * @param measuredSeconds  the median of its launches of one step
      * @param readFloorSeconds its launches' reads in the step's read floor ({@link StepReads}), timed the same way; NaN
      *                         when not measured
+     * @param inStepSeconds    what it adds to the step: the step's median less the median of the step without its
+     *                         launches ({@code DenseDecoder.stepWithout}); NaN when not measured
+     * @param inStepFloorSeconds what its reads add to the read floor, likewise; NaN when not measured
      */
     public record OperatorTiming(
             DecoderOperator operator,
@@ -119,7 +122,28 @@ public record DecodeStepResult(
             double datasheetSeconds,
             double predictedSeconds,
             double measuredSeconds,
-            double readFloorSeconds) {
+            double readFloorSeconds,
+            double inStepSeconds,
+            double inStepFloorSeconds) {
+
+        /** An operator timed on its own beside its read floor, not in the step. */
+        public OperatorTiming(
+                DecoderOperator operator,
+                int launches,
+                double datasheetSeconds,
+                double predictedSeconds,
+                double measuredSeconds,
+                double readFloorSeconds) {
+            this(
+                    operator,
+                    launches,
+                    datasheetSeconds,
+                    predictedSeconds,
+                    measuredSeconds,
+                    readFloorSeconds,
+                    Double.NaN,
+                    Double.NaN);
+        }
 
         /** An operator timed without its read floor. */
         public OperatorTiming(
@@ -234,6 +258,27 @@ public record DecodeStepResult(
                         .sum();
     }
 
+    /**
+     * Sum of what the launched operators add to the step ({@link OperatorTiming#inStepSeconds}), or NaN where they were
+     * not timed in the step.
+     */
+    public double inStepSeconds() {
+        return sumLaunched(OperatorTiming::inStepSeconds);
+    }
+
+    /** Sum of what the launched operators' reads add to the read floor, or NaN where not timed. */
+    public double inStepFloorSeconds() {
+        return sumLaunched(OperatorTiming::inStepFloorSeconds);
+    }
+
+    private double sumLaunched(java.util.function.ToDoubleFunction<OperatorTiming> seconds) {
+        List<OperatorTiming> launched =
+                operators.stream().filter(o -> o.launches() > 0).toList();
+        return launched.isEmpty()
+                ? Double.NaN
+                : launched.stream().mapToDouble(seconds).sum(); // NaN if any is
+    }
+
     /** A prediction's time without the operators the step does not run (the embedding lookup). */
     public static double stepPrediction(ModelPrediction p) {
         double t = p.timeSeconds();
@@ -299,6 +344,13 @@ public record DecodeStepResult(
                                 readFloorSeconds * 1e6,
                                 launches,
                                 readFloorSeconds / seconds * 100))
+                + (Double.isNaN(inStepSeconds())
+                        ? ""
+                        : String.format(
+                                Locale.ROOT,
+                                "; its operators in the step sum to %.1f us (%+.1f %%)",
+                                inStepSeconds() * 1e6,
+                                (inStepSeconds() / seconds - 1) * 100))
                 + (Double.isNaN(expertsRead) ? "" : expertsNote())
                 + energy.map(e -> String.format(
                                 Locale.ROOT,

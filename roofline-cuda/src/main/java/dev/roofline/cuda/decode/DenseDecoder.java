@@ -405,18 +405,43 @@ public final class DenseDecoder implements AutoCloseable {
 
     /** Enqueues one decode step. */
     public void step(Stream stream) {
+        step(null, stream);
+    }
+
+    /**
+     * Enqueues one decode step without the launches of {@code skipped} (on whatever the buffers hold, the kernels after
+     * it reading what it last wrote): the step less one operator, so that the step's time less this one's is what that
+     * operator costs inside the graph, beside its neighbours, rather than timed on its own ({@link #enqueue}).
+     */
+    public void stepWithout(DecoderOperator skipped, Stream stream) {
+        requireOperator(skipped);
+        step(skipped, stream);
+    }
+
+    private void step(DecoderOperator skipped, Stream stream) {
+        boolean norms = skipped != DecoderOperator.ADD_RMSNORM;
         for (int l = 0; l < shape.layers(); l++) {
-            if (!fusedNorms || l == 0) {
+            if (norms && (!fusedNorms || l == 0)) {
                 inputNorm(l, stream);
             }
             for (DecoderOperator o : experts == null ? LAYER_ORDER : EXPERT_LAYER_ORDER) {
-                layer(o, l, stream);
+                if (o != skipped) {
+                    layer(o, l, stream);
+                }
             }
         }
-        if (!fusedNorms) {
+        if (norms && !fusedNorms) {
             finalNorm(stream);
         }
-        layer(DecoderOperator.LM_HEAD, 0, stream);
+        if (skipped != DecoderOperator.LM_HEAD) {
+            layer(DecoderOperator.LM_HEAD, 0, stream);
+        }
+    }
+
+    private void requireOperator(DecoderOperator operator) {
+        if (!shape.operators().contains(operator)) {
+            throw new IllegalArgumentException(operator + " is not an operator of this decoder's step");
+        }
     }
 
     /**
@@ -575,9 +600,7 @@ public final class DenseDecoder implements AutoCloseable {
      * without the others: on whatever the buffers hold, for timing the operator on its own.
      */
     public void enqueue(DecoderOperator operator, Stream stream) {
-        if (!shape.operators().contains(operator)) {
-            throw new IllegalArgumentException(operator + " is not an operator of this decoder's step");
-        }
+        requireOperator(operator);
         if (operator == DecoderOperator.LM_HEAD) {
             layer(operator, 0, stream);
             return;

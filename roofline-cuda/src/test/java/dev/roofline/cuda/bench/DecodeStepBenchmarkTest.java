@@ -66,11 +66,13 @@ class DecodeStepBenchmarkTest {
     void eachOperatorAndTheStepStandBesideTheirReadFloors() {
         ModelPrediction p = Transformer.of(Models.LLAMA_3_8B, Hardware.H200)
                 .predict(DecodeStepBenchmark.workload(WeightFormat.FP8_E4M3, 1, 1024));
-        // q/k/v measured 350 us against reads of its bytes taking 250 us; o 200 us against 160 us; the rest not
-        // profiled; the step 2700 us against a read floor of 2200 us
+        // q/k/v measured 350 us against reads of its bytes taking 250 us; o 200 us against 160 us, and in the step
+        // 180 us against its reads' 120 us in the floor; the rest not profiled; the step 2700 us against a read floor
+        // of 2200 us
         List<DecodeStepResult.OperatorTiming> ops = List.of(
                 new DecodeStepResult.OperatorTiming(DecoderOperator.QKV_PROJ, 32, 1e-4, 1e-4, 350e-6, 250e-6),
-                new DecodeStepResult.OperatorTiming(DecoderOperator.O_PROJ, 32, 1e-4, 1e-4, 200e-6, 160e-6));
+                new DecodeStepResult.OperatorTiming(
+                        DecoderOperator.O_PROJ, 32, 1e-4, 1e-4, 200e-6, 160e-6, 180e-6, 120e-6));
         DecodeStepResult r = new DecodeStepResult(
                 "Llama-3-8B",
                 new DecodeStepBenchmark.Config(WeightFormat.FP8_E4M3, 1, 1024, KernelLaunch.PROGRAMMATIC),
@@ -94,6 +96,9 @@ class DecodeStepBenchmarkTest {
         assertThat(rows.get(1).timesReadFloor()).isCloseTo(1.25, within(1e-12));
         assertThat(rows.get(2).readFloorSeconds()).isCloseTo(410e-6, within(1e-15));
         assertThat(rows.get(3).timesReadFloor()).isCloseTo(2700.0 / 2200, within(1e-12));
+        // 180 / 120 = 1.50x in the step; q/k/v was not timed in the step
+        assertThat(rows.get(1).inStepTimesFloor()).isCloseTo(1.5, within(1e-12));
+        assertThat(rows.get(0).inStepTimesFloor()).isNull();
         assertThat(r.toString())
                 .contains("; read floor 2200.0 us (322 launches, each reading its bytes), 81.5 % of it");
         String text = DecodeStepReport.render(
@@ -114,7 +119,45 @@ class DecodeStepBenchmarkTest {
                 .contains("read floor us")
                 .contains("vs floor")
                 .contains("1.40x")
-                .contains("1.23x");
+                .contains("1.23x")
+                .contains("in step us")
+                .contains("180.0")
+                .contains("1.50x");
+    }
+
+    @Test
+    void theOperatorsInTheStepSumBesideTheStep() {
+        ModelPrediction p = Transformer.of(Models.LLAMA_3_8B, Hardware.H200)
+                .predict(DecodeStepBenchmark.workload(WeightFormat.FP8_E4M3, 1, 1024));
+        // in the step q/k/v adds 1500 us (its reads 1200 us to the floor) and o 1100 us (its reads 900 us): 2600 us
+        // against a step of 2700 us is -3.7 %, their reads 2100 us; an operator with no launch of its own counts
+        // nothing
+        List<DecodeStepResult.OperatorTiming> ops = List.of(
+                new DecodeStepResult.OperatorTiming(
+                        DecoderOperator.QKV_PROJ, 32, 1e-4, 1e-4, 1600e-6, 1250e-6, 1500e-6, 1200e-6),
+                new DecodeStepResult.OperatorTiming(DecoderOperator.ROPE_APPEND, 0, 1e-7, 1e-7, 0),
+                new DecodeStepResult.OperatorTiming(
+                        DecoderOperator.O_PROJ, 32, 1e-4, 1e-4, 1200e-6, 950e-6, 1100e-6, 900e-6));
+        DecodeStepResult r = new DecodeStepResult(
+                "Llama-3-8B",
+                new DecodeStepBenchmark.Config(WeightFormat.FP8_E4M3, 1, 1024, KernelLaunch.PROGRAMMATIC),
+                2700e-6,
+                p,
+                p,
+                1,
+                1,
+                ops,
+                Optional.empty(),
+                null,
+                Double.NaN,
+                64,
+                2200e-6);
+        assertThat(r.inStepSeconds()).isCloseTo(2600e-6, within(1e-15));
+        assertThat(r.inStepFloorSeconds()).isCloseTo(2100e-6, within(1e-15));
+        DecodeStepReport.Row sum = DecodeStepReport.rows(r).get(3);
+        assertThat(sum.operator()).isEqualTo("sum of operators");
+        assertThat(sum.inStepTimesFloor()).isCloseTo(2600.0 / 2100, within(1e-12));
+        assertThat(r.toString()).contains("; its operators in the step sum to 2600.0 us (-3.7 %)");
     }
 
     @Test

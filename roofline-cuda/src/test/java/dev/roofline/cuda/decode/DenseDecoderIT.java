@@ -133,6 +133,72 @@ class DenseDecoderIT {
         }
     }
 
+    /**
+     * The step less one operator ({@link DenseDecoder#stepWithout}) skips that operator's launches only: without
+     * {@code lm_head} the logits stay as they were (zero here); without the attention the step reads the attention
+     * output an earlier step left (here another token's), so its logits differ from the whole step's on the same input;
+     * the whole step after them gives its logits again (within the FP32 atomics' summation order: 1e-3).
+     */
+    @Test
+    void theStepWithoutAnOperatorSkipsItsLaunchesOnly() {
+        ReferenceDecoder.Weights random = ReferenceDecoder.Weights.random(CONFIG, LAYERS, 44);
+        java.util.function.IntFunction<short[]> inputs = gaussianInputs(1, 5);
+        short[] x0 = inputs.apply(0);
+        short[] x1 = inputs.apply(1);
+        try (DecoderWeights w = upload(random, WeightFormat.FP8_E4M3, new ArrayList<>());
+                Stream stream = Stream.create();
+                DenseDecoder d = DenseDecoder.create(
+                        Cuda.device(0), SHAPE, w, CONFIG.invFreq(), 1e-5f, 1, 8, KernelLaunch.PROGRAMMATIC)) {
+            run(d, 0, x0, null, stream);
+            short[] whole = run(d, 1, x1, null, stream);
+            assertThat(relativeDifference(whole, new short[whole.length]))
+                    .as("the whole step's logits")
+                    .isEqualTo(1.0);
+
+            d.logits().fill(0);
+            assertThat(run(d, 1, x1, DecoderOperator.LM_HEAD, stream))
+                    .as("logits without lm_head")
+                    .isEqualTo(new short[whole.length]);
+
+            run(d, 1, x0, null, stream);
+            assertThat(relativeDifference(run(d, 1, x1, DecoderOperator.ATTENTION, stream), whole))
+                    .as("logits without the attention against the whole step's")
+                    .isGreaterThan(0.05);
+
+            assertThat(relativeDifference(run(d, 1, x1, null, stream), whole))
+                    .as("the whole step again")
+                    .isLessThan(1e-3);
+
+            assertThatThrownBy(() -> d.stepWithout(DecoderOperator.ROUTER, stream))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("ROUTER is not an operator of this decoder's step");
+        }
+    }
+
+    /** One step at {@code position} on input {@code x}, without {@code skipped} unless null; its logits. */
+    private static short[] run(DenseDecoder d, int position, short[] x, DecoderOperator skipped, Stream stream) {
+        d.setPositions(new int[] {position});
+        d.setInput(x);
+        if (skipped == null) {
+            d.step(stream);
+        } else {
+            d.stepWithout(skipped, stream);
+        }
+        stream.synchronize();
+        return d.logits().toShortArray();
+    }
+
+    /** ||a - b|| / ||b|| over FP16 values (1 when b is all zero and a is not). */
+    private static double relativeDifference(short[] a, short[] b) {
+        double diff = 0, norm = 0;
+        for (int i = 0; i < a.length; i++) {
+            double x = Float.float16ToFloat(a[i]), y = Float.float16ToFloat(b[i]);
+            diff += (x - y) * (x - y);
+            norm += y * y;
+        }
+        return norm == 0 ? (diff == 0 ? 0 : 1) : Math.sqrt(diff / norm);
+    }
+
     @Test
     void aPositionBeyondTheCapacityIsRefused() {
         ReferenceDecoder.Weights random = ReferenceDecoder.Weights.random(CONFIG, LAYERS, 1);

@@ -55,6 +55,7 @@ struct RoutedRows {
         const int r = DOWN ? slot[m] : slot[m] / top_k;
         return x + static_cast<size_t>(r) * K;
     }
+    __device__ __forceinline__ void prefetch(int, int, int) const {}
     __device__ __forceinline__ void store(int m, int n, int N, float v) const {
         const size_t at = static_cast<size_t>(slot[m]) * N + n;
         if constexpr (DOWN) static_cast<float*>(y)[at] = v * weights[slot[m]];

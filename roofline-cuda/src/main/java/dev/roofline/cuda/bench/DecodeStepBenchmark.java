@@ -306,7 +306,8 @@ public final class DecodeStepBenchmark {
                                 ? floor.seconds(stream, alone, r -> r.operator() == o)
                                 : Double.NaN;
                         // in the step: the whole step's median less the step's without this operator, both timed as
-                        // the step is; the routing's lone launches would leave a mixture's experts routed differently
+                        // the step is; not for a mixture, whose step without its router or top-k would route by stale
+                        // logits and read other experts than the step does
                         double inStep = launched && !shape.hasExperts()
                                 ? step.medianSeconds()
                                         - Benchmark.time(stream, timing, 1, i -> d.stepWithout(o, stream))

@@ -36,28 +36,7 @@ public final class DecodeStepReport {
             double inStepSeconds,
             double inStepFloorSeconds) {
 
-        /** A row not measured in the step. */
-        Row(
-                String config,
-                String operator,
-                int launches,
-                double datasheetSeconds,
-                double predictedSeconds,
-                double measuredSeconds,
-                double readFloorSeconds) {
-            this(
-                    config,
-                    operator,
-                    launches,
-                    datasheetSeconds,
-                    predictedSeconds,
-                    measuredSeconds,
-                    readFloorSeconds,
-                    Double.NaN,
-                    Double.NaN);
-        }
-
-        /** A row without a read floor. */
+        /** A row without a read floor, not measured in the step. */
         Row(
                 String config,
                 String operator,
@@ -65,21 +44,30 @@ public final class DecodeStepReport {
                 double datasheetSeconds,
                 double predictedSeconds,
                 double measuredSeconds) {
-            this(config, operator, launches, datasheetSeconds, predictedSeconds, measuredSeconds, Double.NaN);
+            this(
+                    config,
+                    operator,
+                    launches,
+                    datasheetSeconds,
+                    predictedSeconds,
+                    measuredSeconds,
+                    Double.NaN,
+                    Double.NaN,
+                    Double.NaN);
         }
 
         /** Measured over the read floor: 1 is a kernel that only streams what it must read. */
         Double timesReadFloor() {
-            return Double.isNaN(measuredSeconds) || Double.isNaN(readFloorSeconds)
-                    ? null
-                    : measuredSeconds / readFloorSeconds;
+            return ratio(measuredSeconds, readFloorSeconds);
         }
 
         /** What the operator adds to the step over what its reads add to the read floor. */
         Double inStepTimesFloor() {
-            return Double.isNaN(inStepSeconds) || Double.isNaN(inStepFloorSeconds)
-                    ? null
-                    : inStepSeconds / inStepFloorSeconds;
+            return ratio(inStepSeconds, inStepFloorSeconds);
+        }
+
+        private static Double ratio(double over, double under) {
+            return Double.isNaN(over) || Double.isNaN(under) ? null : over / under;
         }
 
         Double errorPercent() {
@@ -294,8 +282,16 @@ public final class DecodeStepReport {
                     r.inStepSeconds(),
                     r.inStepFloorSeconds()));
         }
-        rows.add(
-                new Row(config, "step (graph)", r.launches(), datasheet, predicted, r.seconds(), r.readFloorSeconds()));
+        rows.add(new Row(
+                config,
+                "step (graph)",
+                r.launches(),
+                datasheet,
+                predicted,
+                r.seconds(),
+                r.readFloorSeconds(),
+                Double.NaN,
+                Double.NaN));
         return rows;
     }
 

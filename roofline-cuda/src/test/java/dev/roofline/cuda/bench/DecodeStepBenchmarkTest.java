@@ -64,8 +64,6 @@ class DecodeStepBenchmarkTest {
 
     @Test
     void eachOperatorAndTheStepStandBesideTheirReadFloors() {
-        ModelPrediction p = Transformer.of(Models.LLAMA_3_8B, Hardware.H200)
-                .predict(DecodeStepBenchmark.workload(WeightFormat.FP8_E4M3, 1, 1024));
         // q/k/v measured 350 us against reads of its bytes taking 250 us; o 200 us against 160 us, and in the step
         // 180 us against its reads' 120 us in the floor; the rest not profiled; the step 2700 us against a read floor
         // of 2200 us
@@ -73,20 +71,7 @@ class DecodeStepBenchmarkTest {
                 new DecodeStepResult.OperatorTiming(DecoderOperator.QKV_PROJ, 32, 1e-4, 1e-4, 350e-6, 250e-6),
                 new DecodeStepResult.OperatorTiming(
                         DecoderOperator.O_PROJ, 32, 1e-4, 1e-4, 200e-6, 160e-6, 180e-6, 120e-6));
-        DecodeStepResult r = new DecodeStepResult(
-                "Llama-3-8B",
-                new DecodeStepBenchmark.Config(WeightFormat.FP8_E4M3, 1, 1024, KernelLaunch.PROGRAMMATIC),
-                2700e-6,
-                p,
-                p,
-                1,
-                1,
-                ops,
-                Optional.empty(),
-                null,
-                Double.NaN,
-                322,
-                2200e-6);
+        DecodeStepResult r = fp8Step(ops, 322);
         List<DecodeStepReport.Row> rows = DecodeStepReport.rows(r);
         assertThat(rows)
                 .extracting(DecodeStepReport.Row::operator)
@@ -127,8 +112,6 @@ class DecodeStepBenchmarkTest {
 
     @Test
     void theOperatorsInTheStepSumBesideTheStep() {
-        ModelPrediction p = Transformer.of(Models.LLAMA_3_8B, Hardware.H200)
-                .predict(DecodeStepBenchmark.workload(WeightFormat.FP8_E4M3, 1, 1024));
         // in the step q/k/v adds 1500 us (its reads 1200 us to the floor) and o 1100 us (its reads 900 us): 2600 us
         // against a step of 2700 us is -3.7 %, their reads 2100 us; an operator with no launch of its own counts
         // nothing
@@ -138,7 +121,20 @@ class DecodeStepBenchmarkTest {
                 new DecodeStepResult.OperatorTiming(DecoderOperator.ROPE_APPEND, 0, 1e-7, 1e-7, 0),
                 new DecodeStepResult.OperatorTiming(
                         DecoderOperator.O_PROJ, 32, 1e-4, 1e-4, 1200e-6, 950e-6, 1100e-6, 900e-6));
-        DecodeStepResult r = new DecodeStepResult(
+        DecodeStepResult r = fp8Step(ops, 64);
+        assertThat(r.inStepSeconds()).isCloseTo(2600e-6, within(1e-15));
+        assertThat(r.inStepFloorSeconds()).isCloseTo(2100e-6, within(1e-15));
+        DecodeStepReport.Row sum = DecodeStepReport.rows(r).get(3);
+        assertThat(sum.operator()).isEqualTo("sum of operators");
+        assertThat(sum.inStepTimesFloor()).isCloseTo(2600.0 / 2100, within(1e-12));
+        assertThat(r.toString()).contains("; its operators in the step sum to 2600.0 us (-3.7 %)");
+    }
+
+    /** Llama-3-8B FP8 at batch 1 × 1k: a step of 2700 us with {@code ops}, {@code launches} and a read floor of 2200 us. */
+    private static DecodeStepResult fp8Step(List<DecodeStepResult.OperatorTiming> ops, int launches) {
+        ModelPrediction p = Transformer.of(Models.LLAMA_3_8B, Hardware.H200)
+                .predict(DecodeStepBenchmark.workload(WeightFormat.FP8_E4M3, 1, 1024));
+        return new DecodeStepResult(
                 "Llama-3-8B",
                 new DecodeStepBenchmark.Config(WeightFormat.FP8_E4M3, 1, 1024, KernelLaunch.PROGRAMMATIC),
                 2700e-6,
@@ -150,14 +146,8 @@ class DecodeStepBenchmarkTest {
                 Optional.empty(),
                 null,
                 Double.NaN,
-                64,
+                launches,
                 2200e-6);
-        assertThat(r.inStepSeconds()).isCloseTo(2600e-6, within(1e-15));
-        assertThat(r.inStepFloorSeconds()).isCloseTo(2100e-6, within(1e-15));
-        DecodeStepReport.Row sum = DecodeStepReport.rows(r).get(3);
-        assertThat(sum.operator()).isEqualTo("sum of operators");
-        assertThat(sum.inStepTimesFloor()).isCloseTo(2600.0 / 2100, within(1e-12));
-        assertThat(r.toString()).contains("; its operators in the step sum to 2600.0 us (-3.7 %)");
     }
 
     @Test

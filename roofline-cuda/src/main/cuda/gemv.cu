@@ -73,8 +73,8 @@ __device__ __forceinline__ uint4 load_stream(const void* p) {
 // Asks L1 for the line holding p; no register holds anything until the load that uses it. The tensor-core kernels ask
 // at their start for their tail's operands (row scales, the epilogue's residual and norm weight), so that the tail,
 // with no weight bytes left in flight, does not wait a memory round trip for them: Llama-3-8B's FP8 steps on an H200
-// 14-15 us faster at batch 1 and 20-22 us at batch 8. Not the norm's sums, one line that every block would ask for
-// at once, nor in the CUDA-core kernels: both made steps slower, the gate/up product twice as slow
+// 14-15 us faster at batch 1 and 20 us at batch 8. Not the norm's sums, one line that every block would ask for at
+// once, nor in the CUDA-core kernels: the two together made the gate/up product 1.5-2x slower in the step
 // (docs/measurements/2026-11-27-issue15-in-step-h200).
 __device__ __forceinline__ void prefetch_l1(const void* p) {
     asm volatile("prefetch.global.L1 [%0];" ::"l"(p));

@@ -771,7 +771,9 @@ __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void*
         rb = __ldg(row_emax + r1);
     }
 
-    if (threadIdx.x < NB * 4 * 32) { // the tail's operands, asked for by the thread that stores each output
+    // the tail's operands, each asked for by the thread that stores its output (the first of two where 8 warps store
+    // 32 rows' outputs)
+    if (threadIdx.x < NB * 4 * 32) {
         const int e = threadIdx.x, f = e / 128, c = (e / 32) & 3, l = e & 31;
         const int row = n0 + (l >> 2) + 8 * (c >> 1), m = 8 * f + 2 * (l & 3) + (c & 1);
         if (m < m_count && row < N) {

@@ -702,6 +702,17 @@ struct TcStep16 {
 };
 
 // this lane's scale entry of one step: NVFP4 2 e4m3 bytes (blocks 2q, 2q+1), MXFP4 1 E8M0 byte (block q), INT4 the float
+// Output e (0 .. NB * 4 * 32 - 1) of a tensor-core block whose rows start at n0: accumulator c of B fragment f in lane
+// l, which holds weight row n0 + (l >> 2) + 8 (c >> 1) and activation row 8 f + 2 (l & 3) + (c & 1) (D's layout:
+// c0, c1 = row g, columns 2q, 2q+1; c2, c3 = row g + 8)
+struct TcOutput {
+    int f, c, l, row, m;
+};
+__device__ __forceinline__ TcOutput tc_output(int e, int n0) {
+    const int f = e / 128, c = (e / 32) & 3, l = e & 31;
+    return {f, c, l, n0 + (l >> 2) + 8 * (c >> 1), 8 * f + 2 * (l & 3) + (c & 1)};
+}
+
 template <Fmt F>
 __device__ __forceinline__ uint32_t load_step_scale(const uint8_t* p) {
     if constexpr (F == Fmt::NVFP4) return __ldg(reinterpret_cast<const unsigned short*>(p)); // 2-byte aligned
@@ -774,8 +785,7 @@ __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void*
     // the tail's operands, each asked for by the thread that stores its output (the first of two where 8 warps store
     // 32 rows' outputs)
     if (threadIdx.x < NB * 4 * 32) {
-        const int e = threadIdx.x, f = e / 128, c = (e / 32) & 3, l = e & 31;
-        const int row = n0 + (l >> 2) + 8 * (c >> 1), m = 8 * f + 2 * (l & 3) + (c & 1);
+        const auto [f, c, l, row, m] = tc_output(threadIdx.x, n0);
         if (m < m_count && row < N) {
             if constexpr (ROW_SCALE) prefetch_l1(static_cast<const float*>(scales) + row);
             rows.prefetch(m, row, N);
@@ -873,9 +883,7 @@ __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void*
     // NVFP4: FP16 2^-14 (e2m1) x 2^6 (scale) = 2^-8; BF16 2^-126 x 2^119 = 2^-7
     const float out_scale = F == Fmt::NVFP4 ? global * (BF_A ? 128.f : 256.f) : 1.f;
     for (int e = threadIdx.x; e < NB * 4 * 32; e += WARPS * 32) { // whole warps: NB * 4 * 32 is a multiple of 32
-        const int f = e / 128, c = (e / 32) & 3, l = e & 31;
-        const int row = n0 + (l >> 2) + 8 * (c >> 1);
-        const int m = 8 * f + 2 * (l & 3) + (c & 1);
+        const auto [f, c, l, row, m] = tc_output(e, n0);
         [[maybe_unused]] float sq = 0.f;
         if (m < m_count && row < N) {
             float v = 0.f;

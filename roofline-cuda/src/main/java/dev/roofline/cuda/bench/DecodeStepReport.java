@@ -267,10 +267,7 @@ public final class DecodeStepReport {
         double datasheet = DecodeStepResult.stepPrediction(r.datasheet());
         double predicted = DecodeStepResult.stepPrediction(r.predicted());
         if (!r.operators().isEmpty()) {
-            double floors = r.operators().stream()
-                    .filter(o -> o.launches() > 0)
-                    .mapToDouble(DecodeStepResult.OperatorTiming::readFloorSeconds)
-                    .sum();
+            double floors = r.sumOfLaunched(DecodeStepResult.OperatorTiming::readFloorSeconds);
             rows.add(new Row(
                     config,
                     "sum of operators",

@@ -263,20 +263,21 @@ public record DecodeStepResult(
      * not timed in the step.
      */
     public double inStepSeconds() {
-        return sumLaunched(OperatorTiming::inStepSeconds);
+        return sumOfLaunched(OperatorTiming::inStepSeconds);
     }
 
     /** Sum of what the launched operators' reads add to the read floor, or NaN where not timed. */
     public double inStepFloorSeconds() {
-        return sumLaunched(OperatorTiming::inStepFloorSeconds);
+        return sumOfLaunched(OperatorTiming::inStepFloorSeconds);
     }
 
-    private double sumLaunched(java.util.function.ToDoubleFunction<OperatorTiming> seconds) {
+    /** {@code seconds} summed over the operators with launches of their own; NaN if any is NaN or none has one. */
+    double sumOfLaunched(java.util.function.ToDoubleFunction<OperatorTiming> seconds) {
         List<OperatorTiming> launched =
                 operators.stream().filter(o -> o.launches() > 0).toList();
         return launched.isEmpty()
                 ? Double.NaN
-                : launched.stream().mapToDouble(seconds).sum(); // NaN if any is
+                : launched.stream().mapToDouble(seconds).sum();
     }
 
     /** A prediction's time without the operators the step does not run (the embedding lookup). */

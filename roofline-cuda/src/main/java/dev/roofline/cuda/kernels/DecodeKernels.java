@@ -40,7 +40,12 @@ public final class DecodeKernels implements AutoCloseable {
     public static final int ATTENTION_MIN_CHUNK = 32;
     /** Columns of a head one block of the attention's merge writes (REDUCE_COLS in decode.cu). */
     static final int ATTENTION_REDUCE_COLUMNS = 32;
-    /** Chunks are whole multiples of this many tokens (the token rows the attention block reads at once: 8 or 16). */
+    /**
+     * Chunks are whole multiples of this many tokens (the token rows the attention block reads at once: 8 or 16). The
+     * split pass is correct at any chunk; multiples of 1, 8, 32 or 64 tokens ran the FP16 attention at one sequence
+     * and 8k or 16k tokens no faster on an H200, up to 3.6 % slower
+     * (docs/measurements/2026-11-27-issue15-fp8-gateup-grid-h200).
+     */
     static final int ATTENTION_CHUNK_STEP = 16;
     /**
      * The widest row {@link #addRmsNorm} takes: its 256 threads keep eight 16-byte pieces each in registers

@@ -366,11 +366,14 @@ extern "C" __global__ void __launch_bounds__(256) decode_silu_mul_f16(const half
 // last block of each KV head instead of decode_attention_reduce, and RoPE with the KV append done here instead of in
 // decode_rope_append.
 // Three phases over the chunk (at most MAX_CHUNK<QPK> tokens): the logits, into shared memory; their max and sum; then
-// the values. With FP16 caches both products run on the tensor cores (mma.sync m16n8k16: the group's heads are the rows
-// of A, 8 key rows or 16 value rows by ldmatrix the B fragments, each warp on a quarter of the head's columns for the
-// values). BF16 and FP8 caches take them on the CUDA cores: D/8 threads per token row with one 16-byte (8-byte for FP8)
+// the values. With FP16 caches, and FP8 ones at D = 128, both products run on the tensor cores (mma.sync m16n8k16: the
+// group's heads are the rows of A, 8 key rows or 16 value rows the B fragments, each warp on a quarter of the head's
+// columns for the values; FP8 codes are widened to FP16 on their way into the fragments, exactly). BF16 caches, and FP8
+// ones at D = 64, take them on the CUDA cores: D/8 threads per token row with one 16-byte (8-byte for FP8)
 // shared-memory read each for the logits, then the values the same way, each thread summing its 8 columns over every
-// ROWS-th token, the ROWS partial sums added through shared memory.
+// ROWS-th token, the ROWS partial sums added through shared memory. On the CUDA cores the FP8 pass was bound by its
+// instructions (its widening and FMAs per element): on the tensor cores it runs 1.22-1.29x as fast on an H200 at one to
+// 32 rows of 8k-32k tokens (docs/measurements/2026-11-27-issue15-fp8-kv-tensor-cores-h200).
 // The chunk reaches shared memory as a stream of ATTENTION_TILE_BYTES tiles, first the keys' then the values', through
 // a ring of STAGES slots filled by cp.async (ATTENTION_STAGES, ATTENTION_STAGES_MMA on the tensor cores): STAGES - 1
 // tiles are in flight while one is used, and the first
@@ -383,9 +386,9 @@ constexpr int ATTENTION_THREADS = 128;
 constexpr int ATTENTION_MAX_CHUNK = 512;
 template <int QPK> inline constexpr int MAX_CHUNK = QPK > 4 ? 256 : ATTENTION_MAX_CHUNK;
 constexpr int ATTENTION_TILE_BYTES = 8192;
-// Ring slots: 4 on the CUDA cores; 3 where both products run on the tensor cores: with padded logit rows 3 streamed
-// 0.6-4.6 % faster there than 4 at every FP16 configuration measured, and on the CUDA cores it was slower (BF16 at
-// batch 1 x 1k by 9 %; docs/design/decode-kernels.md).
+// Ring slots: 4 on the CUDA cores; 3 where both products run on the tensor cores (FP8 caches there too, not measured
+// apart): with padded logit rows 3 streamed 0.6-4.6 % faster there than 4 at every FP16 configuration measured, and on
+// the CUDA cores it was slower (BF16 at batch 1 x 1k by 9 %; docs/design/decode-kernels.md).
 constexpr int ATTENTION_STAGES = 4;
 constexpr int ATTENTION_STAGES_MMA = 3;
 // Floats past each head's row of logits in shared memory on the tensor cores: rows 8 banks apart, so the fragments'
@@ -436,6 +439,12 @@ __device__ __forceinline__ uint32_t half2_bits(float lo, float hi) {
 // XOR row % 8): the 8 rows one ldmatrix reads at the same piece then fall in 8 different bank groups.
 template <int ROW_BYTES> __device__ __forceinline__ int swizzled(int row, int piece) {
     return row * ROW_BYTES + ((piece ^ (row & 7)) << 4);
+}
+
+// Two E4M3 codes (the low and high byte of `two`) as an FP16 pair, exactly (every E4M3 value is an FP16 value)
+__device__ __forceinline__ uint32_t e4m3x2_to_half2_bits(uint32_t two) {
+    __half2_raw h = __nv_cvt_fp8x2_to_halfraw2(static_cast<__nv_fp8x2_storage_t>(two & 0xffffu), __NV_E4M3);
+    return *reinterpret_cast<uint32_t*>(&h);
 }
 
 // Sums v[0..N) over the LANES lanes of a row group (lanes sub = 0..LANES-1, adjacent in the warp), leaving lane sub
@@ -492,8 +501,12 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     constexpr int COPIES = ATTENTION_TILE_BYTES / 16 / ATTENTION_THREADS; // cp.async per thread per tile
     constexpr int SR = RPT < SCATTER_ROWS ? RPT : SCATTER_ROWS;
     // FP16 caches take both products on the tensor cores (mma.sync m16n8k16, FP32 accumulators): the heads are the
-    // rows of A, at most 8 of its 16. bf16 (q would be rounded to bf16) and FP8 ones stay on the CUDA cores.
-    constexpr bool MMA = std::is_same<C, half>::value; // mma_16816: gemv.cu's, which includes this file
+    // rows of A, at most 8 of its 16; so do FP8 ones at D = 128 (MMA8), q staying FP16 and the codes widened to FP16.
+    // BF16 ones (q would be rounded to BF16) and FP8 ones at D = 64 (rows of 4 pieces, which the 8-row swizzle and the
+    // 32-column warp slices assume 8 of) stay on the CUDA cores.
+    constexpr bool MMA16 = std::is_same<C, half>::value; // mma_16816: gemv.cu's, which includes this file
+    constexpr bool MMA8 = std::is_same<C, __nv_fp8_e4m3>::value && D == 128; // FP8 codes widened to FP16 fragments
+    constexpr bool MMA = MMA16 || MMA8;
     constexpr int STAGES = MMA ? ATTENTION_STAGES_MMA : ATTENTION_STAGES;
     constexpr int S_P_PAD = MMA ? S_P_PAD_MMA : 0;
     static_assert(TILE % ROWS == 0 && MAX_CHUNK<QPK> % TILE == 0, "whole tiles of whole row groups");
@@ -568,7 +581,8 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
 
     float qv[QPK][VEC];
     // the tensor cores' A fragments of q (rows: the heads, lane / 4 of them in each lane's rows; rows 8-15 and the
-    // heads past QPK zero): halves 2 (lane % 4), +1 and +8, +9 of each 16 of the head's D
+    // heads past QPK zero): halves 2 (lane % 4), +1 and +8, +9 of each 16 of the head's D; for FP8 keys halves
+    // 4 (lane % 4) .. +3, the k each lane's one 4-byte key read holds (the logits below)
     const int lane = threadIdx.x & 31;
     const int warp = threadIdx.x >> 5;
     const int qh = lane >> 2;
@@ -579,9 +593,10 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
             qa[ks][0] = 0u;
             qa[ks][1] = 0u;
             if (qh < QPK) {
-                const half* qp = q + (size_t)b * q_row_stride + (size_t)(g * QPK + qh) * D + ks * 16 + (lane & 3) * 2;
+                const half* qp = q + (size_t)b * q_row_stride + (size_t)(g * QPK + qh) * D + ks * 16 +
+                                 (lane & 3) * (MMA8 ? 4 : 2);
                 qa[ks][0] = *reinterpret_cast<const uint32_t*>(qp);
-                qa[ks][1] = *reinterpret_cast<const uint32_t*>(qp + 8);
+                qa[ks][1] = *reinterpret_cast<const uint32_t*>(qp + (MMA8 ? 2 : 8));
             }
         }
     } else {
@@ -619,13 +634,28 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
             // steps (A: q, B: 8 key rows by ldmatrix), lane holding heads' logits of tokens 2 (lane % 4), +1
             for (int grp = warp; grp < TILE / 8 && t0 + grp * 8 < n; grp += ATTENTION_THREADS / 32) {
                 float sacc[4] = {0.f, 0.f, 0.f, 0.f};
-                const int tok = grp * 8 + (lane & 7);
+                if constexpr (MMA8) {
+                    // FP8: lane (g, q) loads bytes k = 16 ks + 4q .. +3 of key row g of the group (its B column) in
+                    // one 4-byte read, widened to the k slots 2q, 2q+1 and 2q+8, 2q+9, which q's fragments take from
+                    // the same k; a dot product's terms may come in any order. Rows of 8 pieces, swizzled: the 32
+                    // lanes' reads fall in 32 different banks
+                    const int krow = grp * 8 + (lane >> 2);
 #pragma unroll
-                for (int kk = 0; kk < D / 32; kk++) {
-                    uint32_t r[4];
-                    ldmatrix_x4<false>(r, tile + swizzled<ROW_BYTES>(tok, kk * 4 + (lane >> 3)));
-                    roofline_gemv::mma_16816(sacc, qa[2 * kk][0], 0u, qa[2 * kk][1], 0u, r[0], r[1]);
-                    roofline_gemv::mma_16816(sacc, qa[2 * kk + 1][0], 0u, qa[2 * kk + 1][1], 0u, r[2], r[3]);
+                    for (int ks = 0; ks < D / 16; ks++) {
+                        const unsigned char* kp = tile + swizzled<ROW_BYTES>(krow, ks) + (lane & 3) * 4;
+                        const uint32_t four = *reinterpret_cast<const uint32_t*>(kp);
+                        roofline_gemv::mma_16816(sacc, qa[ks][0], 0u, qa[ks][1], 0u, e4m3x2_to_half2_bits(four),
+                                                 e4m3x2_to_half2_bits(four >> 16));
+                    }
+                } else {
+                    const int tok = grp * 8 + (lane & 7);
+#pragma unroll
+                    for (int kk = 0; kk < D / 32; kk++) {
+                        uint32_t r[4];
+                        ldmatrix_x4<false>(r, tile + swizzled<ROW_BYTES>(tok, kk * 4 + (lane >> 3)));
+                        roofline_gemv::mma_16816(sacc, qa[2 * kk][0], 0u, qa[2 * kk][1], 0u, r[0], r[1]);
+                        roofline_gemv::mma_16816(sacc, qa[2 * kk + 1][0], 0u, qa[2 * kk + 1][1], 0u, r[2], r[3]);
+                    }
                 }
                 if (qh < QPK) {
                     int t = t0 + grp * 8 + (lane & 3) * 2;
@@ -792,18 +822,41 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                 const uint32_t m0 = (tk < n ? 0xffffu : 0u) | (tk + 1 < n ? 0xffff0000u : 0u);
                 const uint32_t m1 = (tk + 8 < n ? 0xffffu : 0u) | (tk + 9 < n ? 0xffff0000u : 0u);
                 const int tok = ks * 16 + ((lane >> 3) & 1) * 8 + (lane & 7);
-#pragma unroll
-                for (int np = 0; np < NT / 2; np++) {
+                if constexpr (MMA8) {
+                    // FP8: the same transposing ldmatrix over byte pairs (two columns of a token as one 16-bit
+                    // element) gives lane (g, q) tokens 2q, 2q+1 of columns 2g and 2g + 1 of each 16-column piece;
+                    // its even bytes are column 2g's B fragment, its odd bytes column 2g + 1's, so each piece takes
+                    // two mma, oacc[2 p] its even columns and oacc[2 p + 1] its odd ones
                     uint32_t r[4];
-                    ldmatrix_x4<true>(r, tile + swizzled<ROW_BYTES>(tok, warp * DW / 8 + np * 2 + (lane >> 4)));
-                    if (!whole) {
-                        r[0] &= m0;
-                        r[1] &= m1;
-                        r[2] &= m0;
-                        r[3] &= m1;
+                    ldmatrix_x4<true>(r, tile + swizzled<ROW_BYTES>(tok, warp * DW / 16 + (lane >> 4)));
+#pragma unroll
+                    for (int p = 0; p < 2; p++) {
+#pragma unroll
+                        for (int odd = 0; odd < 2; odd++) {
+                            const uint32_t sel = odd ? 0x0031u : 0x0020u;
+                            uint32_t b0 = e4m3x2_to_half2_bits(__byte_perm(r[2 * p], 0u, sel));
+                            uint32_t b1 = e4m3x2_to_half2_bits(__byte_perm(r[2 * p + 1], 0u, sel));
+                            if (!whole) {
+                                b0 &= m0;
+                                b1 &= m1;
+                            }
+                            roofline_gemv::mma_16816(oacc[2 * p + odd], pa0, 0u, pa2, 0u, b0, b1);
+                        }
                     }
-                    roofline_gemv::mma_16816(oacc[2 * np], pa0, 0u, pa2, 0u, r[0], r[1]);
-                    roofline_gemv::mma_16816(oacc[2 * np + 1], pa0, 0u, pa2, 0u, r[2], r[3]);
+                } else {
+#pragma unroll
+                    for (int np = 0; np < NT / 2; np++) {
+                        uint32_t r[4];
+                        ldmatrix_x4<true>(r, tile + swizzled<ROW_BYTES>(tok, warp * DW / 8 + np * 2 + (lane >> 4)));
+                        if (!whole) {
+                            r[0] &= m0;
+                            r[1] &= m1;
+                            r[2] &= m0;
+                            r[3] &= m1;
+                        }
+                        roofline_gemv::mma_16816(oacc[2 * np], pa0, 0u, pa2, 0u, r[0], r[1]);
+                        roofline_gemv::mma_16816(oacc[2 * np + 1], pa0, 0u, pa2, 0u, r[2], r[3]);
+                    }
                 }
             }
         } else {
@@ -829,11 +882,22 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     if constexpr (MMA) {
         if (qh < QPK) {
             size_t bh = (size_t)b * heads + g * QPK + qh;
-            float* o = partial_acc + (bh * splits + s) * D + warp * DW + (lane & 3) * 2;
+            if constexpr (MMA8) {
+                // piece p's columns 4q .. 4q + 3: even mma's n = 2q, odd's 2q, even's 2q + 1, odd's 2q + 1
+                float* o = partial_acc + (bh * splits + s) * D + warp * DW + (lane & 3) * 4;
 #pragma unroll
-            for (int nt = 0; nt < NT; nt++) {
-                o[nt * 8] = oacc[nt][0] * v_scale;
-                o[nt * 8 + 1] = oacc[nt][1] * v_scale;
+                for (int p = 0; p < 2; p++) {
+                    *reinterpret_cast<float4*>(o + p * 16) =
+                            make_float4(oacc[2 * p][0] * v_scale, oacc[2 * p + 1][0] * v_scale,
+                                        oacc[2 * p][1] * v_scale, oacc[2 * p + 1][1] * v_scale);
+                }
+            } else {
+                float* o = partial_acc + (bh * splits + s) * D + warp * DW + (lane & 3) * 2;
+#pragma unroll
+                for (int nt = 0; nt < NT; nt++) {
+                    o[nt * 8] = oacc[nt][0] * v_scale;
+                    o[nt * 8 + 1] = oacc[nt][1] * v_scale;
+                }
             }
         }
         if (threadIdx.x == 0) {

@@ -344,24 +344,28 @@ class DecodeKernelsIT {
 
     /**
      * Attention over BF16 and FP8 caches: random stored codes, the reference attending over exactly what they decode
-     * to (times the scales), so the bound is the FP16 output's, as for FP16 caches.
+     * to (times the scales), so the bound is the FP16 output's, as for FP16 caches. FP8 at both head sizes and at
+     * groups of 1, 4 and 8 query heads per KV head (32 query heads): each shape is a kernel of its own.
      */
-    @ParameterizedTest(name = "{0} cache, scales {1} and {2}, lengths {3}")
+    @ParameterizedTest(name = "{0} cache, scales {1} and {2}, lengths {3}, head size {4}, {5} KV heads")
     @CsvSource({
-        "BF16, 1, 1, 4096",
-        "BF16, 1, 1, 1;17;4096;300",
-        "FP8_E4M3, 0.0625, 0.03125, 1;17;4096;300",
-        "FP8_E4M3, 0.0625, 0.03125, 32768",
-        "FP8_E4M3, 1, 1, 257"
+        "BF16, 1, 1, 4096, 128, 8",
+        "BF16, 1, 1, 1;17;4096;300, 128, 8",
+        "FP8_E4M3, 0.0625, 0.03125, 1;17;4096;300, 128, 8",
+        "FP8_E4M3, 0.0625, 0.03125, 32768, 128, 8",
+        "FP8_E4M3, 1, 1, 257, 128, 8",
+        "FP8_E4M3, 0.0625, 0.03125, 1;17;4096;300, 64, 8",
+        "FP8_E4M3, 1, 1, 257, 64, 4",
+        "FP8_E4M3, 0.0625, 0.03125, 1000;33, 128, 4",
+        "FP8_E4M3, 0.0625, 0.03125, 300;7, 64, 32"
     })
-    void attentionReadsBf16AndFp8Caches(Precision precision, float keyScale, float valueScale, String lengthList) {
+    void attentionReadsBf16AndFp8Caches(
+            Precision precision, float keyScale, float valueScale, String lengthList, int d, int kvHeads) {
         KvCacheFormat kv = new KvCacheFormat(precision, keyScale, valueScale);
         int[] lengths =
                 Arrays.stream(lengthList.split(";")).mapToInt(Integer::parseInt).toArray();
         int rows = lengths.length;
         int heads = 32;
-        int kvHeads = 8;
-        int d = 128;
         int maxLength = Arrays.stream(lengths).max().orElseThrow();
         int capacity = maxLength;
         SplittableRandom rnd = new SplittableRandom(9 + maxLength);

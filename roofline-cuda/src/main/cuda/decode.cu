@@ -366,14 +366,14 @@ extern "C" __global__ void __launch_bounds__(256) decode_silu_mul_f16(const half
 // last block of each KV head instead of decode_attention_reduce, and RoPE with the KV append done here instead of in
 // decode_rope_append.
 // Three phases over the chunk (at most MAX_CHUNK<QPK> tokens): the logits, into shared memory; their max and sum; then
-// the values. With FP16 and FP8 caches both products run on the tensor cores (mma.sync m16n8k16: the group's heads are
-// the rows of A, 8 key rows or 16 value rows the B fragments, each warp on a quarter of the head's columns for the
-// values; FP8 codes are widened to FP16 on their way into the fragments, exactly). BF16 caches take them on the CUDA
-// cores: D/8 threads per token row with one 16-byte shared-memory read each for the logits, then the values the same
-// way, each thread summing its 8 columns over every ROWS-th token, the ROWS partial sums added through shared memory.
-// On the CUDA cores the FP8 pass was bound by its instructions (its widening and FMAs per element): on the tensor cores
-// it runs 1.22-1.29x as fast at D = 128 on an H200 at one to 32 rows of 8k-32k tokens
-// (docs/measurements/2026-11-27-issue15-fp8-kv-tensor-cores-h200).
+// the values. With FP16 caches, and FP8 ones at D = 128, both products run on the tensor cores (mma.sync m16n8k16: the
+// group's heads are the rows of A, 8 key rows or 16 value rows the B fragments, each warp on a quarter of the head's
+// columns for the values; FP8 codes are widened to FP16 on their way into the fragments, exactly). BF16 caches, and FP8
+// ones at D = 64, take them on the CUDA cores: D/8 threads per token row with one 16-byte (8-byte for FP8)
+// shared-memory read each for the logits, then the values the same way, each thread summing its 8 columns over every
+// ROWS-th token, the ROWS partial sums added through shared memory. On the CUDA cores the FP8 pass was bound by its
+// instructions (its widening and FMAs per element): on the tensor cores it runs 1.22-1.29x as fast on an H200 at one to
+// 32 rows of 8k-32k tokens (docs/measurements/2026-11-27-issue15-fp8-kv-tensor-cores-h200).
 // The chunk reaches shared memory as a stream of ATTENTION_TILE_BYTES tiles, first the keys' then the values', through
 // a ring of STAGES slots filled by cp.async (ATTENTION_STAGES, ATTENTION_STAGES_MMA on the tensor cores): STAGES - 1
 // tiles are in flight while one is used, and the first
@@ -393,8 +393,7 @@ constexpr int ATTENTION_STAGES = 4;
 constexpr int ATTENTION_STAGES_MMA = 3;
 // Floats past each head's row of logits in shared memory on the tensor cores: rows 8 banks apart, so the fragments'
 // accesses (heads lane / 4, tokens 2 (lane % 4) and + 1) fall in 16 different banks instead of 4 lanes on each. The
-// CUDA cores' accesses run along a row and keep unpadded rows (padded, FP8 caches on the CUDA cores streamed 0.8 %
-// slower at batch 8 x 32k).
+// CUDA cores' accesses run along a row and keep unpadded rows (padded, FP8 at batch 8 x 32k streamed 0.8 % slower).
 constexpr int S_P_PAD_MMA = 8;
 
 // Rows of keys whose dot products one reduce_scatter sums: up to 8 rows x QPK heads values per lane (32 at QPK = 4).
@@ -432,25 +431,13 @@ template <bool TRANS> __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[
     }
 #undef ROOFLINE_LDMATRIX
 }
-// Two such matrices transposed, ldmatrix_x4<true>'s first two (lanes 0-15 give the rows' addresses)
-__device__ __forceinline__ void ldmatrix_x2_trans(uint32_t (&r)[2], const void* row) {
-    unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(row));
-    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];" : "=r"(r[0]), "=r"(r[1]) : "r"(a)
-                 : "memory");
-}
 __device__ __forceinline__ uint32_t half2_bits(float lo, float hi) {
     __half2 h = __floats2half2_rn(lo, hi);
     return *reinterpret_cast<uint32_t*>(&h);
 }
 // Byte offset of 16-byte piece `piece` of token row `row` in a tile of ROW_BYTES rows whose pieces are swizzled (piece
-// XOR row % 8): the 8 rows one ldmatrix reads at the same piece then fall in 8 different bank groups. Rows of 64 bytes
-// (FP8 at D = 64) have 4 pieces, two rows to a 128-byte line of banks: piece XOR (row / 2) % 4, the other half of the
-// line telling the odd rows from the even ones.
+// XOR row % 8): the 8 rows one ldmatrix reads at the same piece then fall in 8 different bank groups.
 template <int ROW_BYTES> __device__ __forceinline__ int swizzled(int row, int piece) {
-    static_assert(ROW_BYTES >= 128 || ROW_BYTES == 64, "rows of at least 8 pieces, or of 4");
-    if constexpr (ROW_BYTES == 64) {
-        return row * ROW_BYTES + ((piece ^ ((row >> 1) & 3)) << 4);
-    }
     return row * ROW_BYTES + ((piece ^ (row & 7)) << 4);
 }
 
@@ -514,10 +501,13 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     constexpr int COPIES = ATTENTION_TILE_BYTES / 16 / ATTENTION_THREADS; // cp.async per thread per tile
     constexpr int SR = RPT < SCATTER_ROWS ? RPT : SCATTER_ROWS;
     // FP16 caches take both products on the tensor cores (mma.sync m16n8k16, FP32 accumulators): the heads are the
-    // rows of A, at most 8 of its 16; so do FP8 ones (MMA8), q staying FP16 and the codes widened to FP16. BF16 ones
-    // stay on the CUDA cores (q would be rounded to BF16, and a BF16 value need not be an FP16 one).
+    // rows of A, at most 8 of its 16; so do FP8 ones at D = 128 (MMA8), q staying FP16 and the codes widened to FP16.
+    // BF16 ones stay on the CUDA cores (q would be rounded to BF16, and a BF16 value need not be an FP16 one), and so do
+    // FP8 ones at D = 64: on the tensor cores (64-byte rows swizzled by (row / 2) % 4, 46ef481) they ran 0.89-1.29x as
+    // fast on an H200, slower at 32 rows of 1k and one row of 32k (docs/measurements/
+    // 2026-11-27-issue15-fp8-kv-tensor-cores-h200, run 3).
     constexpr bool MMA16 = std::is_same<C, half>::value; // mma_16816: gemv.cu's, which includes this file
-    constexpr bool MMA8 = std::is_same<C, __nv_fp8_e4m3>::value; // FP8 codes widened to FP16 fragments
+    constexpr bool MMA8 = std::is_same<C, __nv_fp8_e4m3>::value && D == 128; // FP8 codes widened to FP16 fragments
     constexpr bool MMA = MMA16 || MMA8;
     constexpr int STAGES = MMA ? ATTENTION_STAGES_MMA : ATTENTION_STAGES;
     constexpr int S_P_PAD = MMA ? S_P_PAD_MMA : 0;
@@ -838,17 +828,11 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                     // FP8: the same transposing ldmatrix over byte pairs (two columns of a token as one 16-bit
                     // element) gives lane (g, q) tokens 2q, 2q+1 of columns 2g and 2g + 1 of each 16-column piece;
                     // its even bytes are column 2g's B fragment, its odd bytes column 2g + 1's, so each piece takes
-                    // two mma, oacc[2 p] its even columns and oacc[2 p + 1] its odd ones; a warp's DW columns are 2
-                    // pieces at D = 128 (one ldmatrix of 4 matrices), 1 at D = 64 (of 2)
-                    constexpr int PIECES = DW / 16;
-                    uint32_t r[2 * PIECES];
-                    if constexpr (PIECES == 2) {
-                        ldmatrix_x4<true>(r, tile + swizzled<ROW_BYTES>(tok, warp * PIECES + (lane >> 4)));
-                    } else {
-                        ldmatrix_x2_trans(r, tile + swizzled<ROW_BYTES>(tok, warp * PIECES));
-                    }
+                    // two mma, oacc[2 p] its even columns and oacc[2 p + 1] its odd ones
+                    uint32_t r[4];
+                    ldmatrix_x4<true>(r, tile + swizzled<ROW_BYTES>(tok, warp * DW / 16 + (lane >> 4)));
 #pragma unroll
-                    for (int p = 0; p < PIECES; p++) {
+                    for (int p = 0; p < 2; p++) {
 #pragma unroll
                         for (int odd = 0; odd < 2; odd++) {
                             const uint32_t sel = odd ? 0x0031u : 0x0020u;
@@ -904,7 +888,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                 // piece p's columns 4q .. 4q + 3: even mma's n = 2q, odd's 2q, even's 2q + 1, odd's 2q + 1
                 float* o = partial_acc + (bh * splits + s) * D + warp * DW + (lane & 3) * 4;
 #pragma unroll
-                for (int p = 0; p < DW / 16; p++) {
+                for (int p = 0; p < 2; p++) {
                     *reinterpret_cast<float4*>(o + p * 16) =
                             make_float4(oacc[2 * p][0] * v_scale, oacc[2 * p + 1][0] * v_scale,
                                         oacc[2 * p][1] * v_scale, oacc[2 * p + 1][1] * v_scale);

@@ -407,9 +407,9 @@ public final class DecodeKernels implements AutoCloseable {
      * Static shared memory of one block of the attention's first pass (attention_split in decode.cu): the ring of 4
      * KV tiles of 8 KiB, a logit per head and token of its longest chunk, the 8 or 16 rows of partial outputs (4 KiB at
      * either head size) and each warp's max and sum per head: 45,184 bytes for groups of 4, 45,312 for 8, as ptxas
-     * reports them for sm_90a for BF16 caches. With FP16 and FP8 caches the products run on the tensor cores with a
-     * ring of 3 tiles, logit rows 8 floats longer and without the rows of partial outputs (33,024 and 33,280 bytes), so
-     * this bound holds for every cache type.
+     * reports them for sm_90a for BF16 caches. With FP16 caches, and FP8 ones at head size 128, the products run on the
+     * tensor cores with a ring of 3 tiles, logit rows 8 floats longer and without the rows of partial outputs (33,024
+     * and 33,280 bytes), so this bound holds for every cache type.
      */
     static int attentionBlockSharedBytes(int group) {
         return ATTENTION_STAGES * ATTENTION_TILE_BYTES

@@ -344,8 +344,9 @@ class DecodeKernelsIT {
 
     /**
      * Attention over BF16 and FP8 caches: random stored codes, the reference attending over exactly what they decode
-     * to (times the scales), so the bound is the FP16 output's, as for FP16 caches. FP8 at both head sizes and at
-     * groups of 1, 4 and 8 query heads per KV head (32 query heads): each shape is a kernel of its own.
+     * to (times the scales), so the bound is the FP16 output's, as for FP16 caches. FP8 at both head sizes (the tensor
+     * cores at 128, the CUDA cores at 64) and at groups of 1, 4 and 8 query heads per KV head (32 query heads): each
+     * shape is a kernel of its own.
      */
     @ParameterizedTest(name = "{0} cache, scales {1} and {2}, lengths {3}, head size {4}, {5} KV heads")
     @CsvSource({

@@ -584,7 +584,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     float qv[QPK][VEC];
     // the tensor cores' A fragments of q (rows: the heads, lane / 4 of them in each lane's rows; rows 8-15 and the
     // heads past QPK zero): halves 2 (lane % 4), +1 and +8, +9 of each 16 of the head's D; for FP8 keys halves
-    // 4 (lane % 4) .. +3, the k each lane's one 4-byte key read holds (the logits below)
+    // 4 (lane % 4) .. +3, the k of the 4 key bytes each lane's ldmatrix register holds (the logits below)
     const int lane = threadIdx.x & 31;
     const int warp = threadIdx.x >> 5;
     const int qh = lane >> 2;
@@ -637,17 +637,22 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
             for (int grp = warp; grp < TILE / 8 && t0 + grp * 8 < n; grp += ATTENTION_THREADS / 32) {
                 float sacc[4] = {0.f, 0.f, 0.f, 0.f};
                 if constexpr (MMA8) {
-                    // FP8: lane (g, q) loads bytes k = 16 ks + 4q .. +3 of key row g of the group (its B column) in
-                    // one 4-byte read, widened to the k slots 2q, 2q+1 and 2q+8, 2q+9, which q's fragments take from
-                    // the same k; a dot product's terms may come in any order. Rows of 8 pieces, swizzled: the 32
-                    // lanes' reads fall in 32 different banks
-                    const int krow = grp * 8 + (lane >> 2);
+                    // FP8: lane (g, q) takes bytes k = 16 ks + 4q .. +3 of key row g of the group (its B column),
+                    // widened to the k slots 2q, 2q+1 and 2q+8, 2q+9, which q's fragments take from the same k; a dot
+                    // product's terms may come in any order. The FP16 path's ldmatrix reads them, 4 pieces at once
+                    // (row g, 16-bit columns 2q, 2q+1 of matrix i are those 4 bytes of piece ks = 4 kk + i): 1.2-3.3 %
+                    // faster on an H200 than one 4-byte load a piece (docs/measurements/
+                    // 2026-11-27-issue15-fp8-kv-tensor-cores-h200, run 5)
+                    const int tok = grp * 8 + (lane & 7);
 #pragma unroll
-                    for (int ks = 0; ks < D / 16; ks++) {
-                        const unsigned char* kp = tile + swizzled<ROW_BYTES>(krow, ks) + (lane & 3) * 4;
-                        const uint32_t four = *reinterpret_cast<const uint32_t*>(kp);
-                        roofline_gemv::mma_16816(sacc, qa[ks][0], 0u, qa[ks][1], 0u, e4m3x2_to_half2_bits(four),
-                                                 e4m3x2_to_half2_bits(four >> 16));
+                    for (int kk = 0; kk < D / 64; kk++) {
+                        uint32_t r[4];
+                        ldmatrix_x4<false>(r, tile + swizzled<ROW_BYTES>(tok, kk * 4 + (lane >> 3)));
+#pragma unroll
+                        for (int i = 0; i < 4; i++) {
+                            roofline_gemv::mma_16816(sacc, qa[4 * kk + i][0], 0u, qa[4 * kk + i][1], 0u,
+                                                     e4m3x2_to_half2_bits(r[i]), e4m3x2_to_half2_bits(r[i] >> 16));
+                        }
                     }
                 } else {
                     const int tok = grp * 8 + (lane & 7);

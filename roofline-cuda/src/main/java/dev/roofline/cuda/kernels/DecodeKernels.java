@@ -43,7 +43,7 @@ public final class DecodeKernels implements AutoCloseable {
     /**
      * Chunks are whole multiples of this many tokens (the token rows the attention block reads at once: 8 or 16). The
      * split pass is correct at any chunk; multiples of 1, 8, 32 or 64 tokens ran the FP16 attention at one sequence
-     * and 8k or 16k tokens no faster on an H200, up to 3.6 % slower
+     * and 8k or 16k tokens no faster on an H200, up to 3.7 % slower
      * (docs/measurements/2026-11-27-issue15-fp8-gateup-grid-h200).
      */
     static final int ATTENTION_CHUNK_STEP = 16;

@@ -802,7 +802,7 @@ public final class GemvKernels implements AutoCloseable {
      * INT8 at 6144 rows was slower (docs/design/gemv-kernels.md, "One row of 8-bit weights on the tensor cores").
      * Shorter rows give each of the 16 warps fewer steps, and other shapes were not measured faster; they keep the
      * CUDA-core kernel. The step, not a product timed alone, decides: FP8's down on the CUDA-core kernel was faster
-     * alone and made the step 73 µs slower; gate/up (28672 rows) on the tensor cores made it 31–46 µs slower.
+     * alone and made the step 73–75 µs slower; gate/up (28672 rows) on the tensor cores made it 31–46 µs slower.
      */
     static boolean oneRowOnTensorCores(WeightFormat format, Activation activation, int m, int n, int k) {
         if (m != 1 || activation != Activation.F16 || k < ONE_ROW_TC_MIN_K) {

@@ -345,7 +345,7 @@ class DecodeKernelsIT {
     /**
      * Attention over BF16 and FP8 caches: random stored codes, the reference attending over exactly what they decode
      * to (times the scales), so the bound is the FP16 output's, as for FP16 caches. FP8 at both head sizes (the tensor
-     * cores at 128, the CUDA cores at 64) and at groups of 1, 4 and 8 query heads per KV head (32 query heads): each
+     * cores at 128, the CUDA cores at 64) and at groups of 1, 2, 4 and 8 query heads per KV head (32 query heads): each
      * shape is a kernel of its own.
      */
     @ParameterizedTest(name = "{0} cache, scales {1} and {2}, lengths {3}, head size {4}, {5} KV heads")
@@ -358,7 +358,9 @@ class DecodeKernelsIT {
         "FP8_E4M3, 0.0625, 0.03125, 1;17;4096;300, 64, 8",
         "FP8_E4M3, 1, 1, 257, 64, 4",
         "FP8_E4M3, 0.0625, 0.03125, 1000;33, 128, 4",
-        "FP8_E4M3, 0.0625, 0.03125, 300;7, 64, 32"
+        "FP8_E4M3, 0.0625, 0.03125, 300;7, 64, 32",
+        "FP8_E4M3, 0.0625, 0.03125, 300;7, 128, 32",
+        "FP8_E4M3, 1, 1, 1000, 128, 16"
     })
     void attentionReadsBf16AndFp8Caches(
             Precision precision, float keyScale, float valueScale, String lengthList, int d, int kvHeads) {

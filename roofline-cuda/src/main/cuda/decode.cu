@@ -441,12 +441,6 @@ template <int ROW_BYTES> __device__ __forceinline__ int swizzled(int row, int pi
     return row * ROW_BYTES + ((piece ^ (row & 7)) << 4);
 }
 
-// Two E4M3 codes (the low and high byte of `two`) as an FP16 pair, exactly (every E4M3 value is an FP16 value)
-__device__ __forceinline__ uint32_t e4m3x2_to_half2_bits(uint32_t two) {
-    __half2_raw h = __nv_cvt_fp8x2_to_halfraw2(static_cast<__nv_fp8x2_storage_t>(two & 0xffffu), __NV_E4M3);
-    return *reinterpret_cast<uint32_t*>(&h);
-}
-
 // Sums v[0..N) over the LANES lanes of a row group (lanes sub = 0..LANES-1, adjacent in the warp), leaving lane sub
 // with the totals of v[sub * N/LANES .. (sub + 1) * N/LANES) in v[0 .. N/LANES): each round halves what a lane holds,
 // sending the half its partner keeps and adding the partner's half of its own. N is a multiple of LANES.
@@ -651,7 +645,8 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
 #pragma unroll
                         for (int i = 0; i < 4; i++) {
                             roofline_gemv::mma_16816(sacc, qa[4 * kk + i][0], 0u, qa[4 * kk + i][1], 0u,
-                                                     e4m3x2_to_half2_bits(r[i]), e4m3x2_to_half2_bits(r[i] >> 16));
+                                                     roofline_gemv::e4m3x2_to_half2_bits(r[i]),
+                                                     roofline_gemv::e4m3x2_to_half2_bits(r[i] >> 16));
                         }
                     }
                 } else {
@@ -841,8 +836,8 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
 #pragma unroll
                         for (int odd = 0; odd < 2; odd++) {
                             const uint32_t sel = odd ? 0x0031u : 0x0020u;
-                            uint32_t b0 = e4m3x2_to_half2_bits(__byte_perm(r[2 * p], 0u, sel));
-                            uint32_t b1 = e4m3x2_to_half2_bits(__byte_perm(r[2 * p + 1], 0u, sel));
+                            uint32_t b0 = roofline_gemv::e4m3x2_to_half2_bits(__byte_perm(r[2 * p], 0u, sel));
+                            uint32_t b1 = roofline_gemv::e4m3x2_to_half2_bits(__byte_perm(r[2 * p + 1], 0u, sel));
                             if (!whole) {
                                 b0 &= m0;
                                 b1 &= m1;

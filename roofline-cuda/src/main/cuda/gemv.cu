@@ -83,6 +83,12 @@ __device__ __forceinline__ void prefetch_l1(const void* p) {
 __device__ __forceinline__ float2 half2_bits_to_float2(uint32_t two) {
     return __half22float2(*reinterpret_cast<__half2*>(&two));
 }
+// The E4M3 codes in the low two bytes of `two` as an FP16 pair, the lower byte in the lower half, exactly (every E4M3
+// value is an FP16 value; one cvt.rn.f16x2.e4m3x2 on sm_89 and later)
+__device__ __forceinline__ uint32_t e4m3x2_to_half2_bits(uint32_t two) {
+    __half2_raw h = __nv_cvt_fp8x2_to_halfraw2(static_cast<__nv_fp8x2_storage_t>(two & 0xFFFFu), __NV_E4M3);
+    return *reinterpret_cast<uint32_t*>(&h);
+}
 __device__ __forceinline__ float2 bf162_bits_to_float2(uint32_t two) {
     return make_float2(__uint_as_float(two << 16), __uint_as_float(two & 0xFFFF0000u));
 }
@@ -619,9 +625,7 @@ struct TcStep8 {
     template <bool HI>
     __device__ __forceinline__ static uint32_t pair(uint32_t v) {
         if constexpr (F == Fmt::FP8) {
-            __half2_raw h = __nv_cvt_fp8x2_to_halfraw2(static_cast<__nv_fp8x2_storage_t>(HI ? v >> 16 : v & 0xFFFF),
-                                                       __NV_E4M3);
-            return *reinterpret_cast<uint32_t*>(&h);
+            return e4m3x2_to_half2_bits(HI ? v >> 16 : v);
         } else {
             return hsub2_bits(__byte_perm(v ^ 0x80808080u, 0x64646464u, HI ? 0x4342 : 0x4140), 0x64806480u);
         }
@@ -701,7 +705,6 @@ struct TcStep16 {
     }
 };
 
-// this lane's scale entry of one step: NVFP4 2 e4m3 bytes (blocks 2q, 2q+1), MXFP4 1 E8M0 byte (block q), INT4 the float
 // Output e (0 .. NB * 4 * 32 - 1) of a tensor-core block whose rows start at n0: accumulator c of B fragment f in lane
 // l, which holds weight row n0 + (l >> 2) + 8 (c >> 1) and activation row 8 f + 2 (l & 3) + (c & 1) (D's layout:
 // c0, c1 = row g, columns 2q, 2q+1; c2, c3 = row g + 8)
@@ -713,6 +716,7 @@ __device__ __forceinline__ TcOutput tc_output(int e, int n0) {
     return {f, c, l, n0 + (l >> 2) + 8 * (c >> 1), 8 * f + 2 * (l & 3) + (c & 1)};
 }
 
+// this lane's scale entry of one step: NVFP4 2 e4m3 bytes (blocks 2q, 2q+1), MXFP4 1 E8M0 byte (block q), INT4 the float
 template <Fmt F>
 __device__ __forceinline__ uint32_t load_step_scale(const uint8_t* p) {
     if constexpr (F == Fmt::NVFP4) return __ldg(reinterpret_cast<const unsigned short*>(p)); // 2-byte aligned

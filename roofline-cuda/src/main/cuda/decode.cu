@@ -366,10 +366,10 @@ extern "C" __global__ void __launch_bounds__(256) decode_silu_mul_f16(const half
 // last block of each KV head instead of decode_attention_reduce, and RoPE with the KV append done here instead of in
 // decode_rope_append.
 // Three phases over the chunk (at most MAX_CHUNK<QPK> tokens): the logits, into shared memory; their max and sum; then
-// the values. With FP16 caches, and FP8 ones at D = 128, both products run on the tensor cores (mma.sync m16n8k16: the
-// group's heads are the rows of A, 8 key rows or 16 value rows the B fragments, each warp on a quarter of the head's
-// columns for the values; FP8 codes are widened to FP16 on their way into the fragments, exactly). BF16 caches, and FP8
-// ones at D = 64, take them on the CUDA cores: D/8 threads per token row with one 16-byte (8-byte for FP8)
+// the values. With FP16 and BF16 caches, and FP8 ones at D = 128, both products run on the tensor cores (mma.sync
+// m16n8k16: the group's heads are the rows of A, 8 key rows or 16 value rows the B fragments, each warp on a quarter of
+// the head's columns for the values; FP8 codes are widened to FP16 on their way into the fragments, exactly; BF16 ones
+// take A split in two). FP8 caches at D = 64 take them on the CUDA cores: D/8 threads per token row with one 8-byte
 // shared-memory read each for the logits, then the values the same way, each thread summing its 8 columns over every
 // ROWS-th token, the ROWS partial sums added through shared memory. On the CUDA cores the FP8 pass was bound by its
 // instructions (its widening and FMAs per element): on the tensor cores it runs 1.22-1.29x as fast on an H200 at one to
@@ -386,9 +386,10 @@ constexpr int ATTENTION_THREADS = 128;
 constexpr int ATTENTION_MAX_CHUNK = 512;
 template <int QPK> inline constexpr int MAX_CHUNK = QPK > 4 ? 256 : ATTENTION_MAX_CHUNK;
 constexpr int ATTENTION_TILE_BYTES = 8192;
-// Ring slots: 4 on the CUDA cores; 3 where both products run on the tensor cores (FP8 caches there too, not measured
-// apart): with padded logit rows 3 streamed 0.6-4.6 % faster there than 4 at every FP16 configuration measured, and on
-// the CUDA cores it was slower (BF16 at batch 1 x 1k by 9 %; docs/design/decode-kernels.md).
+// Ring slots: 4 on the CUDA cores; 3 where both products run on the tensor cores (FP8 and BF16 caches there too, not
+// measured apart): with padded logit rows 3 streamed 0.6-4.6 % faster there than 4 at every FP16 configuration
+// measured, and on the CUDA cores it was slower (BF16, then on the CUDA cores, at batch 1 x 1k by 9 %;
+// docs/design/decode-kernels.md).
 constexpr int ATTENTION_STAGES = 4;
 constexpr int ATTENTION_STAGES_MMA = 3;
 // Floats past each head's row of logits in shared memory on the tensor cores: rows 8 banks apart, so the fragments'
@@ -434,6 +435,17 @@ template <bool TRANS> __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[
 __device__ __forceinline__ uint32_t half2_bits(float lo, float hi) {
     __half2 h = __floats2half2_rn(lo, hi);
     return *reinterpret_cast<uint32_t*>(&h);
+}
+// A float pair as two BF16 pairs, hi = the floats' top 16 bits and lo = the top 16 bits of the rest (v - hi, exact in
+// FP32), both truncated: each value within 2^-14 of itself (relative) as hi + lo, and exactly where it has at most 16
+// significant bits (every FP16 value: 8 in hi, the other 3 in lo). Integer ops and FP32 adds, no conversion.
+__device__ __forceinline__ void bf16x2_split(float a, float b, uint32_t& hi, uint32_t& lo) {
+    const uint32_t ua = __float_as_uint(a);
+    const uint32_t ub = __float_as_uint(b);
+    hi = __byte_perm(ua, ub, 0x7632);
+    const float ra = a - __uint_as_float(ua & 0xFFFF0000u);
+    const float rb = b - __uint_as_float(ub & 0xFFFF0000u);
+    lo = __byte_perm(__float_as_uint(ra), __float_as_uint(rb), 0x7632);
 }
 // Byte offset of 16-byte piece `piece` of token row `row` in a tile of ROW_BYTES rows whose pieces are swizzled (piece
 // XOR row % 8): the 8 rows one ldmatrix reads at the same piece then fall in 8 different bank groups.
@@ -496,11 +508,16 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     constexpr int SR = RPT < SCATTER_ROWS ? RPT : SCATTER_ROWS;
     // FP16 caches take both products on the tensor cores (mma.sync m16n8k16, FP32 accumulators): the heads are the
     // rows of A, at most 8 of its 16; so do FP8 ones at D = 128 (MMA8), q staying FP16 and the codes widened to FP16.
-    // BF16 ones stay on the CUDA cores (q would be rounded to BF16, and a BF16 value need not be an FP16 one), and so do
-    // FP8 ones at D = 64: on the tensor cores (64-byte rows swizzled by (row / 2) % 4, 46ef481) they ran 0.89-1.29x as
-    // fast on an H200, slower at 32 rows of 1k and one row of 32k (docs/measurements/
-    // 2026-11-27-issue15-fp8-kv-tensor-cores-h200, run 3).
-    constexpr bool MMA16 = std::is_same<C, half>::value; // mma_16816: gemv.cu's, which includes this file
+    // BF16 ones (BF) take the BF16 mma with A split into bf16 hi + lo (bf16x2_split), hi in A's rows 0-7 and lo in its
+    // rows 8-15, which FP16 leaves zero, so each output is D's row g plus its row g + 8 for the same mma count: q
+    // exactly, the weights within 2^-14 (FP16 rounds them within 2^-11); a BF16 value need not be an FP16 one, so the
+    // codes cannot be widened instead. Every warp holds the same q fragments: the four split them between them through
+    // shared memory (s_q); each warp splitting all of q itself, by conversions, ran 1.03-1.12x slower at one sequence
+    // (docs/measurements/2026-11-27-issue15-bf16-kv-tensor-cores-h200). FP8 caches at D = 64 stay on the CUDA cores: on
+    // the tensor cores (64-byte rows swizzled by (row / 2) % 4, 46ef481) they ran 0.89-1.29x as fast on an H200, slower
+    // at 32 rows of 1k and one row of 32k (docs/measurements/2026-11-27-issue15-fp8-kv-tensor-cores-h200, run 3).
+    constexpr bool BF = std::is_same<C, __nv_bfloat16>::value;
+    constexpr bool MMA16 = std::is_same<C, half>::value || BF; // mma_16816(_bf16): gemv.cu's, which includes this file
     constexpr bool MMA8 = std::is_same<C, __nv_fp8_e4m3>::value && D == 128; // FP8 codes widened to FP16 fragments
     constexpr bool MMA = MMA16 || MMA8;
     constexpr int STAGES = MMA ? ATTENTION_STAGES_MMA : ATTENTION_STAGES;
@@ -512,6 +529,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     __shared__ float s_acc[ROWS][D];
     __shared__ float s_max[QPK][ATTENTION_THREADS / 32];
     __shared__ float s_sum[QPK][ATTENTION_THREADS / 32];
+    __shared__ __align__(16) uint32_t s_q[BF ? D / 16 : 1][32][4]; // BF16: lane's q fragments of ks: hi, lo, hi, lo
 
     int bg = blockIdx.x / splits;
     int s = blockIdx.x - bg * splits;
@@ -583,7 +601,29 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     const int warp = threadIdx.x >> 5;
     const int qh = lane >> 2;
     uint32_t qa[MMA ? D / 16 : 1][2];
-    if constexpr (MMA) {
+    uint32_t ql[BF ? D / 16 : 1][2]; // BF16: q = qa + ql, hi and lo
+    if constexpr (BF) {
+        for (int ks = warp; ks < D / 16; ks += ATTENTION_THREADS / 32) {
+            uint4 f = make_uint4(0u, 0u, 0u, 0u);
+            if (qh < QPK) {
+                const half* qp = q + (size_t)b * q_row_stride + (size_t)(g * QPK + qh) * D + ks * 16 + (lane & 3) * 2;
+                const float2 q0 = roofline_gemv::half2_bits_to_float2(*reinterpret_cast<const uint32_t*>(qp));
+                const float2 q8 = roofline_gemv::half2_bits_to_float2(*reinterpret_cast<const uint32_t*>(qp + 8));
+                bf16x2_split(q0.x, q0.y, f.x, f.y);
+                bf16x2_split(q8.x, q8.y, f.z, f.w);
+            }
+            *reinterpret_cast<uint4*>(s_q[ks][lane]) = f;
+        }
+        __syncthreads();
+#pragma unroll
+        for (int ks = 0; ks < D / 16; ks++) {
+            const uint4 f = *reinterpret_cast<const uint4*>(s_q[ks][lane]);
+            qa[ks][0] = f.x;
+            ql[ks][0] = f.y;
+            qa[ks][1] = f.z;
+            ql[ks][1] = f.w;
+        }
+    } else if constexpr (MMA) {
 #pragma unroll
         for (int ks = 0; ks < D / 16; ks++) {
             qa[ks][0] = 0u;
@@ -655,17 +695,26 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                     for (int kk = 0; kk < D / 32; kk++) {
                         uint32_t r[4];
                         ldmatrix_x4<false>(r, tile + swizzled<ROW_BYTES>(tok, kk * 4 + (lane >> 3)));
-                        roofline_gemv::mma_16816(sacc, qa[2 * kk][0], 0u, qa[2 * kk][1], 0u, r[0], r[1]);
-                        roofline_gemv::mma_16816(sacc, qa[2 * kk + 1][0], 0u, qa[2 * kk + 1][1], 0u, r[2], r[3]);
+                        if constexpr (BF) {
+#pragma unroll
+                            for (int h = 0; h < 2; h++) {
+                                const int ks = 2 * kk + h;
+                                roofline_gemv::mma_16816_bf16(sacc, qa[ks][0], ql[ks][0], qa[ks][1], ql[ks][1],
+                                                              r[2 * h], r[2 * h + 1]);
+                            }
+                        } else {
+                            roofline_gemv::mma_16816(sacc, qa[2 * kk][0], 0u, qa[2 * kk][1], 0u, r[0], r[1]);
+                            roofline_gemv::mma_16816(sacc, qa[2 * kk + 1][0], 0u, qa[2 * kk + 1][1], 0u, r[2], r[3]);
+                        }
                     }
                 }
                 if (qh < QPK) {
                     int t = t0 + grp * 8 + (lane & 3) * 2;
                     if (t < n) {
-                        s_p[qh][t] = sacc[0] * scale;
+                        s_p[qh][t] = (BF ? sacc[0] + sacc[2] : sacc[0]) * scale;
                     }
                     if (t + 1 < n) {
-                        s_p[qh][t + 1] = sacc[1] * scale;
+                        s_p[qh][t + 1] = (BF ? sacc[1] + sacc[3] : sacc[1]) * scale;
                     }
                 }
             }
@@ -784,8 +833,8 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
         }
     }
     // on the tensor cores: warp w the columns [w * DW, (w + 1) * DW) of every head, O = P . V in steps of 16 tokens
-    // (A: the heads' weights from s_p as FP16, B: value rows by ldmatrix.trans), lane holding heads' outputs at
-    // columns 2 (lane % 4), +1 of each 8
+    // (A: the heads' weights from s_p as FP16, or BF16 hi and lo, B: value rows by ldmatrix.trans), lane holding heads'
+    // outputs at columns 2 (lane % 4), +1 of each 8
     constexpr int DW = D / (ATTENTION_THREADS / 32);
     constexpr int NT = DW / 8;
     float oacc[MMA ? NT : 1][4];
@@ -812,7 +861,22 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                 const bool whole = tb + 16 <= n;
                 uint32_t pa0 = 0u;
                 uint32_t pa2 = 0u;
-                if (qh < QPK && whole) { // tk even, rows of an even length: 8-byte aligned pairs
+                uint32_t pl0 = 0u; // BF16: the weights' lo pairs, A's rows 8-15 (pa0, pa2 their hi)
+                uint32_t pl2 = 0u;
+                if constexpr (BF) {
+                    if (qh < QPK) {
+                        float2 w0, w8;
+                        if (whole) { // tk even, rows of an even length: 8-byte aligned pairs
+                            w0 = *reinterpret_cast<const float2*>(&s_p[qh][tk]);
+                            w8 = *reinterpret_cast<const float2*>(&s_p[qh][tk + 8]);
+                        } else {
+                            w0 = make_float2(tk < n ? s_p[qh][tk] : 0.f, tk + 1 < n ? s_p[qh][tk + 1] : 0.f);
+                            w8 = make_float2(tk + 8 < n ? s_p[qh][tk + 8] : 0.f, tk + 9 < n ? s_p[qh][tk + 9] : 0.f);
+                        }
+                        bf16x2_split(w0.x, w0.y, pa0, pl0);
+                        bf16x2_split(w8.x, w8.y, pa2, pl2);
+                    }
+                } else if (qh < QPK && whole) { // tk even, rows of an even length: 8-byte aligned pairs
                     const float2 w0 = *reinterpret_cast<const float2*>(&s_p[qh][tk]);
                     const float2 w8 = *reinterpret_cast<const float2*>(&s_p[qh][tk + 8]);
                     pa0 = half2_bits(w0.x, w0.y);
@@ -856,8 +920,13 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                             r[2] &= m0;
                             r[3] &= m1;
                         }
-                        roofline_gemv::mma_16816(oacc[2 * np], pa0, 0u, pa2, 0u, r[0], r[1]);
-                        roofline_gemv::mma_16816(oacc[2 * np + 1], pa0, 0u, pa2, 0u, r[2], r[3]);
+                        if constexpr (BF) {
+                            roofline_gemv::mma_16816_bf16(oacc[2 * np], pa0, pl0, pa2, pl2, r[0], r[1]);
+                            roofline_gemv::mma_16816_bf16(oacc[2 * np + 1], pa0, pl0, pa2, pl2, r[2], r[3]);
+                        } else {
+                            roofline_gemv::mma_16816(oacc[2 * np], pa0, 0u, pa2, 0u, r[0], r[1]);
+                            roofline_gemv::mma_16816(oacc[2 * np + 1], pa0, 0u, pa2, 0u, r[2], r[3]);
+                        }
                     }
                 }
             }
@@ -897,8 +966,8 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                 float* o = partial_acc + (bh * splits + s) * D + warp * DW + (lane & 3) * 2;
 #pragma unroll
                 for (int nt = 0; nt < NT; nt++) {
-                    o[nt * 8] = oacc[nt][0] * v_scale;
-                    o[nt * 8 + 1] = oacc[nt][1] * v_scale;
+                    o[nt * 8] = (BF ? oacc[nt][0] + oacc[nt][2] : oacc[nt][0]) * v_scale; // BF16: hi's row + lo's
+                    o[nt * 8 + 1] = (BF ? oacc[nt][1] + oacc[nt][3] : oacc[nt][1]) * v_scale;
                 }
             }
         }

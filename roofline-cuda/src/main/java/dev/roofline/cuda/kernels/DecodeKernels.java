@@ -407,9 +407,10 @@ public final class DecodeKernels implements AutoCloseable {
      * Static shared memory of one block of the attention's first pass (attention_split in decode.cu): the ring of 4
      * KV tiles of 8 KiB, a logit per head and token of its longest chunk, the 8 or 16 rows of partial outputs (4 KiB at
      * either head size) and each warp's max and sum per head: 45,184 bytes for groups of 4, 45,312 for 8, as ptxas
-     * reports them for sm_90a for BF16 caches. With FP16 caches, and FP8 ones at head size 128, the products run on the
-     * tensor cores with a ring of 3 tiles, logit rows 8 floats longer and without the rows of partial outputs (33,024
-     * and 33,280 bytes), so this bound holds for every cache type.
+     * reports them for sm_90a for FP8 caches at head size 64. With FP16 and BF16 caches, and FP8 ones at head size 128,
+     * the products run on the tensor cores with a ring of 3 tiles, logit rows 8 floats longer and without the rows of
+     * partial outputs (33,024 and 33,280 bytes; BF16 caches hold q's split fragments too, 37,120 and 37,376 bytes at
+     * head size 128), so this bound holds for every cache type.
      */
     static int attentionBlockSharedBytes(int group) {
         return ATTENTION_STAGES * ATTENTION_TILE_BYTES
@@ -426,10 +427,10 @@ public final class DecodeKernels implements AutoCloseable {
     /**
      * Blocks of the attention's first pass one SM holds at once, as the split count assumes: what the registers allow
      * (5 for groups of up to 4 query heads per KV head, whose launch bounds ask the compiler for five; 3 for groups of
-     * 8, whose twice as many accumulators take ~160 registers a thread on the CUDA cores, 3 blocks of 128 threads in
-     * 64 K registers; FP16 caches' tensor-core kernel for groups of 8 takes 89 and would fit 5, which measured faster at
-     * one row up to 16k tokens and slower at 32k and at 8 rows, so the rule keeps 3: docs/measurements/
-     * 2026-11-26-issue15-attention-tensor-cores-h200, run 10),
+     * 8, whose twice as many accumulators take ~160 registers a thread on the CUDA cores (FP8 caches at head size 64),
+     * 3 blocks of 128 threads in 64 K registers; FP16 caches' tensor-core kernel for groups of 8 takes 89 and would fit
+     * 5, which measured faster at one row up to 16k tokens and slower at 32k and at 8 rows, so the rule keeps 3 for
+     * every cache type: docs/measurements/2026-11-26-issue15-attention-tensor-cores-h200, run 10),
      * and no more than {@code sharedPerSm} bytes of shared memory hold: 5 on an H100 or H200 (228 KiB), 2 where an SM
      * has 100 KiB (compute capability 12.x, as GB10).
      */

@@ -344,26 +344,40 @@ class DecodeKernelsIT {
 
     /**
      * Attention over BF16 and FP8 caches: random stored codes, the reference attending over exactly what they decode
-     * to (times the scales), so the bound is the FP16 output's, as for FP16 caches. FP8 at both head sizes (the tensor
-     * cores at 128, the CUDA cores at 64) and at groups of 1, 2, 4 and 8 query heads per KV head (32 query heads): each
-     * shape is a kernel of its own.
+     * to (times the scales), so the bound is the FP16 output's, as for FP16 caches. Both at both head sizes (the tensor
+     * cores but for FP8 at 64, which takes the CUDA cores) and at groups of 1, 2, 4 and 8 query heads per KV head (32
+     * query heads): each shape is a kernel of its own. Keys of magnitude {@code keyMagnitude} meet a q of magnitude
+     * {@code 1 / keyMagnitude}: at 2^20 the BF16 keys lie past FP16's largest value (65504) and q's halves are FP16
+     * subnormals, which the BF16 kernels' exact split of q must keep.
      */
-    @ParameterizedTest(name = "{0} cache, scales {1} and {2}, lengths {3}, head size {4}, {5} KV heads")
+    @ParameterizedTest(name = "{0} cache, scales {1} and {2}, lengths {3}, head size {4}, {5} KV heads, keys x {6}")
     @CsvSource({
-        "BF16, 1, 1, 4096, 128, 8",
-        "BF16, 1, 1, 1;17;4096;300, 128, 8",
-        "FP8_E4M3, 0.0625, 0.03125, 1;17;4096;300, 128, 8",
-        "FP8_E4M3, 0.0625, 0.03125, 32768, 128, 8",
-        "FP8_E4M3, 1, 1, 257, 128, 8",
-        "FP8_E4M3, 0.0625, 0.03125, 1;17;4096;300, 64, 8",
-        "FP8_E4M3, 1, 1, 257, 64, 4",
-        "FP8_E4M3, 0.0625, 0.03125, 1000;33, 128, 4",
-        "FP8_E4M3, 0.0625, 0.03125, 300;7, 64, 32",
-        "FP8_E4M3, 0.0625, 0.03125, 300;7, 128, 32",
-        "FP8_E4M3, 1, 1, 1000, 128, 16"
+        "BF16, 1, 1, 4096, 128, 8, 1",
+        "BF16, 1, 1, 1;17;4096;300, 128, 8, 1",
+        "BF16, 1, 1, 1;17;4096;300, 64, 8, 1",
+        "BF16, 1, 1, 32768, 128, 8, 1",
+        "BF16, 1, 1, 300;7, 128, 32, 1",
+        "BF16, 1, 1, 1000;33, 64, 16, 1",
+        "BF16, 1, 1, 1000, 128, 4, 1",
+        "BF16, 1, 1, 257;4096, 128, 8, 1048576",
+        "FP8_E4M3, 0.0625, 0.03125, 1;17;4096;300, 128, 8, 1",
+        "FP8_E4M3, 0.0625, 0.03125, 32768, 128, 8, 1",
+        "FP8_E4M3, 1, 1, 257, 128, 8, 1",
+        "FP8_E4M3, 0.0625, 0.03125, 1;17;4096;300, 64, 8, 1",
+        "FP8_E4M3, 1, 1, 257, 64, 4, 1",
+        "FP8_E4M3, 0.0625, 0.03125, 1000;33, 128, 4, 1",
+        "FP8_E4M3, 0.0625, 0.03125, 300;7, 64, 32, 1",
+        "FP8_E4M3, 0.0625, 0.03125, 300;7, 128, 32, 1",
+        "FP8_E4M3, 1, 1, 1000, 128, 16, 1"
     })
     void attentionReadsBf16AndFp8Caches(
-            Precision precision, float keyScale, float valueScale, String lengthList, int d, int kvHeads) {
+            Precision precision,
+            float keyScale,
+            float valueScale,
+            String lengthList,
+            int d,
+            int kvHeads,
+            double keyMagnitude) {
         KvCacheFormat kv = new KvCacheFormat(precision, keyScale, valueScale);
         int[] lengths =
                 Arrays.stream(lengthList.split(";")).mapToInt(Integer::parseInt).toArray();
@@ -372,7 +386,7 @@ class DecodeKernelsIT {
         int maxLength = Arrays.stream(lengths).max().orElseThrow();
         int capacity = maxLength;
         SplittableRandom rnd = new SplittableRandom(9 + maxLength);
-        short[] q = Halves.gaussian(rnd, rows * heads * d, 1);
+        short[] q = Halves.gaussian(rnd, rows * heads * d, 1 / keyMagnitude);
         int elements = rows * kvHeads * capacity * d;
         MiniFloat codec = MiniFloat.of(precision);
         byte[] kBytes = new byte[elements * kv.elementBytes()];
@@ -381,7 +395,7 @@ class DecodeKernelsIT {
         double[] v = new double[elements];
         for (int i = 0; i < elements; i++) {
             // values of order one, as a cache of unit-variance keys holds them, stored over their scales
-            k[i] = store(codec, kBytes, i, rnd.nextGaussian() / keyScale) * keyScale;
+            k[i] = store(codec, kBytes, i, rnd.nextGaussian() * keyMagnitude / keyScale) * keyScale;
             v[i] = store(codec, vBytes, i, rnd.nextGaussian() / valueScale) * valueScale;
         }
         try (DeviceBuffer dq = Halves.upload(q);

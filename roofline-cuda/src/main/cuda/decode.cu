@@ -99,7 +99,9 @@ template <> struct KvTraits<__nv_fp8_e4m3> {
         const __nv_fp8x2_storage_t* p = reinterpret_cast<const __nv_fp8x2_storage_t*>(&raw);
 #pragma unroll
         for (int j = 0; j < 4; j++) {
-            __half2_raw h = __nv_cvt_fp8x2_to_halfraw2(p[j], __NV_E4M3); // one cvt per pair on sm_89 and later
+            // one cvt per pair on sm_89 and later, inline: through gemv.cu's e4m3x2_to_half2_bits this pass took
+            // 1.010-1.015x the time on an H200 (docs/measurements/2026-11-27-issue15-bf16-kv-tensor-cores-h200, run 1)
+            __half2_raw h = __nv_cvt_fp8x2_to_halfraw2(p[j], __NV_E4M3);
             float2 f = __half22float2(*reinterpret_cast<half2*>(&h));
             out[2 * j] = f.x;
             out[2 * j + 1] = f.y;
@@ -388,8 +390,8 @@ template <int QPK> inline constexpr int MAX_CHUNK = QPK > 4 ? 256 : ATTENTION_MA
 constexpr int ATTENTION_TILE_BYTES = 8192;
 // Ring slots: 4 on the CUDA cores; 3 where both products run on the tensor cores (FP8 and BF16 caches there too, not
 // measured apart): with padded logit rows 3 streamed 0.6-4.6 % faster there than 4 at every FP16 configuration
-// measured, and on the CUDA cores it was slower (BF16, then on the CUDA cores, at batch 1 x 1k by 9 %;
-// docs/design/decode-kernels.md).
+// measured on an H200, and on the CUDA-core kernel it was 9 % slower (BF16 at batch 1 x 1k;
+// docs/measurements/2026-11-26-issue15-attention-ring-h200).
 constexpr int ATTENTION_STAGES = 4;
 constexpr int ATTENTION_STAGES_MMA = 3;
 // Floats past each head's row of logits in shared memory on the tensor cores: rows 8 banks apart, so the fragments'
@@ -437,8 +439,10 @@ __device__ __forceinline__ uint32_t half2_bits(float lo, float hi) {
     return *reinterpret_cast<uint32_t*>(&h);
 }
 // A float pair as two BF16 pairs, hi = the floats' top 16 bits and lo = the top 16 bits of the rest (v - hi, exact in
-// FP32), both truncated: each value within 2^-14 of itself (relative) as hi + lo, and exactly where it has at most 16
-// significant bits (every FP16 value: 8 in hi, the other 3 in lo). Integer ops and FP32 adds, no conversion.
+// FP32), both truncated: each normal value of magnitude 2^-112 or more within 2^-14 of itself (relative) as hi + lo
+// (the rest of a smaller one may be an FP32 subnormal, whose top bits hold fewer significant ones), and exactly where
+// it has at most 16 significant bits (every FP16 value: 8 in hi, the other 3 in lo). Integer ops and FP32 adds, no
+// conversion.
 __device__ __forceinline__ void bf16x2_split(float a, float b, uint32_t& hi, uint32_t& lo) {
     const uint32_t ua = __float_as_uint(a);
     const uint32_t ub = __float_as_uint(b);
@@ -506,16 +510,17 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     constexpr int RPT = TILE / ROWS;                        // token rows per thread per tile: 4 (16-bit) or 8 (FP8)
     constexpr int COPIES = ATTENTION_TILE_BYTES / 16 / ATTENTION_THREADS; // cp.async per thread per tile
     constexpr int SR = RPT < SCATTER_ROWS ? RPT : SCATTER_ROWS;
-    // FP16 caches take both products on the tensor cores (mma.sync m16n8k16, FP32 accumulators): the heads are the
-    // rows of A, at most 8 of its 16; so do FP8 ones at D = 128 (MMA8), q staying FP16 and the codes widened to FP16.
-    // BF16 ones (BF) take the BF16 mma with A split into bf16 hi + lo (bf16x2_split), hi in A's rows 0-7 and lo in its
-    // rows 8-15, which FP16 leaves zero, so each output is D's row g plus its row g + 8 for the same mma count: q
-    // exactly, the weights within 2^-14 (FP16 rounds them within 2^-11); a BF16 value need not be an FP16 one, so the
-    // codes cannot be widened instead. Every warp holds the same q fragments: the four split them between them through
-    // shared memory (s_q); each warp splitting all of q itself, by conversions, ran 1.03-1.12x slower at one sequence
-    // (docs/measurements/2026-11-27-issue15-bf16-kv-tensor-cores-h200). FP8 caches at D = 64 stay on the CUDA cores: on
-    // the tensor cores (64-byte rows swizzled by (row / 2) % 4, 46ef481) they ran 0.89-1.29x as fast on an H200, slower
-    // at 32 rows of 1k and one row of 32k (docs/measurements/2026-11-27-issue15-fp8-kv-tensor-cores-h200, run 3).
+    // FP16 caches take both products on the tensor cores (mma.sync m16n8k16, FP32 accumulators): the heads are the rows
+    // of A, at most 8 of its 16; so do FP8 ones at D = 128 (MMA8), q staying FP16 and the codes widened to FP16. BF16
+    // ones (BF) take the BF16 mma with A split into bf16 hi + lo (bf16x2_split), hi in A's rows 0-7 and lo in its rows
+    // 8-15, which FP16 leaves zero, so each output is D's row g plus its row g + 8 for the same mma count: q exactly,
+    // the weights within 2^-14 (FP16 rounds them within 2^-11); a BF16 value need not be an FP16 one, so the codes
+    // cannot be widened instead. Every warp holds the same q fragments: the four split them between them through shared
+    // memory (s_q); each warp splitting all of q itself, by conversions, ran 1.03-1.12x slower at one sequence on an
+    // H200 (docs/measurements/2026-11-27-issue15-bf16-kv-tensor-cores-h200, run 4). FP8 caches at D = 64 stay on the
+    // CUDA cores: on the tensor cores (64-byte rows swizzled by (row / 2) % 4, 46ef481) they ran 0.89-1.29x as fast on
+    // an H200, slower at 32 rows of 1k and one row of 32k
+    // (docs/measurements/2026-11-27-issue15-fp8-kv-tensor-cores-h200, run 3).
     constexpr bool BF = std::is_same<C, __nv_bfloat16>::value;
     constexpr bool MMA16 = std::is_same<C, half>::value || BF; // mma_16816(_bf16): gemv.cu's, which includes this file
     constexpr bool MMA8 = std::is_same<C, __nv_fp8_e4m3>::value && D == 128; // FP8 codes widened to FP16 fragments
@@ -594,8 +599,9 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     }
 
     float qv[QPK][VEC];
-    // the tensor cores' A fragments of q (rows: the heads, lane / 4 of them in each lane's rows; rows 8-15 and the
-    // heads past QPK zero): halves 2 (lane % 4), +1 and +8, +9 of each 16 of the head's D; for FP8 keys halves
+    // the tensor cores' A fragments of q (rows: the heads, lane / 4 of them in each lane's rows; rows 8-15 zero, for
+    // BF16 caches q's lo parts (ql); the heads past QPK zero): halves 2 (lane % 4), +1 and +8, +9 of each 16 of the
+    // head's D; for FP8 keys halves
     // 4 (lane % 4) .. +3, the k of the 4 key bytes each lane's ldmatrix register holds (the logits below)
     const int lane = threadIdx.x & 31;
     const int warp = threadIdx.x >> 5;

@@ -348,7 +348,8 @@ class DecodeKernelsIT {
      * cores but for FP8 at 64, which takes the CUDA cores) and at groups of 1, 2, 4 and 8 query heads per KV head (32
      * query heads): each shape is a kernel of its own. Keys of magnitude {@code keyMagnitude} meet a q of magnitude
      * {@code 1 / keyMagnitude}: at 2^20 the BF16 keys lie past FP16's largest value (65504) and q's halves are FP16
-     * subnormals, which the BF16 kernels' exact split of q must keep.
+     * subnormals, which the BF16 kernels' split of q must keep (their few significant bits all in its hi part; the rows
+     * of magnitude 1 hold q's lo parts).
      */
     @ParameterizedTest(name = "{0} cache, scales {1} and {2}, lengths {3}, head size {4}, {5} KV heads, keys x {6}")
     @CsvSource({
@@ -359,6 +360,9 @@ class DecodeKernelsIT {
         "BF16, 1, 1, 300;7, 128, 32, 1",
         "BF16, 1, 1, 1000;33, 64, 16, 1",
         "BF16, 1, 1, 1000, 128, 4, 1",
+        "BF16, 1, 1, 1000, 128, 16, 1",
+        "BF16, 1, 1, 300;7, 64, 32, 1",
+        "BF16, 1, 1, 257, 64, 4, 1",
         "BF16, 1, 1, 257;4096, 128, 8, 1048576",
         "FP8_E4M3, 0.0625, 0.03125, 1;17;4096;300, 128, 8, 1",
         "FP8_E4M3, 0.0625, 0.03125, 32768, 128, 8, 1",
@@ -394,7 +398,7 @@ class DecodeKernelsIT {
         double[] k = new double[elements];
         double[] v = new double[elements];
         for (int i = 0; i < elements; i++) {
-            // values of order one, as a cache of unit-variance keys holds them, stored over their scales
+            // keys of order keyMagnitude, values of order one, stored over their scales
             k[i] = store(codec, kBytes, i, rnd.nextGaussian() * keyMagnitude / keyScale) * keyScale;
             v[i] = store(codec, vBytes, i, rnd.nextGaussian() / valueScale) * valueScale;
         }

@@ -515,12 +515,12 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     // ones (BF) take the BF16 mma with A split into bf16 hi + lo (bf16x2_split), hi in A's rows 0-7 and lo in its rows
     // 8-15, which FP16 leaves zero, so each output is D's row g plus its row g + 8 for the same mma count: q exactly,
     // the weights within 2^-14 (FP16 rounds them within 2^-11); a BF16 value need not be an FP16 one, so the codes
-    // cannot be widened instead. Every warp holds the same q fragments: the four split them between them through shared
-    // memory (s_q); each warp splitting all of q itself, by conversions, ran 1.03-1.12x slower at one sequence on an
-    // H200 (docs/measurements/2026-11-27-issue15-bf16-kv-tensor-cores-h200, run 4). FP8 caches at D = 64 stay on the
-    // CUDA cores: on the tensor cores (64-byte rows swizzled by (row / 2) % 4, 46ef481) they ran 0.89-1.29x as fast on
-    // an H200, slower at 32 rows of 1k and one row of 32k
-    // (docs/measurements/2026-11-27-issue15-fp8-kv-tensor-cores-h200, run 3).
+    // cannot be widened instead. Each warp splits all of q itself (the four hold the same fragments): splitting it
+    // between them through shared memory, behind a barrier, ran 1.03-1.09x slower at one sequence on an H200, and every
+    // warp splitting it by conversions 1.03-1.12x slower than that (docs/measurements/
+    // 2026-11-27-issue15-bf16-kv-tensor-cores-h200, runs 8 and 4). FP8 caches at D = 64 stay on the CUDA cores: on the
+    // tensor cores (64-byte rows swizzled by (row / 2) % 4, 46ef481) they ran 0.89-1.29x as fast on an H200, slower at
+    // 32 rows of 1k and one row of 32k (docs/measurements/2026-11-27-issue15-fp8-kv-tensor-cores-h200, run 3).
     constexpr bool BF = std::is_same<C, __nv_bfloat16>::value;
     constexpr bool MMA16 = std::is_same<C, half>::value || BF; // mma_16816(_bf16): gemv.cu's, which includes this file
     constexpr bool MMA8 = std::is_same<C, __nv_fp8_e4m3>::value && D == 128; // FP8 codes widened to FP16 fragments
@@ -534,7 +534,6 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     __shared__ float s_acc[ROWS][D];
     __shared__ float s_max[QPK][ATTENTION_THREADS / 32];
     __shared__ float s_sum[QPK][ATTENTION_THREADS / 32];
-    __shared__ __align__(16) uint32_t s_q[BF ? D / 16 : 1][32][4]; // BF16: lane's q fragments of ks: hi, lo, hi, lo
 
     int bg = blockIdx.x / splits;
     int s = blockIdx.x - bg * splits;
@@ -609,8 +608,9 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     uint32_t qa[MMA ? D / 16 : 1][2];
     uint32_t ql[BF ? D / 16 : 1][2]; // BF16: q = qa + ql, hi and lo
     if constexpr (BF) {
-        for (int ks = warp; ks < D / 16; ks += ATTENTION_THREADS / 32) {
-            uint4 f = make_uint4(0u, 0u, 0u, 0u);
+#pragma unroll
+        for (int ks = 0; ks < D / 16; ks++) {
+            uint4 f = make_uint4(0u, 0u, 0u, 0u); // hi, lo of halves 2 (lane % 4), +1; hi, lo of +8, +9
             if (qh < QPK) {
                 const half* qp = q + (size_t)b * q_row_stride + (size_t)(g * QPK + qh) * D + ks * 16 + (lane & 3) * 2;
                 const float2 q0 = roofline_gemv::half2_bits_to_float2(*reinterpret_cast<const uint32_t*>(qp));
@@ -618,12 +618,6 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                 bf16x2_split(q0.x, q0.y, f.x, f.y);
                 bf16x2_split(q8.x, q8.y, f.z, f.w);
             }
-            *reinterpret_cast<uint4*>(s_q[ks][lane]) = f;
-        }
-        __syncthreads();
-#pragma unroll
-        for (int ks = 0; ks < D / 16; ks++) {
-            const uint4 f = *reinterpret_cast<const uint4*>(s_q[ks][lane]);
             qa[ks][0] = f.x;
             ql[ks][0] = f.y;
             qa[ks][1] = f.z;

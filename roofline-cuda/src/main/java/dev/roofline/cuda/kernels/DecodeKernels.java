@@ -409,8 +409,7 @@ public final class DecodeKernels implements AutoCloseable {
      * either head size) and each warp's max and sum per head: 45,184 bytes for groups of 4, 45,312 for 8, as ptxas
      * reports them for sm_90a for FP8 caches at head size 64. With FP16 and BF16 caches, and FP8 ones at head size 128,
      * the products run on the tensor cores with a ring of 3 tiles, logit rows 8 floats longer and without the rows of
-     * partial outputs (33,024 and 33,280 bytes; BF16 caches hold q's split fragments too, 37,120 and 37,376 bytes at
-     * head size 128), so this bound holds for every cache type.
+     * partial outputs (33,024 and 33,280 bytes), so this bound holds for every cache type.
      */
     static int attentionBlockSharedBytes(int group) {
         return ATTENTION_STAGES * ATTENTION_TILE_BYTES

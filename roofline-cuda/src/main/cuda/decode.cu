@@ -600,39 +600,34 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     float qv[QPK][VEC];
     // the tensor cores' A fragments of q (rows: the heads, lane / 4 of them in each lane's rows; rows 8-15 zero, for
     // BF16 caches q's lo parts (ql); the heads past QPK zero): halves 2 (lane % 4), +1 and +8, +9 of each 16 of the
-    // head's D; for FP8 keys halves
-    // 4 (lane % 4) .. +3, the k of the 4 key bytes each lane's ldmatrix register holds (the logits below)
+    // head's D; for FP8 keys halves 4 (lane % 4) .. +3, the k of the 4 key bytes each lane's ldmatrix register holds
+    // (the logits below)
     const int lane = threadIdx.x & 31;
     const int warp = threadIdx.x >> 5;
     const int qh = lane >> 2;
     uint32_t qa[MMA ? D / 16 : 1][2];
     uint32_t ql[BF ? D / 16 : 1][2]; // BF16: q = qa + ql, hi and lo
-    if constexpr (BF) {
-#pragma unroll
-        for (int ks = 0; ks < D / 16; ks++) {
-            uint4 f = make_uint4(0u, 0u, 0u, 0u); // hi, lo of halves 2 (lane % 4), +1; hi, lo of +8, +9
-            if (qh < QPK) {
-                const half* qp = q + (size_t)b * q_row_stride + (size_t)(g * QPK + qh) * D + ks * 16 + (lane & 3) * 2;
-                const float2 q0 = roofline_gemv::half2_bits_to_float2(*reinterpret_cast<const uint32_t*>(qp));
-                const float2 q8 = roofline_gemv::half2_bits_to_float2(*reinterpret_cast<const uint32_t*>(qp + 8));
-                bf16x2_split(q0.x, q0.y, f.x, f.y);
-                bf16x2_split(q8.x, q8.y, f.z, f.w);
-            }
-            qa[ks][0] = f.x;
-            ql[ks][0] = f.y;
-            qa[ks][1] = f.z;
-            ql[ks][1] = f.w;
-        }
-    } else if constexpr (MMA) {
+    if constexpr (MMA) {
 #pragma unroll
         for (int ks = 0; ks < D / 16; ks++) {
             qa[ks][0] = 0u;
             qa[ks][1] = 0u;
+            if constexpr (BF) {
+                ql[ks][0] = 0u;
+                ql[ks][1] = 0u;
+            }
             if (qh < QPK) {
                 const half* qp = q + (size_t)b * q_row_stride + (size_t)(g * QPK + qh) * D + ks * 16 +
                                  (lane & 3) * (MMA8 ? 4 : 2);
                 qa[ks][0] = *reinterpret_cast<const uint32_t*>(qp);
                 qa[ks][1] = *reinterpret_cast<const uint32_t*>(qp + (MMA8 ? 2 : 8));
+                if constexpr (BF) { // hi stays in qa, lo goes to ql
+#pragma unroll
+                    for (int h = 0; h < 2; h++) {
+                        const float2 v = roofline_gemv::half2_bits_to_float2(qa[ks][h]);
+                        bf16x2_split(v.x, v.y, qa[ks][h], ql[ks][h]);
+                    }
+                }
             }
         }
     } else {

@@ -369,9 +369,11 @@ extern "C" __global__ void __launch_bounds__(256) decode_silu_mul_f16(const half
 // decode_rope_append.
 // Three phases over the chunk (at most MAX_CHUNK<QPK> tokens): the logits, into shared memory; their max and sum; then
 // the values. With FP16 and BF16 caches, and FP8 ones at D = 128, both products run on the tensor cores (mma.sync
-// m16n8k16: the group's heads are the rows of A, 8 key rows or 16 value rows the B fragments, each warp on a quarter of
-// the head's columns for the values; FP8 codes are widened to FP16 on their way into the fragments, exactly; BF16 ones
-// take A split in two). FP8 caches at D = 64 take them on the CUDA cores: D/8 threads per token row with one 8-byte
+// m16n8k16). FP16 and BF16: the group's heads are the rows of A, 8 key rows or 16 value rows the B fragments, each warp
+// on a quarter of the head's columns for the values (BF16 ones take A split in two). FP8: each warp takes a quarter of
+// the tile's tokens, 16, over all the head's columns, keys as A's rows with q as B and the values' even and odd columns
+// in A's two halves of rows, the codes widened to FP16 on their way into the fragments, exactly; the four warps' sums
+// are added once a block. FP8 caches at D = 64 take them on the CUDA cores: D/8 threads per token row with one 8-byte
 // shared-memory read each for the logits, then the values the same way, each thread summing its 8 columns over every
 // ROWS-th token, the ROWS partial sums added through shared memory. On the CUDA cores the FP8 pass was bound by its
 // instructions (its widening and FMAs per element): on the tensor cores it runs 1.22-1.29x as fast on an H200 at one to
@@ -388,10 +390,11 @@ constexpr int ATTENTION_THREADS = 128;
 constexpr int ATTENTION_MAX_CHUNK = 512;
 template <int QPK> inline constexpr int MAX_CHUNK = QPK > 4 ? 256 : ATTENTION_MAX_CHUNK;
 constexpr int ATTENTION_TILE_BYTES = 8192;
-// Ring slots: 4 on the CUDA cores; 3 where both products run on the tensor cores (FP8 and BF16 caches there too, not
-// measured apart): with padded logit rows 3 streamed 0.6-4.6 % faster there than 4 at every FP16 configuration
-// measured on an H200, and on the CUDA-core kernel it was 9 % slower (BF16 at batch 1 x 1k;
-// docs/measurements/2026-11-26-issue15-attention-ring-h200).
+// Ring slots: 4 on the CUDA cores; 3 where both products run on the tensor cores (BF16 caches there too, not measured
+// apart): with padded logit rows 3 streamed 0.6-4.6 % faster there than 4 at every FP16 configuration measured on an
+// H200, and on the CUDA-core kernel it was 9 % slower (BF16 at batch 1 x 1k;
+// docs/measurements/2026-11-26-issue15-attention-ring-h200); FP8 caches at D = 128 took 1.00-1.05x the time with 4
+// (before their tokens were split over the warps; docs/measurements/2026-11-27-issue15-fp8-token-split-h200, run 1).
 constexpr int ATTENTION_STAGES = 4;
 constexpr int ATTENTION_STAGES_MMA = 3;
 // Floats past each head's row of logits in shared memory on the tensor cores: rows 8 banks apart, so the fragments'
@@ -410,6 +413,11 @@ __device__ __forceinline__ void load8(const half* p, float* out) {
 __device__ __forceinline__ void cp_async16(void* shared, const void* global) {
     unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(global) : "memory");
+}
+// 16 bytes to shared memory of which the first src_bytes (0 or 16) come from global and the rest are zeros
+__device__ __forceinline__ void cp_async16_zfill(void* shared, const void* global, int src_bytes) {
+    unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(s), "l"(global), "r"(src_bytes) : "memory");
 }
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 // until at most N of this thread's committed groups are still in flight
@@ -511,7 +519,11 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     constexpr int COPIES = ATTENTION_TILE_BYTES / 16 / ATTENTION_THREADS; // cp.async per thread per tile
     constexpr int SR = RPT < SCATTER_ROWS ? RPT : SCATTER_ROWS;
     // FP16 caches take both products on the tensor cores (mma.sync m16n8k16, FP32 accumulators): the heads are the rows
-    // of A, at most 8 of its 16; so do FP8 ones at D = 128 (MMA8), q staying FP16 and the codes widened to FP16. BF16
+    // of A, at most 8 of its 16. FP8 ones at D = 128 (MMA8) take them with the tokens as A's 16 rows instead (the keys,
+    // or the values' two column parities), q staying FP16 and the codes widened to FP16: the heads filled at most 8 of
+    // A's 16 rows, and each warp on a quarter of the columns rebuilt the same weights and permuted the values' bytes
+    // into column order; split by tokens the pass ran 1.10-1.19x as fast on an H200 at 1 to 32 rows of 8k-32k tokens
+    // (docs/measurements/2026-11-27-issue15-fp8-token-split-h200, run 3). BF16
     // ones (BF) take the BF16 mma with A split into bf16 hi + lo (bf16x2_split), hi in A's rows 0-7 and lo in its rows
     // 8-15, which FP16 leaves zero, so each output is D's row g plus its row g + 8 for the same mma count: q exactly,
     // the weights within 2^-14 (FP16 rounds them within 2^-11); a BF16 value need not be an FP16 one, so the codes
@@ -572,20 +584,44 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     size_t first = (((size_t)b * kv_heads + g) * capacity + begin) * ROW_BYTES;
     const unsigned char* k_bytes = reinterpret_cast<const unsigned char*>(k_cache) + first;
     const unsigned char* v_bytes = reinterpret_cast<const unsigned char*>(v_cache) + first;
+    // FP8 caches at D = 128 (MMA8) copy whole tiles, the rows at or past n as zeros (cp.async's zero fill, from no
+    // global byte), so their products run over whole 16-token groups unmasked: a zero key row's logit is not stored, a
+    // zero value row meets a zero weight. Thread t copies bytes c * STEP + 16 t .. + 15 of a tile (c < COPIES), to the
+    // same offsets in its ring slot plus one constant (a step is a whole number of 8-row groups, and a piece's swizzle
+    // depends on its row % 8 only), and the slots are counted, since the tiles are issued, and taken (next), in order.
+    // With this form the other caches took up to 2.4 % longer at one sequence (FP16 at 1k tokens, FP8 at D = 64) and
+    // keep theirs (docs/measurements/2026-11-27-issue15-fp8-token-split-h200, run 3).
+    constexpr int STEP = ATTENTION_THREADS * 16;
+    static_assert(!MMA8 || (STEP / ROW_BYTES) % 8 == 0, "a copy step of whole groups of 8 rows");
+    const int cp_src = threadIdx.x * 16;
+    const int cp_dst = swizzled<ROW_BYTES>(cp_src / ROW_BYTES, (cp_src % ROW_BYTES) / 16);
+    int wslot = 0; // MMA8: the slot of the next tile issued
     auto issue = [&](int i) {
         if (i < tiles) {
             int tile = i < kt ? i : i - kt;
-            const unsigned char* src = (i < kt ? k_bytes : v_bytes) + (size_t)tile * ATTENTION_TILE_BYTES;
+            const unsigned char* base = i < kt ? k_bytes : v_bytes;
+            const unsigned char* src = base + (size_t)tile * ATTENTION_TILE_BYTES;
             int bytes = min(TILE, n - tile * TILE) * ROW_BYTES;
-            unsigned char* dst = s_tiles[i % STAGES];
+            if constexpr (MMA8) {
+                const int left = bytes - cp_src; // from this thread's first piece on
+                unsigned char* dst = s_tiles[wslot] + cp_dst;
 #pragma unroll
-            for (int c = 0; c < COPIES; c++) {
-                int off = (c * ATTENTION_THREADS + threadIdx.x) * 16;
-                if (off < bytes) {
-                    if constexpr (MMA) {
-                        cp_async16(dst + swizzled<ROW_BYTES>(off / ROW_BYTES, (off % ROW_BYTES) / 16), src + off);
-                    } else {
-                        cp_async16(dst + off, src + off);
+                for (int c = 0; c < COPIES; c++) {
+                    const bool in = c * STEP < left;
+                    cp_async16_zfill(dst + c * STEP, in ? src + cp_src + c * STEP : base, in ? 16 : 0);
+                }
+                wslot = wslot + 1 == STAGES ? 0 : wslot + 1;
+            } else {
+                unsigned char* dst = s_tiles[i % STAGES];
+#pragma unroll
+                for (int c = 0; c < COPIES; c++) {
+                    int off = (c * ATTENTION_THREADS + threadIdx.x) * 16;
+                    if (off < bytes) {
+                        if constexpr (MMA) {
+                            cp_async16(dst + swizzled<ROW_BYTES>(off / ROW_BYTES, (off % ROW_BYTES) / 16), src + off);
+                        } else {
+                            cp_async16(dst + off, src + off);
+                        }
                     }
                 }
             }
@@ -600,8 +636,8 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     float qv[QPK][VEC];
     // the tensor cores' A fragments of q (rows: the heads, lane / 4 of them in each lane's rows; rows 8-15 zero, for
     // BF16 caches q's lo parts (ql); the heads past QPK zero): halves 2 (lane % 4), +1 and +8, +9 of each 16 of the
-    // head's D; for FP8 keys halves 4 (lane % 4) .. +3, the k of the 4 key bytes each lane's ldmatrix register holds
-    // (the logits below)
+    // head's D; for FP8 keys q is B (columns: the heads, head lane / 4 in each lane's), halves 4 (lane % 4) .. +3 of
+    // each 16, the k of the 4 key bytes each lane's ldmatrix register holds (the logits below)
     const int lane = threadIdx.x & 31;
     const int warp = threadIdx.x >> 5;
     const int qh = lane >> 2;
@@ -649,11 +685,18 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
         l[j] = 0.f;
     }
     // tile i in its slot, this thread's first row of it; the next tile but STAGES - 2 on its way
-    auto next = [&](int i) {
+    int rslot = 0; // MMA8: the slot of the next tile taken
+    auto next = [&](int i) -> const unsigned char* {
         cp_async_wait<STAGES - 2>(); // this thread's pieces of tile i have landed
         __syncthreads(); // everyone's have, and every thread is done with tile i - 1, whose slot the next issue fills
         issue(i + STAGES - 1);
-        return s_tiles[i % STAGES];
+        if constexpr (MMA8) {
+            const unsigned char* tile = s_tiles[rslot];
+            rslot = rslot + 1 == STAGES ? 0 : rslot + 1;
+            return tile;
+        } else {
+            return s_tiles[i % STAGES];
+        }
     };
 
     for (int i = 0; i < kt; i++) {
@@ -663,28 +706,45 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
         if constexpr (MMA) {
             // on the tensor cores: warp w the tile's 8-token groups w, w + WARPS, ..., S = q . K^T of a group in D/16
             // steps (A: q, B: 8 key rows by ldmatrix), lane holding heads' logits of tokens 2 (lane % 4), +1
-            for (int grp = warp; grp < TILE / 8 && t0 + grp * 8 < n; grp += ATTENTION_THREADS / 32) {
-                float sacc[4] = {0.f, 0.f, 0.f, 0.f};
-                if constexpr (MMA8) {
-                    // FP8: lane (g, q) takes bytes k = 16 ks + 4q .. +3 of key row g of the group (its B column),
-                    // widened to the k slots 2q, 2q+1 and 2q+8, 2q+9, which q's fragments take from the same k; a dot
-                    // product's terms may come in any order. The FP16 path's ldmatrix reads them, 4 pieces at once
-                    // (row g, 16-bit columns 2q, 2q+1 of matrix i are those 4 bytes of piece ks = 4 kk + i): 1.2-3.3 %
-                    // faster on an H200 than one 4-byte load a piece (docs/measurements/
-                    // 2026-11-27-issue15-fp8-kv-tensor-cores-h200, run 5)
-                    const int tok = grp * 8 + (lane & 7);
+            if constexpr (MMA8) {
+                // FP8: warp w the tile's tokens [16 w, 16 w + 16) as A (rows: tokens, widened keys), q as B (columns:
+                // heads): lane (g, q) holds logits of tokens g and g + 8 for heads 2q and 2q + 1
+                const int tb = t0 + warp * 16;
+                if (tb < n) {
+                    float sa[4] = {0.f, 0.f, 0.f, 0.f};
+                    float sb[4] = {0.f, 0.f, 0.f, 0.f};
+                    const int tok = warp * 16 + (lane & 7) + ((lane >> 3) & 1) * 8;
 #pragma unroll
-                    for (int kk = 0; kk < D / 64; kk++) {
-                        uint32_t r[4];
-                        ldmatrix_x4<false>(r, tile + swizzled<ROW_BYTES>(tok, kk * 4 + (lane >> 3)));
+                    for (int j = 0; j < D / 32; j++) {
+                        uint32_t r[4]; // tokens 0-7 and 8-15 of piece 2j, then of piece 2j + 1
+                        ldmatrix_x4<false>(r, tile + swizzled<ROW_BYTES>(tok, 2 * j + (lane >> 4)));
+                        roofline_gemv::mma_16816(sa, roofline_gemv::e4m3x2_to_half2_bits(r[0]),
+                                                 roofline_gemv::e4m3x2_to_half2_bits(r[1]),
+                                                 roofline_gemv::e4m3x2_to_half2_bits(r[0] >> 16),
+                                                 roofline_gemv::e4m3x2_to_half2_bits(r[1] >> 16), qa[2 * j][0],
+                                                 qa[2 * j][1]);
+                        roofline_gemv::mma_16816(sb, roofline_gemv::e4m3x2_to_half2_bits(r[2]),
+                                                 roofline_gemv::e4m3x2_to_half2_bits(r[3]),
+                                                 roofline_gemv::e4m3x2_to_half2_bits(r[2] >> 16),
+                                                 roofline_gemv::e4m3x2_to_half2_bits(r[3] >> 16), qa[2 * j + 1][0],
+                                                 qa[2 * j + 1][1]);
+                    }
+                    const int h = (lane & 3) * 2;
+                    const int t = tb + (lane >> 2);
+                    if (h < QPK) { // then h + 1 < QPK too, but at QPK = 1
+                        constexpr int RS = MAX_CHUNK<QPK> + S_P_PAD; // s_p's row stride
+                        float* sp = &s_p[h][t];
 #pragma unroll
-                        for (int i = 0; i < 4; i++) {
-                            roofline_gemv::mma_16816(sacc, qa[4 * kk + i][0], 0u, qa[4 * kk + i][1], 0u,
-                                                     roofline_gemv::e4m3x2_to_half2_bits(r[i]),
-                                                     roofline_gemv::e4m3x2_to_half2_bits(r[i] >> 16));
+                        for (int e = 0; e < 4; e++) {
+                            if ((QPK > 1 || (e & 1) == 0) && t + (e >> 1) * 8 < n) {
+                                sp[(e & 1) * RS + (e >> 1) * 8] = (sa[e] + sb[e]) * scale;
+                            }
                         }
                     }
-                } else {
+                }
+            } else {
+                for (int grp = warp; grp < TILE / 8 && t0 + grp * 8 < n; grp += ATTENTION_THREADS / 32) {
+                    float sacc[4] = {0.f, 0.f, 0.f, 0.f};
                     const int tok = grp * 8 + (lane & 7);
 #pragma unroll
                     for (int kk = 0; kk < D / 32; kk++) {
@@ -699,17 +759,18 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                             }
                         } else {
                             roofline_gemv::mma_16816(sacc, qa[2 * kk][0], 0u, qa[2 * kk][1], 0u, r[0], r[1]);
-                            roofline_gemv::mma_16816(sacc, qa[2 * kk + 1][0], 0u, qa[2 * kk + 1][1], 0u, r[2], r[3]);
+                            roofline_gemv::mma_16816(sacc, qa[2 * kk + 1][0], 0u, qa[2 * kk + 1][1], 0u, r[2],
+                                                     r[3]);
                         }
                     }
-                }
-                if (qh < QPK) {
-                    int t = t0 + grp * 8 + (lane & 3) * 2;
-                    if (t < n) {
-                        s_p[qh][t] = (BF ? sacc[0] + sacc[2] : sacc[0]) * scale;
-                    }
-                    if (t + 1 < n) {
-                        s_p[qh][t + 1] = (BF ? sacc[1] + sacc[3] : sacc[1]) * scale;
+                    if (qh < QPK) {
+                        int t = t0 + grp * 8 + (lane & 3) * 2;
+                        if (t < n) {
+                            s_p[qh][t] = (BF ? sacc[0] + sacc[2] : sacc[0]) * scale;
+                        }
+                        if (t + 1 < n) {
+                            s_p[qh][t + 1] = (BF ? sacc[1] + sacc[3] : sacc[1]) * scale;
+                        }
                     }
                 }
             }
@@ -794,10 +855,10 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
             m[j] = fmaxf(m[j], s_max[j][w]);
         }
     }
-    for (int t = threadIdx.x; t < n; t += ATTENTION_THREADS) {
+    for (int t = threadIdx.x; t < (MMA8 ? kt * TILE : n); t += ATTENTION_THREADS) {
 #pragma unroll
         for (int j = 0; j < QPK; j++) {
-            float p = __expf(s_p[j][t] - m[j]);
+            float p = t < n ? __expf(s_p[j][t] - m[j]) : 0.f;
             s_p[j][t] = p;
             l[j] += p;
         }
@@ -832,18 +893,66 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     // outputs at columns 2 (lane % 4), +1 of each 8
     constexpr int DW = D / (ATTENTION_THREADS / 32);
     constexpr int NT = DW / 8;
-    float oacc[MMA ? NT : 1][4];
+    float oacc[MMA16 ? NT : 1][4];
 #pragma unroll
-    for (int nt = 0; nt < (MMA ? NT : 1); nt++) {
+    for (int nt = 0; nt < (MMA16 ? NT : 1); nt++) {
 #pragma unroll
         for (int e = 0; e < 4; e++) {
             oacc[nt][e] = 0.f;
         }
     }
+    float vacc[MMA8 ? D / 16 : 1][4]; // FP8: piece p's sums, rows 0-7 its even columns, 8-15 its odd
+#pragma unroll
+    for (int p = 0; p < (MMA8 ? D / 16 : 1); p++) {
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            vacc[p][e] = 0.f;
+        }
+    }
     for (int i = kt; i < tiles; i++) {
         const unsigned char* tile = next(i);
         const int t0 = (i - kt) * TILE;
-        if constexpr (MMA) {
+        if constexpr (MMA8) {
+            // FP8: warp w the tile's tokens [16 w, 16 w + 16) over all D columns. The transposing ldmatrix over byte
+            // pairs gives lane (g, q) tokens 2q, 2q+1 of columns 2g, 2g + 1 of a 16-column piece, widened as they
+            // lie: B's k slots 2q, 2q+1 are token 2q's even and odd column, 2q+8, 2q+9 token 2q+1's. A's rows 0-7
+            // take each head's weights at the even slots (zeros at the odd), rows 8-15 at the odd: D's rows 0-7 are
+            // the even columns' sums, rows 8-15 the odd ones'. Rows past n are zeros (issue), as are their weights.
+            const int tb = t0 + warp * 16;
+            if (tb < n) {
+                float2 w0 = make_float2(0.f, 0.f);
+                float2 w8 = make_float2(0.f, 0.f);
+                if (qh < QPK) {
+                    w0 = *reinterpret_cast<const float2*>(&s_p[qh][tb + (lane & 3) * 2]);
+                    w8 = *reinterpret_cast<const float2*>(&s_p[qh][tb + 8 + (lane & 3) * 2]);
+                }
+                const uint32_t pw[2] = {half2_bits(w0.x, w0.y), half2_bits(w8.x, w8.y)};
+                uint32_t a[2][4];
+#pragma unroll
+                for (int hh = 0; hh < 2; hh++) {
+                    a[hh][0] = pw[hh] & 0xFFFFu;
+                    a[hh][1] = pw[hh] << 16;
+                    a[hh][2] = pw[hh] >> 16;
+                    a[hh][3] = pw[hh] & 0xFFFF0000u;
+                }
+                const int tok = warp * 16 + (lane & 7) + ((lane >> 3) & 1) * 8;
+#pragma unroll
+                for (int j = 0; j < D / 32; j++) {
+                    uint32_t r[4]; // tokens 0-7 and 8-15 of piece 2j, then of piece 2j + 1
+                    ldmatrix_x4<true>(r, tile + swizzled<ROW_BYTES>(tok, 2 * j + (lane >> 4)));
+#pragma unroll
+                    for (int pp = 0; pp < 2; pp++) {
+#pragma unroll
+                        for (int hh = 0; hh < 2; hh++) {
+                            const uint32_t v = r[2 * pp + hh];
+                            roofline_gemv::mma_16816(vacc[2 * j + pp], a[hh][0], a[hh][1], a[hh][2], a[hh][3],
+                                                     roofline_gemv::e4m3x2_to_half2_bits(v),
+                                                     roofline_gemv::e4m3x2_to_half2_bits(v >> 16));
+                        }
+                    }
+                }
+            }
+        } else if constexpr (MMA) {
 #pragma unroll
             for (int ks = 0; ks < TILE / 16; ks++) {
                 const int tb = t0 + ks * 16;
@@ -883,45 +992,22 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                 const uint32_t m0 = (tk < n ? 0xffffu : 0u) | (tk + 1 < n ? 0xffff0000u : 0u);
                 const uint32_t m1 = (tk + 8 < n ? 0xffffu : 0u) | (tk + 9 < n ? 0xffff0000u : 0u);
                 const int tok = ks * 16 + ((lane >> 3) & 1) * 8 + (lane & 7);
-                if constexpr (MMA8) {
-                    // FP8: the same transposing ldmatrix over byte pairs (two columns of a token as one 16-bit
-                    // element) gives lane (g, q) tokens 2q, 2q+1 of columns 2g and 2g + 1 of each 16-column piece;
-                    // its even bytes are column 2g's B fragment, its odd bytes column 2g + 1's, so each piece takes
-                    // two mma, oacc[2 p] its even columns and oacc[2 p + 1] its odd ones
+#pragma unroll
+                for (int np = 0; np < NT / 2; np++) {
                     uint32_t r[4];
-                    ldmatrix_x4<true>(r, tile + swizzled<ROW_BYTES>(tok, warp * DW / 16 + (lane >> 4)));
-#pragma unroll
-                    for (int p = 0; p < 2; p++) {
-#pragma unroll
-                        for (int odd = 0; odd < 2; odd++) {
-                            const uint32_t sel = odd ? 0x0031u : 0x0020u;
-                            uint32_t b0 = roofline_gemv::e4m3x2_to_half2_bits(__byte_perm(r[2 * p], 0u, sel));
-                            uint32_t b1 = roofline_gemv::e4m3x2_to_half2_bits(__byte_perm(r[2 * p + 1], 0u, sel));
-                            if (!whole) {
-                                b0 &= m0;
-                                b1 &= m1;
-                            }
-                            roofline_gemv::mma_16816(oacc[2 * p + odd], pa0, 0u, pa2, 0u, b0, b1);
-                        }
+                    ldmatrix_x4<true>(r, tile + swizzled<ROW_BYTES>(tok, warp * DW / 8 + np * 2 + (lane >> 4)));
+                    if (!whole) {
+                        r[0] &= m0;
+                        r[1] &= m1;
+                        r[2] &= m0;
+                        r[3] &= m1;
                     }
-                } else {
-#pragma unroll
-                    for (int np = 0; np < NT / 2; np++) {
-                        uint32_t r[4];
-                        ldmatrix_x4<true>(r, tile + swizzled<ROW_BYTES>(tok, warp * DW / 8 + np * 2 + (lane >> 4)));
-                        if (!whole) {
-                            r[0] &= m0;
-                            r[1] &= m1;
-                            r[2] &= m0;
-                            r[3] &= m1;
-                        }
-                        if constexpr (BF) {
-                            roofline_gemv::mma_16816_bf16(oacc[2 * np], pa0, pl0, pa2, pl2, r[0], r[1]);
-                            roofline_gemv::mma_16816_bf16(oacc[2 * np + 1], pa0, pl0, pa2, pl2, r[2], r[3]);
-                        } else {
-                            roofline_gemv::mma_16816(oacc[2 * np], pa0, 0u, pa2, 0u, r[0], r[1]);
-                            roofline_gemv::mma_16816(oacc[2 * np + 1], pa0, 0u, pa2, 0u, r[2], r[3]);
-                        }
+                    if constexpr (BF) {
+                        roofline_gemv::mma_16816_bf16(oacc[2 * np], pa0, pl0, pa2, pl2, r[0], r[1]);
+                        roofline_gemv::mma_16816_bf16(oacc[2 * np + 1], pa0, pl0, pa2, pl2, r[2], r[3]);
+                    } else {
+                        roofline_gemv::mma_16816(oacc[2 * np], pa0, 0u, pa2, 0u, r[0], r[1]);
+                        roofline_gemv::mma_16816(oacc[2 * np + 1], pa0, 0u, pa2, 0u, r[2], r[3]);
                     }
                 }
             }
@@ -945,25 +1031,46 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
             }
         }
     }
-    if constexpr (MMA) {
+    if constexpr (MMA8) {
+        // the four warps' sums over their tokens added through the ring, free once every warp is past its last tile:
+        // lane (g, q) holds head g's columns 16p + 4q .. +3 of each piece p (D's n = 2q, 2q + 1 in rows g, g + 8)
+        constexpr int RED = D + 16; // row stride: the 8 lanes of a store phase, heads g and g + 1, 16 banks apart
+        static_assert(WARPS * QPK * RED * (int)sizeof(float) <= STAGES * ATTENTION_TILE_BYTES, "fits the ring");
+        float* s_red = reinterpret_cast<float*>(&s_tiles[0][0]);
+        __syncthreads();
+        if (qh < QPK) {
+#pragma unroll
+            for (int p = 0; p < D / 16; p++) {
+                *reinterpret_cast<float4*>(&s_red[(warp * QPK + qh) * RED + 16 * p + (lane & 3) * 4]) =
+                        make_float4(vacc[p][0], vacc[p][2], vacc[p][1], vacc[p][3]);
+            }
+        }
+        __syncthreads();
+        for (int i = threadIdx.x; i < QPK * D; i += ATTENTION_THREADS) {
+            const int j = i / D;
+            const int c = i - j * D;
+            float a = s_red[j * RED + c];
+#pragma unroll
+            for (int w = 1; w < WARPS; w++) {
+                a += s_red[(w * QPK + j) * RED + c];
+            }
+            size_t bh = (size_t)b * heads + g * QPK + j;
+            partial_acc[(bh * splits + s) * D + c] = a * v_scale;
+        }
+        if (threadIdx.x == 0) {
+#pragma unroll
+            for (int j = 0; j < QPK; j++) {
+                store_ml(partial_ml, (size_t)b * heads + g * QPK + j, splits, s, m[j], l[j]);
+            }
+        }
+    } else if constexpr (MMA) {
         if (qh < QPK) {
             size_t bh = (size_t)b * heads + g * QPK + qh;
-            if constexpr (MMA8) {
-                // piece p's columns 4q .. 4q + 3: even mma's n = 2q, odd's 2q, even's 2q + 1, odd's 2q + 1
-                float* o = partial_acc + (bh * splits + s) * D + warp * DW + (lane & 3) * 4;
+            float* o = partial_acc + (bh * splits + s) * D + warp * DW + (lane & 3) * 2;
 #pragma unroll
-                for (int p = 0; p < 2; p++) {
-                    *reinterpret_cast<float4*>(o + p * 16) =
-                            make_float4(oacc[2 * p][0] * v_scale, oacc[2 * p + 1][0] * v_scale,
-                                        oacc[2 * p][1] * v_scale, oacc[2 * p + 1][1] * v_scale);
-                }
-            } else {
-                float* o = partial_acc + (bh * splits + s) * D + warp * DW + (lane & 3) * 2;
-#pragma unroll
-                for (int nt = 0; nt < NT; nt++) {
-                    o[nt * 8] = (BF ? oacc[nt][0] + oacc[nt][2] : oacc[nt][0]) * v_scale; // BF16: hi's row + lo's
-                    o[nt * 8 + 1] = (BF ? oacc[nt][1] + oacc[nt][3] : oacc[nt][1]) * v_scale;
-                }
+            for (int nt = 0; nt < NT; nt++) {
+                o[nt * 8] = (BF ? oacc[nt][0] + oacc[nt][2] : oacc[nt][0]) * v_scale; // BF16: hi's row + lo's
+                o[nt * 8 + 1] = (BF ? oacc[nt][1] + oacc[nt][3] : oacc[nt][1]) * v_scale;
             }
         }
         if (threadIdx.x == 0) {

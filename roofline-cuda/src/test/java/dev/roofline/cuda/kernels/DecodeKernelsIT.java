@@ -382,22 +382,65 @@ class DecodeKernelsIT {
             int d,
             int kvHeads,
             double keyMagnitude) {
-        KvCacheFormat kv = new KvCacheFormat(precision, keyScale, valueScale);
+        attendOverStoredCodes(
+                new KvCacheFormat(precision, keyScale, valueScale), lengthList, d, kvHeads, keyMagnitude, 0);
+    }
+
+    /**
+     * Every key and value past its row's length a NaN code, in a cache 106 tokens longer than the longest row: no
+     * kernel may read one into a sum (a zero weight times NaN is NaN), though the FP8 kernels at head size 128 run their
+     * products over whole tiles and the others mask their last rows. Lengths 17, 300 and 3990 end inside a tile of
+     * every cache type, the longest row too, so each row's last tile holds NaN rows.
+     */
+    @ParameterizedTest(name = "{0} cache, head size {1}, {2} KV heads")
+    @CsvSource({
+        "FP16, 128, 8",
+        "FP16, 64, 8",
+        "BF16, 128, 8",
+        "BF16, 64, 8",
+        "FP8_E4M3, 128, 8",
+        "FP8_E4M3, 128, 32",
+        "FP8_E4M3, 128, 4",
+        "FP8_E4M3, 64, 8"
+    })
+    void attentionNeverReadsPastEachLength(Precision precision, int d, int kvHeads) {
+        attendOverStoredCodes(new KvCacheFormat(precision, 1, 1), "1;17;300;3990", d, kvHeads, 1, 106);
+    }
+
+    /**
+     * Attention over random stored codes against the reference over exactly what they decode to, in a cache of the
+     * longest length plus {@code nanTail} tokens; with a tail, every element past its row's length is a NaN code.
+     */
+    private void attendOverStoredCodes(
+            KvCacheFormat kv, String lengthList, int d, int kvHeads, double keyMagnitude, int nanTail) {
+        Precision precision = kv.precision();
+        float keyScale = kv.keyScale();
+        float valueScale = kv.valueScale();
         int[] lengths =
                 Arrays.stream(lengthList.split(";")).mapToInt(Integer::parseInt).toArray();
         int rows = lengths.length;
         int heads = 32;
         int maxLength = Arrays.stream(lengths).max().orElseThrow();
-        int capacity = maxLength;
+        int capacity = maxLength + nanTail;
         SplittableRandom rnd = new SplittableRandom(9 + maxLength);
         short[] q = Halves.gaussian(rnd, rows * heads * d, 1 / keyMagnitude);
         int elements = rows * kvHeads * capacity * d;
         MiniFloat codec = MiniFloat.of(precision);
+        int nan = codec.encode(Double.NaN, Overflow.NON_SATURATING);
+        assertThat(codec.decode(nan)).as("the NaN code").isNaN();
         byte[] kBytes = new byte[elements * kv.elementBytes()];
         byte[] vBytes = new byte[elements * kv.elementBytes()];
         double[] k = new double[elements];
         double[] v = new double[elements];
         for (int i = 0; i < elements; i++) {
+            int row = i / (kvHeads * capacity * d);
+            int token = i / d % capacity;
+            if (nanTail > 0 && token >= lengths[row]) {
+                // the reference never reads past a length either
+                k[i] = store(codec, kBytes, i, Double.NaN);
+                v[i] = store(codec, vBytes, i, Double.NaN);
+                continue;
+            }
             // keys of order keyMagnitude, values of order one, stored over their scales
             k[i] = store(codec, kBytes, i, rnd.nextGaussian() * keyMagnitude / keyScale) * keyScale;
             v[i] = store(codec, vBytes, i, rnd.nextGaussian() / valueScale) * valueScale;
@@ -453,7 +496,7 @@ class DecodeKernelsIT {
 
     /** Encodes {@code value} into element {@code i} of {@code bytes} (little-endian); returns the value stored. */
     private static double store(MiniFloat codec, byte[] bytes, int i, double value) {
-        int code = codec.encode(value, Overflow.SATURATE);
+        int code = codec.encode(value, Double.isNaN(value) ? Overflow.NON_SATURATING : Overflow.SATURATE);
         if (codec.precision().elementBits() == 8) {
             bytes[i] = (byte) code;
         } else {

@@ -576,18 +576,20 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
 
     // Tile i < kt is keys [i * TILE, (i + 1) * TILE), tile kt + i the same tokens' values; the split's tokens are
     // contiguous in the cache, so a tile is one contiguous span of bytes, copied in 16-byte pieces by consecutive
-    // threads. Rows at or past n are not copied: their slot keeps an older tile's bytes (or none yet). No sum below
-    // uses them: the CUDA-core products skip those rows; on the tensor cores a key row reaches only its own logit,
-    // which is not stored, and value rows are zeroed before the product.
+    // threads. On the CUDA cores rows at or past n are not copied (their slot keeps an older tile's bytes, or none yet)
+    // and the products skip them. On the tensor cores tiles are copied whole, the rows at or past n as zeros
+    // (cp.async's zero fill, from no global byte), and the softmax writes zero weights up to the last tile's end, so
+    // the products run over whole 16-token groups unmasked: a zero key row reaches only its own logit, which is not
+    // stored, and a zero value row meets a zero weight. Masking those rows in the values product instead took FP16 and
+    // BF16 caches 1.00-1.10x the time on an H200 at 1 to 32 rows of 8k-32k (1.10x at D = 64, one row of 32k;
+    // docs/measurements/2026-11-27-issue15-fp8-token-split-h200, run 5).
     const int kt = (n + TILE - 1) / TILE;
     const int tiles = 2 * kt;
     size_t first = (((size_t)b * kv_heads + g) * capacity + begin) * ROW_BYTES;
     const unsigned char* k_bytes = reinterpret_cast<const unsigned char*>(k_cache) + first;
     const unsigned char* v_bytes = reinterpret_cast<const unsigned char*>(v_cache) + first;
-    // FP8 caches at D = 128 (MMA8) copy whole tiles, the rows at or past n as zeros (cp.async's zero fill, from no
-    // global byte), so their products run over whole 16-token groups unmasked: a zero key row's logit is not stored, a
-    // zero value row meets a zero weight. Thread t copies bytes c * STEP + 16 t .. + 15 of a tile (c < COPIES), to the
-    // same offsets in its ring slot plus one constant (a step is a whole number of 8-row groups, and a piece's swizzle
+    // FP8 caches at D = 128 (MMA8): thread t copies bytes c * STEP + 16 t .. + 15 of a tile (c < COPIES), to the same
+    // offsets in its ring slot plus one constant (a step is a whole number of 8-row groups, and a piece's swizzle
     // depends on its row % 8 only), and the slots are counted, since the tiles are issued, and taken (next), in order.
     // With this form the other caches took up to 2.4 % longer at one sequence (FP16 at 1k tokens, FP8 at D = 64) and
     // keep theirs (docs/measurements/2026-11-27-issue15-fp8-token-split-h200, run 3).
@@ -616,12 +618,11 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
 #pragma unroll
                 for (int c = 0; c < COPIES; c++) {
                     int off = (c * ATTENTION_THREADS + threadIdx.x) * 16;
-                    if (off < bytes) {
-                        if constexpr (MMA) {
-                            cp_async16(dst + swizzled<ROW_BYTES>(off / ROW_BYTES, (off % ROW_BYTES) / 16), src + off);
-                        } else {
-                            cp_async16(dst + off, src + off);
-                        }
+                    if constexpr (MMA) {
+                        cp_async16_zfill(dst + swizzled<ROW_BYTES>(off / ROW_BYTES, (off % ROW_BYTES) / 16),
+                                         off < bytes ? src + off : base, off < bytes ? 16 : 0);
+                    } else if (off < bytes) {
+                        cp_async16(dst + off, src + off);
                     }
                 }
             }
@@ -855,7 +856,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
             m[j] = fmaxf(m[j], s_max[j][w]);
         }
     }
-    for (int t = threadIdx.x; t < (MMA8 ? kt * TILE : n); t += ATTENTION_THREADS) {
+    for (int t = threadIdx.x; t < (MMA ? kt * TILE : n); t += ATTENTION_THREADS) {
 #pragma unroll
         for (int j = 0; j < QPK; j++) {
             float p = t < n ? __expf(s_p[j][t] - m[j]) : 0.f;
@@ -960,48 +961,26 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                     break;
                 }
                 const int tk = tb + (lane & 3) * 2; // the tokens of this lane's weights and value halves
-                // rows past n hold an older tile's bytes (or none yet), which a zero weight would not cancel if they
-                // were not finite: they are zeroed, as are the weights past n (s_p holds no logit there)
-                const bool whole = tb + 16 <= n;
                 uint32_t pa0 = 0u;
                 uint32_t pa2 = 0u;
                 uint32_t pl0 = 0u; // BF16: the weights' lo pairs, A's rows 8-15 (pa0, pa2 their hi)
                 uint32_t pl2 = 0u;
-                if constexpr (BF) {
-                    if (qh < QPK) {
-                        float2 w0, w8;
-                        if (whole) { // tk even, rows of an even length: 8-byte aligned pairs
-                            w0 = *reinterpret_cast<const float2*>(&s_p[qh][tk]);
-                            w8 = *reinterpret_cast<const float2*>(&s_p[qh][tk + 8]);
-                        } else {
-                            w0 = make_float2(tk < n ? s_p[qh][tk] : 0.f, tk + 1 < n ? s_p[qh][tk + 1] : 0.f);
-                            w8 = make_float2(tk + 8 < n ? s_p[qh][tk + 8] : 0.f, tk + 9 < n ? s_p[qh][tk + 9] : 0.f);
-                        }
-                        bf16x2_split(w0.x, w0.y, pa0, pl0);
-                        bf16x2_split(w8.x, w8.y, pa2, pl2);
-                    }
-                } else if (qh < QPK && whole) { // tk even, rows of an even length: 8-byte aligned pairs
+                if (qh < QPK) { // tk even, rows of an even length: 8-byte aligned pairs
                     const float2 w0 = *reinterpret_cast<const float2*>(&s_p[qh][tk]);
                     const float2 w8 = *reinterpret_cast<const float2*>(&s_p[qh][tk + 8]);
-                    pa0 = half2_bits(w0.x, w0.y);
-                    pa2 = half2_bits(w8.x, w8.y);
-                } else if (qh < QPK) {
-                    pa0 = half2_bits(tk < n ? s_p[qh][tk] : 0.f, tk + 1 < n ? s_p[qh][tk + 1] : 0.f);
-                    pa2 = half2_bits(tk + 8 < n ? s_p[qh][tk + 8] : 0.f, tk + 9 < n ? s_p[qh][tk + 9] : 0.f);
+                    if constexpr (BF) {
+                        bf16x2_split(w0.x, w0.y, pa0, pl0);
+                        bf16x2_split(w8.x, w8.y, pa2, pl2);
+                    } else {
+                        pa0 = half2_bits(w0.x, w0.y);
+                        pa2 = half2_bits(w8.x, w8.y);
+                    }
                 }
-                const uint32_t m0 = (tk < n ? 0xffffu : 0u) | (tk + 1 < n ? 0xffff0000u : 0u);
-                const uint32_t m1 = (tk + 8 < n ? 0xffffu : 0u) | (tk + 9 < n ? 0xffff0000u : 0u);
                 const int tok = ks * 16 + ((lane >> 3) & 1) * 8 + (lane & 7);
 #pragma unroll
                 for (int np = 0; np < NT / 2; np++) {
                     uint32_t r[4];
                     ldmatrix_x4<true>(r, tile + swizzled<ROW_BYTES>(tok, warp * DW / 8 + np * 2 + (lane >> 4)));
-                    if (!whole) {
-                        r[0] &= m0;
-                        r[1] &= m1;
-                        r[2] &= m0;
-                        r[3] &= m1;
-                    }
                     if constexpr (BF) {
                         roofline_gemv::mma_16816_bf16(oacc[2 * np], pa0, pl0, pa2, pl2, r[0], r[1]);
                         roofline_gemv::mma_16816_bf16(oacc[2 * np + 1], pa0, pl0, pa2, pl2, r[2], r[3]);

@@ -519,12 +519,12 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     constexpr int COPIES = ATTENTION_TILE_BYTES / 16 / ATTENTION_THREADS; // cp.async per thread per tile
     constexpr int SR = RPT < SCATTER_ROWS ? RPT : SCATTER_ROWS;
     // FP16 caches take both products on the tensor cores (mma.sync m16n8k16, FP32 accumulators): the heads are the rows
-    // of A, at most 8 of its 16. FP8 ones at D = 128 (MMA8) split the tile's tokens over the warps instead, 16 each over
-    // all the columns: the keys' 16 rows are A with q as B, and the values meet each head's weights twice in A, in rows
-    // 0-7 for the even columns and 8-15 for the odd, q staying FP16 and the codes widened to FP16. With the heads as A's
-    // rows they filled at most 8 of its 16, and each warp on a quarter of the columns rebuilt the same weights and
-    // permuted the values' bytes into column order; split by tokens the pass ran 1.10-1.19x as fast on an H200 at 1 to
-    // 32 rows of 8k-32k tokens (docs/measurements/2026-11-27-issue15-fp8-token-split-h200, run 3). BF16
+    // of A, at most 8 of its 16. FP8 ones at D = 128 (MMA8) split the tile's tokens over the warps instead, 16 each
+    // over all the columns: the keys' 16 rows are A with q as B, and the values meet each head's weights twice in A, in
+    // rows 0-7 for the even columns and 8-15 for the odd, q staying FP16 and the codes widened to FP16. With the heads
+    // as A's rows they filled at most 8 of its 16, and each warp on a quarter of the columns rebuilt the same weights
+    // and permuted the values' bytes into column order; split by tokens the pass ran 1.10-1.19x as fast on an H200 at 1
+    // to 32 rows of 8k-32k tokens (docs/measurements/2026-11-27-issue15-fp8-token-split-h200, run 3). BF16
     // ones (BF) take the BF16 mma with A split into bf16 hi + lo (bf16x2_split), hi in A's rows 0-7 and lo in its rows
     // 8-15, which FP16 leaves zero, so each output is D's row g plus its row g + 8 for the same mma count: q exactly,
     // the weights within 2^-14 (FP16 rounds them within 2^-11); a BF16 value need not be an FP16 one, so the codes
@@ -708,7 +708,8 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
         const int t0 = i * TILE;
         if constexpr (MMA) {
             // on the tensor cores, FP16 and BF16: warp w the tile's 8-token groups w, w + WARPS, ..., S = q . K^T of a
-            // group in D/16 steps (A: q, B: 8 key rows by ldmatrix), lane holding heads' logits of tokens 2 (lane % 4), +1
+            // group in D/16 steps (A: q, B: 8 key rows by ldmatrix), lane holding heads' logits of tokens 2 (lane % 4),
+            // +1
             if constexpr (MMA8) {
                 // FP8: warp w the tile's tokens [16 w, 16 w + 16) as A (rows: tokens, widened keys), q as B (columns:
                 // heads): lane (g, q) holds logits of tokens g and g + 8 for heads 2q and 2q + 1
@@ -892,9 +893,8 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
         }
     }
     // on the tensor cores, FP16 and BF16: warp w the columns [w * DW, (w + 1) * DW) of every head, O = P . V in steps
-    // of 16 tokens
-    // (A: the heads' weights from s_p as FP16, or BF16 hi and lo, B: value rows by ldmatrix.trans), lane holding
-    // heads' outputs at columns 2 (lane % 4), +1 of each 8
+    // of 16 tokens (A: the heads' weights from s_p as FP16, or BF16 hi and lo, B: value rows by ldmatrix.trans), lane
+    // holding heads' outputs at columns 2 (lane % 4), +1 of each 8
     constexpr int DW = D / (ATTENTION_THREADS / 32);
     constexpr int NT = DW / 8;
     float oacc[MMA16 ? NT : 1][4];

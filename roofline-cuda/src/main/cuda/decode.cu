@@ -393,7 +393,7 @@ constexpr int ATTENTION_TILE_BYTES = 8192;
 // Ring slots: 4 on the CUDA cores; 3 where both products run on the tensor cores (BF16 caches there too, not measured
 // apart): with padded logit rows 3 streamed 0.6-4.6 % faster there than 4 at every FP16 configuration measured on an
 // H200, and on the CUDA-core kernel it was 9 % slower (BF16 at batch 1 x 1k;
-// docs/measurements/2026-11-26-issue15-attention-ring-h200); FP8 caches at D = 128 took 1.00-1.05x the time with 4
+// docs/measurements/2026-11-26-issue15-attention-ring-h200); FP8 caches at D = 128 took 1.00-1.06x the time with 4
 // (before their tokens were split over the warps; docs/measurements/2026-11-27-issue15-fp8-token-split-h200, run 1).
 constexpr int ATTENTION_STAGES = 4;
 constexpr int ATTENTION_STAGES_MMA = 3;

@@ -1013,46 +1013,43 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
             }
         }
     }
-    if constexpr (MMA8) {
-        // the four warps' sums over their tokens added through the ring, free once every warp is past its last tile:
-        // lane (g, q) holds head g's columns 16p + 4q .. +3 of each piece p (D's n = 2q, 2q + 1 in rows g, g + 8)
-        constexpr int RED = D + 16; // row stride: the 8 lanes of a store phase, heads g and g + 1, 16 banks apart
-        static_assert(WARPS * QPK * RED * (int)sizeof(float) <= STAGES * ATTENTION_TILE_BYTES, "fits the ring");
-        float* s_red = reinterpret_cast<float*>(&s_tiles[0][0]);
-        __syncthreads();
-        if (qh < QPK) {
+    if constexpr (MMA) {
+        if constexpr (MMA8) {
+            // the four warps' sums over their tokens added through the ring, free once every warp is past its last
+            // tile: lane (g, q) holds head g's columns 16p + 4q .. +3 of each piece p (D's n = 2q, 2q + 1 in rows g,
+            // g + 8)
+            constexpr int RED = D + 16; // row stride: the 8 lanes of a store phase, heads g and g + 1, 16 banks apart
+            static_assert(WARPS * QPK * RED * (int)sizeof(float) <= STAGES * ATTENTION_TILE_BYTES, "fits the ring");
+            float* s_red = reinterpret_cast<float*>(&s_tiles[0][0]);
+            __syncthreads();
+            if (qh < QPK) {
 #pragma unroll
-            for (int p = 0; p < D / 16; p++) {
-                *reinterpret_cast<float4*>(&s_red[(warp * QPK + qh) * RED + 16 * p + (lane & 3) * 4]) =
-                        make_float4(vacc[p][0], vacc[p][2], vacc[p][1], vacc[p][3]);
+                for (int p = 0; p < D / 16; p++) {
+                    *reinterpret_cast<float4*>(&s_red[(warp * QPK + qh) * RED + 16 * p + (lane & 3) * 4]) =
+                            make_float4(vacc[p][0], vacc[p][2], vacc[p][1], vacc[p][3]);
+                }
             }
-        }
-        __syncthreads();
-        for (int i = threadIdx.x; i < QPK * D; i += ATTENTION_THREADS) {
-            const int j = i / D;
-            const int c = i - j * D;
-            float a = s_red[j * RED + c];
+            __syncthreads();
+            for (int i = threadIdx.x; i < QPK * D; i += ATTENTION_THREADS) {
+                const int j = i / D;
+                const int c = i - j * D;
+                float a = s_red[j * RED + c];
 #pragma unroll
-            for (int w = 1; w < WARPS; w++) {
-                a += s_red[(w * QPK + j) * RED + c];
+                for (int w = 1; w < WARPS; w++) {
+                    a += s_red[(w * QPK + j) * RED + c];
+                }
+                size_t bh = (size_t)b * heads + g * QPK + j;
+                partial_acc[(bh * splits + s) * D + c] = a * v_scale;
             }
-            size_t bh = (size_t)b * heads + g * QPK + j;
-            partial_acc[(bh * splits + s) * D + c] = a * v_scale;
-        }
-        if (threadIdx.x == 0) {
+        } else {
+            if (qh < QPK) {
+                size_t bh = (size_t)b * heads + g * QPK + qh;
+                float* o = partial_acc + (bh * splits + s) * D + warp * DW + (lane & 3) * 2;
 #pragma unroll
-            for (int j = 0; j < QPK; j++) {
-                store_ml(partial_ml, (size_t)b * heads + g * QPK + j, splits, s, m[j], l[j]);
-            }
-        }
-    } else if constexpr (MMA) {
-        if (qh < QPK) {
-            size_t bh = (size_t)b * heads + g * QPK + qh;
-            float* o = partial_acc + (bh * splits + s) * D + warp * DW + (lane & 3) * 2;
-#pragma unroll
-            for (int nt = 0; nt < NT; nt++) {
-                o[nt * 8] = (BF ? oacc[nt][0] + oacc[nt][2] : oacc[nt][0]) * v_scale; // BF16: hi's row + lo's
-                o[nt * 8 + 1] = (BF ? oacc[nt][1] + oacc[nt][3] : oacc[nt][1]) * v_scale;
+                for (int nt = 0; nt < NT; nt++) {
+                    o[nt * 8] = (BF ? oacc[nt][0] + oacc[nt][2] : oacc[nt][0]) * v_scale; // BF16: hi's row + lo's
+                    o[nt * 8 + 1] = (BF ? oacc[nt][1] + oacc[nt][3] : oacc[nt][1]) * v_scale;
+                }
             }
         }
         if (threadIdx.x == 0) {

@@ -442,6 +442,28 @@ template <bool TRANS> __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[
     }
 #undef ROOFLINE_LDMATRIX
 }
+// the same from a shared-memory address (the shared window's); and 32-bit shared addresses for a thread to keep, so
+// that each access is one add or XOR on them
+template <bool TRANS> __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t a) {
+    if constexpr (TRANS) {
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
+    } else {
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
+    }
+}
+__device__ __forceinline__ uint32_t smem_u32(const void* p) {
+    return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void st_shared_f32(uint32_t a, float v) {
+    asm volatile("st.shared.f32 [%0], %1;" ::"r"(a), "f"(v) : "memory");
+}
+__device__ __forceinline__ float2 ld_shared_f32x2(uint32_t a) {
+    float2 v;
+    asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];" : "=f"(v.x), "=f"(v.y) : "r"(a) : "memory");
+    return v;
+}
 __device__ __forceinline__ uint32_t half2_bits(float lo, float hi) {
     __half2 h = __floats2half2_rn(lo, hi);
     return *reinterpret_cast<uint32_t*>(&h);
@@ -543,7 +565,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     static_assert(TILE % ROWS == 0 && MAX_CHUNK<QPK> % TILE == 0, "whole tiles of whole row groups");
     static_assert(!MMA || (QPK <= 8 && TILE % 16 == 0 && D % 64 == 0), "whole fragments");
     static_assert(!MMA8 || TILE == 16 * (ATTENTION_THREADS / 32), "FP8: 16 of a tile's tokens to each warp");
-    __shared__ __align__(16) unsigned char s_tiles[STAGES][ATTENTION_TILE_BYTES];
+    __shared__ __align__(MMA8 ? 128 : 16) unsigned char s_tiles[STAGES][ATTENTION_TILE_BYTES];
     __shared__ __align__(8) float s_p[QPK][MAX_CHUNK<QPK> + S_P_PAD];
     __shared__ float s_acc[ROWS][D];
     __shared__ float s_max[QPK][ATTENTION_THREADS / 32];
@@ -644,6 +666,16 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     const int lane = threadIdx.x & 31;
     const int warp = threadIdx.x >> 5;
     const int qh = lane >> 2;
+    // MMA8: this lane's ldmatrix row (token) and piece lane / 16 in a tile; piece 2j + lane / 16 lies at this offset
+    // XOR 32 j (the swizzle XORs the piece with row % 8 and 2j only moves bits 1-2 of the piece), so with slots aligned
+    // to 128 bytes each ldmatrix address is one XOR; and the lane's logit and weight addresses in s_p at t0 = 0. With
+    // these, and the upper code pairs converted in place (e4m3x2_hi_to_half2_bits), the pass ran 1.01-1.05x as fast at
+    // one row of 1k-32k tokens on an H200, 1.00-1.03x at 8 and 32 rows
+    // (docs/measurements/2026-11-27-issue15-fp8-attention-instructions-h200, run 3)
+    const int tok8 = warp * 16 + (lane & 7) + ((lane >> 3) & 1) * 8;
+    const uint32_t frag_off = swizzled<ROW_BYTES>(tok8, lane >> 4);
+    const uint32_t sp_lane = smem_u32(&s_p[(lane & 3) * 2 < QPK ? (lane & 3) * 2 : 0][warp * 16 + (lane >> 2)]);
+    const uint32_t wp_lane = smem_u32(&s_p[qh < QPK ? qh : 0][warp * 16 + (lane & 3) * 2]);
     uint32_t qa[MMA ? D / 16 : 1][2];
     uint32_t ql[BF ? D / 16 : 1][2]; // BF16: q = qa + ql, hi and lo
     if constexpr (MMA) {
@@ -717,31 +749,30 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                 if (tb < n) {
                     float sa[4] = {0.f, 0.f, 0.f, 0.f};
                     float sb[4] = {0.f, 0.f, 0.f, 0.f};
-                    const int tok = warp * 16 + (lane & 7) + ((lane >> 3) & 1) * 8;
+                    const uint32_t ts = smem_u32(tile) + frag_off;
 #pragma unroll
                     for (int j = 0; j < D / 32; j++) {
                         uint32_t r[4]; // tokens 0-7 and 8-15 of piece 2j, then of piece 2j + 1
-                        ldmatrix_x4<false>(r, tile + swizzled<ROW_BYTES>(tok, 2 * j + (lane >> 4)));
+                        ldmatrix_x4<false>(r, ts ^ (j << 5));
                         roofline_gemv::mma_16816(sa, roofline_gemv::e4m3x2_to_half2_bits(r[0]),
                                                  roofline_gemv::e4m3x2_to_half2_bits(r[1]),
-                                                 roofline_gemv::e4m3x2_to_half2_bits(r[0] >> 16),
-                                                 roofline_gemv::e4m3x2_to_half2_bits(r[1] >> 16), qa[2 * j][0],
+                                                 roofline_gemv::e4m3x2_hi_to_half2_bits(r[0]),
+                                                 roofline_gemv::e4m3x2_hi_to_half2_bits(r[1]), qa[2 * j][0],
                                                  qa[2 * j][1]);
                         roofline_gemv::mma_16816(sb, roofline_gemv::e4m3x2_to_half2_bits(r[2]),
                                                  roofline_gemv::e4m3x2_to_half2_bits(r[3]),
-                                                 roofline_gemv::e4m3x2_to_half2_bits(r[2] >> 16),
-                                                 roofline_gemv::e4m3x2_to_half2_bits(r[3] >> 16), qa[2 * j + 1][0],
+                                                 roofline_gemv::e4m3x2_hi_to_half2_bits(r[2]),
+                                                 roofline_gemv::e4m3x2_hi_to_half2_bits(r[3]), qa[2 * j + 1][0],
                                                  qa[2 * j + 1][1]);
                     }
-                    const int h = (lane & 3) * 2;
-                    const int t = tb + (lane >> 2);
-                    if (h < QPK) { // then h + 1 < QPK too, but at QPK = 1
+                    if ((lane & 3) * 2 < QPK) { // then the next head too, but at QPK = 1
                         constexpr int RS = MAX_CHUNK<QPK> + S_P_PAD; // s_p's row stride
-                        float* sp = &s_p[h][t];
+                        const uint32_t sp = sp_lane + t0 * 4;
+                        // tokens at or past n too (zero keys, logit 0, inside the row): phase 2 reads below n only
 #pragma unroll
                         for (int e = 0; e < 4; e++) {
-                            if ((QPK > 1 || (e & 1) == 0) && t + (e >> 1) * 8 < n) {
-                                sp[(e & 1) * RS + (e >> 1) * 8] = (sa[e] + sb[e]) * scale;
+                            if (QPK > 1 || (e & 1) == 0) {
+                                st_shared_f32(sp + ((e & 1) * RS + (e >> 1) * 8) * 4, (sa[e] + sb[e]) * scale);
                             }
                         }
                     }
@@ -927,8 +958,8 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                 float2 w0 = make_float2(0.f, 0.f);
                 float2 w8 = make_float2(0.f, 0.f);
                 if (qh < QPK) {
-                    w0 = *reinterpret_cast<const float2*>(&s_p[qh][tb + (lane & 3) * 2]);
-                    w8 = *reinterpret_cast<const float2*>(&s_p[qh][tb + 8 + (lane & 3) * 2]);
+                    w0 = ld_shared_f32x2(wp_lane + t0 * 4);
+                    w8 = ld_shared_f32x2(wp_lane + (t0 + 8) * 4);
                 }
                 const uint32_t pw[2] = {half2_bits(w0.x, w0.y), half2_bits(w8.x, w8.y)};
                 uint32_t a[2][4];
@@ -939,11 +970,11 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                     a[hh][2] = pw[hh] >> 16;
                     a[hh][3] = pw[hh] & 0xFFFF0000u;
                 }
-                const int tok = warp * 16 + (lane & 7) + ((lane >> 3) & 1) * 8;
+                const uint32_t ts = smem_u32(tile) + frag_off;
 #pragma unroll
                 for (int j = 0; j < D / 32; j++) {
                     uint32_t r[4]; // tokens 0-7 and 8-15 of piece 2j, then of piece 2j + 1
-                    ldmatrix_x4<true>(r, tile + swizzled<ROW_BYTES>(tok, 2 * j + (lane >> 4)));
+                    ldmatrix_x4<true>(r, ts ^ (j << 5));
 #pragma unroll
                     for (int pp = 0; pp < 2; pp++) {
 #pragma unroll
@@ -951,7 +982,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                             const uint32_t v = r[2 * pp + hh];
                             roofline_gemv::mma_16816(vacc[2 * j + pp], a[hh][0], a[hh][1], a[hh][2], a[hh][3],
                                                      roofline_gemv::e4m3x2_to_half2_bits(v),
-                                                     roofline_gemv::e4m3x2_to_half2_bits(v >> 16));
+                                                     roofline_gemv::e4m3x2_hi_to_half2_bits(v));
                         }
                     }
                 }

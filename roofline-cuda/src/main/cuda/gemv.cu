@@ -89,6 +89,16 @@ __device__ __forceinline__ uint32_t e4m3x2_to_half2_bits(uint32_t two) {
     __half2_raw h = __nv_cvt_fp8x2_to_halfraw2(static_cast<__nv_fp8x2_storage_t>(two & 0xFFFFu), __NV_E4M3);
     return *reinterpret_cast<uint32_t*>(&h);
 }
+// The same of the codes in the upper two bytes: the conversion given the register's upper half (PTX mov.b32 {lo, hi}),
+// which it reads in place, where two >> 16 costs a shift first. The FP8 attention (decode.cu) takes it; the FP8 GEMV
+// decodes keep the shift: in the same form their 8-row kernels grew by 248-304 SASS instructions and the one-row
+// 6144 x 4096 product, which runs one, took 1.23x the time on an H200
+// (docs/measurements/2026-11-27-issue15-fp8-attention-instructions-h200, run 3).
+__device__ __forceinline__ uint32_t e4m3x2_hi_to_half2_bits(uint32_t two) {
+    uint32_t h;
+    asm("{\n\t.reg .b16 lo, hi;\n\tmov.b32 {lo, hi}, %1;\n\tcvt.rn.f16x2.e4m3x2 %0, hi;\n\t}" : "=r"(h) : "r"(two));
+    return h;
+}
 __device__ __forceinline__ float2 bf162_bits_to_float2(uint32_t two) {
     return make_float2(__uint_as_float(two << 16), __uint_as_float(two & 0xFFFF0000u));
 }

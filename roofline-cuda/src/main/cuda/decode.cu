@@ -565,7 +565,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     static_assert(TILE % ROWS == 0 && MAX_CHUNK<QPK> % TILE == 0, "whole tiles of whole row groups");
     static_assert(!MMA || (QPK <= 8 && TILE % 16 == 0 && D % 64 == 0), "whole fragments");
     static_assert(!MMA8 || TILE == 16 * (ATTENTION_THREADS / 32), "FP8: 16 of a tile's tokens to each warp");
-    __shared__ __align__(MMA8 ? 128 : 16) unsigned char s_tiles[STAGES][ATTENTION_TILE_BYTES];
+    __shared__ __align__(MMA8 ? 128 : MMA16 ? 256 : 16) unsigned char s_tiles[STAGES][ATTENTION_TILE_BYTES];
     __shared__ __align__(8) float s_p[QPK][MAX_CHUNK<QPK> + S_P_PAD];
     __shared__ float s_acc[ROWS][D];
     __shared__ float s_max[QPK][ATTENTION_THREADS / 32];
@@ -676,6 +676,12 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     const uint32_t frag_off = swizzled<ROW_BYTES>(tok8, lane >> 4);
     const uint32_t sp_lane = smem_u32(&s_p[(lane & 3) * 2 < QPK ? (lane & 3) * 2 : 0][warp * 16 + (lane >> 2)]);
     const uint32_t wp_lane = smem_u32(&s_p[qh < QPK ? qh : 0][warp * 16 + (lane & 3) * 2]);
+    // MMA16: the same for the FP16 and BF16 products: the logits' ldmatrix (row lane % 8 of the group, piece 4 kk +
+    // lane / 8) at this offset XOR 64 kk, with slots aligned to 256 bytes; the lane's s_p address at token 0. On an
+    // H200 0.998-1.016x the time before at 1, 8 and 32 rows of 1k-32k, one row of 8k 1.009x (FP16) and 1.014x (BF16)
+    // (docs/measurements/2026-11-27-issue15-fp8-attention-instructions-h200, run 4)
+    const uint32_t frag_k16 = (lane & 7) * ROW_BYTES + (((lane >> 3) ^ (lane & 7)) << 4);
+    const uint32_t lp16 = smem_u32(&s_p[qh < QPK ? qh : 0][(lane & 3) * 2]);
     uint32_t qa[MMA ? D / 16 : 1][2];
     uint32_t ql[BF ? D / 16 : 1][2]; // BF16: q = qa + ql, hi and lo
     if constexpr (MMA) {
@@ -780,11 +786,11 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
             } else {
                 for (int grp = warp; grp < TILE / 8 && t0 + grp * 8 < n; grp += ATTENTION_THREADS / 32) {
                     float sacc[4] = {0.f, 0.f, 0.f, 0.f};
-                    const int tok = grp * 8 + (lane & 7);
+                    const uint32_t ts = smem_u32(tile) + grp * 8 * ROW_BYTES + frag_k16;
 #pragma unroll
                     for (int kk = 0; kk < D / 32; kk++) {
                         uint32_t r[4];
-                        ldmatrix_x4<false>(r, tile + swizzled<ROW_BYTES>(tok, kk * 4 + (lane >> 3)));
+                        ldmatrix_x4<false>(r, ts ^ (kk << 6));
                         if constexpr (BF) {
 #pragma unroll
                             for (int h = 0; h < 2; h++) {
@@ -798,14 +804,10 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                                                      r[3]);
                         }
                     }
-                    if (qh < QPK) {
-                        int t = t0 + grp * 8 + (lane & 3) * 2;
-                        if (t < n) {
-                            s_p[qh][t] = (BF ? sacc[0] + sacc[2] : sacc[0]) * scale;
-                        }
-                        if (t + 1 < n) {
-                            s_p[qh][t + 1] = (BF ? sacc[1] + sacc[3] : sacc[1]) * scale;
-                        }
+                    if (qh < QPK) { // tokens at or past n too (zero keys, logit 0, inside the row)
+                        const uint32_t sp = lp16 + (t0 + grp * 8) * 4;
+                        st_shared_f32(sp, (BF ? sacc[0] + sacc[2] : sacc[0]) * scale);
+                        st_shared_f32(sp + 4, (BF ? sacc[1] + sacc[3] : sacc[1]) * scale);
                     }
                 }
             }
@@ -936,6 +938,10 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
             oacc[nt][e] = 0.f;
         }
     }
+    // MMA16: the values' ldmatrix.trans (token row ((lane / 8) % 2) * 8 + lane % 8, piece warp * DW / 8 + 2 np +
+    // lane / 16) at this offset XOR 32 np, plus 16 ROW_BYTES per 16-token step
+    const uint32_t frag_v16 = ((((lane >> 3) & 1) * 8 + (lane & 7)) * ROW_BYTES) +
+                              ((((warp * DW / 8) ^ (lane >> 4)) ^ (lane & 7)) << 4);
     float vacc[MMA8 ? D / 16 : 1][4]; // FP8: piece p's sums, rows 0-7 its even columns, 8-15 its odd
 #pragma unroll
     for (int p = 0; p < (MMA8 ? D / 16 : 1); p++) {
@@ -994,14 +1000,13 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                 if (tb >= n) {
                     break;
                 }
-                const int tk = tb + (lane & 3) * 2; // the tokens of this lane's weights and value halves
                 uint32_t pa0 = 0u;
                 uint32_t pa2 = 0u;
                 uint32_t pl0 = 0u; // BF16: the weights' lo pairs, A's rows 8-15 (pa0, pa2 their hi)
                 uint32_t pl2 = 0u;
                 if (qh < QPK) { // tk even, rows of an even length: 8-byte aligned pairs
-                    const float2 w0 = *reinterpret_cast<const float2*>(&s_p[qh][tk]);
-                    const float2 w8 = *reinterpret_cast<const float2*>(&s_p[qh][tk + 8]);
+                    const float2 w0 = ld_shared_f32x2(lp16 + tb * 4);
+                    const float2 w8 = ld_shared_f32x2(lp16 + (tb + 8) * 4);
                     if constexpr (BF) {
                         bf16x2_split(w0.x, w0.y, pa0, pl0);
                         bf16x2_split(w8.x, w8.y, pa2, pl2);
@@ -1010,11 +1015,11 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                         pa2 = half2_bits(w8.x, w8.y);
                     }
                 }
-                const int tok = ks * 16 + ((lane >> 3) & 1) * 8 + (lane & 7);
+                const uint32_t ta = smem_u32(tile) + ks * 16 * ROW_BYTES + frag_v16;
 #pragma unroll
                 for (int np = 0; np < NT / 2; np++) {
                     uint32_t r[4];
-                    ldmatrix_x4<true>(r, tile + swizzled<ROW_BYTES>(tok, warp * DW / 8 + np * 2 + (lane >> 4)));
+                    ldmatrix_x4<true>(r, ta ^ (np << 5));
                     if constexpr (BF) {
                         roofline_gemv::mma_16816_bf16(oacc[2 * np], pa0, pl0, pa2, pl2, r[0], r[1]);
                         roofline_gemv::mma_16816_bf16(oacc[2 * np + 1], pa0, pl0, pa2, pl2, r[2], r[3]);

@@ -603,10 +603,11 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     // threads. On the CUDA cores rows at or past n are not copied (their slot keeps an older tile's bytes, or none yet)
     // and the products skip them. On the tensor cores tiles are copied whole, the rows at or past n as zeros
     // (cp.async's zero fill, from no global byte), and the softmax writes zero weights up to the last tile's end, so
-    // the products run over whole 16-token groups unmasked: a zero key row reaches only its own logit, which is not
-    // stored, and a zero value row meets a zero weight. Masking those rows in the values product instead took FP16 and
-    // BF16 caches 1.00-1.10x the time on an H200 at 1 to 32 rows of 8k-32k (1.10x at D = 64, one row of 32k;
-    // docs/measurements/2026-11-27-issue15-fp8-token-split-h200, run 5).
+    // the products run over whole 16-token groups unmasked: a zero key row reaches only its own logit, 0, which phase
+    // 2 reads no further than n and overwrites with a zero weight, and a zero value row meets a zero weight. Masking
+    // those rows in the values product instead took FP16 and BF16 caches 1.00-1.10x the time on an H200 at 1 to 32
+    // rows of 8k-32k (1.10x at D = 64, one row of 32k; docs/measurements/2026-11-27-issue15-fp8-token-split-h200,
+    // run 5).
     const int kt = (n + TILE - 1) / TILE;
     const int tiles = 2 * kt;
     size_t first = (((size_t)b * kv_heads + g) * capacity + begin) * ROW_BYTES;
@@ -1004,7 +1005,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                 uint32_t pa2 = 0u;
                 uint32_t pl0 = 0u; // BF16: the weights' lo pairs, A's rows 8-15 (pa0, pa2 their hi)
                 uint32_t pl2 = 0u;
-                if (qh < QPK) { // tk even, rows of an even length: 8-byte aligned pairs
+                if (qh < QPK) { // tokens tb + 2 (lane % 4) even, rows of an even length: 8-byte aligned pairs
                     const float2 w0 = ld_shared_f32x2(lp16 + tb * 4);
                     const float2 w8 = ld_shared_f32x2(lp16 + (tb + 8) * 4);
                     if constexpr (BF) {

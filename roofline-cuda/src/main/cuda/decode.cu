@@ -425,11 +425,16 @@ template <int N> __device__ __forceinline__ void cp_async_wait() {
     asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
 }
 
-// Four 8x8 matrices of 16-bit elements from shared memory, lane t giving the address of row t % 8 of matrix t / 8:
-// r[i] of lane t holds row t / 4, columns 2 (t % 4) and 2 (t % 4) + 1 of matrix i (ldmatrix), or with TRANS rows
-// 2 (t % 4) and 2 (t % 4) + 1 of column t / 4 (an mma.sync B fragment of a row-major [k][n] tile).
-template <bool TRANS> __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* row) {
-    unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(row));
+// A shared-memory address in the shared window (32 bits), for a thread to keep so that each access is one add or XOR
+// on it
+__device__ __forceinline__ uint32_t smem_u32(const void* p) {
+    return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+// Four 8x8 matrices of 16-bit elements from shared memory, lane t giving the address of row t % 8 of matrix t / 8
+// (in the shared window, as smem_u32 gives it): r[i] of lane t holds row t / 4, columns 2 (t % 4) and 2 (t % 4) + 1 of
+// matrix i (ldmatrix), or with TRANS rows 2 (t % 4) and 2 (t % 4) + 1 of column t / 4 (an mma.sync B fragment of a
+// row-major [k][n] tile).
+template <bool TRANS> __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t a) {
 #define ROOFLINE_LDMATRIX(shape)                                                                                       \
     asm volatile("ldmatrix.sync.aligned.m8n8.x4" shape ".shared.b16 {%0,%1,%2,%3}, [%4];"                              \
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])                                                      \
@@ -442,20 +447,11 @@ template <bool TRANS> __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[
     }
 #undef ROOFLINE_LDMATRIX
 }
-// the same from a shared-memory address (the shared window's); and 32-bit shared addresses for a thread to keep, so
-// that each access is one add or XOR on them
-template <bool TRANS> __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t a) {
-    if constexpr (TRANS) {
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
-                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
-    } else {
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
-                     : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(a) : "memory");
-    }
+// the same from a generic pointer into shared memory
+template <bool TRANS> __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* row) {
+    ldmatrix_x4<TRANS>(r, smem_u32(row));
 }
-__device__ __forceinline__ uint32_t smem_u32(const void* p) {
-    return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
+// a float stored at a shared-window address; a float pair loaded from an 8-byte aligned one
 __device__ __forceinline__ void st_shared_f32(uint32_t a, float v) {
     asm volatile("st.shared.f32 [%0], %1;" ::"r"(a), "f"(v) : "memory");
 }

@@ -409,15 +409,17 @@ __device__ __forceinline__ void load8(const half* p, float* out) {
     KvTraits<half>::widen8(*reinterpret_cast<const uint4*>(p), out);
 }
 
+using roofline_gemv::smem_address;
+
 // 16 bytes from global to shared memory, bypassing L1 (cp.async.cg); they land by the matching cp_async_wait.
 __device__ __forceinline__ void cp_async16(void* shared, const void* global) {
-    unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(s), "l"(global) : "memory");
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(smem_address(shared)), "l"(global) : "memory");
 }
 // 16 bytes to shared memory of which the first src_bytes (0 or 16) come from global and the rest are zeros
 __device__ __forceinline__ void cp_async16_zfill(void* shared, const void* global, int src_bytes) {
-    unsigned s = static_cast<unsigned>(__cvta_generic_to_shared(shared));
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(s), "l"(global), "r"(src_bytes) : "memory");
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(smem_address(shared)), "l"(global),
+                 "r"(src_bytes)
+                 : "memory");
 }
 __device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 // until at most N of this thread's committed groups are still in flight
@@ -425,15 +427,10 @@ template <int N> __device__ __forceinline__ void cp_async_wait() {
     asm volatile("cp.async.wait_group %0;" ::"n"(N) : "memory");
 }
 
-// A shared-memory address in the shared window (32 bits), for a thread to keep so that each access is one add or XOR
-// on it
-__device__ __forceinline__ uint32_t smem_u32(const void* p) {
-    return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
 // Four 8x8 matrices of 16-bit elements from shared memory, lane t giving the address of row t % 8 of matrix t / 8
-// (in the shared window, as smem_u32 gives it): r[i] of lane t holds row t / 4, columns 2 (t % 4) and 2 (t % 4) + 1 of
-// matrix i (ldmatrix), or with TRANS rows 2 (t % 4) and 2 (t % 4) + 1 of column t / 4 (an mma.sync B fragment of a
-// row-major [k][n] tile).
+// (in the shared window, as smem_address gives it): r[i] of lane t holds row t / 4, columns 2 (t % 4) and
+// 2 (t % 4) + 1 of matrix i (ldmatrix), or with TRANS rows 2 (t % 4) and 2 (t % 4) + 1 of column t / 4 (an mma.sync B
+// fragment of a row-major [k][n] tile).
 template <bool TRANS> __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t a) {
 #define ROOFLINE_LDMATRIX(shape)                                                                                       \
     asm volatile("ldmatrix.sync.aligned.m8n8.x4" shape ".shared.b16 {%0,%1,%2,%3}, [%4];"                              \
@@ -449,7 +446,7 @@ template <bool TRANS> __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[
 }
 // the same from a generic pointer into shared memory
 template <bool TRANS> __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* row) {
-    ldmatrix_x4<TRANS>(r, smem_u32(row));
+    ldmatrix_x4<TRANS>(r, smem_address(row));
 }
 // a float stored at a shared-window address; a float pair loaded from an 8-byte aligned one
 __device__ __forceinline__ void st_shared_f32(uint32_t a, float v) {
@@ -671,14 +668,14 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
     // (docs/measurements/2026-11-27-issue15-fp8-attention-instructions-h200, run 3)
     const int tok8 = warp * 16 + (lane & 7) + ((lane >> 3) & 1) * 8;
     const uint32_t frag_off = swizzled<ROW_BYTES>(tok8, lane >> 4);
-    const uint32_t sp_lane = smem_u32(&s_p[(lane & 3) * 2 < QPK ? (lane & 3) * 2 : 0][warp * 16 + (lane >> 2)]);
-    const uint32_t wp_lane = smem_u32(&s_p[qh < QPK ? qh : 0][warp * 16 + (lane & 3) * 2]);
+    const uint32_t sp_lane = smem_address(&s_p[(lane & 3) * 2 < QPK ? (lane & 3) * 2 : 0][warp * 16 + (lane >> 2)]);
+    const uint32_t wp_lane = smem_address(&s_p[qh < QPK ? qh : 0][warp * 16 + (lane & 3) * 2]);
     // MMA16: the same for the FP16 and BF16 products: the logits' ldmatrix (row lane % 8 of the group, piece 4 kk +
     // lane / 8) at this offset XOR 64 kk, with slots aligned to 256 bytes; the lane's s_p address at token 0. On an
     // H200 0.998-1.016x the time before at 1, 8 and 32 rows of 1k-32k, one row of 8k 1.009x (FP16) and 1.014x (BF16)
     // (docs/measurements/2026-11-27-issue15-fp8-attention-instructions-h200, run 4)
     const uint32_t frag_k16 = (lane & 7) * ROW_BYTES + (((lane >> 3) ^ (lane & 7)) << 4);
-    const uint32_t lp16 = smem_u32(&s_p[qh < QPK ? qh : 0][(lane & 3) * 2]);
+    const uint32_t lp16 = smem_address(&s_p[qh < QPK ? qh : 0][(lane & 3) * 2]);
     uint32_t qa[MMA ? D / 16 : 1][2];
     uint32_t ql[BF ? D / 16 : 1][2]; // BF16: q = qa + ql, hi and lo
     if constexpr (MMA) {
@@ -742,9 +739,6 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
         // 1. logits of this tile's tokens t = t0 + u * ROWS + row
         const int t0 = i * TILE;
         if constexpr (MMA) {
-            // on the tensor cores, FP16 and BF16: warp w the tile's 8-token groups w, w + WARPS, ..., S = q . K^T of a
-            // group in D/16 steps (A: q, B: 8 key rows by ldmatrix), lane holding heads' logits of tokens 2 (lane % 4),
-            // +1
             if constexpr (MMA8) {
                 // FP8: warp w the tile's tokens [16 w, 16 w + 16) as A (rows: tokens, widened keys), q as B (columns:
                 // heads): lane (g, q) holds logits of tokens g and g + 8 for heads 2q and 2q + 1
@@ -752,7 +746,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                 if (tb < n) {
                     float sa[4] = {0.f, 0.f, 0.f, 0.f};
                     float sb[4] = {0.f, 0.f, 0.f, 0.f};
-                    const uint32_t ts = smem_u32(tile) + frag_off;
+                    const uint32_t ts = smem_address(tile) + frag_off;
 #pragma unroll
                     for (int j = 0; j < D / 32; j++) {
                         uint32_t r[4]; // tokens 0-7 and 8-15 of piece 2j, then of piece 2j + 1
@@ -781,9 +775,11 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                     }
                 }
             } else {
+                // FP16 and BF16: warp w the tile's 8-token groups w, w + WARPS, ..., S = q . K^T of a group in D/16
+                // steps (A: q, B: 8 key rows by ldmatrix), lane holding heads' logits of tokens 2 (lane % 4), +1
                 for (int grp = warp; grp < TILE / 8 && t0 + grp * 8 < n; grp += ATTENTION_THREADS / 32) {
                     float sacc[4] = {0.f, 0.f, 0.f, 0.f};
-                    const uint32_t ts = smem_u32(tile) + grp * 8 * ROW_BYTES + frag_k16;
+                    const uint32_t ts = smem_address(tile) + grp * 8 * ROW_BYTES + frag_k16;
 #pragma unroll
                     for (int kk = 0; kk < D / 32; kk++) {
                         uint32_t r[4];
@@ -973,7 +969,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                     a[hh][2] = pw[hh] >> 16;
                     a[hh][3] = pw[hh] & 0xFFFF0000u;
                 }
-                const uint32_t ts = smem_u32(tile) + frag_off;
+                const uint32_t ts = smem_address(tile) + frag_off;
 #pragma unroll
                 for (int j = 0; j < D / 32; j++) {
                     uint32_t r[4]; // tokens 0-7 and 8-15 of piece 2j, then of piece 2j + 1
@@ -1012,7 +1008,7 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                         pa2 = half2_bits(w8.x, w8.y);
                     }
                 }
-                const uint32_t ta = smem_u32(tile) + ks * 16 * ROW_BYTES + frag_v16;
+                const uint32_t ta = smem_address(tile) + ks * 16 * ROW_BYTES + frag_v16;
 #pragma unroll
                 for (int np = 0; np < NT / 2; np++) {
                     uint32_t r[4];

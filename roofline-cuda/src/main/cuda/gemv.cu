@@ -80,6 +80,11 @@ __device__ __forceinline__ void prefetch_l1(const void* p) {
     asm volatile("prefetch.global.L1 [%0];" ::"l"(p));
 }
 
+// A shared-memory address in the shared window (32 bits), as cp.async, ldmatrix and the other .shared instructions
+// take it; a thread may keep it so that each later access is one add or XOR on it
+__device__ __forceinline__ uint32_t smem_address(const void* p) {
+    return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
 __device__ __forceinline__ float2 half2_bits_to_float2(uint32_t two) {
     return __half22float2(*reinterpret_cast<__half2*>(&two));
 }

@@ -110,9 +110,7 @@ static_assert(smem_descriptor(0x3FFF0, 16, 0x3FFF0) == 0x00007FFF00013FFFull, "1
 
 #if defined(__CUDA_ARCH_FEAT_SM100_ALL)
 
-__device__ __forceinline__ uint32_t smem_address(const void* p) {
-    return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
+using roofline_gemv::smem_address;
 
 __device__ __forceinline__ void copy16(uint32_t dst, const void* src) { // the weight stream: L2 only
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");

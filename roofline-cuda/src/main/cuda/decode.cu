@@ -365,7 +365,7 @@ extern "C" __global__ void __launch_bounds__(256) decode_silu_mul_f16(const half
 // q_row_stride halves after row b - 1, so q may be the merged q/k/v projection's output read in place (stride
 // (H + 2G) * D) as well as a packed half[B][H][D] (stride H * D).
 // Two fusions of this pass measured slower and are not made (docs/design/decode-kernels.md): merging the splits in the
-// last block of each KV head instead of decode_attention_reduce, and RoPE with the KV append done here instead of in
+// last block of each KV head instead of decode_attention_merge, and RoPE with the KV append done here instead of in
 // decode_rope_append.
 // Three phases over the chunk (at most MAX_CHUNK<QPK> tokens): the logits, into shared memory; their max and sum; then
 // the values. With FP16 and BF16 caches, and FP8 ones at D = 128, both products run on the tensor cores (mma.sync
@@ -1140,41 +1140,41 @@ ROOFLINE_ATTENTION_SPLITS(half, f16)
 ROOFLINE_ATTENTION_SPLITS(__nv_bfloat16, bf16)
 ROOFLINE_ATTENTION_SPLITS(__nv_fp8_e4m3, e4m3)
 
-// Flash-decoding attention, second pass: block (bh, slice) of grid B*H*(D/REDUCE_COLS) merges its splits' partials
-// into columns [slice*REDUCE_COLS, (slice+1)*REDUCE_COLS) of out half[B][H][D]: out = sum_s exp(m_s - M) * acc_s /
-// sum_s exp(m_s - M) * l_s, M = max_s m_s. REDUCE_THREADS threads, each on 4 columns of every S-th split, S =
-// REDUCE_THREADS / (REDUCE_COLS/4) = 16: it loads those splits' maxes, sums and columns (one 16-byte load per split)
-// into registers at once, the block takes the max of all maxes, each thread sums its splits' weighted columns, and the
-// S partial sums are added through shared memory. Slicing the columns gives a head's
-// merge D/REDUCE_COLS blocks, so a batch of one keeps H * D/REDUCE_COLS SMs busy rather than H.
-constexpr int REDUCE_THREADS = 128;
-constexpr int REDUCE_COLS = 32;
-// Splits each thread of the merge holds in registers, their loads issued together before the max that waits on them:
-// all of them up to REDUCE_HELD * 16 = 128 splits (a batch of one makes 82 at 32k tokens on an H200); the rest are
-// read after the max.
-constexpr int REDUCE_HELD = 8;
+// Flash-decoding attention, second pass: out = sum_s exp(m_s - M) * acc_s / sum_s exp(m_s - M) * l_s, M = max_s m_s,
+// over the splits' partials, into out half[B][H][D]. Warp w of the grid (MERGE_THREADS / 32 a block) merges columns
+// [c * WCOLS, (c + 1) * WCOLS) of head bh = w / (D / WCOLS), c = w % (D / WCOLS), alone: WCOLS / 4 lanes across the
+// columns (4 each, one 16-byte load a split) times 32 / (WCOLS / 4) split lanes, each on every such split. A lane loads
+// its first HELD splits' maxes, sums and columns into registers at once, before the max they wait on; the max and then
+// the sums are reduced over the split lanes by shuffles, so the merge meets at no barrier and touches no shared memory.
+// WCOLS: 16 up to MERGE_FEW_SPLITS splits (DecodeKernels.attentionMergeColumns), whose lanes then hold at most 4
+// splits each, and 8 above, with twice the split lanes. Against the block merge before it (a block's 4 warps' split
+// lanes added through shared memory behind two barriers), in a probe on an H200, the split pass and merge took
+// 0.90-1.00x the time with 16 columns at 10-32 splits and 0.98-1.00x with 8 at 64-82 splits, where 16 took 0.99-1.02x
+// (docs/measurements/2026-11-28-issue15-attention-merge-h200, run 2).
+constexpr int MERGE_THREADS = 128;
+constexpr int MERGE_FEW_SPLITS = 32;
 
-template <int D>
-__device__ void attention_reduce(const float* partial_ml, const float* partial_acc, half* out, int splits) {
-    constexpr int SLICES = D / REDUCE_COLS;
-    constexpr int COLS = REDUCE_COLS / 4;     // threads across the slice's columns, 4 columns each
-    constexpr int S = REDUCE_THREADS / COLS;  // splits summed in parallel
-    __shared__ float s_red[REDUCE_THREADS / 32];
-    __shared__ float4 s_sum[S][COLS];
-    __shared__ float s_l[S];
-    int bh = blockIdx.x / SLICES;
-    int slice = blockIdx.x - bh * SLICES;
+template <int D, int WCOLS>
+__device__ void attention_merge(const float* partial_ml, const float* partial_acc, half* out, int splits) {
+    constexpr int CT = WCOLS / 4;                       // lanes across the columns
+    constexpr int SL = 32 / CT;                         // split lanes
+    constexpr int HELD = WCOLS == 16 ? MERGE_FEW_SPLITS / SL : 8; // all of them up to 32 splits, or 128
+    constexpr int WPH = D / WCOLS;                      // warps a head
+    static_assert(WPH % (MERGE_THREADS / 32) == 0, "a block's warps on one head");
+    const int w = blockIdx.x * (MERGE_THREADS / 32) + threadIdx.x / 32;
+    const int lane = threadIdx.x & 31;
+    const int bh = w / WPH;
+    const int slice = w - bh * WPH;
+    const int col = lane % CT;
+    const int sl = lane / CT;
     const float* ml = partial_ml + (size_t)bh * splits * 2;
-    int col = threadIdx.x % COLS;
-    int lane = threadIdx.x / COLS;
-    const float4* acc4 = reinterpret_cast<const float4*>(partial_acc + (size_t)bh * splits * D) + slice * COLS + col;
-    // every load of the thread's first REDUCE_HELD splits issued at once, before the max they wait on
-    float hm[REDUCE_HELD];
-    float hl[REDUCE_HELD];
-    float4 ha[REDUCE_HELD];
+    const float4* acc4 = reinterpret_cast<const float4*>(partial_acc + (size_t)bh * splits * D) + slice * CT + col;
+    float hm[HELD];
+    float hl[HELD];
+    float4 ha[HELD];
 #pragma unroll
-    for (int i = 0; i < REDUCE_HELD; i++) {
-        int sp = lane + i * S;
+    for (int i = 0; i < HELD; i++) {
+        int sp = sl + i * SL;
         hm[i] = -CUDART_INF_F;
         hl[i] = 0.f;
         ha[i] = make_float4(0.f, 0.f, 0.f, 0.f);
@@ -1187,66 +1187,55 @@ __device__ void attention_reduce(const float* partial_ml, const float* partial_a
     }
     float mm = -CUDART_INF_F;
 #pragma unroll
-    for (int i = 0; i < REDUCE_HELD; i++) {
+    for (int i = 0; i < HELD; i++) {
         mm = fmaxf(mm, hm[i]);
     }
-    for (int sp = lane + REDUCE_HELD * S; sp < splits; sp += S) {
+    for (int sp = sl + HELD * SL; sp < splits; sp += SL) {
         mm = fmaxf(mm, ml[2 * sp]);
     }
-    mm = warp_max(mm);
-    if ((threadIdx.x & 31) == 0) {
-        s_red[threadIdx.x / 32] = mm;
-    }
-    __syncthreads();
-    mm = s_red[0];
-    for (int w = 1; w < REDUCE_THREADS / 32; w++) {
-        mm = fmaxf(mm, s_red[w]);
+#pragma unroll
+    for (int o = CT; o < 32; o <<= 1) {
+        mm = fmaxf(mm, __shfl_xor_sync(0xffffffffu, mm, o));
     }
     float4 a = make_float4(0.f, 0.f, 0.f, 0.f);
     float l = 0.f;
     auto add = [&](float m, float ls, float4 v) {
-        float w = m == -CUDART_INF_F ? 0.f : __expf(m - mm); // an empty split weighs nothing
-        l += w * ls;
-        a.x += w * v.x;
-        a.y += w * v.y;
-        a.z += w * v.z;
-        a.w += w * v.w;
+        float wt = m == -CUDART_INF_F ? 0.f : __expf(m - mm); // an empty split weighs nothing
+        l += wt * ls;
+        a.x += wt * v.x;
+        a.y += wt * v.y;
+        a.z += wt * v.z;
+        a.w += wt * v.w;
     };
 #pragma unroll
-    for (int i = 0; i < REDUCE_HELD; i++) {
+    for (int i = 0; i < HELD; i++) {
         add(hm[i], hl[i], ha[i]);
     }
-    for (int sp = lane + REDUCE_HELD * S; sp < splits; sp += S) {
+    for (int sp = sl + HELD * SL; sp < splits; sp += SL) {
         add(ml[2 * sp], ml[2 * sp + 1], acc4[(size_t)sp * (D / 4)]);
     }
-    s_sum[lane][col] = a;
-    if (col == 0) {
-        s_l[lane] = l;
+#pragma unroll
+    for (int o = CT; o < 32; o <<= 1) {
+        l += __shfl_xor_sync(0xffffffffu, l, o);
+        a.x += __shfl_xor_sync(0xffffffffu, a.x, o);
+        a.y += __shfl_xor_sync(0xffffffffu, a.y, o);
+        a.z += __shfl_xor_sync(0xffffffffu, a.z, o);
+        a.w += __shfl_xor_sync(0xffffffffu, a.w, o);
     }
-    __syncthreads();
-    if (lane == 0) {
-        float4 t = s_sum[0][col];
-        float lt = s_l[0];
-        for (int r = 1; r < S; r++) {
-            t.x += s_sum[r][col].x;
-            t.y += s_sum[r][col].y;
-            t.z += s_sum[r][col].z;
-            t.w += s_sum[r][col].w;
-            lt += s_l[r];
-        }
-        half* o = out + (size_t)bh * D + slice * REDUCE_COLS + 4 * col;
-        o[0] = __float2half_rn(t.x / lt);
-        o[1] = __float2half_rn(t.y / lt);
-        o[2] = __float2half_rn(t.z / lt);
-        o[3] = __float2half_rn(t.w / lt);
+    if (sl == 0) {
+        const float r = 1.f / l;
+        *reinterpret_cast<uint2*>(out + (size_t)bh * D + slice * WCOLS + 4 * col) =
+                make_uint2(half2_bits(a.x * r, a.y * r), half2_bits(a.z * r, a.w * r));
     }
 }
 
-#define ROOFLINE_ATTENTION_REDUCE(D)                                                                                 \
-    extern "C" __global__ void __launch_bounds__(REDUCE_THREADS) decode_attention_reduce_d##D(                      \
+#define ROOFLINE_ATTENTION_MERGE(D, WCOLS)                                                                           \
+    extern "C" __global__ void __launch_bounds__(MERGE_THREADS) decode_attention_merge_d##D##_c##WCOLS(              \
         const float* partial_ml, const float* partial_acc, half* out, int splits) {                                  \
         roofline_launch::wait_for_previous_kernel();                                                                 \
-        attention_reduce<D>(partial_ml, partial_acc, out, splits);                                                   \
+        attention_merge<D, WCOLS>(partial_ml, partial_acc, out, splits);                                             \
     }
-ROOFLINE_ATTENTION_REDUCE(64)
-ROOFLINE_ATTENTION_REDUCE(128)
+ROOFLINE_ATTENTION_MERGE(64, 8)
+ROOFLINE_ATTENTION_MERGE(64, 16)
+ROOFLINE_ATTENTION_MERGE(128, 8)
+ROOFLINE_ATTENTION_MERGE(128, 16)

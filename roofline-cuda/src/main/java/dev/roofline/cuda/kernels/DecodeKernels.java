@@ -38,8 +38,13 @@ public final class DecodeKernels implements AutoCloseable {
     public static final int ATTENTION_MAX_CHUNK_GROUP8 = 256;
     /** The fewest tokens one block of the attention's first pass reads, unless the context is shorter. */
     public static final int ATTENTION_MIN_CHUNK = 32;
-    /** Columns of a head one block of the attention's merge writes (REDUCE_COLS in decode.cu). */
-    static final int ATTENTION_REDUCE_COLUMNS = 32;
+    /**
+     * The most splits whose merge runs 16 columns of a head a warp (MERGE_FEW_SPLITS in decode.cu); above, 8 a warp
+     * with twice the split lanes ({@link #attentionMergeColumns}).
+     */
+    static final int ATTENTION_MERGE_FEW_SPLITS = 32;
+    /** Threads of a block of the attention's merge, each warp on its own columns of one head (MERGE_THREADS). */
+    static final int ATTENTION_MERGE_THREADS = 128;
     /**
      * Chunks are whole multiples of this many tokens (the token rows the attention block reads at once: 8 or 16). The
      * split pass is correct at any chunk; multiples of 1, 8, 32 or 64 tokens ran the FP16 attention at one sequence
@@ -87,8 +92,10 @@ public final class DecodeKernels implements AutoCloseable {
                 "decode_rope_f16",
                 "decode_kv_append_f16",
                 "decode_silu_mul_f16",
-                "decode_attention_reduce_d64",
-                "decode_attention_reduce_d128"));
+                "decode_attention_merge_d64_c8",
+                "decode_attention_merge_d64_c16",
+                "decode_attention_merge_d128_c8",
+                "decode_attention_merge_d128_c16"));
         for (Precision p : KvCacheFormat.PRECISIONS) {
             KvCacheFormat kv = KvCacheFormat.of(p);
             names.add(ropeAppendKernel(kv));
@@ -694,14 +701,40 @@ public final class DecodeKernels implements AutoCloseable {
         // ~45 KiB of shared memory each, it made steps with FP8 weights at 8 and 16 rows 8-23 % slower
         // (docs/design/decode-kernels.md).
         library.launch(
-                "decode_attention_reduce_d" + headDim,
-                Math.multiplyExact(rowsHeads, headDim / ATTENTION_REDUCE_COLUMNS),
-                128,
+                attentionMergeKernel(headDim, splits),
+                attentionMergeBlocks(rowsHeads, headDim, splits),
+                ATTENTION_MERGE_THREADS,
                 stream,
                 ml,
                 acc,
                 out,
                 splits);
+    }
+
+    /**
+     * Columns of a head each warp of the attention's merge takes for {@code splits} splits: 16 up to
+     * {@link #ATTENTION_MERGE_FEW_SPLITS}, whose 8 split lanes then hold at most 4 splits each, 8 above, with 16 split
+     * lanes (attention_merge in decode.cu says what each measured).
+     */
+    static int attentionMergeColumns(int splits) {
+        positive("splits", splits);
+        return splits <= ATTENTION_MERGE_FEW_SPLITS ? 16 : 8;
+    }
+
+    /** The merge kernel for head size {@code headDim} and {@code splits} splits. */
+    static String attentionMergeKernel(int headDim, int splits) {
+        return "decode_attention_merge_d" + headDim + "_c" + attentionMergeColumns(splits);
+    }
+
+    /**
+     * Blocks of the attention's merge: a warp per {@link #attentionMergeColumns} columns of each of {@code rowsHeads}
+     * heads, {@link #ATTENTION_MERGE_THREADS} / 32 warps a block (a head's warps, 4 to 16 at head sizes 64 and 128,
+     * fill whole blocks).
+     */
+    static int attentionMergeBlocks(int rowsHeads, int headDim, int splits) {
+        positive("rowsHeads", rowsHeads);
+        int warps = Math.multiplyExact(rowsHeads, headDim / attentionMergeColumns(splits));
+        return warps / (ATTENTION_MERGE_THREADS / 32);
     }
 
     static void heads(int heads, int kvHeads, int headDim) {

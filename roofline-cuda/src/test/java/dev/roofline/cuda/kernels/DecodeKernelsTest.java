@@ -10,12 +10,13 @@ class DecodeKernelsTest {
 
     @Test
     void theLauncherNamesEveryDecodeKernelOncePerCacheType() {
-        // 6 kernels of FP16 activations only, then per cache type (f16, bf16, e4m3) one RoPE + append, one q/k/v
-        // product with RoPE + append and 2 head sizes x 4 group sizes of the attention's first pass: 6 + 3 x 10 = 36.
+        // 8 kernels of FP16 activations only (4 of them the merge: 2 head sizes x 2 column widths), then per cache type
+        // (f16, bf16, e4m3) one RoPE + append, one q/k/v product with RoPE + append and 2 head sizes x 4 group sizes of
+        // the attention's first pass: 8 + 3 x 10 = 38.
         // The fatbin's entries are compressed, so the names are checked where the library is loaded: DecodeKernels.load
         // looks every one up (DecodeKernelsIT)
         assertThat(DecodeKernels.kernelNames())
-                .hasSize(36)
+                .hasSize(38)
                 .doesNotHaveDuplicates()
                 .contains("decode_qkv_rope_append_f16", "decode_qkv_rope_append_bf16", "decode_qkv_rope_append_e4m3");
         assertThat(DecodeKernels.kernelNames())
@@ -23,6 +24,28 @@ class DecodeKernelsTest {
                         "decode_rope_append_e4m3",
                         "decode_attention_split_d128_q4_bf16",
                         "decode_attention_split_d64_q8_e4m3");
+        assertThat(DecodeKernels.kernelNames())
+                .contains(
+                        "decode_attention_merge_d64_c8",
+                        "decode_attention_merge_d64_c16",
+                        "decode_attention_merge_d128_c8",
+                        "decode_attention_merge_d128_c16");
+    }
+
+    @Test
+    void theMergeTakesSixteenColumnsAWarpUpToThirtyTwoSplitsAndEightAbove() {
+        assertThat(DecodeKernels.attentionMergeKernel(128, 1)).isEqualTo("decode_attention_merge_d128_c16");
+        assertThat(DecodeKernels.attentionMergeKernel(128, 32)).isEqualTo("decode_attention_merge_d128_c16");
+        assertThat(DecodeKernels.attentionMergeKernel(128, 33)).isEqualTo("decode_attention_merge_d128_c8");
+        assertThat(DecodeKernels.attentionMergeKernel(64, 74)).isEqualTo("decode_attention_merge_d64_c8");
+        // 1 row x 32 heads at head size 128: 74 splits, 8 columns a warp, 16 warps a head, 512 warps in blocks of 4;
+        // 10 splits, 16 columns, 8 warps a head, 256 warps
+        assertThat(DecodeKernels.attentionMergeBlocks(32, 128, 74)).isEqualTo(128);
+        assertThat(DecodeKernels.attentionMergeBlocks(32, 128, 10)).isEqualTo(64);
+        // 3 rows x 1 head at head size 64: 4 warps a head at 16 columns (one block a head), 8 at 8 columns
+        assertThat(DecodeKernels.attentionMergeBlocks(3, 64, 21)).isEqualTo(3);
+        assertThat(DecodeKernels.attentionMergeBlocks(3, 64, 33)).isEqualTo(6);
+        assertThatThrownBy(() -> DecodeKernels.attentionMergeColumns(0)).hasMessageContaining("splits");
     }
 
     // an H200 or H100: 132 SMs of 228 KiB shared memory (cudaDevAttrMaxSharedMemoryPerMultiprocessor), 5 resident

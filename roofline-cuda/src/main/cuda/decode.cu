@@ -734,6 +734,12 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
         }
     };
 
+    // MMA: each lane's largest logit of its heads over the tokens below n it writes (MMA8: heads 2 (lane % 4) and + 1;
+    // MMA16: head lane / 4), reduced over the warp before the barrier that ends the keys and over the warps after it,
+    // in place of a pass over s_p and a barrier: on an H200 0.96-0.99x the time at one row of 1k-32k (FP8), 0.98-1.00x
+    // (FP16; BF16 takes the same code, not timed apart), at 8 rows 0.96-0.99x at 1k and 1.00x at 8k-32k
+    // (docs/measurements/2026-11-28-issue15-attention-merge-h200, run 7)
+    float mk[2] = {-CUDART_INF_F, -CUDART_INF_F};
     for (int i = 0; i < kt; i++) {
         const unsigned char* tile = next(i);
         // 1. logits of this tile's tokens t = t0 + u * ROWS + row
@@ -769,7 +775,11 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
 #pragma unroll
                         for (int e = 0; e < 4; e++) {
                             if (QPK > 1 || (e & 1) == 0) {
-                                st_shared_f32(sp + ((e & 1) * RS + (e >> 1) * 8) * 4, (sa[e] + sb[e]) * scale);
+                                const float v = (sa[e] + sb[e]) * scale;
+                                st_shared_f32(sp + ((e & 1) * RS + (e >> 1) * 8) * 4, v);
+                                if (tb + (lane >> 2) + (e >> 1) * 8 < n) {
+                                    mk[e & 1] = fmaxf(mk[e & 1], v);
+                                }
                             }
                         }
                     }
@@ -799,8 +809,13 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
                     }
                     if (qh < QPK) { // tokens at or past n too (zero keys, logit 0, inside the row)
                         const uint32_t sp = lp16 + (t0 + grp * 8) * 4;
-                        st_shared_f32(sp, (BF ? sacc[0] + sacc[2] : sacc[0]) * scale);
-                        st_shared_f32(sp + 4, (BF ? sacc[1] + sacc[3] : sacc[1]) * scale);
+                        const float v0 = (BF ? sacc[0] + sacc[2] : sacc[0]) * scale;
+                        const float v1 = (BF ? sacc[1] + sacc[3] : sacc[1]) * scale;
+                        st_shared_f32(sp, v0);
+                        st_shared_f32(sp + 4, v1);
+                        const int t = t0 + grp * 8 + (lane & 3) * 2;
+                        mk[0] = fmaxf(mk[0], t < n ? v0 : -CUDART_INF_F);
+                        mk[0] = fmaxf(mk[0], t + 1 < n ? v1 : -CUDART_INF_F);
                     }
                 }
             }
@@ -861,22 +876,45 @@ __device__ void attention_split(const half* q, const C* k_cache, const C* v_cach
         }
     }
     // 2. every head's max, then exp and sum (s_p becomes the unnormalised weights), the heads side by side in each pass
-    // so the block meets at three barriers, not more per head; the first value tiles are in flight meanwhile
-    __syncthreads(); // every logit is in s_p
-    for (int t = threadIdx.x; t < n; t += ATTENTION_THREADS) {
+    // so the block meets at three barriers (two on the tensor cores, whose max is the lanes'), not more per head; the
+    // first value tiles are in flight meanwhile
+    if constexpr (MMA8) { // over the lanes of one head pair (lane % 4): tokens lane / 4
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+#pragma unroll
+            for (int o = 4; o < 32; o <<= 1) {
+                mk[h] = fmaxf(mk[h], __shfl_xor_sync(0xffffffffu, mk[h], o));
+            }
+            if (lane < 4 && 2 * lane + h < QPK) {
+                s_max[2 * lane + h][warp] = mk[h];
+            }
+        }
+    } else if constexpr (MMA) { // over the 4 lanes of one head (lane / 4)
+#pragma unroll
+        for (int o = 1; o < 4; o <<= 1) {
+            mk[0] = fmaxf(mk[0], __shfl_xor_sync(0xffffffffu, mk[0], o));
+        }
+        if ((lane & 3) == 0 && qh < QPK) {
+            s_max[qh][warp] = mk[0];
+        }
+    }
+    __syncthreads(); // every logit is in s_p, and on the tensor cores every warp's max in s_max
+    if constexpr (!MMA) {
+        for (int t = threadIdx.x; t < n; t += ATTENTION_THREADS) {
+#pragma unroll
+            for (int j = 0; j < QPK; j++) {
+                m[j] = fmaxf(m[j], s_p[j][t]);
+            }
+        }
 #pragma unroll
         for (int j = 0; j < QPK; j++) {
-            m[j] = fmaxf(m[j], s_p[j][t]);
+            m[j] = warp_max(m[j]);
+            if ((threadIdx.x & 31) == 0) {
+                s_max[j][threadIdx.x / 32] = m[j];
+            }
         }
+        __syncthreads();
     }
-#pragma unroll
-    for (int j = 0; j < QPK; j++) {
-        m[j] = warp_max(m[j]);
-        if ((threadIdx.x & 31) == 0) {
-            s_max[j][threadIdx.x / 32] = m[j];
-        }
-    }
-    __syncthreads();
 #pragma unroll
     for (int j = 0; j < QPK; j++) {
         m[j] = s_max[j][0];

@@ -1181,14 +1181,15 @@ ROOFLINE_ATTENTION_SPLITS(__nv_fp8_e4m3, e4m3)
 // Flash-decoding attention, second pass: out = sum_s exp(m_s - M) * acc_s / sum_s exp(m_s - M) * l_s, M = max_s m_s,
 // over the splits' partials, into out half[B][H][D]. Warp w of the grid (MERGE_THREADS / 32 a block) merges columns
 // [c * WCOLS, (c + 1) * WCOLS) of head bh = w / (D / WCOLS), c = w % (D / WCOLS), alone: WCOLS / 4 lanes across the
-// columns (4 each, one 16-byte load a split) times 32 / (WCOLS / 4) split lanes, each on every such split. A lane loads
-// its first HELD splits' maxes, sums and columns into registers at once, before the max they wait on; the max and then
-// the sums are reduced over the split lanes by shuffles, so the merge meets at no barrier and touches no shared memory.
-// WCOLS: 16 up to MERGE_FEW_SPLITS splits (DecodeKernels.attentionMergeColumns), whose lanes then hold at most 4
-// splits each, and 8 above, with twice the split lanes. Against the block merge before it (a block's 4 warps' split
-// lanes added through shared memory behind two barriers), in a probe on an H200, the split pass and merge took
-// 0.90-1.00x the time with 16 columns at 10-32 splits and 0.98-1.00x with 8 at 64-82 splits, where 16 took 0.99-1.02x
-// (docs/measurements/2026-11-28-issue15-attention-merge-h200, run 2).
+// columns (4 each, one 16-byte load a split) times SL = 32 / (WCOLS / 4) split lanes, lane r on splits r, r + SL, ...
+// A lane loads its first HELD splits' maxes, sums and columns into registers at once, before the max they wait on; the
+// max and then the sums are reduced over the split lanes by shuffles, so the merge meets at no barrier and touches no
+// shared memory. WCOLS: 16 up to MERGE_FEW_SPLITS splits (DecodeKernels.attentionMergeColumns), whose lanes then hold
+// at most 4 splits each, and 8 above, with twice the split lanes. Against the block merge before it (a block's 4 warps'
+// split lanes added through shared memory behind two barriers) the split pass and merge took, on an H200, 0.83-0.92x
+// the time at 1k tokens (16 columns, 2-32 splits), 0.97-0.99x at 8k and 1.001-1.004x at 8 rows of 16k-32k and 32
+// rows of 32k (8 columns, 41-71 splits); 16 columns at 64-82 splits took up to 1.02x in a probe
+// (docs/measurements/2026-11-28-issue15-attention-merge-h200, runs 2 and 6).
 constexpr int MERGE_THREADS = 128;
 constexpr int MERGE_FEW_SPLITS = 32;
 

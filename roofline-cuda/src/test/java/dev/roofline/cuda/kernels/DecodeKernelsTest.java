@@ -89,6 +89,10 @@ class DecodeKernelsTest {
                 .isEqualTo(400);
         assertThat(DecodeKernels.attentionSplits(SMS, HOPPER_SHARED, 1, 32, 8, 32_768))
                 .isEqualTo(82);
+        // 131072 tokens: at least 256 splits, 2048 blocks, 4 waves of 660 hold 2640, 2640 / 8 = 330 splits,
+        // ceil(131072 / 330) = 398 tokens, rounded up to 400: ceil(131072 / 400) = 328 splits
+        assertThat(DecodeKernels.attentionSplits(SMS, HOPPER_SHARED, 1, 32, 8, 131_072))
+                .isEqualTo(328);
         // 32 rows, 1024 tokens: 2 splits = 512 blocks, one wave; 660 / 256 = 2 splits: chunk 512
         assertThat(DecodeKernels.attentionChunk(SMS, HOPPER_SHARED, 32, 32, 8, 1024))
                 .isEqualTo(512);

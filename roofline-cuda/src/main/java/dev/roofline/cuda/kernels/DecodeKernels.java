@@ -733,6 +733,9 @@ public final class DecodeKernels implements AutoCloseable {
      */
     static int attentionMergeBlocks(int rowsHeads, int headDim, int splits) {
         positive("rowsHeads", rowsHeads);
+        if (!HEAD_DIMS.contains(headDim)) {
+            throw new IllegalArgumentException("attention is built for head_dim " + HEAD_DIMS + ", got " + headDim);
+        }
         int warps = Math.multiplyExact(rowsHeads, headDim / attentionMergeColumns(splits));
         return warps / (ATTENTION_MERGE_THREADS / 32);
     }

@@ -46,6 +46,7 @@ class DecodeKernelsTest {
         assertThat(DecodeKernels.attentionMergeBlocks(3, 64, 21)).isEqualTo(3);
         assertThat(DecodeKernels.attentionMergeBlocks(3, 64, 33)).isEqualTo(6);
         assertThatThrownBy(() -> DecodeKernels.attentionMergeColumns(0)).hasMessageContaining("splits");
+        assertThatThrownBy(() -> DecodeKernels.attentionMergeBlocks(32, 96, 74)).hasMessageContaining("got 96");
     }
 
     // an H200 or H100: 132 SMs of 228 KiB shared memory (cudaDevAttrMaxSharedMemoryPerMultiprocessor), 5 resident

@@ -444,10 +444,6 @@ template <bool TRANS> __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[
     }
 #undef ROOFLINE_LDMATRIX
 }
-// the same from a generic pointer into shared memory
-template <bool TRANS> __device__ __forceinline__ void ldmatrix_x4(uint32_t (&r)[4], const void* row) {
-    ldmatrix_x4<TRANS>(r, smem_address(row));
-}
 // a float stored at a shared-window address; a float pair loaded from an 8-byte aligned one
 __device__ __forceinline__ void st_shared_f32(uint32_t a, float v) {
     asm volatile("st.shared.f32 [%0], %1;" ::"r"(a), "f"(v) : "memory");

@@ -649,9 +649,7 @@ public final class DecodeKernels implements AutoCloseable {
         int kvHeads = geometry.kvHeads();
         int headDim = geometry.headDim();
         int capacity = geometry.capacity();
-        if (!HEAD_DIMS.contains(headDim)) {
-            throw new IllegalArgumentException("attention is built for head_dim " + HEAD_DIMS + ", got " + headDim);
-        }
+        attentionHeadDim(headDim);
         int group = geometry.group();
         if (!GROUP_SIZES.contains(group)) {
             throw new IllegalArgumentException("attention is built for " + GROUP_SIZES
@@ -733,11 +731,16 @@ public final class DecodeKernels implements AutoCloseable {
      */
     static int attentionMergeBlocks(int rowsHeads, int headDim, int splits) {
         positive("rowsHeads", rowsHeads);
+        attentionHeadDim(headDim);
+        int warps = Math.multiplyExact(rowsHeads, headDim / attentionMergeColumns(splits));
+        return warps / (ATTENTION_MERGE_THREADS / 32);
+    }
+
+    /** Refuses a head size the attention kernels are not built for ({@link #HEAD_DIMS}), naming it. */
+    static void attentionHeadDim(int headDim) {
         if (!HEAD_DIMS.contains(headDim)) {
             throw new IllegalArgumentException("attention is built for head_dim " + HEAD_DIMS + ", got " + headDim);
         }
-        int warps = Math.multiplyExact(rowsHeads, headDim / attentionMergeColumns(splits));
-        return warps / (ATTENTION_MERGE_THREADS / 32);
     }
 
     static void heads(int heads, int kvHeads, int headDim) {

@@ -254,13 +254,19 @@ ROOFLINE_ROPE_APPEND(__nv_bfloat16, bf16)
 ROOFLINE_ROPE_APPEND(__nv_fp8_e4m3, e4m3)
 
 // The merged q/k/v product at one row with RoPE and the KV append in its epilogue, in place of the product followed by
-// decode_rope_append (FP16 weights and activations; gemv's CUDA-core loop with two rows a warp). Warp w computes the
-// two rows RoPE turns together, head * D + i and head * D + i + D/2 (head = w / (D/2), i = w % (D/2)), rounds both to
-// FP16 (after the norm scale of ep, as EpilogueRows applies it), turns them by positions[0] * inv_freq[i] when the
-// head is a q or k head (rotate_values) and writes them to qkv, where the attention reads q; a k or v head's pair goes
-// into the cache at positions[0] over its scale, as rope_append stores it. So qkv and the caches hold the bits the
-// product and decode_rope_append leave. The part's rows start at head head0 of the H + 2G heads, so a stack of
+// decode_rope_append (FP16 or FP8 weights, FP16 activations; gemv's CUDA-core loop with two rows a warp, an FP8 row's
+// scale applied to its sum first, as the plain one-row kernel applies it). Warp w computes the two rows RoPE turns
+// together, head * D + i and head * D + i + D/2 (head = w / (D/2), i = w % (D/2)), rounds both to FP16 (after the norm
+// scale of ep, as EpilogueRows applies it), turns them by positions[0] * inv_freq[i] when the head is a q or k head
+// (rotate_values) and writes them to qkv, where the attention reads q; a k or v head's pair goes into the cache at
+// positions[0] over its scale, as rope_append stores it. So qkv and the caches hold the bits the CUDA-core product
+// and decode_rope_append leave. The part's rows start at head head0 of the H + 2G heads, so a stack of
 // several matrices (q, k and v apart) runs one launch per part.
+// FP8 weights at 4096-6144 rows of K >= 4096, where the plain product runs one row on the tensor cores
+// (GemvKernels.oneRowOnTensorCores), run the same tensor-core kernel (gemv_tc, 16 warps splitting K) with the block of
+// 16 rows at n0 taking rows 8t + r and D/2 + 8t + r - 8 of its head (tc_row; t = its index among the head's D/16
+// blocks), so that each lane's rows g and g + 8 are the pair RoPE turns together, in the same sums: the bits of that
+// product followed by decode_rope_append.
 template <typename C>
 struct RopeAppendRows {
     static constexpr bool SUMS = false;
@@ -271,8 +277,16 @@ struct RopeAppendRows {
     int heads, kv_heads, d, capacity, head0, pos;
     float k_inv_scale, v_inv_scale;
     double c, s; // the cosine and sine of this warp's angle
+    // tensor cores: the block's 8 pairs' cosines and sines (pair i at 2 (i % 8), + 1; shared memory, written before
+    // the product's last barrier), in place of c and s, which held in registers through the K loop spill
+    const double* angles = nullptr;
     __device__ __forceinline__ const half* x_row(int m, int K) const { return out.x_row(m, K); }
     __device__ __forceinline__ void begin(int M) const { out.begin(M); }
+    __device__ __forceinline__ void prefetch(int, int, int) const {} // no residual: nothing of the tail to ask for
+    __device__ __forceinline__ int tc_row(int n0, int r) const {
+        const int head_row = n0 - n0 % d;
+        return head_row + 8 * ((n0 - head_row) / 16) + (r < 8 ? r : d / 2 + r - 8);
+    }
     __device__ __forceinline__ int row(int warp, int r) const {
         const int half_d = d / 2;
         const int head = warp / half_d;
@@ -285,7 +299,9 @@ struct RopeAppendRows {
         const int head = head0 + local;
         half x1 = __float2half_rn(out.normed(0, v[0]));
         half x2 = __float2half_rn(out.normed(0, v[1]));
-        if (head < heads + kv_heads) rotate_values(x1, x2, c, s);
+        const double cs = angles != nullptr ? angles[2 * (i & 7)] : c;
+        const double sn = angles != nullptr ? angles[2 * (i & 7) + 1] : s;
+        if (head < heads + kv_heads) rotate_values(x1, x2, cs, sn);
         out.y[rn[0]] = x1;
         out.y[rn[1]] = x2;
         if (head >= heads) {
@@ -299,22 +315,39 @@ struct RopeAppendRows {
     }
 };
 
-// grid = ceil(N / 8) blocks of 4 warps (N = the part's rows, a multiple of D). The warp's angle is taken before the wait:
-// positions and inv_freq are written before the step's graph is launched, never by a kernel of it, and the double
-// sincos then overlaps the previous kernel's tail instead of lengthening this one's.
-template <typename C>
-__device__ void qkv_rope_append(const void* W, const half* x, half* qkv, int N, int K, GemvEpilogue ep, C* k_cache,
-                                C* v_cache, const int* positions, const double* inv_freq, int heads, int kv_heads,
-                                int d, int capacity, int head0, float k_inv_scale, float v_inv_scale) {
-    const int warp = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
-    const int pos = positions[0];
-    double s, c;
-    sincos((double)pos * inv_freq[warp % (d / 2)], &s, &c);
+// CUDA cores: grid = ceil(N / 8) blocks of 4 warps (N = the part's rows, a multiple of D); tensor cores (TC): N / 16
+// blocks of 16 warps, warp 0's lanes 4j storing (rows 8t + j, D/2 + 8t + j of the head). The angles are taken before
+// the wait: positions and inv_freq are written before the step's graph is launched, never by a kernel of it, and the
+// double sincos then overlaps the previous kernel's tail instead of lengthening this one's.
+template <Fmt F, typename C, bool TC>
+__device__ void qkv_rope_append(const void* W, const void* scales, const half* x, half* qkv, int N, int K,
+                                GemvEpilogue ep, C* k_cache, C* v_cache, const int* positions, const double* inv_freq,
+                                int heads, int kv_heads, int d, int capacity, int head0, float k_inv_scale,
+                                float v_inv_scale) {
+    int pos;
+    double s = 0.0, c = 1.0;
+    __shared__ double s_angles[TC ? 16 : 1];
+    if constexpr (TC) {
+        pos = positions[0];
+        if (threadIdx.x < 8) { // pair 8t + j of the head (tc_row)
+            sincos((double)pos * inv_freq[8 * ((blockIdx.x * 16) % d / 16) + threadIdx.x], &s, &c);
+            s_angles[2 * threadIdx.x] = c;
+            s_angles[2 * threadIdx.x + 1] = s;
+        }
+    } else {
+        const int warp = blockIdx.x * (blockDim.x >> 5) + (threadIdx.x >> 5);
+        pos = positions[0];
+        sincos((double)pos * inv_freq[warp % (d / 2)], &s, &c);
+    }
     roofline_launch::wait_for_previous_kernel();
     const RopeAppendRows<C> rows{EpilogueRows<half>{x, qkv, ep}, k_cache, v_cache, heads, kv_heads, d, capacity,
-                                 head0, pos, k_inv_scale, v_inv_scale, c, s};
+                                 head0, pos, k_inv_scale, v_inv_scale, c, s, TC ? s_angles : nullptr};
     rows.begin(1);
-    gemv<Fmt::F16, half, 1, 2, 2>(W, nullptr, rows, 1, N, K, 1.f, blockIdx.x);
+    if constexpr (TC) {
+        gemv_tc<F, half, 8, 4, 16>(W, scales, rows, 1, N, K, 1.f, blockIdx.x); // as gemv_fp8_f16_m8_w16(_ep)
+    } else {
+        gemv<F, half, 1, 2, 2>(W, scales, rows, 1, N, K, 1.f, blockIdx.x);
+    }
 }
 
 #define ROOFLINE_QKV_ROPE_APPEND(C, sfx)                                                                             \
@@ -322,12 +355,29 @@ __device__ void qkv_rope_append(const void* W, const half* x, half* qkv, int N, 
         const void* W, const half* x, half* qkv, int N, int K, GemvEpilogue ep, C* k_cache, C* v_cache,          \
         const int* positions, const double* inv_freq, int heads, int kv_heads, int d, int capacity, int head0,    \
         float k_inv_scale, float v_inv_scale) {                                                                    \
-        qkv_rope_append<C>(W, x, qkv, N, K, ep, k_cache, v_cache, positions, inv_freq, heads, kv_heads, d,        \
-                           capacity, head0, k_inv_scale, v_inv_scale);                                             \
+        qkv_rope_append<Fmt::F16, C, false>(W, nullptr, x, qkv, N, K, ep, k_cache, v_cache, positions, inv_freq,  \
+                                            heads, kv_heads, d, capacity, head0, k_inv_scale, v_inv_scale);        \
     }
 ROOFLINE_QKV_ROPE_APPEND(half, f16)
 ROOFLINE_QKV_ROPE_APPEND(__nv_bfloat16, bf16)
 ROOFLINE_QKV_ROPE_APPEND(__nv_fp8_e4m3, e4m3)
+// FP8 weights (their row scales after W), by cache type, on the CUDA cores and (_tc) the tensor cores, the latter
+// bounded as gemv_fp8_f16_m8_w16_ep is
+#define ROOFLINE_QKV_ROPE_APPEND_FP8_KERNEL(C, name, TC, BOUNDS)                                                   \
+    extern "C" __global__ void BOUNDS name(const void* W, const void* scales, const half* x, half* qkv, int N,     \
+                                           int K, GemvEpilogue ep, C* k_cache, C* v_cache, const int* positions,  \
+                                           const double* inv_freq, int heads, int kv_heads, int d, int capacity,  \
+                                           int head0, float k_inv_scale, float v_inv_scale) {                      \
+        qkv_rope_append<Fmt::FP8, C, TC>(W, scales, x, qkv, N, K, ep, k_cache, v_cache, positions, inv_freq,      \
+                                         heads, kv_heads, d, capacity, head0, k_inv_scale, v_inv_scale);           \
+    }
+#define ROOFLINE_QKV_ROPE_APPEND_FP8(C, sfx)                                                                         \
+    ROOFLINE_QKV_ROPE_APPEND_FP8_KERNEL(C, decode_qkv_rope_append_fp8_##sfx, false,                                \
+                                        __launch_bounds__(WARPS_PER_BLOCK * 32))                                   \
+    ROOFLINE_QKV_ROPE_APPEND_FP8_KERNEL(C, decode_qkv_rope_append_fp8_tc_##sfx, true, __launch_bounds__(512, 3))
+ROOFLINE_QKV_ROPE_APPEND_FP8(half, f16)
+ROOFLINE_QKV_ROPE_APPEND_FP8(__nv_bfloat16, bf16)
+ROOFLINE_QKV_ROPE_APPEND_FP8(__nv_fp8_e4m3, e4m3)
 
 // Writes this step's k and v (half[B][G][D]) into the caches at positions[b]. One block per (row, KV head): grid = B*G.
 extern "C" __global__ void __launch_bounds__(128) decode_kv_append_f16(

@@ -176,7 +176,9 @@ __device__ __forceinline__ float e8m0_to_float(uint32_t code) {
 // kernels take this as a parameter so that the grouped expert GEMVs (moe.cu) run the same loops on gathered rows.
 // SUMS: whether store returns a value whose per-row sums the kernel hands to flush (EpilogueRows); false here.
 // PAIRED: whether the CUDA-core kernel's warp w reads the rows row(w, r) and hands all its outputs to store_rows at
-// once (RopeAppendRows in decode.cu: the two rows RoPE turns together), instead of rows w * RPW + r one by one.
+// once (RopeAppendRows in decode.cu: the two rows RoPE turns together), instead of rows w * RPW + r one by one; and
+// whether the tensor-core kernel's block at rows n0 reads rows tc_row(n0, r) (r < 16) and hands each lane's outputs
+// of its rows g and g + 8 to store_rows together.
 template <typename T>
 struct PlainRows {
     static constexpr bool SUMS = false;
@@ -346,17 +348,20 @@ __device__ __forceinline__ void gemv(const void* __restrict__ Wv, const void* __
     #pragma unroll
     for (int r = 0; r < RPW; r++) {
         row_scale[r] = 1.f;
-        if constexpr (F == Fmt::FP8 || F == Fmt::INT8)
+        if constexpr ((F == Fmt::FP8 || F == Fmt::INT8) && Rows::PAIRED)
+            row_scale[r] = static_cast<const float*>(scales)[rn[r]];
+        else if constexpr (F == Fmt::FP8 || F == Fmt::INT8)
             if (n0 + r < N) row_scale[r] = static_cast<const float*>(scales)[n0 + r];
     }
     if constexpr (Rows::PAIRED) {
-        static_assert(MAXM == 1 && F == Fmt::F16, "paired rows: FP16 weights at one row (no row scales)");
+        static_assert(MAXM == 1 && (F == Fmt::F16 || F == Fmt::FP8), "paired rows: FP16 or FP8 weights at one row");
         float v[RPW];
         #pragma unroll
         for (int r = 0; r < RPW; r++) {
             v[r] = acc[r][0];
             #pragma unroll
             for (int off = 16; off > 0; off >>= 1) v[r] += __shfl_xor_sync(0xFFFFFFFFu, v[r], off);
+            if constexpr (F == Fmt::FP8) v[r] *= row_scale[r];
         }
         if (lane == 0) rows.store_rows(rn, v);
     } else {
@@ -777,7 +782,15 @@ __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void*
     const int n0 = tile * TC_ROWS;
     const int m_count = MAXM == 1 ? 1 : M;
     const int nf = NB == 1 ? 1 : min(NB, (M + 7) >> 3); // B fragments holding rows; warp-uniform
-    const int r0 = n0 + g < N ? n0 + g : 0, r1 = n0 + g + 8 < N ? n0 + g + 8 : 0;
+    // the block's rows n0 + r, or with paired rows tc_row(n0, r) (r < 16)
+    int r0, r1;
+    if constexpr (Rows::PAIRED) {
+        r0 = rows.tc_row(n0, g);
+        r1 = rows.tc_row(n0, g + 8);
+    } else {
+        r0 = n0 + g < N ? n0 + g : 0;
+        r1 = n0 + g + 8 < N ? n0 + g + 8 : 0;
+    }
     const size_t row_bytes = FOUR ? static_cast<size_t>(K) / 2 : SIXTEEN ? 2 * static_cast<size_t>(K) : static_cast<size_t>(K);
     const size_t row_scales = FOUR ? static_cast<size_t>(K) / SCALE_K * SCALE_BYTES : 0;
     // this warp's first step (k = STEP_K warp + LANE_K q) in rows g and g + 8, their scales and x
@@ -806,7 +819,8 @@ __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void*
     if (threadIdx.x < NB * 4 * 32) {
         const auto [f, c, l, row, m] = tc_output(threadIdx.x, n0);
         if (m < m_count && row < N) {
-            if constexpr (ROW_SCALE) prefetch_l1(static_cast<const float*>(scales) + row);
+            if constexpr (Rows::PAIRED) prefetch_l1(static_cast<const float*>(scales) + rows.tc_row(n0, row - n0));
+            else if constexpr (ROW_SCALE) prefetch_l1(static_cast<const float*>(scales) + row);
             rows.prefetch(m, row, N);
         }
     }
@@ -898,33 +912,51 @@ __device__ __forceinline__ void gemv_tc(const void* __restrict__ Wv, const void*
         #pragma unroll
         for (int c = 0; c < 4; c++) red[warp][f][c][lane] = acc[f][c];
     __syncthreads();
-    constexpr bool BF_A = FOUR && std::is_same_v<T, __nv_bfloat16>; // the 4-bit formats decoded to BF16
-    // NVFP4: FP16 2^-14 (e2m1) x 2^6 (scale) = 2^-8; BF16 2^-126 x 2^119 = 2^-7
-    const float out_scale = F == Fmt::NVFP4 ? global * (BF_A ? 128.f : 256.f) : 1.f;
-    for (int e = threadIdx.x; e < NB * 4 * 32; e += WARPS * 32) { // whole warps: NB * 4 * 32 is a multiple of 32
-        const auto [f, c, l, row, m] = tc_output(e, n0);
-        [[maybe_unused]] float sq = 0.f;
-        if (m < m_count && row < N) {
-            float v = 0.f;
+    if constexpr (Rows::PAIRED) {
+        // one row of FP8 weights: warp 0's lanes of D's column 0 hold rows g and g + 8 of the block (c0 and c2), the
+        // pair RoPE turns together; each is summed and scaled as below
+        static_assert(F == Fmt::FP8 && NB == 1, "paired rows: FP8 weights at one row");
+        if (threadIdx.x < 32 && q == 0) {
+            float v[2] = {0.f, 0.f};
             #pragma unroll
-            for (int w = 0; w < WARPS; w++) v += red[w][f][c][l];
-            // MXFP4: FP16 2^(Emax - 128) = 2^(Emax - 127) x 2^14 (e2m1) x 2^-15 (e8m0_rel_half2); BF16 2^(Emax - 120)
-            // = 2^(Emax - 127) x 2^126 (e2m1) x 2^-119 (e8m0_rel_bf16x2), its 2^7 applied to v first: 2^(Emax - 120)
-            // overflows FP32 from Emax = 248
-            if constexpr (F == Fmt::MXFP4 && BF_A) v *= 128.f;
-            const float s = F == Fmt::MXFP4 ? e8m0_to_float(__ldg(row_emax + row)) * (BF_A ? 1.f : 0.5f)
-                            : ROW_SCALE     ? __ldg(static_cast<const float*>(scales) + row)
-                                            : out_scale;
-            if constexpr (Rows::SUMS) sq = rows.store(m, row, N, v * s);
-            else rows.store(m, row, N, v * s);
+            for (int w = 0; w < WARPS; w++) {
+                v[0] += red[w][0][0][lane];
+                v[1] += red[w][0][2][lane];
+            }
+            const int rn[2] = {r0, r1};
+            v[0] *= __ldg(static_cast<const float*>(scales) + rn[0]);
+            v[1] *= __ldg(static_cast<const float*>(scales) + rn[1]);
+            rows.store_rows(rn, v);
         }
-        if constexpr (Rows::SUMS) {
-            // the warp's lanes with the same l & 3 hold the same activation row m: their squares summed over the 8
-            // output rows (lane bits 2-4), one atomic per row and warp
-            sq += __shfl_xor_sync(0xffffffffu, sq, 4);
-            sq += __shfl_xor_sync(0xffffffffu, sq, 8);
-            sq += __shfl_xor_sync(0xffffffffu, sq, 16);
-            if (l < 4 && m < m_count) rows.flush(m, sq, 4 * blockIdx.x + c);
+    } else {
+        constexpr bool BF_A = FOUR && std::is_same_v<T, __nv_bfloat16>; // the 4-bit formats decoded to BF16
+        // NVFP4: FP16 2^-14 (e2m1) x 2^6 (scale) = 2^-8; BF16 2^-126 x 2^119 = 2^-7
+        const float out_scale = F == Fmt::NVFP4 ? global * (BF_A ? 128.f : 256.f) : 1.f;
+        for (int e = threadIdx.x; e < NB * 4 * 32; e += WARPS * 32) { // whole warps: NB * 4 * 32 is a multiple of 32
+            const auto [f, c, l, row, m] = tc_output(e, n0);
+            [[maybe_unused]] float sq = 0.f;
+            if (m < m_count && row < N) {
+                float v = 0.f;
+                #pragma unroll
+                for (int w = 0; w < WARPS; w++) v += red[w][f][c][l];
+                // MXFP4: FP16 2^(Emax - 128) = 2^(Emax - 127) x 2^14 (e2m1) x 2^-15 (e8m0_rel_half2); BF16
+                // 2^(Emax - 120) = 2^(Emax - 127) x 2^126 (e2m1) x 2^-119 (e8m0_rel_bf16x2), its 2^7 applied to v
+                // first: 2^(Emax - 120) overflows FP32 from Emax = 248
+                if constexpr (F == Fmt::MXFP4 && BF_A) v *= 128.f;
+                const float s = F == Fmt::MXFP4 ? e8m0_to_float(__ldg(row_emax + row)) * (BF_A ? 1.f : 0.5f)
+                                : ROW_SCALE     ? __ldg(static_cast<const float*>(scales) + row)
+                                                : out_scale;
+                if constexpr (Rows::SUMS) sq = rows.store(m, row, N, v * s);
+                else rows.store(m, row, N, v * s);
+            }
+            if constexpr (Rows::SUMS) {
+                // the warp's lanes with the same l & 3 hold the same activation row m: their squares summed over the 8
+                // output rows (lane bits 2-4), one atomic per row and warp
+                sq += __shfl_xor_sync(0xffffffffu, sq, 4);
+                sq += __shfl_xor_sync(0xffffffffu, sq, 8);
+                sq += __shfl_xor_sync(0xffffffffu, sq, 16);
+                if (l < 4 && m < m_count) rows.flush(m, sq, 4 * blockIdx.x + c);
+            }
         }
     }
 }

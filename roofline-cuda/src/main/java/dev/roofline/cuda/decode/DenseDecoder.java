@@ -30,8 +30,9 @@ import java.util.List;
  * last residual add with the final norm and {@code lm_head} ({@link DecoderOperator}). Linears run roofline's GEMV
  * kernels at batch 1, and up to 32 rows for BF16, 8- and 4-bit weights; FP16 linears of more rows run cuBLASLt.
  * With FP16 or FP8 weights at batch 1 the residual adds and norms after layer 0's input norm run in the products'
- * epilogues instead ({@link #fusesNorms}), and on one GPU with FP16 q/k/v weights at batch 1 RoPE and the KV append
- * run in the q/k/v product's epilogue ({@link #fusesRope}): one launch fewer a layer (7 with the norms fused too).
+ * epilogues instead ({@link #fusesNorms}), and on one GPU with FP16 or FP8 q/k/v weights at batch 1 RoPE and the KV
+ * append run in the q/k/v product's epilogue ({@link #fusesRope}): one launch fewer a layer (7 with the norms fused
+ * too).
  * {@link ReferenceDecoder} computes the same model in double on the CPU.
  *
  * <p>A shape with experts ({@link DecoderShape#hasExperts}, Mixtral style) runs a mixture of experts in place of the
@@ -140,8 +141,8 @@ public final class DenseDecoder implements AutoCloseable {
     private final boolean fusedNorms;
     /**
      * Whether RoPE and the KV append run in the q/k/v product's epilogue ({@link DecodeKernels#qkvRopeAppend}) instead
-     * of a launch of their own ({@link DecodeKernels#ropeAppend}): at batch 1 with FP16 q/k/v weights on one GPU, where
-     * it measured faster (docs/design/decode-kernels.md). A tensor-parallel GPU keeps the separate launch, so that one
+     * of a launch of their own ({@link DecodeKernels#ropeAppend}): at batch 1 with FP16 or FP8 q/k/v weights on one
+     * GPU, where it measured faster ({@link #ropeFuses}). A tensor-parallel GPU keeps the separate launch, so that one
      * GPU's part run alone ({@code ShardStep}) launches what each GPU of the step launches.
      */
     private final boolean fusedRope;
@@ -199,9 +200,8 @@ public final class DenseDecoder implements AutoCloseable {
             experts = shape.hasExperts() ? owned.add(ExpertBuffers.allocate(shape, batch, launch)) : null;
             // the fused epilogue adds o_proj's output into the residual, where a tensor-parallel GPU has only a part
             fusedNorms = partialSums == null
-                    && normsFuse(
-                            shape.hasExperts(), weights.formats().stream().allMatch(DenseDecoder::carriesNorms), batch);
-            fusedRope = partialSums == null && ropeFuses(qkvInWholeFp16Heads(weights, shape.headDim()), batch);
+                    && normsFuse(shape.hasExperts(), weights.formats().stream().allMatch(DenseDecoder::fuses), batch);
+            fusedRope = partialSums == null && ropeFuses(qkvInWholeHeadsThatFuse(weights, shape.headDim()), batch);
             sums = buffer(8L * Epilogue.SUM_SPREAD * batch);
             sums.copyFrom(new float[2 * Epilogue.SUM_SPREAD * batch]);
         } catch (RuntimeException e) {
@@ -454,8 +454,8 @@ public final class DenseDecoder implements AutoCloseable {
     }
 
     /**
-     * Whether RoPE and the KV append run in the q/k/v product's epilogue: on one GPU, at batch 1, with FP16 q/k/v
-     * weights in the row-major layout. Their launches are then gone from the step ({@link #launches}).
+     * Whether RoPE and the KV append run in the q/k/v product's epilogue: on one GPU, at batch 1, with FP16 or FP8
+     * q/k/v weights in the row-major layout. Their launches are then gone from the step ({@link #launches}).
      */
     public boolean fusesRope() {
         return fusedRope;
@@ -477,27 +477,22 @@ public final class DenseDecoder implements AutoCloseable {
      */
     public static int launches(DecoderOperator operator, DecoderShape shape, WeightFormat format, int batch) {
         return operator.launches(
-                shape.layers(),
-                normsFuse(shape.hasExperts(), carriesNorms(format), batch),
-                ropeFuses(format == WeightFormat.FP16, batch));
+                shape.layers(), normsFuse(shape.hasExperts(), fuses(format), batch), ropeFuses(fuses(format), batch));
     }
 
     /**
      * The kernels a one-GPU decoder launches, as a calibration's plans ({@link LaunchPlan}, first match first): for
-     * dense shapes and mixtures of experts, FP16 weights at batch 1 (the products carry the fusions), FP8 weights at
-     * batch 1 where they carry the norms (dense shapes) and then every other configuration (none do). Counted as
+     * dense shapes and mixtures of experts, FP16 and FP8 weights at batch 1 (the products carry the fusions) and then
+     * every other configuration (none do). Counted as
      * {@link #launches(DecoderOperator, DecoderShape, WeightFormat, int)} counts them, per layer and outside the layers.
      */
     public static List<LaunchPlan> launchPlans() {
         List<LaunchPlan> plans = new ArrayList<>();
         for (boolean experts : new boolean[] {false, true}) {
-            LaunchPlan rest = plan(experts, null, Integer.MAX_VALUE, false, false);
-            plans.add(plan(experts, Precision.FP16, 1, normsFuse(experts, true, 1), ropeFuses(true, 1)));
-            LaunchPlan fp8 = plan(experts, Precision.FP8_E4M3, 1, normsFuse(experts, true, 1), ropeFuses(false, 1));
-            if (fp8.kernelsPerLayer() != rest.kernelsPerLayer() || fp8.kernelsPerModel() != rest.kernelsPerModel()) {
-                plans.add(fp8);
+            for (Precision p : new Precision[] {Precision.FP16, Precision.FP8_E4M3}) {
+                plans.add(plan(experts, p, 1, normsFuse(experts, true, 1), ropeFuses(true, 1)));
             }
-            plans.add(rest);
+            plans.add(plan(experts, null, Integer.MAX_VALUE, false, false));
         }
         return List.copyOf(plans);
     }
@@ -515,7 +510,7 @@ public final class DenseDecoder implements AutoCloseable {
 
     /**
      * Whether the norms run in the products' epilogues on one GPU: for a dense shape whose linears all carry them
-     * ({@link #carriesNorms}) at batch 1. On an H200 that made the Llama-3-8B batch 1 × 1k step 74 µs faster for FP16
+     * ({@link #fuses}) at batch 1. On an H200 that made the Llama-3-8B batch 1 × 1k step 74 µs faster for FP16
      * weights and 97–98 µs faster for FP8 (docs/design/decode-kernels.md). The 4-bit products carry no epilogue
      * (NVFP4's measured 50 µs slower with one). A mixture of experts' router and grouped GEMVs take the norm's output
      * as it is, so a shape with experts keeps the norm launches.
@@ -524,14 +519,21 @@ public final class DenseDecoder implements AutoCloseable {
         return !experts && allCarryNorms && batch == 1;
     }
 
-    /** Whether linears of {@code format} carry the norms at batch 1: FP16 and FP8 ({@code GemvKernels.Epilogue}). */
-    private static boolean carriesNorms(WeightFormat format) {
+    /**
+     * Whether linears of {@code format} carry the norms at batch 1 ({@code GemvKernels.Epilogue}), and q/k/v products
+     * of it RoPE and the KV append ({@link DecodeKernels#qkvRopeAppend}): FP16 and FP8.
+     */
+    private static boolean fuses(WeightFormat format) {
         return format == WeightFormat.FP16 || format == WeightFormat.FP8_E4M3;
     }
 
-    /** Whether RoPE and the KV append run in the q/k/v product on one GPU: FP16 q/k/v weights at batch 1. */
-    private static boolean ropeFuses(boolean qkvFp16, int batch) {
-        return qkvFp16 && batch == 1;
+    /**
+     * Whether RoPE and the KV append run in the q/k/v product on one GPU: FP16 or FP8 q/k/v weights at batch 1. On an
+     * H200 that made Llama-3-8B's FP16 step at batch 1 × 8k 52 µs faster (1–5 µs at 1k), and its FP8 step 12.3–13.4
+     * µs faster at 1k and 2.7–6.0 µs at 8k (docs/measurements/2026-11-28-issue15-fp8-rope-tc-h200).
+     */
+    private static boolean ropeFuses(boolean qkvFuses, int batch) {
+        return qkvFuses && batch == 1;
     }
 
     /**
@@ -583,11 +585,11 @@ public final class DenseDecoder implements AutoCloseable {
         return kernels.attentionPartialBytes(batch, shape.heads(), shape.kvHeads(), shape.headDim(), longest);
     }
 
-    /** Whether every layer's q/k/v parts are row-major FP16 matrices of whole heads. */
-    private static boolean qkvInWholeFp16Heads(DecoderWeights weights, int headDim) {
+    /** Whether every layer's q/k/v parts are row-major FP16 or FP8 matrices of whole heads ({@link #fuses}). */
+    private static boolean qkvInWholeHeadsThatFuse(DecoderWeights weights, int headDim) {
         for (DecoderWeights.Layer l : weights.layers()) {
             for (DeviceWeights p : l.qkv().parts()) {
-                if (p.format() != WeightFormat.FP16 || p.tiled() || p.rows() % headDim != 0) {
+                if (!fuses(p.format()) || p.tiled() || p.rows() % headDim != 0) {
                     return false;
                 }
             }
@@ -723,8 +725,16 @@ public final class DenseDecoder implements AutoCloseable {
         }
     }
 
-    /** Layer {@code l}'s q/k/v product with RoPE and the KV append in its epilogue, one launch per part of the stack. */
+    /**
+     * Layer {@code l}'s q/k/v product with RoPE and the KV append in its epilogue, one launch per part of the stack.
+     * FP8 parts of a shape GemvKernels runs on the tensor cores at one row take them only where the attention's split
+     * pass after it launches in stream order ({@link #splitInStreamOrder}), and the CUDA cores elsewhere: on an H200
+     * the Llama-3-8B FP8 batch 1 step took 11.3–13.4 µs less at 1k on the tensor cores than with RoPE launched apart,
+     * but 30–34 µs more at 8k, where the split pass launches early; on the CUDA cores it took 2.7–6.0 µs less there
+     * (docs/measurements/2026-11-28-issue15-fp8-rope-tc-h200).
+     */
     private void qkvRopeAppend(StackedWeights w, int l, Stream stream) {
+        boolean tensorCores = splitInStreamOrder();
         long first = 0;
         int head0 = 0;
         for (DeviceWeights p : w.parts()) {
@@ -744,6 +754,7 @@ public final class DenseDecoder implements AutoCloseable {
                     shape.kvHeads(),
                     shape.headDim(),
                     capacity,
+                    tensorCores,
                     stream);
             first += bytes;
             head0 += p.rows() / shape.headDim();

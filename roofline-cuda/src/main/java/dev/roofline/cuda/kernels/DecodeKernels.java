@@ -99,7 +99,9 @@ public final class DecodeKernels implements AutoCloseable {
         for (Precision p : KvCacheFormat.PRECISIONS) {
             KvCacheFormat kv = KvCacheFormat.of(p);
             names.add(ropeAppendKernel(kv));
-            names.add(qkvRopeAppendKernel(kv));
+            names.add(qkvRopeAppendKernel(WeightFormat.FP16, false, kv));
+            names.add(qkvRopeAppendKernel(WeightFormat.FP8_E4M3, false, kv));
+            names.add(qkvRopeAppendKernel(WeightFormat.FP8_E4M3, true, kv));
             for (int d : HEAD_DIMS) {
                 for (int group : GROUP_SIZES) {
                     names.add(attentionSplitKernel(d, group, kv));
@@ -113,8 +115,13 @@ public final class DecodeKernels implements AutoCloseable {
         return "decode_rope_append_" + kv.kernelSuffix();
     }
 
-    private static String qkvRopeAppendKernel(KvCacheFormat kv) {
-        return "decode_qkv_rope_append_" + kv.kernelSuffix();
+    /**
+     * The fused q/k/v kernel for weights of {@code format} (FP16 or FP8) and caches of {@code kv}, on the tensor cores
+     * ({@code tc}, FP8 only) or the CUDA cores.
+     */
+    private static String qkvRopeAppendKernel(WeightFormat format, boolean tc, KvCacheFormat kv) {
+        return "decode_qkv_rope_append_" + (format == WeightFormat.FP8_E4M3 ? (tc ? "fp8_tc_" : "fp8_") : "")
+                + kv.kernelSuffix();
     }
 
     private static String attentionSplitKernel(int headDim, int group, KvCacheFormat kv) {
@@ -252,15 +259,19 @@ public final class DecodeKernels implements AutoCloseable {
 
     /**
      * The merged q/k/v product of one row with {@link #ropeAppend} in its epilogue, in one launch: {@code qkv = x · Wᵀ}
-     * as {@link GemvKernels} computes it for FP16 weights and activations at one row (with {@code epilogue}'s norm
-     * scale or cleared sums), then q and k rotated and k and v appended at {@code positions[0]}, leaving in {@code qkv}
-     * and the caches the bits the product followed by {@link #ropeAppend} leaves. {@code w} holds whole heads,
-     * from head {@code head0} of the {@code heads + 2·kvHeads} on: the stacked q/k/v matrix with {@code head0} = 0, or
-     * one of its parts with {@code qkv} that part's slice of the output. {@code positions[0]} and {@code invFreq} are read
-     * before the kernel's programmatic wait: the kernel enqueued before it must not write them.
+     * as {@link GemvKernels} computes it for FP16 or FP8 weights and FP16 activations at one row (with {@code
+     * epilogue}'s norm scale or cleared sums; FP8 on the tensor cores where {@link GemvKernels} runs that shape there,
+     * else on the CUDA cores; {@link #qkvRopeAppend(DeviceWeights, DeviceBuffer, DeviceBuffer, GemvKernels.Epilogue,
+     * int, DeviceBuffer, DeviceBuffer, KvCacheFormat, DeviceBuffer, DeviceBuffer, int, int, int, int, boolean, Stream)}
+     * may keep it on the CUDA cores), then q and k rotated and k and v appended at {@code positions[0]}, leaving in
+     * {@code qkv} and the caches the bits the product followed by {@link #ropeAppend} leaves. {@code w} holds whole
+     * heads, from head {@code head0} of the {@code heads + 2·kvHeads} on: the stacked q/k/v matrix with {@code head0} =
+     * 0, or one of its parts with {@code qkv} that part's slice of the output. {@code positions[0]} and {@code invFreq}
+     * are read before the kernel's programmatic wait: the kernel enqueued before it must not write them.
      *
-     * @throws IllegalArgumentException for weights other than row-major FP16, rows not whole heads or past the last
-     *                                  head, an epilogue with a residual add, or a buffer smaller than the shape needs
+     * @throws IllegalArgumentException for weights other than row-major FP16 or FP8, rows not whole heads or past the
+     *                                  last head, an epilogue with a residual add, or a buffer smaller than the shape
+     *                                  needs
      */
     public void qkvRopeAppend(
             DeviceWeights w,
@@ -278,13 +289,42 @@ public final class DecodeKernels implements AutoCloseable {
             int headDim,
             int capacity,
             Stream stream) {
+        qkvRopeAppend(
+                w, x, qkv, epilogue, head0, kCache, vCache, kv, positions, invFreq, heads, kvHeads, headDim, capacity,
+                true, stream);
+    }
+
+    /**
+     * {@link #qkvRopeAppend(DeviceWeights, DeviceBuffer, DeviceBuffer, GemvKernels.Epilogue, int, DeviceBuffer,
+     * DeviceBuffer, KvCacheFormat, DeviceBuffer, DeviceBuffer, int, int, int, int, Stream)}, with FP8 weights on the
+     * CUDA cores at every shape unless {@code tensorCores}: those sums then differ from the product's on the tensor
+     * cores in their order (a rounding apart), and the kernel's blocks are 4 warps of 8 rows, not 16 warps of 16.
+     */
+    public void qkvRopeAppend(
+            DeviceWeights w,
+            DeviceBuffer x,
+            DeviceBuffer qkv,
+            GemvKernels.Epilogue epilogue,
+            int head0,
+            DeviceBuffer kCache,
+            DeviceBuffer vCache,
+            KvCacheFormat kv,
+            DeviceBuffer positions,
+            DeviceBuffer invFreq,
+            int heads,
+            int kvHeads,
+            int headDim,
+            int capacity,
+            boolean tensorCores,
+            Stream stream) {
         Objects.requireNonNull(w, "w");
         Objects.requireNonNull(epilogue, "epilogue");
         Objects.requireNonNull(kv, "kv");
         heads(heads, kvHeads, headDim);
         positive("capacity", capacity);
-        if (w.format() != WeightFormat.FP16 || w.tiled()) {
-            throw new IllegalArgumentException("the q/k/v product with RoPE runs on row-major FP16 weights, got "
+        boolean fp8 = w.format() == WeightFormat.FP8_E4M3;
+        if ((w.format() != WeightFormat.FP16 && !fp8) || w.tiled()) {
+            throw new IllegalArgumentException("the q/k/v product with RoPE runs on row-major FP16 or FP8 weights, got "
                     + w.format() + (w.tiled() ? " (tiled)" : ""));
         }
         if (epilogue.addsResidual()) {
@@ -299,22 +339,33 @@ public final class DecodeKernels implements AutoCloseable {
         requireBytes("x", x, 2L * w.cols());
         requireBytes("qkv", qkv, 2L * w.rows());
         GemvShape.check(
-                WeightFormat.FP16,
+                w.format(),
                 1,
                 w.rows(),
                 w.cols(),
                 w.weights().byteSize(),
-                0,
+                fp8 ? w.scales().byteSize() : 0,
                 x.byteSize(),
                 qkv.byteSize(),
                 Activation.F16.bytes());
         requireAppendBuffers(kCache, vCache, kv, positions, invFreq, 1, kvHeads, headDim, capacity);
-        library.launch(
-                qkvRopeAppendKernel(kv),
-                Math.ceilDiv(w.rows(), 8),
-                128,
-                stream,
-                w.weights(),
+        // FP8 on the tensor cores where GemvKernels runs that shape there, with the blocks it launches
+        boolean tc = tensorCores
+                && fp8
+                && GemvKernels.oneRowOnTensorCores(w.format(), Activation.F16, 1, w.rows(), w.cols());
+        int blocks = Math.ceilDiv(w.rows(), 8); // the CUDA-core kernels: 8 rows a block of 4 warps
+        int threads = 128;
+        if (tc) {
+            GemvKernels.RowMajorLaunch product =
+                    GemvKernels.rowMajorLaunch(w.format(), Activation.F16, 1, w.rows(), w.cols(), false);
+            blocks = product.blocks();
+            threads = product.threadsPerBlock();
+        }
+        List<Object> args = new ArrayList<>(List.of(w.weights()));
+        if (fp8) {
+            args.add(w.scales());
+        }
+        args.addAll(List.of(
                 x,
                 qkv,
                 w.rows(),
@@ -330,7 +381,8 @@ public final class DecodeKernels implements AutoCloseable {
                 capacity,
                 head0,
                 1f / kv.keyScale(),
-                1f / kv.valueScale());
+                1f / kv.valueScale()));
+        library.launch(qkvRopeAppendKernel(w.format(), tc, kv), blocks, threads, stream, args.toArray());
     }
 
     /** The caches, positions and inverse frequencies RoPE and the KV append of {@code rows} sequences read and write. */

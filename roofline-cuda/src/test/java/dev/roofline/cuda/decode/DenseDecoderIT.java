@@ -65,7 +65,7 @@ class DenseDecoderIT {
             ReferenceDecoder reference = new ReferenceDecoder(CONFIG, referenceWeights(values), batch, STEPS);
             DenseDecoder decoder = owned.add(DenseDecoder.create(
                     Cuda.device(0), SHAPE, gpuWeights, CONFIG.invFreq(), (float) CONFIG.eps(), batch, STEPS, launch));
-            boolean fused = format == WeightFormat.FP16 && batch == 1;
+            boolean fused = batch == 1 && (format == WeightFormat.FP16 || format == WeightFormat.FP8_E4M3);
             assertThat(decoder.fusesRope()).as("RoPE in the q/k/v product").isEqualTo(fused);
             assertThat(decoder.fusesNorms())
                     .as("norms in the products")

@@ -19,6 +19,7 @@ import java.util.SplittableRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 /**
  * The decode kernels against {@link DecodeReference} on the same FP16 inputs. The kernels compute in FP32 and round
@@ -192,19 +193,27 @@ class DecodeKernelsIT {
 
     /**
      * The q/k/v product with RoPE and the KV append in its epilogue leaves in the output and the caches the very bits
-     * the FP16 one-row product (with the same norm scale) followed by {@link DecodeKernels#ropeAppend} leaves, for each
-     * cache type, for the stack as one matrix and as three parts (q, k and v apart), far into the context; the cache
-     * slots of other positions keep what they held.
+     * the one-row product (with the same norm scale) followed by {@link DecodeKernels#ropeAppend} leaves, for FP16 and
+     * FP8 weights and each cache type, for the stack as one matrix and as three parts (q, k and v apart), far into the
+     * context; the cache slots of other positions keep what they held. FP8 at 4096-6144 rows of K 4096 runs on the
+     * tensor cores, as its plain product does (q alone at 32 heads of 128, and the stacks of 6144 and 4096 rows), its
+     * smaller parts on the CUDA cores.
      */
-    @ParameterizedTest(name = "{0} cache, scales {1} and {2}, {3}/{4} heads of {5}, K {6}, position {7}, {8} part(s)")
+    @ParameterizedTest(
+            name = "{0} weights, {1} cache, scales {2} and {3}, {4}/{5} heads of {6}, K {7}, position {8}, {9} part(s)")
     @CsvSource({
-        "FP16, 1, 1, 32, 8, 128, 4096, 40, 1",
-        "FP16, 1, 1, 32, 8, 128, 4096, 1000, 3",
-        "BF16, 1, 1, 8, 2, 64, 256, 100003, 1",
-        "FP8_E4M3, 0.5, 0.25, 8, 2, 64, 256, 77, 3",
-        "FP16, 1, 1, 4, 4, 64, 512, 5, 1"
+        "FP16, FP16, 1, 1, 32, 8, 128, 4096, 40, 1",
+        "FP16, FP16, 1, 1, 32, 8, 128, 4096, 1000, 3",
+        "FP16, BF16, 1, 1, 8, 2, 64, 256, 100003, 1",
+        "FP16, FP8_E4M3, 0.5, 0.25, 8, 2, 64, 256, 77, 3",
+        "FP16, FP16, 1, 1, 4, 4, 64, 512, 5, 1",
+        "FP8_E4M3, FP16, 1, 1, 32, 8, 128, 4096, 1000, 1",
+        "FP8_E4M3, FP8_E4M3, 0.5, 0.25, 32, 8, 128, 4096, 77, 3",
+        "FP8_E4M3, BF16, 1, 1, 48, 8, 64, 4096, 100003, 1",
+        "FP8_E4M3, FP16, 1, 1, 8, 2, 64, 256, 5, 3"
     })
     void qkvRopeAppendLeavesWhatTheProductAndRopeAppendLeave(
+            WeightFormat format,
             Precision precision,
             float keyScale,
             float valueScale,
@@ -221,13 +230,16 @@ class DecodeKernelsIT {
         SplittableRandom rnd = new SplittableRandom(31 + parts);
         short[] w = Halves.gaussian(rnd, rows * k, 1 / Math.sqrt(k));
         short[] x = Halves.gaussian(rnd, k, 1);
+        // FP8: the FP16 draws quantized per row (per-channel scales), so each part is its rows of the whole
+        QuantizedWeights q8 = format == WeightFormat.FP8_E4M3
+                ? QuantizedWeights.quantize(format, floats(Halves.decode(w)), rows, k)
+                : null;
         // the norm scale's sums: sum x^2 / K + eps = 0.81, spread over the partial sums
         float[] sums = new float[GemvKernels.Epilogue.SUM_SPREAD];
         Arrays.fill(sums, (float) (0.81 * k / sums.length));
         long cacheBytes = (long) kv.elementBytes() * kvHeads * capacity * d;
         int[] partRows = parts == 1 ? new int[] {rows} : new int[] {heads * d, kvHeads * d, kvHeads * d};
         try (GemvKernels gemv = GemvKernels.load();
-                DeviceWeights whole = new DeviceWeights(WeightFormat.FP16, rows, k, Halves.upload(w), null, 1f);
                 DeviceBuffer xd = Halves.upload(x);
                 DeviceBuffer sd = DeviceBuffer.allocate(4L * sums.length);
                 DeviceBuffer yA = DeviceBuffer.allocate(2L * rows);
@@ -245,12 +257,20 @@ class DecodeKernelsIT {
                 c.fill(0x25);
             }
             GemvKernels.Epilogue scale = GemvKernels.Epilogue.normScale(sd.pointer(), k, 1e-5f);
-            gemv.gemv(whole, xd, yA, 1, Activation.F16, scale, stream);
+            // the reference products part by part, as GemvKernels runs each (an FP8 part of 1024 rows on the CUDA cores
+            // although the whole stack of 6144 runs on the tensor cores)
+            int done = 0;
+            for (int r : partRows) {
+                try (DeviceWeights p = part(format, w, q8, done, r, k)) {
+                    gemv.gemv(p, xd, yA.slice(2L * done, 2L * r), 1, Activation.F16, scale, stream);
+                    stream.synchronize();
+                }
+                done += r;
+            }
             kernels.ropeAppend(yA, kA, vA, kv, pos, freq, 1, heads, kvHeads, d, capacity, stream);
             int first = 0;
             for (int r : partRows) {
-                short[] part = Arrays.copyOfRange(w, first * k, (first + r) * k);
-                try (DeviceWeights p = new DeviceWeights(WeightFormat.FP16, r, k, Halves.upload(part), null, 1f)) {
+                try (DeviceWeights p = part(format, w, q8, first, r, k)) {
                     kernels.qkvRopeAppend(
                             p,
                             xd,
@@ -285,15 +305,75 @@ class DecodeKernelsIT {
                     .as("the appended key row")
                     .isNotEqualTo(filled(kv.elementBytes() * d, (byte) 0x25));
             assertThat(keys[0]).as("a slot of another position").isEqualTo((byte) 0x25);
+            if (q8 != null) {
+                // FP8 kept on the CUDA cores (tensorCores false): the same values, summed in another order, so within
+                // a rounding or two of FP16 (2^-9 of the largest output) where the tensor cores summed them
+                first = 0;
+                for (int r : partRows) {
+                    try (DeviceWeights p = part(format, w, q8, first, r, k)) {
+                        kernels.qkvRopeAppend(
+                                p,
+                                xd,
+                                yB.slice(2L * first, 2L * r),
+                                scale,
+                                first / d,
+                                kB,
+                                vB,
+                                kv,
+                                pos,
+                                freq,
+                                heads,
+                                kvHeads,
+                                d,
+                                capacity,
+                                false,
+                                stream);
+                        stream.synchronize();
+                    }
+                    first += r;
+                }
+                double[] expected = Halves.decode(a);
+                double[] cudaCores = Halves.decode(yB.toShortArray());
+                double largest = Arrays.stream(expected).map(Math::abs).max().orElse(0);
+                for (int i = 0; i < expected.length; i++) {
+                    assertThat(cudaCores[i])
+                            .as("output %d on the CUDA cores", i)
+                            .isCloseTo(expected[i], within(largest / 512));
+                }
+            }
         }
+    }
+
+    /** Rows [first, first + count) of a K-column matrix: FP16 draws {@code w}, or their FP8 quantization. */
+    private static DeviceWeights part(
+            WeightFormat format, short[] w, QuantizedWeights q8, int first, int count, int k) {
+        if (q8 == null) {
+            short[] part = Arrays.copyOfRange(w, first * k, (first + count) * k);
+            return new DeviceWeights(WeightFormat.FP16, count, k, Halves.upload(part), null, 1f);
+        }
+        return DeviceWeights.upload(
+                format,
+                count,
+                k,
+                Arrays.copyOfRange(q8.weights(), first * k, (first + count) * k),
+                Arrays.copyOfRange(q8.scales(), 4 * first, 4 * (first + count)),
+                1f);
+    }
+
+    private static float[] floats(double[] d) {
+        float[] f = new float[d.length];
+        for (int i = 0; i < d.length; i++) {
+            f[i] = (float) d[i];
+        }
+        return f;
     }
 
     @Test
     void qkvRopeAppendRefusesWhatItDoesNotRun() {
         int d = 64;
         int k = 256;
-        try (DeviceWeights fp8 = new DeviceWeights(
-                        WeightFormat.FP8_E4M3,
+        try (DeviceWeights int8 = new DeviceWeights(
+                        WeightFormat.INT8,
                         12 * d,
                         k,
                         DeviceBuffer.allocate(12L * d * k),
@@ -315,10 +395,10 @@ class DecodeKernelsIT {
             Launch launch = (w, e, head0, capacity) -> kernels.qkvRopeAppend(
                     w, x, y, e, head0, cache, cache, KvCacheFormat.FP16, pos, freq, 8, 2, d, capacity, stream);
             GemvKernels.Epilogue none = GemvKernels.Epilogue.NONE;
-            assertThatThrownBy(() -> launch.run(fp8, none, 0, 16))
+            assertThatThrownBy(() -> launch.run(int8, none, 0, 16))
                     .isInstanceOf(IllegalArgumentException.class)
-                    .hasMessageContaining("row-major FP16")
-                    .hasMessageContaining("FP8_E4M3");
+                    .hasMessageContaining("row-major FP16 or FP8")
+                    .hasMessageContaining("INT8");
             assertThatThrownBy(() -> launch.run(fp16, none, 0, 16))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("whole heads of 64");

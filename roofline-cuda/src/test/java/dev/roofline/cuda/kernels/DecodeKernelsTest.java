@@ -11,14 +11,16 @@ class DecodeKernelsTest {
     @Test
     void theLauncherNamesEveryDecodeKernelOncePerCacheType() {
         // 8 kernels of FP16 activations only (4 of them the merge: 2 head sizes x 2 column widths), then per cache type
-        // (f16, bf16, e4m3) one RoPE + append, one q/k/v product with RoPE + append and 2 head sizes x 4 group sizes of
-        // the attention's first pass: 8 + 3 x 10 = 38.
+        // (f16, bf16, e4m3) one RoPE + append, three q/k/v products with RoPE + append (FP16 weights, FP8 weights on
+        // the CUDA cores and on the tensor cores) and 2 head sizes x 4 group sizes of the attention's first pass:
+        // 8 + 3 x 12 = 44.
         // The fatbin's entries are compressed, so the names are checked where the library is loaded: DecodeKernels.load
         // looks every one up (DecodeKernelsIT)
         assertThat(DecodeKernels.kernelNames())
-                .hasSize(38)
+                .hasSize(44)
                 .doesNotHaveDuplicates()
-                .contains("decode_qkv_rope_append_f16", "decode_qkv_rope_append_bf16", "decode_qkv_rope_append_e4m3");
+                .contains("decode_qkv_rope_append_f16", "decode_qkv_rope_append_bf16", "decode_qkv_rope_append_e4m3")
+                .contains("decode_qkv_rope_append_fp8_f16", "decode_qkv_rope_append_fp8_tc_e4m3");
         assertThat(DecodeKernels.kernelNames())
                 .contains(
                         "decode_rope_append_e4m3",

@@ -1,0 +1,1 @@
+./dist/packed/stamps chunks > $OUT/stamps-chunks.txt

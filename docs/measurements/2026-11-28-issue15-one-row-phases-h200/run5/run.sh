@@ -1,0 +1,1 @@
+./dist/packed/tail > $OUT/tail.txt

@@ -260,11 +260,10 @@ public final class DecodeKernels implements AutoCloseable {
     /**
      * The merged q/k/v product of one row with {@link #ropeAppend} in its epilogue, in one launch: {@code qkv = x · Wᵀ}
      * as {@link GemvKernels} computes it for FP16 or FP8 weights and FP16 activations at one row (with {@code
-     * epilogue}'s norm scale or cleared sums; FP8 on the tensor cores where {@link GemvKernels} runs that shape there,
-     * else on the CUDA cores; {@link #qkvRopeAppend(DeviceWeights, DeviceBuffer, DeviceBuffer, GemvKernels.Epilogue,
-     * int, DeviceBuffer, DeviceBuffer, KvCacheFormat, DeviceBuffer, DeviceBuffer, int, int, int, int, boolean, Stream)}
-     * may keep it on the CUDA cores), then q and k rotated and k and v appended at {@code positions[0]}, leaving in
-     * {@code qkv} and the caches the bits the product followed by {@link #ropeAppend} leaves. {@code w} holds whole
+     * epilogue}'s norm scale or cleared sums; FP8 on the tensor cores where {@link GemvKernels} runs that shape there
+     * and {@code tensorCores} allows it, else on the CUDA cores, whose sums can differ from the tensor cores' by a
+     * rounding), then q and k rotated and k and v appended at {@code positions[0]}, leaving in {@code qkv} and the
+     * caches the bits that product followed by {@link #ropeAppend} leaves. {@code w} holds whole
      * heads, from head {@code head0} of the {@code heads + 2·kvHeads} on: the stacked q/k/v matrix with {@code head0} =
      * 0, or one of its parts with {@code qkv} that part's slice of the output. {@code positions[0]} and {@code invFreq}
      * are read before the kernel's programmatic wait: the kernel enqueued before it must not write them.
@@ -272,33 +271,6 @@ public final class DecodeKernels implements AutoCloseable {
      * @throws IllegalArgumentException for weights other than row-major FP16 or FP8, rows not whole heads or past the
      *                                  last head, an epilogue with a residual add, or a buffer smaller than the shape
      *                                  needs
-     */
-    public void qkvRopeAppend(
-            DeviceWeights w,
-            DeviceBuffer x,
-            DeviceBuffer qkv,
-            GemvKernels.Epilogue epilogue,
-            int head0,
-            DeviceBuffer kCache,
-            DeviceBuffer vCache,
-            KvCacheFormat kv,
-            DeviceBuffer positions,
-            DeviceBuffer invFreq,
-            int heads,
-            int kvHeads,
-            int headDim,
-            int capacity,
-            Stream stream) {
-        qkvRopeAppend(
-                w, x, qkv, epilogue, head0, kCache, vCache, kv, positions, invFreq, heads, kvHeads, headDim, capacity,
-                true, stream);
-    }
-
-    /**
-     * {@link #qkvRopeAppend(DeviceWeights, DeviceBuffer, DeviceBuffer, GemvKernels.Epilogue, int, DeviceBuffer,
-     * DeviceBuffer, KvCacheFormat, DeviceBuffer, DeviceBuffer, int, int, int, int, Stream)}, with FP8 weights on the
-     * CUDA cores at every shape unless {@code tensorCores}: those sums then differ from the product's on the tensor
-     * cores in their order (a rounding apart), and the kernel's blocks are 4 warps of 8 rows, not 16 warps of 16.
      */
     public void qkvRopeAppend(
             DeviceWeights w,

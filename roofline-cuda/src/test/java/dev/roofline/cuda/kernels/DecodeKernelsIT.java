@@ -16,6 +16,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.Arrays;
 import java.util.SplittableRandom;
+import java.util.function.Consumer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -268,47 +269,10 @@ class DecodeKernelsIT {
                 done += r;
             }
             kernels.ropeAppend(yA, kA, vA, kv, pos, freq, 1, heads, kvHeads, d, capacity, stream);
-            int first = 0;
-            for (int r : partRows) {
-                try (DeviceWeights p = part(format, w, q8, first, r, k)) {
-                    kernels.qkvRopeAppend(
-                            p,
-                            xd,
-                            yB.slice(2L * first, 2L * r),
-                            scale,
-                            first / d,
-                            kB,
-                            vB,
-                            kv,
-                            pos,
-                            freq,
-                            heads,
-                            kvHeads,
-                            d,
-                            capacity,
-                            stream);
-                    stream.synchronize();
-                }
-                first += r;
-            }
-            stream.synchronize();
-            short[] a = yA.toShortArray();
-            assertThat(yB.toShortArray()).as("q, k and v after RoPE").containsExactly(a);
-            assertThat(Arrays.stream(Halves.decode(a)).map(Math::abs).max().orElse(0))
-                    .as("the largest output")
-                    .isGreaterThan(0.1);
-            assertThat(kB.toByteArray()).as("the k cache").containsExactly(kA.toByteArray());
-            assertThat(vB.toByteArray()).as("the v cache").containsExactly(vA.toByteArray());
-            byte[] keys = kB.toByteArray();
-            int slot = kv.elementBytes() * position * d; // KV head 0's row at the position
-            assertThat(Arrays.copyOfRange(keys, slot, slot + kv.elementBytes() * d))
-                    .as("the appended key row")
-                    .isNotEqualTo(filled(kv.elementBytes() * d, (byte) 0x25));
-            assertThat(keys[0]).as("a slot of another position").isEqualTo((byte) 0x25);
-            if (q8 != null) {
-                // FP8 kept on the CUDA cores (tensorCores false): the same values, summed in another order, so within
-                // a rounding or two of FP16 (2^-9 of the largest output) where the tensor cores summed them
-                first = 0;
+            // the fused kernel part by part into yB and the caches kB, vB; FP8 on the tensor cores where the shape runs
+            // there, or on the CUDA cores
+            Consumer<Boolean> fused = tensorCores -> {
+                int first = 0;
                 for (int r : partRows) {
                     try (DeviceWeights p = part(format, w, q8, first, r, k)) {
                         kernels.qkvRopeAppend(
@@ -326,12 +290,32 @@ class DecodeKernelsIT {
                                 kvHeads,
                                 d,
                                 capacity,
-                                false,
+                                tensorCores,
                                 stream);
                         stream.synchronize();
                     }
                     first += r;
                 }
+            };
+            fused.accept(true);
+            stream.synchronize();
+            short[] a = yA.toShortArray();
+            assertThat(yB.toShortArray()).as("q, k and v after RoPE").containsExactly(a);
+            assertThat(Arrays.stream(Halves.decode(a)).map(Math::abs).max().orElse(0))
+                    .as("the largest output")
+                    .isGreaterThan(0.1);
+            assertThat(kB.toByteArray()).as("the k cache").containsExactly(kA.toByteArray());
+            assertThat(vB.toByteArray()).as("the v cache").containsExactly(vA.toByteArray());
+            byte[] keys = kB.toByteArray();
+            int slot = kv.elementBytes() * position * d; // KV head 0's row at the position
+            assertThat(Arrays.copyOfRange(keys, slot, slot + kv.elementBytes() * d))
+                    .as("the appended key row")
+                    .isNotEqualTo(filled(kv.elementBytes() * d, (byte) 0x25));
+            assertThat(keys[0]).as("a slot of another position").isEqualTo((byte) 0x25);
+            if (q8 != null) {
+                // FP8 kept on the CUDA cores (tensorCores false): the same values, summed in another order, so within
+                // a rounding or two of FP16 (2^-9 of the largest output) where the tensor cores summed them
+                fused.accept(false);
                 double[] expected = Halves.decode(a);
                 double[] cudaCores = Halves.decode(yB.toShortArray());
                 double largest = Arrays.stream(expected).map(Math::abs).max().orElse(0);
@@ -393,7 +377,7 @@ class DecodeKernelsIT {
                 void run(DeviceWeights w, GemvKernels.Epilogue e, int head0, int capacity);
             }
             Launch launch = (w, e, head0, capacity) -> kernels.qkvRopeAppend(
-                    w, x, y, e, head0, cache, cache, KvCacheFormat.FP16, pos, freq, 8, 2, d, capacity, stream);
+                    w, x, y, e, head0, cache, cache, KvCacheFormat.FP16, pos, freq, 8, 2, d, capacity, true, stream);
             GemvKernels.Epilogue none = GemvKernels.Epilogue.NONE;
             assertThatThrownBy(() -> launch.run(int8, none, 0, 16))
                     .isInstanceOf(IllegalArgumentException.class)

@@ -53,6 +53,7 @@ class MoeDecoderIT {
         "FP16, 1, PROGRAMMATIC",
         "FP16, 4, PROGRAMMATIC",
         "BF16, 3, PROGRAMMATIC",
+        "FP8_E4M3, 1, PROGRAMMATIC",
         "FP8_E4M3, 3, PROGRAMMATIC",
         "INT8, 3, ORDERED",
         "INT4, 1, PROGRAMMATIC",
@@ -72,6 +73,9 @@ class MoeDecoderIT {
             ReferenceDecoder reference = new ReferenceDecoder(CONFIG, weights, batch, STEPS);
             DenseDecoder decoder = owned.add(DenseDecoder.create(
                     Cuda.device(0), SHAPE, gpuWeights, CONFIG.invFreq(), (float) CONFIG.eps(), batch, STEPS, launch));
+            assertThat(decoder.fusesRope())
+                    .as("RoPE in the q/k/v product")
+                    .isEqualTo(batch == 1 && (format == WeightFormat.FP16 || format == WeightFormat.FP8_E4M3));
             SplittableRandom rnd = new SplittableRandom(seed);
             String label = format + " experts, input seed " + seed;
             StepByStep.compare(

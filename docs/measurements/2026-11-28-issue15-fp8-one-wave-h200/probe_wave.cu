@@ -4,6 +4,7 @@
 // 3584 blocks (2.7 waves of 10 blocks an SM), whose blocks start as others end and so end over a block's lifetime.
 //   fp8v<W, U, R>: W warps a block, U chunks in flight a row, R rows a warp, one block a tile of W R rows.
 //   fp8p<W, U, R>: the same body, the grid one wave of the occupancy, each block taking tiles blockIdx.x + i gridDim.x.
+//   hN: the weight loads with load_stream<N> (1: .L2::128B, 2: .L2::256B, 3: an L2 evict_first policy; run 2).
 //   per: a persistent grid of ceil(tiles / per) blocks, so each takes per tiles (one wave where that fits).
 // Modes: `alone` times each kernel L2-cold in a graph of 20 programmatic launches over 4 weight sets beside one read
 // of the same bytes (stream_read, StreamRead's grid); `chain` times Llama-3-8B's gate/up -> SiLU x up -> down (the
@@ -25,16 +26,16 @@
         }                                                                                                              \
     } while (0)
 
-template <int WARPS, int UNR, int RPW, int MINB>
+template <int WARPS, int UNR, int RPW, int MINB, int HINT = 0>
 __global__ void __launch_bounds__(WARPS * 32, MINB)
     fp8v(const void* W, const void* scales, const __half* x, __half* y, int M, int N, int K, float global,
          GemvEpilogue ep) {
     roofline_launch::wait_for_previous_kernel();
     const EpilogueRows<__half> rows{x, y, ep};
     rows.begin(M);
-    gemv<Fmt::FP8, __half, 1, UNR, RPW>(W, scales, rows, M, N, K, global, blockIdx.x);
+    gemv<Fmt::FP8, __half, 1, UNR, RPW, HINT>(W, scales, rows, M, N, K, global, blockIdx.x);
 }
-template <int WARPS, int UNR, int RPW, int MINB>
+template <int WARPS, int UNR, int RPW, int MINB, int HINT = 0>
 __global__ void __launch_bounds__(WARPS * 32, MINB)
     fp8p(const void* W, const void* scales, const __half* x, __half* y, int M, int N, int K, float global,
          GemvEpilogue ep) {
@@ -42,7 +43,7 @@ __global__ void __launch_bounds__(WARPS * 32, MINB)
     const EpilogueRows<__half> rows{x, y, ep};
     rows.begin(M);
     const int tiles = (N + WARPS * RPW - 1) / (WARPS * RPW);
-    for (int t = blockIdx.x; t < tiles; t += gridDim.x) gemv<Fmt::FP8, __half, 1, UNR, RPW>(W, scales, rows, M, N, K, global, t);
+    for (int t = blockIdx.x; t < tiles; t += gridDim.x) gemv<Fmt::FP8, __half, 1, UNR, RPW, HINT>(W, scales, rows, M, N, K, global, t);
 }
 
 static int sms;
@@ -132,6 +133,11 @@ int main(int argc, char** argv) {
         {"p4 w4u2r2", fp8p<4, 2, 2, 1>, 4, 2, true, 4},
         {"p3 w4u2r2", fp8p<4, 2, 2, 1>, 4, 2, true, 3},
         {"p2 w4u2r2", fp8p<4, 2, 2, 1>, 4, 2, true, 2},
+        {"w4u2r2 h1", fp8v<4, 2, 2, 1, 1>, 4, 2, false},
+        {"w4u2r2 h2", fp8v<4, 2, 2, 1, 2>, 4, 2, false},
+        {"w4u2r2 h3", fp8v<4, 2, 2, 1, 3>, 4, 2, false},
+        {"p w4u1r4 h1", fp8p<4, 1, 4, 1, 1>, 4, 4, true},
+        {"p w4u1r4 h2", fp8p<4, 1, 4, 1, 2>, 4, 4, true},
     };
     const int NV = sizeof(vs) / sizeof(vs[0]);
     std::vector<int> occ(NV);

@@ -160,7 +160,7 @@ __global__ void __launch_bounds__(WARPS * 32, MINB)
 
 // SiLU x up as decode_silu_mul_f16 rounds it (FP16), two elements a thread, so a warp holds a 64-element chunk: the
 // chunk's power-of-two scale 2^e puts its largest |v| in [2^14, 2^15), and the scaled FP16 values are split into
-// E5M2 terms (xt[j][i]); xs[chunk] = 2^-e. Exact for |v| >= 2^-21 of the chunk's largest, within 2^-31 of it below.
+// E5M2 terms (xt[j][i]); xs[chunk] = 2^-e. Exact for |v| >= 2^-20 of the chunk's largest, within 2^-30 of it below.
 __global__ void __launch_bounds__(256) silu_split(const __half* gate_up, __half* out, uint8_t* xt, float* xs, int inter) {
     roofline_launch::wait_for_previous_kernel();
     const int i = (blockIdx.x * 256 + threadIdx.x) * 2;

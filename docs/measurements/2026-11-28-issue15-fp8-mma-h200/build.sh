@@ -9,3 +9,6 @@ nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iroofline-cuda/src/ma
   -o dist/probe/fp8mma_run1 -cudart static
 nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iroofline-cuda/src/main/cuda $D/probe_fp8mma.cu \
   -o dist/probe/fp8mma -cudart static
+# run 5 (`fp8mma_cls chaingu`): x in two magnitude classes, gate/up on the FP8 mma
+nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Iroofline-cuda/src/main/cuda $D/probe_fp8mma_cls.cu \
+  -o dist/probe/fp8mma_cls -cudart static

@@ -67,13 +67,19 @@ fi
 
 cat > "$DIST/run-gpu-tests.sh" <<'RUN'
 #!/usr/bin/env bash
-# Runs every *IT and *Test class of roofline-cuda and roofline-nvml; reports (XML) go to $1 (default ./reports).
+# Runs the *IT and *Test classes of roofline-cuda and roofline-nvml; reports (XML) go to $1 (default ./reports).
+# $2, $3: regular expressions over fully qualified class names, the classes to run (default every *IT and *Test) and
+# those to leave out (default none), so that the suite can run in parts, e.g. '.*GemvKernelsIT' and then the rest:
+#   run-gpu-tests.sh r1 '.*GemvKernelsIT'; run-gpu-tests.sh r2 '.*(IT|Test)' '.*GemvKernelsIT'
 D=$(cd "$(dirname "$0")" && pwd)
 REPORTS=${1:-$D/reports}
+INCLUDE=${2:-'.*(IT|Test)$'}
+EXCLUDE=()
+[ -n "${3:-}" ] && EXCLUDE=(--exclude-classname "$3")
 CP=$(ls "$D"/lib/*.jar | tr '\n' ':')
 exec "$D/jre/bin/java" --enable-native-access=ALL-UNNAMED -cp "$CP" org.junit.platform.console.ConsoleLauncher execute \
-  --scan-class-path "$D/lib/roofline-cuda-tests.jar:$D/lib/roofline-nvml-tests.jar" --include-classname '.*(IT|Test)$' \
-  --reports-dir "$REPORTS" --details=testfeed --disable-banner \
+  --scan-class-path "$D/lib/roofline-cuda-tests.jar:$D/lib/roofline-nvml-tests.jar" --include-classname "$INCLUDE" \
+  "${EXCLUDE[@]}" --reports-dir "$REPORTS" --details=testfeed --disable-banner \
   --config=junit.jupiter.execution.timeout.default=120s \
   --config=junit.jupiter.execution.timeout.thread.mode.default=SEPARATE_THREAD
 RUN
